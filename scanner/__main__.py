@@ -1,0 +1,3 @@
+from scanner.cli import main
+
+main()

@@ -1,0 +1,189 @@
+"""All loaded catalog files as one queryable knowledge base.
+
+Catalogs know vendors, not file formats: `identify` names a model id, `host_info` an API host,
+`sdk` a package, `env_var` an environment variable. The matcher is built once from the same data.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from scanner.catalog.matcher import Matcher, PatternKind, Rule
+from scanner.catalog.schema import (
+    CatalogError,
+    CatalogFile,
+    CredentialSpec,
+    EnvVarSpec,
+    Family,
+    HostedForm,
+    HostSpec,
+    KillSwitchSpec,
+    ModelSpec,
+    SdkSpec,
+)
+from scanner.model import CatalogRef
+
+
+@dataclass(frozen=True)
+class Identity:
+    canonical: str | None
+    vendor: str | None
+    family: str | None
+    served_via: str | None
+    base_model: str | None
+    catalog: str  # known | family | unknown
+    lifecycle: str | None
+
+
+def _rx(pattern: str, where: str) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        raise CatalogError(f"{where}: bad regex {pattern!r}: {exc}") from None
+
+
+UNKNOWN = Identity(None, None, None, None, None, "unknown", None)
+_MAX_FORM_DEPTH = 3
+
+
+class Catalog:
+    def __init__(self, files: list[CatalogFile]) -> None:
+        self.files = files
+        self.refs = tuple(CatalogRef(f.name, f.version, f.origin) for f in files)
+        self.families: list[Family] = [x for f in files for x in f.families]
+        self.hosted_forms: list[HostedForm] = [x for f in files for x in f.hosted_forms]
+        self.hosts: list[HostSpec] = [x for f in files for x in f.hosts]
+        self.credentials: list[CredentialSpec] = [x for f in files for x in f.credentials]
+        self.kill_switches: list[KillSwitchSpec] = [x for f in files for x in f.kill_switches]
+        self.vendor_names = {vid: name for f in files for vid, name in f.vendors}
+        # A route's company, when its catalog file names exactly one vendor (azure -> microsoft).
+        self.route_vendor = {
+            form.route: f.vendors[0][0] for f in files if len(f.vendors) == 1 for form in f.hosted_forms
+        }
+        self._family = {fam.id: fam for fam in self.families}
+        self._family_rx = [(fam, _rx(fam.pattern, fam.id)) for fam in self.families]
+        self._models: dict[str, ModelSpec] = {}
+        for f in files:
+            for m in f.models:
+                for name in (m.id, *m.aliases):
+                    self._models.setdefault(name.lower(), m)
+        # Highest priority first; ties keep catalog order, so the result never depends on hashing.
+        order = sorted(range(len(self.hosted_forms)), key=lambda i: -self.hosted_forms[i].priority)
+        self._forms = [
+            (self.hosted_forms[i], _rx(self.hosted_forms[i].form, self.hosted_forms[i].route)) for i in order
+        ]
+        self._host_rx = [(h, _rx(h.pattern, "host")) for h in self.hosts]
+        self._sdks: dict[tuple[str, str], SdkSpec] = {}
+        for f in files:
+            for s in f.sdks:
+                self._sdks.setdefault((s.ecosystem, s.name.lower()), s)
+        self._env: dict[str, EnvVarSpec] = {}
+        for f in files:
+            for e in f.env_vars:
+                self._env.setdefault(e.name.upper(), e)
+        self._kill_rx = [_rx(k.pattern, "kill switch") for k in self.kill_switches]
+        keys: dict[str, set[str]] = {}
+        for f in files:
+            for kind, names in f.config_keys.items():
+                keys.setdefault(kind, set()).update(names)
+        self.config_keys = {k: frozenset(v) for k, v in keys.items()}
+        self._placeholders = [_rx(f.placeholders.pattern, f.origin) for f in files if f.placeholders]
+        self._identity_cache: dict[str, Identity] = {}
+
+    # --- the matcher ------------------------------------------------------------------------------
+
+    @cached_property
+    def matcher(self) -> Matcher:
+        rules = [Rule(PatternKind.MODEL, i, f.pattern) for i, f in enumerate(self.families)]
+        rules += [Rule(PatternKind.HOSTED, i, h.find) for i, h in enumerate(self.hosted_forms) if h.find is not None]
+        rules += [Rule(PatternKind.HOST, i, h.pattern) for i, h in enumerate(self.hosts)]
+        rules += [Rule(PatternKind.CREDENTIAL, i, c.pattern) for i, c in enumerate(self.credentials)]
+        rules += [Rule(PatternKind.KILL_SWITCH, i, k.pattern) for i, k in enumerate(self.kill_switches)]
+        return Matcher(rules)
+
+    # --- models -----------------------------------------------------------------------------------
+
+    def identify(self, name: str) -> Identity:
+        """What the catalogs know of a model id as written (`us.anthropic.claude-opus-4-7`, `muse-3`)."""
+        cached = self._identity_cache.get(name)
+        if cached is None:
+            cached = self._identify(name, 0)
+            if len(self._identity_cache) < 100_000:
+                self._identity_cache[name] = cached
+        return cached
+
+    def _identify(self, name: str, depth: int) -> Identity:
+        spec = self._models.get(name.lower())
+        if spec is not None:
+            return self._known(spec)
+        if depth < _MAX_FORM_DEPTH:
+            for form, rx in self._forms:
+                m = rx.fullmatch(name)
+                if m is None:
+                    continue
+                groups = m.groupdict()
+                inner_text = groups.get("model") or groups.get("deployment")
+                inner = self._identify(inner_text, depth + 1) if inner_text else UNKNOWN
+                return Identity(
+                    canonical=inner.canonical,
+                    vendor=inner.vendor or form.vendor,
+                    family=inner.family,
+                    served_via=form.route,
+                    base_model=inner.canonical or inner.base_model,
+                    catalog=inner.catalog,
+                    lifecycle=inner.lifecycle,
+                )
+        for fam, rx in self._family_rx:
+            if rx.fullmatch(name):
+                return Identity(None, fam.vendor, fam.id, None, None, "family", None)
+        return UNKNOWN
+
+    def _known(self, spec: ModelSpec) -> Identity:
+        fam = self._family.get(spec.family)
+        return Identity(spec.id, fam.vendor if fam else None, spec.family, None, None, "known", spec.lifecycle)
+
+    def model_spec(self, canonical: str) -> ModelSpec | None:
+        return self._models.get(canonical.lower())
+
+    def is_hosted_form(self, token: str) -> bool:
+        return any(rx.fullmatch(token) for _, rx in self._forms)
+
+    def looks_like_model(self, text: str) -> bool:
+        """True when the catalogs recognise `text` as a model id in any form."""
+        return self.identify(text).catalog != "unknown" or self.is_hosted_form(text)
+
+    # --- everything else --------------------------------------------------------------------------
+
+    def host_info(self, host: str) -> HostSpec | None:
+        host = host.lower().rstrip(".")
+        for spec, rx in self._host_rx:
+            if rx.fullmatch(host):
+                return spec
+        return None
+
+    def sdk(self, ecosystem: str, name: str) -> SdkSpec | None:
+        spec = self._sdks.get((ecosystem, name.lower()))
+        if spec is None and ecosystem == "go":
+            # Go modules carry a major-version suffix: github.com/openai/openai-go/v3.
+            base = re.sub(r"/v\d+$", "", name.lower())
+            spec = self._sdks.get((ecosystem, base))
+        return spec
+
+    def env_var(self, name: str) -> EnvVarSpec | None:
+        return self._env.get(name.upper())
+
+    def is_kill_switch_key(self, key: str) -> bool:
+        return any(rx.fullmatch(key) for rx in self._kill_rx)
+
+    def mentions_kill_switch(self, prose: str) -> bool:
+        """True when free text (a comment) names a kill switch: `# live kill switch: …`."""
+        joined = re.sub(r"\s+", "_", prose)
+        return any(rx.search(joined) for rx in self._kill_rx)
+
+    def is_placeholder(self, value: str) -> bool:
+        return any(rx.search(value) for rx in self._placeholders)
+
+    def keys(self, kind: str) -> frozenset[str]:
+        return self.config_keys.get(kind, frozenset())

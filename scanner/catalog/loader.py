@@ -1,0 +1,127 @@
+"""Finding and loading catalog files, and checking them (schema, patterns, examples)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from scanner.catalog.schema import CatalogError, CatalogFile, Examples, parse_catalog
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+BUILTIN_ORIGIN = "builtin"
+
+
+def builtin_dir() -> Path:
+    """The catalogs shipped with modelcensus: inside the wheel, or the repository's `catalogs/`."""
+    here = Path(__file__).resolve().parent.parent
+    packaged = here / "_catalogs"
+    return packaged if packaged.is_dir() else here.parent / "catalogs"
+
+
+def catalog_paths(location: Path) -> list[Path]:
+    if location.is_dir():
+        return sorted(location.glob("*.toml"))
+    if location.is_file():
+        return [location]
+    raise CatalogError(f"{location}: no such catalog file or directory")
+
+
+def load_file(path: Path, origin: str) -> CatalogFile:
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise CatalogError(f"{path}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise CatalogError(f"{path}: cannot read: {exc.strerror}") from None
+    return parse_catalog(data, origin)
+
+
+def load_catalogs(extra: Iterable[Path] = (), builtin: bool = True) -> list[CatalogFile]:
+    """The built-in catalogs, then each user catalog; names must be unique."""
+    files: list[CatalogFile] = []
+    if builtin:
+        files += [load_file(p, BUILTIN_ORIGIN) for p in catalog_paths(builtin_dir())]
+    for location in extra:
+        files += [load_file(p, str(p)) for p in catalog_paths(location)]
+    seen: dict[str, str] = {}
+    for cat in files:
+        if cat.name in seen:
+            raise CatalogError(f"catalog name {cat.name!r} is defined twice ({seen[cat.name]}, {cat.origin})")
+        seen[cat.name] = cat.origin
+    return files
+
+
+# --- example and pattern checks ----------------------------------------------------------------
+
+
+def searchable_patterns(cat: CatalogFile) -> list[tuple[str, str]]:
+    """(label, pattern) of every pattern that is searched for in bytes."""
+    out = [(f"family {f.id}", f.pattern) for f in cat.families]
+    out += [(f"hosted form {h.route} {h.form}", h.find) for h in cat.hosted_forms if h.find]
+    out += [(f"host {h.pattern}", h.pattern) for h in cat.hosts]
+    out += [(f"credential {c.type}", c.pattern) for c in cat.credentials]
+    out += [(f"kill switch {k.pattern}", k.pattern) for k in cat.kill_switches]
+    return out
+
+
+def check_examples(cat: CatalogFile) -> list[str]:
+    """Every way the catalog's patterns disagree with their own examples; empty when all is well."""
+    problems: list[str] = []
+
+    def check(label: str, pattern: str, ex: Examples, whole: bool = False) -> None:
+        try:
+            rx = re.compile(pattern)
+        except re.error as exc:
+            problems.append(f"{cat.origin}: {label}: bad regex: {exc}")
+            return
+        if not ex.match:
+            problems.append(f"{cat.origin}: {label}: no `match` examples")
+        for s in ex.match:
+            if not rx.fullmatch(s):
+                problems.append(f"{cat.origin}: {label}: does not match example {s!r}")
+        for s in ex.no_match:
+            hit = rx.fullmatch(s) if whole else rx.search(s)
+            if hit:
+                problems.append(f"{cat.origin}: {label}: matches no_match example {s!r}")
+
+    for f in cat.families:
+        check(f"family {f.id}", f.pattern, f.examples)
+    for h in cat.hosted_forms:
+        check(f"hosted form {h.route} {h.form}", h.form, h.examples, whole=True)
+        if h.find:
+            for s in h.examples.match:
+                if not re.search(h.find, s):
+                    problems.append(f"{cat.origin}: hosted form {h.form}: find does not locate {s!r}")
+    for hs in cat.hosts:
+        check(f"host {hs.pattern}", hs.pattern, hs.examples)
+    for c in cat.credentials:
+        check(f"credential {c.type}", c.pattern, c.examples)
+    for k in cat.kill_switches:
+        check(f"kill switch {k.pattern}", k.pattern, k.examples)
+    if cat.placeholders:
+        check("placeholders", cat.placeholders.pattern, cat.placeholders.examples)
+    return problems
+
+
+def check_references(files: list[CatalogFile]) -> list[str]:
+    """Cross-file consistency: model families exist, ids and aliases are not claimed twice."""
+    problems: list[str] = []
+    families = {f.id for cat in files for f in cat.families}
+    owner: dict[str, str] = {}
+    for cat in files:
+        for m in cat.models:
+            if m.family not in families:
+                problems.append(f"{cat.origin}: model {m.id}: unknown family {m.family!r}")
+            for name in (m.id, *m.aliases):
+                key = name.lower()
+                if key in owner and owner[key] != m.id:
+                    problems.append(f"{cat.origin}: {name!r} names both {owner[key]} and {m.id}")
+                owner.setdefault(key, m.id)
+    return problems

@@ -1,0 +1,110 @@
+"""One compiled multi-pattern engine over every searchable catalog pattern.
+
+YARA-X finds candidate spans in a single pass over a file's bytes (measured: stdlib `re` with one big
+alternation is 30-40x slower over whole files). Python's `re` then confirms each candidate at its
+offset, so the catalog pattern stays the single source of truth for what a match is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+import yara_x
+
+from scanner.catalog.schema import CatalogError
+
+# A hostile file must not turn one scan into millions of Python confirmations.
+MAX_HITS_PER_PATTERN = 2000
+SCAN_TIMEOUT_SECONDS = 120
+
+
+class PatternKind(str, Enum):
+    MODEL = "model"  # a family grammar
+    HOSTED = "hosted"  # a hosted-form `find` pattern
+    HOST = "host"
+    CREDENTIAL = "credential"
+    KILL_SWITCH = "kill_switch"
+
+
+@dataclass(frozen=True)
+class Rule:
+    kind: PatternKind
+    index: int  # position in the Catalog's list for that kind
+    pattern: str
+
+
+@dataclass(frozen=True)
+class Hit:
+    kind: PatternKind
+    index: int
+    start: int
+    end: int
+    text: bytes
+
+
+class MatchTimeout(Exception):
+    pass
+
+
+def _yara_source(rules: list[Rule]) -> str:
+    parts = []
+    for i, rule in enumerate(rules):
+        body = rule.pattern.replace("/", r"\/")
+        parts.append(f"rule r{i} {{ strings: $a = /{body}/ condition: $a }}")
+    return "\n".join(parts)
+
+
+def check_yara_pattern(pattern: str) -> str | None:
+    """Why YARA-X refuses a pattern, or None when it compiles."""
+    try:
+        compiler = yara_x.Compiler()
+        compiler.add_source(_yara_source([Rule(PatternKind.MODEL, 0, pattern)]))
+        compiler.build()
+    except yara_x.CompileError as exc:
+        return str(exc).splitlines()[0] if str(exc) else "does not compile"
+    return None
+
+
+class Matcher:
+    def __init__(self, rules: list[Rule]) -> None:
+        self.rules = rules
+        try:
+            self._confirm = [re.compile(r.pattern.encode()) for r in rules]
+        except re.error as exc:
+            raise CatalogError(f"bad regex in a catalog: {exc}") from None
+        compiler = yara_x.Compiler()
+        try:
+            compiler.add_source(_yara_source(rules))
+        except yara_x.CompileError:
+            bad = [r.pattern for r in rules if check_yara_pattern(r.pattern)]
+            raise CatalogError(f"patterns the search engine cannot compile: {bad}") from None
+        self._scanner = yara_x.Scanner(compiler.build())
+        self._scanner.set_timeout(SCAN_TIMEOUT_SECONDS)
+        self._scanner.max_matches_per_pattern(MAX_HITS_PER_PATTERN)
+
+    def scan(self, data: bytes) -> list[Hit]:
+        """Confirmed, non-overlapping (per pattern) hits, ordered by offset."""
+        if not data:
+            return []
+        try:
+            results = self._scanner.scan(data)
+        except yara_x.TimeoutError:
+            raise MatchTimeout(f"pattern search exceeded {SCAN_TIMEOUT_SECONDS}s") from None
+        hits: list[Hit] = []
+        for matched in results.matching_rules:
+            i = int(matched.identifier[1:])
+            rule, confirm = self.rules[i], self._confirm[i]
+            covered = -1
+            starts = sorted({m.offset for p in matched.patterns for m in p.matches})
+            for start in starts:
+                if start < covered:
+                    continue
+                m = confirm.match(data, start)
+                if m is None or m.end() == start:
+                    continue
+                covered = m.end()
+                hits.append(Hit(rule.kind, rule.index, start, m.end(), m.group()))
+        hits.sort(key=lambda h: (h.start, h.end, h.kind.value, h.index))
+        return hits

@@ -1,0 +1,248 @@
+"""The catalog file format (schema 1) as typed records, and its validation.
+
+`catalogs/SCHEMA.md` is the human description of the same format. Parsing is strict: an unknown table
+or key is an error, so a typo in a user's catalog never silently drops knowledge.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+LIFECYCLES = ("active", "deprecated", "retired")
+ROLES = ("credential", "base_url", "model", "kill_switch", "config")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+class CatalogError(ValueError):
+    """A catalog file that does not follow the schema; the message names file and entry."""
+
+
+@dataclass(frozen=True)
+class Examples:
+    match: tuple[str, ...] = ()
+    no_match: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Family:
+    id: str
+    vendor: str
+    pattern: str
+    examples: Examples
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    id: str
+    family: str
+    aliases: tuple[str, ...] = ()
+    lifecycle: str = "active"
+    released: str | None = None
+    deprecated: str | None = None
+    retires: str | None = None
+
+
+@dataclass(frozen=True)
+class HostedForm:
+    route: str
+    form: str
+    examples: Examples
+    vendor: str | None = None
+    find: str | None = None
+    priority: int = 0
+
+
+@dataclass(frozen=True)
+class HostSpec:
+    pattern: str
+    examples: Examples
+    vendor: str | None = None
+    served_via: str | None = None
+
+
+@dataclass(frozen=True)
+class SdkSpec:
+    ecosystem: str
+    name: str
+    vendor: str | None = None
+    served_via: str | None = None
+    imports: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class EnvVarSpec:
+    name: str
+    role: str
+    vendor: str | None = None
+
+
+@dataclass(frozen=True)
+class CredentialSpec:
+    type: str
+    pattern: str
+    prefix: str
+    examples: Examples
+    vendor: str | None = None
+    nearby: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class KillSwitchSpec:
+    pattern: str
+    examples: Examples
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Placeholders:
+    pattern: str
+    examples: Examples
+
+
+@dataclass(frozen=True)
+class CatalogFile:
+    name: str
+    version: str
+    origin: str
+    description: str = ""
+    sources: tuple[str, ...] = ()
+    vendors: tuple[tuple[str, str], ...] = ()  # (id, display name)
+    families: tuple[Family, ...] = ()
+    models: tuple[ModelSpec, ...] = ()
+    hosted_forms: tuple[HostedForm, ...] = ()
+    hosts: tuple[HostSpec, ...] = ()
+    sdks: tuple[SdkSpec, ...] = ()
+    env_vars: tuple[EnvVarSpec, ...] = ()
+    credentials: tuple[CredentialSpec, ...] = ()
+    kill_switches: tuple[KillSwitchSpec, ...] = ()
+    config_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    placeholders: Placeholders | None = None
+
+
+# section name -> (required keys, optional keys)
+_ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
+    "vendors": ({"id", "name"}, set()),
+    "families": ({"id", "vendor", "pattern", "match", "no_match"}, set()),
+    "models": ({"id", "family"}, {"aliases", "lifecycle", "released", "deprecated", "retires"}),
+    "hosted_forms": ({"route", "form", "match", "no_match"}, {"vendor", "find", "priority"}),
+    "hosts": ({"pattern", "match", "no_match"}, {"vendor", "served_via"}),
+    "sdks": ({"ecosystem", "name"}, {"vendor", "served_via", "imports"}),
+    "env_vars": ({"name", "role"}, {"vendor"}),
+    "credentials": ({"type", "pattern", "prefix", "match", "no_match"}, {"vendor", "nearby"}),
+    "kill_switches": ({"pattern", "match", "no_match"}, {"note"}),
+}
+_CONFIG_KEY_KINDS = {"model", "base_url", "deployment_map", "base_model", "provider", "credential"}
+
+
+def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
+    """Typed records from a parsed TOML document; raises CatalogError on any schema violation."""
+    unknown = set(data) - {"catalog", "config_keys", "placeholders", *_ARRAY_SECTIONS}
+    if unknown:
+        raise CatalogError(f"{origin}: unknown table(s) {sorted(unknown)}")
+    head = data.get("catalog")
+    if not isinstance(head, dict):
+        raise CatalogError(f"{origin}: missing [catalog] table")
+    _check_keys(origin, "[catalog]", head, {"name", "version"}, {"description", "sources"})
+    rows = {name: _rows(origin, name, data.get(name, [])) for name in _ARRAY_SECTIONS}
+
+    def ex(row: dict[str, Any]) -> Examples:
+        return Examples(tuple(_strs(row["match"])), tuple(_strs(row["no_match"])))
+
+    config_keys: dict[str, tuple[str, ...]] = {}
+    for kind, names in (data.get("config_keys") or {}).items():
+        if kind not in _CONFIG_KEY_KINDS:
+            raise CatalogError(f"{origin}: [config_keys] unknown kind {kind!r}")
+        config_keys[kind] = tuple(n.lower() for n in _strs(names))
+    placeholders = None
+    if "placeholders" in data:
+        row = data["placeholders"]
+        _check_keys(origin, "[placeholders]", row, {"pattern", "match", "no_match"}, set())
+        placeholders = Placeholders(row["pattern"], ex(row))
+
+    catalog = CatalogFile(
+        name=str(head["name"]),
+        version=str(head["version"]),
+        origin=origin,
+        description=str(head.get("description", "")),
+        sources=tuple(_strs(head.get("sources", []))),
+        vendors=tuple((r["id"], r["name"]) for r in rows["vendors"]),
+        families=tuple(Family(r["id"], r["vendor"], r["pattern"], ex(r)) for r in rows["families"]),
+        models=tuple(
+            ModelSpec(
+                id=r["id"],
+                family=r["family"],
+                aliases=tuple(_strs(r.get("aliases", []))),
+                lifecycle=r.get("lifecycle", "active"),
+                released=_date(r.get("released")),
+                deprecated=_date(r.get("deprecated")),
+                retires=_date(r.get("retires")),
+            )
+            for r in rows["models"]
+        ),
+        hosted_forms=tuple(
+            HostedForm(r["route"], r["form"], ex(r), r.get("vendor"), r.get("find"), int(r.get("priority", 0)))
+            for r in rows["hosted_forms"]
+        ),
+        hosts=tuple(HostSpec(r["pattern"], ex(r), r.get("vendor"), r.get("served_via")) for r in rows["hosts"]),
+        sdks=tuple(
+            SdkSpec(r["ecosystem"], r["name"], r.get("vendor"), r.get("served_via"), tuple(r.get("imports", [])))
+            for r in rows["sdks"]
+        ),
+        env_vars=tuple(EnvVarSpec(r["name"], r["role"], r.get("vendor")) for r in rows["env_vars"]),
+        credentials=tuple(
+            CredentialSpec(
+                r["type"], r["pattern"], r["prefix"], ex(r), r.get("vendor"), tuple(_strs(r.get("nearby", [])))
+            )
+            for r in rows["credentials"]
+        ),
+        kill_switches=tuple(KillSwitchSpec(r["pattern"], ex(r), r.get("note")) for r in rows["kill_switches"]),
+        config_keys=config_keys,
+        placeholders=placeholders,
+    )
+    _check_values(catalog)
+    return catalog
+
+
+def _rows(origin: str, section: str, value: Any) -> list[dict[str, Any]]:
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise CatalogError(f"{origin}: [[{section}]] must be an array of tables")
+    required, optional = _ARRAY_SECTIONS[section]
+    for i, row in enumerate(value):
+        label = f"[[{section}]] #{i + 1} ({row.get('id') or row.get('name') or row.get('type') or ''})"
+        _check_keys(origin, label, row, required, optional)
+    return value
+
+
+def _check_keys(origin: str, label: str, row: dict[str, Any], required: set[str], optional: set[str]) -> None:
+    missing = required - set(row)
+    extra = set(row) - required - optional
+    if missing:
+        raise CatalogError(f"{origin}: {label} is missing {sorted(missing)}")
+    if extra:
+        raise CatalogError(f"{origin}: {label} has unknown key(s) {sorted(extra)}")
+
+
+def _date(value: Any) -> str | None:
+    # TOML may hold a real date (released = 2026-05-28) or a string; both become "YYYY-MM-DD".
+    return None if value is None else str(value)
+
+
+def _strs(value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise CatalogError(f"expected a list of strings, got {value!r}")
+    return value
+
+
+def _check_values(cat: CatalogFile) -> None:
+    where = cat.origin
+    for m in cat.models:
+        if m.lifecycle not in LIFECYCLES:
+            raise CatalogError(f"{where}: model {m.id}: lifecycle {m.lifecycle!r} not in {LIFECYCLES}")
+        for d in (m.released, m.deprecated, m.retires):
+            if d is not None and not _DATE.match(str(d)):
+                raise CatalogError(f"{where}: model {m.id}: date {d!r} is not YYYY-MM-DD")
+    for e in cat.env_vars:
+        if e.role not in ROLES:
+            raise CatalogError(f"{where}: env var {e.name}: role {e.role!r} not in {ROLES}")

@@ -1,0 +1,36 @@
+"""The command line: thin over the library. One module per command."""
+
+from __future__ import annotations
+
+import typer
+
+from scanner import __version__
+from scanner.cli import catalogs
+from scanner.cli.scan import scan_command
+
+app = typer.Typer(
+    name="modelcensus",
+    help="Which models, from which providers, is this agent really wired to?",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("scan")(scan_command)
+app.add_typer(catalogs.app, name="catalogs")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"modelcensus {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version"),
+) -> None:
+    """Which models, from which providers, is this agent really wired to?"""
+
+
+def main() -> None:
+    app()

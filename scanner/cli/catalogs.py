@@ -1,0 +1,115 @@
+"""`modelcensus catalogs list|show|validate`: the knowledge the scanner matches against."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from tabulate import tabulate
+
+from scanner.catalog import CatalogError
+from scanner.catalog.loader import check_examples, check_references, load_catalogs, load_file, searchable_patterns
+from scanner.catalog.matcher import check_yara_pattern
+from scanner.cli.common import fail
+
+app = typer.Typer(help="List, show and validate catalogs (catalogs/*.toml).", no_args_is_help=True)
+
+
+@app.command("list")
+def list_command(
+    catalog: Annotated[list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory")] = None,
+) -> None:
+    """List the loaded catalogs with their version and what they hold."""
+    try:
+        files = load_catalogs(catalog or [])
+    except CatalogError as exc:
+        fail(str(exc))
+    rows = [
+        [
+            f.name,
+            f.version,
+            f.origin,
+            len(f.families),
+            len(f.models),
+            len(f.hosted_forms),
+            len(f.hosts),
+            len(f.sdks),
+            len(f.credentials),
+        ]
+        for f in files
+    ]
+    typer.echo(
+        tabulate(
+            rows, headers=["name", "version", "origin", "families", "models", "forms", "hosts", "sdks", "key formats"]
+        )
+    )
+
+
+@app.command("show")
+def show_command(
+    name: Annotated[str, typer.Argument(help="Catalog name, e.g. anthropic")],
+    catalog: Annotated[list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory")] = None,
+) -> None:
+    """Show one catalog's models, families, forms and hosts."""
+    try:
+        files = {f.name: f for f in load_catalogs(catalog or [])}
+    except CatalogError as exc:
+        fail(str(exc))
+    if name not in files:
+        fail(f"no catalog named {name!r}; loaded: {', '.join(sorted(files))}")
+    f = files[name]
+    typer.echo(f"{f.name} {f.version} ({f.origin}): {f.description}")
+    if f.families:
+        typer.echo(tabulate([[x.id, x.vendor, x.pattern] for x in f.families], headers=["family", "vendor", "grammar"]))
+    if f.models:
+        typer.echo(
+            tabulate(
+                [[m.id, m.family, m.lifecycle, m.retires or "", ", ".join(m.aliases)] for m in f.models],
+                headers=["model", "family", "lifecycle", "retires", "aliases"],
+            )
+        )
+    if f.hosted_forms:
+        typer.echo(
+            tabulate([[h.route, h.vendor or "", h.form] for h in f.hosted_forms], headers=["route", "vendor", "form"])
+        )
+    if f.hosts:
+        typer.echo(
+            tabulate(
+                [[h.pattern, h.vendor or "", h.served_via or ""] for h in f.hosts], headers=["host", "vendor", "via"]
+            )
+        )
+
+
+@app.command("validate")
+def validate_command(
+    path: Annotated[Path, typer.Argument(help="A catalog file or a directory of them")],
+) -> None:
+    """Check catalog files: schema, regexes, search-engine compatibility and every example."""
+    problems: list[str] = []
+    files = []
+    paths = sorted(path.glob("*.toml")) if path.is_dir() else [path]
+    if not paths or not all(p.exists() for p in paths):
+        fail(f"{path}: no catalog files")
+    for p in paths:
+        try:
+            files.append(load_file(p, str(p)))
+        except CatalogError as exc:
+            problems.append(str(exc))
+    for f in files:
+        problems += check_examples(f)
+        for label, pattern in searchable_patterns(f):
+            why = check_yara_pattern(pattern)
+            if why:
+                problems.append(f"{f.origin}: {label}: not searchable: {why}")
+    names = {f.name for f in files}
+    try:
+        others = [b for b in load_catalogs() if b.name not in names]
+    except CatalogError:
+        others = []
+    problems += check_references(others + files)
+    if problems:
+        for line in problems:
+            typer.echo(line, err=True)
+        raise typer.Exit(1)
+    typer.echo(f"{len(files)} catalog file(s) valid")

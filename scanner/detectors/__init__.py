@@ -1,0 +1,24 @@
+"""What looks at the bytes. One module per detector; this tuple is the one registry.
+
+Order matters once: the config detector runs before the content detector, so a file whose format
+would not parse marks the content detector's locations in it with `parse_error`.
+"""
+
+from __future__ import annotations
+
+from scanner.detectors.base import Detector, FileView
+from scanner.detectors.config import ConfigDetector
+from scanner.detectors.content import ContentDetector
+from scanner.detectors.keyfiles import KeyFileDetector
+from scanner.detectors.manifests import ManifestDetector
+from scanner.detectors.packages import InstalledPackageDetector
+
+DETECTORS: tuple[Detector, ...] = (
+    ConfigDetector(),
+    ContentDetector(),
+    InstalledPackageDetector(),
+    ManifestDetector(),
+    KeyFileDetector(),
+)
+
+__all__ = ["DETECTORS", "Detector", "FileView"]

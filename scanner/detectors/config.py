@@ -1,0 +1,225 @@
+"""Structured configs: models by key (in-house ones too), base URLs, credentials, kill switches.
+
+Formats are parsed by `config_formats`; this module decides what the flattened items mean, using the
+key names the catalogs list (`[config_keys]`), the env vars they know, and their kill-switch spellings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from urllib.parse import urlsplit
+
+from scanner.catalog import Catalog
+from scanner.detectors import config_formats as fmt
+from scanner.detectors.base import FileView
+from scanner.detectors.contexts import is_comment_line
+from scanner.model import (
+    Context,
+    EndpointEvidence,
+    Evidence,
+    FileMeta,
+    KillSwitchEvidence,
+    Location,
+    ModelEvidence,
+    SwitchState,
+)
+from scanner.secrets import credential_evidence, safe_url
+from scanner.textsafe import display_path
+
+MAX_CONFIG_BYTES = 4 << 20
+_TRUE = {"1", "true", "yes", "on", "enabled", "enable", "armed", "active"}
+_FALSE = {"0", "false", "no", "off", "disabled", "disable", "disarmed", "inactive", "none"}
+_MODELISH = re.compile(r"^(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9._:@/\-]{0,118}[A-Za-z0-9)\]]?$")
+_REFERENCE = re.compile(r"^(?:\$\{?|os\.environ/|env:|%\(|\{\{)")
+_SECRETISH = re.compile(r"^[A-Za-z0-9_\-.+/=:]{16,512}$")
+_SYSTEMD_EXT = (".service", ".socket", ".timer", ".path", ".mount", ".target")
+_SKIP_NAMES = {"package.json", "package-lock.json", "tsconfig.json", "composer.json", "pnpm-lock.yaml"}
+
+Locate = Callable[[int | None, bool], Location]
+
+
+def pick_parser(view: FileView) -> Callable[[str], list[fmt.ConfigItem]] | None:
+    name = view.name.lower()
+    if name in _SKIP_NAMES:
+        return None
+    if name.endswith(_SYSTEMD_EXT) or (view.entry.path.startswith("/etc/systemd/") and name.endswith(".conf")):
+        return fmt.parse_systemd
+    if view.context is Context.ENV:
+        return fmt.parse_env
+    ext = name[name.rfind(".") :] if "." in name else ""
+    by_ext = {
+        ".json": fmt.parse_json,
+        ".jsonc": fmt.parse_json,
+        ".json5": fmt.parse_json,
+        ".yaml": fmt.parse_yaml,
+        ".yml": fmt.parse_yaml,
+        ".toml": fmt.parse_toml,
+        ".ini": fmt.parse_ini,
+        ".cfg": fmt.parse_ini,
+        ".conf": fmt.parse_ini,
+        ".properties": fmt.parse_ini,
+    }
+    if ext in by_ext:
+        return by_ext[ext]
+    if view.context is Context.CONFIG and view.data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
+        return fmt.parse_json
+    return None
+
+
+class ConfigDetector:
+    name = "config"
+    description = "JSON, YAML, TOML, INI, .env and systemd units: model keys, base URLs, secrets, kill switches"
+
+    def wants(self, view: FileView) -> bool:
+        return (
+            view.context in (Context.CONFIG, Context.ENV)
+            and view.entry.size <= MAX_CONFIG_BYTES
+            and pick_parser(view) is not None
+        )
+
+    def extract(self, view: FileView) -> Iterator[Evidence]:
+        parser = pick_parser(view)
+        assert parser is not None
+        try:
+            items = parser(view.text)
+            broken = False
+        except fmt.ParseFailure:
+            items, broken = fmt.parse_loose(view.text), True
+            view.parse_error = True
+
+        def locate(line: int | None, env: bool) -> Location:
+            ctx = Context.ENV if env else view.context
+            return view.location(line, ctx, parse_error=broken)
+
+        yield from interpret(items, view.catalog, locate, view.meta)
+        if parser is fmt.parse_systemd:
+            yield from self._environment_files(view, items)
+
+    def _environment_files(self, view: FileView, items: list[fmt.ConfigItem]) -> Iterator[Evidence]:
+        """`EnvironmentFile=` is resolved inside the target root and read as an env file."""
+        for item in items:
+            if item.path[-1:] != ("EnvironmentFile",):
+                continue
+            inside = item.value.lstrip("-").strip()
+            data = view.read_path(inside, MAX_CONFIG_BYTES) if inside.startswith("/") else None
+            if data is None:
+                continue
+            text = data.decode("utf-8", "backslashreplace")
+            lines = text.splitlines()
+
+            def locate(line: int | None, env: bool, _p: str = inside, _l: list[str] = lines) -> Location:
+                commented = line is not None and 0 < line <= len(_l) and is_comment_line(_l[line - 1])
+                return Location(display_path(_p), line, Context.COMMENT if commented else Context.ENV)
+
+            yield from interpret(fmt.parse_env(text), view.catalog, locate, None)
+
+
+def _norm(key: str) -> str:
+    return key.lower().replace("-", "_")
+
+
+def _record(path: tuple[str, ...]) -> tuple[str, ...]:
+    """The enclosing record: up to the last list element, else the parent mapping."""
+    for i in range(len(path) - 1, -1, -1):
+        if path[i].startswith("["):
+            return path[: i + 1]
+    return path[:-1]
+
+
+def _state(value: str) -> SwitchState:
+    v = value.strip().lower()
+    if v in _TRUE:
+        return SwitchState.ON
+    if v in _FALSE:
+        return SwitchState.OFF
+    return SwitchState.UNKNOWN
+
+
+def _route_of(value: str, catalog: Catalog) -> str:
+    v = value.strip().lower()
+    routes = {f.route for f in catalog.hosted_forms}
+    if v in routes:
+        return v
+    return "direct" if v in catalog.vendor_names else v
+
+
+def interpret(
+    items: list[fmt.ConfigItem], catalog: Catalog, locate: Locate, meta: FileMeta | None
+) -> Iterator[Evidence]:
+    model_keys = catalog.keys("model")
+    url_keys = catalog.keys("base_url")
+    map_keys = catalog.keys("deployment_map")
+    base_keys = catalog.keys("base_model")
+    provider_keys = catalog.keys("provider")
+    secret_keys = catalog.keys("credential")
+
+    # What each record (list element or mapping) says about route and base model.
+    routes: dict[tuple[str, ...], str] = {}
+    bases: dict[tuple[str, ...], str] = {}
+    for item in items:
+        key = _norm(item.path[-1]) if item.path else ""
+        if key in provider_keys:
+            routes.setdefault(_record(item.path), _route_of(item.value, catalog))
+        elif key in base_keys and _MODELISH.match(item.value):
+            bases.setdefault(_record(item.path), item.value)
+
+    for item in items:
+        keys = [p for p in item.path if not p.startswith("[")]
+        if not keys:
+            continue
+        raw_key = keys[-1]
+        key = _norm(raw_key)
+        value = item.value.strip()
+        env_spec = catalog.env_var(raw_key) if item.env or raw_key.isupper() else None
+        role = env_spec.role if env_spec else None
+        loc = locate(item.line, item.env)
+        record = _record(item.path)
+
+        if (
+            catalog.is_kill_switch_key(raw_key)
+            or role == "kill_switch"
+            or (item.comment and catalog.mentions_kill_switch(item.comment))
+        ):
+            name = raw_key if item.env else ".".join(keys)
+            note = item.comment if item.comment and catalog.mentions_kill_switch(item.comment) else None
+            yield KillSwitchEvidence(name, value, _state(value), loc, note)
+            continue
+
+        is_model_key = (
+            key in model_keys
+            or role == "model"
+            or (key in {"id", "name"} and any(_norm(k) in model_keys for k in keys[:-1]))
+        )
+        in_map = next((i for i, k in enumerate(keys[:-1]) if _norm(k) in map_keys), None)
+        if in_map is not None and _MODELISH.match(value):
+            deployment = keys[in_map + 1]
+            if is_model_key or len(keys) == in_map + 2:
+                yield ModelEvidence(f"azure/{deployment}", loc, base_model=value, served_via="azure")
+                yield ModelEvidence(value, loc)
+                continue
+        if is_model_key and _MODELISH.match(value) and not value.isdigit() and "://" not in value:
+            yield ModelEvidence(value, loc, base_model=bases.get(record), served_via=routes.get(record))
+            continue
+
+        if (key in url_keys or role == "base_url") and (endpoint := _endpoint(value, loc)):
+            yield endpoint
+            continue
+
+        if (key in secret_keys or role == "credential" or key.endswith(("_api_key", "_token", "_secret"))) and (
+            _SECRETISH.match(value) and not _REFERENCE.match(value) and not catalog.is_placeholder(value)
+        ):
+            vendor = env_spec.vendor if env_spec else None
+            kind = f"{vendor}-api-key" if vendor else "api-key"
+            yield credential_evidence(value, kind, vendor, "", loc, meta)
+
+
+def _endpoint(value: str, loc: Location) -> EndpointEvidence | None:
+    text = value if "://" in value else f"https://{value}"
+    try:
+        host = urlsplit(text).hostname
+    except ValueError:
+        return None
+    if not host or "." not in host and host != "localhost":
+        return None
+    return EndpointEvidence(host.lower(), safe_url(value) if "://" in value else None, loc)

@@ -1,0 +1,111 @@
+"""Which context a file's evidence belongs to, from its inside path and first bytes.
+
+The context decides whether a mention counts as wiring: an SDK's own model list (`package`), a CHANGELOG
+(`docs`) or a test fixture (`test`) is not what the VM is wired to.
+"""
+
+from __future__ import annotations
+
+import re
+
+from scanner.model import Context
+
+_PACKAGE_DIRS = re.compile(
+    r"/(?:site-packages|dist-packages|node_modules|bower_components|vendor|third_party|\.cargo/registry|"
+    r"go/pkg/mod|\.m2/repository|gems|\.pnpm)/|/usr/lib/python3[\d.]*/|/usr/lib/node_modules/"
+)
+_TEST_SEGMENTS = {"test", "tests", "__tests__", "fixtures", "testdata", "test_data", "spec", "specs", "__fixtures__"}
+_TEST_NAME = re.compile(r"^(?:test_.*\.py|.*_test\.(?:py|go)|.*\.(?:test|spec)\.[cm]?[jt]sx?|conftest\.py)$")
+_DOC_NAME = re.compile(
+    r"^(?:readme|changelog|changes|history|news|license|licence|copying|notice|authors|contributing)(?:\..*)?$",
+    re.IGNORECASE,
+)
+_DOC_EXT = {".md", ".markdown", ".rst", ".txt", ".adoc", ".html", ".htm", ".pdf", ".man", ".1", ".5", ".8"}
+_EXAMPLE_NAME = re.compile(r"\.(?:example|sample|dist|template|tmpl)(?:\.|$)|^example", re.IGNORECASE)
+_SOURCE_EXT = {
+    ".py",
+    ".pyi",
+    ".js",
+    ".mjs",
+    ".cjs",
+    ".ts",
+    ".mts",
+    ".cts",
+    ".tsx",
+    ".jsx",
+    ".go",
+    ".rs",
+    ".java",
+    ".kt",
+    ".kts",
+    ".scala",
+    ".rb",
+    ".php",
+    ".cs",
+    ".swift",
+    ".c",
+    ".h",
+    ".cc",
+    ".cpp",
+    ".hpp",
+    ".lua",
+    ".sh",
+    ".bash",
+    ".zsh",
+    ".ps1",
+    ".pl",
+    ".ex",
+    ".exs",
+    ".dart",
+    ".vue",
+    ".svelte",
+}
+_ENV_NAME = re.compile(r"^(?:\.env(?:\..+)?|.+\.env|environment|\.envrc|envvars)$")
+_LOG_NAME = re.compile(r"\.log(?:\.\d+)?(?:\.gz)?$|\.out$|\.err$")
+_SESSION_NAME = re.compile(r"\.jsonl(?:\.gz)?$")
+_SESSION_DIRS = re.compile(r"/(?:sessions|conversations|history|projects|chats|tasks|transcripts)/")
+ELF_MAGIC = b"\x7fELF"
+_BINARY_MAGICS = (ELF_MAGIC, b"MZ", b"\xcf\xfa\xed\xfe", b"\xfe\xed\xfa\xcf", b"\xca\xfe\xba\xbe", b"\0asm")
+
+
+def is_binary(head: bytes) -> bool:
+    return head.startswith(_BINARY_MAGICS) or b"\0" in head[:8192]
+
+
+def classify(path: str, head: bytes) -> Context:
+    """The file-level context; line-level `comment` is decided by the detectors."""
+    segments = path.split("/")
+    name = segments[-1]
+    lower = name.lower()
+    ext = lower[lower.rfind(".") :] if "." in lower else ""
+    if _PACKAGE_DIRS.search(path):
+        return Context.PACKAGE
+    if _TEST_NAME.match(lower) or _TEST_SEGMENTS.intersection(s.lower() for s in segments[:-1]):
+        return Context.TEST
+    if (
+        path.startswith(("/usr/share/doc/", "/usr/share/man/", "/usr/share/info/"))
+        or "examples" in segments
+        or _DOC_NAME.match(name)
+        or _EXAMPLE_NAME.search(lower)
+        or (ext in _DOC_EXT and not lower.startswith("requirements"))
+    ):
+        return Context.DOCS
+    if is_binary(head):
+        return Context.BINARY
+    if _SESSION_NAME.search(lower) or (_SESSION_DIRS.search(path) and ext in {".json", ".jsonl"}):
+        return Context.SESSION
+    if _LOG_NAME.search(lower) or path.startswith("/var/log/"):
+        return Context.LOG
+    if _ENV_NAME.match(lower) or path.startswith("/etc/default/"):
+        return Context.ENV
+    if ext in _SOURCE_EXT:
+        return Context.SOURCE
+    return Context.CONFIG
+
+
+_COMMENT_PREFIXES = ("#", "//", ";", "--", "/*", "* ", "<!--", "rem ", "REM ")
+
+
+def is_comment_line(line: str) -> bool:
+    stripped = line.lstrip()
+    return stripped.startswith(_COMMENT_PREFIXES) or stripped == "*"

@@ -1,0 +1,44 @@
+"""Key files: a file that holds nothing but one token (`/etc/proxy/keys/azure.key`).
+
+Formats the catalogs know are found by the content detector wherever they are; this catches the
+prefix-less keys (Azure's 32 hex, Mistral's 32 alphanumerics) by the shape and name of the file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from scanner.catalog.matcher import PatternKind
+from scanner.detectors.base import FileView
+from scanner.model import Context, Evidence
+from scanner.secrets import credential_evidence
+
+_KEY_NAME = re.compile(r"(?:\.key|\.token|\.secret|api[_\-]?key|token|secret)(?:\.txt)?$", re.IGNORECASE)
+_KEY_DIRS = re.compile(r"/(?:keys|secrets|credentials|tokens)/")
+_TOKEN = re.compile(r"^[A-Za-z0-9_\-.+/=:]{16,512}$")
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+class KeyFileDetector:
+    name = "keyfiles"
+    description = "Files holding a single prefix-less API key, named or placed like key files"
+
+    def wants(self, view: FileView) -> bool:
+        if view.entry.size > 4096 or view.context in (Context.PACKAGE, Context.BINARY, Context.DOCS):
+            return False
+        return bool(_KEY_NAME.search(view.name) or _KEY_DIRS.search(view.entry.path))
+
+    def extract(self, view: FileView) -> Iterator[Evidence]:
+        if any(h.kind is PatternKind.CREDENTIAL for h in view.hits):
+            return  # a known format: the content detector reports it with its type
+        token = view.text.strip()
+        if not _TOKEN.match(token) or view.catalog.is_placeholder(token):
+            return
+        vendor = None
+        for word in _WORD.findall(view.name.lower()):
+            vendor = word if word in view.catalog.vendor_names else view.catalog.route_vendor.get(word)
+            if vendor:
+                break
+        kind = f"{vendor}-api-key" if vendor else "api-key"
+        yield credential_evidence(token, kind, vendor, "", view.location(1, Context.CONFIG), view.meta)

@@ -1,0 +1,69 @@
+"""Installed packages: Python dist-info / egg-info metadata and npm `node_modules` manifests.
+
+Only packages a catalog knows as an LLM SDK are reported; the environment is the directory that holds
+them (a site-packages or node_modules), so the same SDK in two venvs is two entries.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from email.parser import BytesHeaderParser
+
+from scanner.detectors.base import FileView
+from scanner.model import Context, Evidence, SdkEvidence
+from scanner.textsafe import display_path
+
+_HEADER = BytesHeaderParser()
+
+
+def _parent(path: str, levels: int = 1) -> str:
+    for _ in range(levels):
+        path = path.rsplit("/", 1)[0] or "/"
+    return path
+
+
+class InstalledPackageDetector:
+    name = "packages"
+    description = "Installed Python (dist-info, egg-info) and npm (node_modules) packages that are LLM SDKs"
+
+    def wants(self, view: FileView) -> bool:
+        path = view.entry.path
+        if view.name in ("METADATA", "PKG-INFO"):
+            return _parent(path).endswith((".dist-info", ".egg-info"))
+        if path.endswith(".egg-info") and view.entry.size < 1 << 20:
+            return True  # an egg-info file rather than a directory
+        return view.name == "package.json" and "/node_modules/" in path
+
+    def extract(self, view: FileView) -> Iterator[Evidence]:
+        if view.name == "package.json":
+            yield from self._npm(view)
+        else:
+            yield from self._python(view)
+
+    def _python(self, view: FileView) -> Iterator[Evidence]:
+        headers = _HEADER.parsebytes(view.data[: 1 << 20])
+        name, version = headers.get("Name"), headers.get("Version")
+        if not name:
+            return
+        spec = view.catalog.sdk("pypi", str(name))
+        if spec is None:
+            return
+        levels = 1 if view.entry.path.endswith(".egg-info") else 2
+        env = display_path(_parent(view.entry.path, levels))
+        yield SdkEvidence("pypi", spec.name, str(version) if version else None, True, env, view.location(None))
+
+    def _npm(self, view: FileView) -> Iterator[Evidence]:
+        try:
+            doc = json.loads(view.data.decode("utf-8-sig", "replace"))
+        except (json.JSONDecodeError, RecursionError):
+            return
+        if not isinstance(doc, dict) or not isinstance(doc.get("name"), str):
+            return
+        spec = view.catalog.sdk("npm", doc["name"])
+        if spec is None:
+            return
+        path = view.entry.path
+        env = display_path(path[: path.rindex("/node_modules/") + len("/node_modules")])
+        version = doc.get("version") if isinstance(doc.get("version"), str) else None
+        yield SdkEvidence("npm", spec.name, version, True, env, view.location(None, Context.PACKAGE))

@@ -1,0 +1,240 @@
+"""Evidence in, inventory out: gather, identify against the catalogs, de-duplicate, sort.
+
+Memory is bounded by what is distinct, not by what is seen: evidence is folded into its entry as it
+arrives, and each entry keeps at most MAX_LOCATIONS locations (the first ones in a stable order).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from scanner.catalog import Catalog
+from scanner.inventory.findings import derive_findings
+from scanner.model import (
+    WIRING_CONTEXTS,
+    Context,
+    CredentialEntry,
+    CredentialEvidence,
+    CredentialLocation,
+    EndpointEntry,
+    EndpointEvidence,
+    Evidence,
+    Inventory,
+    KillSwitchEntry,
+    KillSwitchEvidence,
+    Location,
+    ModelEntry,
+    ModelEvidence,
+    SdkEntry,
+    SdkEvidence,
+    Skip,
+    Stats,
+    SwitchState,
+    TargetInfo,
+    location_key,
+)
+
+MAX_LOCATIONS = 200
+MAX_URLS = 20
+MAX_SKIPS = 100_000
+
+# When two detectors place the same line in different contexts, the more specific one wins.
+_CONTEXT_RANK = {
+    c: i
+    for i, c in enumerate(
+        [
+            Context.COMMENT,
+            Context.ENV,
+            Context.SESSION,
+            Context.SOURCE,
+            Context.CONFIG,
+            Context.BINARY,
+            Context.LOG,
+            Context.PACKAGE,
+            Context.TEST,
+            Context.DOCS,
+        ]
+    )
+}
+
+
+@dataclass
+class _Locations:
+    by_key: dict[tuple[str, int | None, str | None], Location] = field(default_factory=dict)
+
+    def add(self, loc: Location) -> None:
+        key = (loc.path, loc.line, loc.via)
+        old = self.by_key.get(key)
+        if old is None:
+            if len(self.by_key) < MAX_LOCATIONS * 4:
+                self.by_key[key] = loc
+            return
+        better = loc if _CONTEXT_RANK[loc.context] < _CONTEXT_RANK[old.context] else old
+        if loc.parse_error != better.parse_error or old.parse_error != better.parse_error:
+            better = Location(better.path, better.line, better.context, True, better.via)
+        self.by_key[key] = better
+
+    def sorted(self) -> tuple[Location, ...]:
+        locs = sorted(self.by_key.values(), key=location_key)
+        return tuple(locs[:MAX_LOCATIONS])
+
+
+def _wired(locs: tuple[Location, ...]) -> bool:
+    return any(loc.context in WIRING_CONTEXTS for loc in locs)
+
+
+class InventoryBuilder:
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self._models: dict[str, _Locations] = defaultdict(_Locations)
+        self._model_via: dict[str, set[str]] = defaultdict(set)
+        self._model_base: dict[str, set[str]] = defaultdict(set)
+        self._sdks: dict[tuple[str, str, str | None, bool, str | None], _Locations] = defaultdict(_Locations)
+        self._hosts: dict[str, _Locations] = defaultdict(_Locations)
+        self._urls: dict[str, set[str]] = defaultdict(set)
+        self._creds: dict[str, dict[tuple[str, int | None, str | None], CredentialLocation]] = defaultdict(dict)
+        self._cred_kind: dict[str, CredentialEvidence] = {}
+        self._switches: dict[tuple[str, str | None, str], _Locations] = defaultdict(_Locations)
+        self._switch_note: dict[tuple[str, str | None, str], str] = {}
+        self._skips: set[Skip] = set()
+
+    # --- intake -----------------------------------------------------------------------------------
+
+    def skip(self, skip: Skip) -> None:
+        if len(self._skips) < MAX_SKIPS:
+            self._skips.add(skip)
+
+    def add_all(self, evidence: Iterable[Evidence]) -> None:
+        for ev in evidence:
+            self.add(ev)
+
+    def add(self, ev: Evidence) -> None:
+        if isinstance(ev, ModelEvidence):
+            self._models[ev.name].add(ev.location)
+            if ev.served_via:
+                self._model_via[ev.name].add(ev.served_via)
+            if ev.base_model:
+                self._model_base[ev.name].add(ev.base_model)
+        elif isinstance(ev, SdkEvidence):
+            self._sdks[(ev.ecosystem, ev.name, ev.version, ev.installed, ev.environment)].add(ev.location)
+        elif isinstance(ev, EndpointEvidence):
+            self._hosts[ev.host].add(ev.location)
+            if ev.url and len(self._urls[ev.host]) < MAX_URLS:
+                self._urls[ev.host].add(ev.url)
+        elif isinstance(ev, CredentialEvidence):
+            loc = ev.location
+            slot = self._creds[ev.sha256]
+            if len(slot) < MAX_LOCATIONS:
+                meta = ev.meta
+                slot[(loc.path, loc.line, loc.via)] = CredentialLocation(
+                    loc, meta.mode if meta else None, meta.owner if meta else None
+                )
+            known = self._cred_kind.get(ev.sha256)
+            # A recognised format (with its public prefix) names the kind better than a key name does.
+            if known is None or len(ev.redacted) > len(known.redacted):
+                self._cred_kind[ev.sha256] = ev
+        elif isinstance(ev, KillSwitchEvidence):
+            key = (ev.name, ev.value, ev.state.value)
+            self._switches[key].add(ev.location)
+            if ev.note:
+                self._switch_note.setdefault(key, ev.note)
+
+    # --- output -----------------------------------------------------------------------------------
+
+    def build(self, tool_version: str, target: TargetInfo, stats: Stats) -> Inventory:
+        models = self._build_models()
+        sdks = tuple(
+            sorted(
+                (self._sdk_entry(key, locs) for key, locs in self._sdks.items()),
+                key=lambda s: (s.ecosystem, s.name, not s.installed, s.environment or "", s.version or ""),
+            )
+        )
+        endpoints = tuple(self._endpoint_entry(host, locs) for host, locs in sorted(self._hosts.items()))
+        credentials = tuple(
+            sorted((self._credential_entry(h) for h in self._creds), key=lambda c: (c.vendor or "", c.type, c.sha256))
+        )
+        switches = tuple(
+            KillSwitchEntry(name, value, SwitchState(state), locs.sorted(), self._switch_note.get((name, value, state)))
+            for (name, value, state), locs in sorted(
+                self._switches.items(), key=lambda kv: (kv[0][0], kv[0][1] or "", kv[0][2])
+            )
+        )
+        inv = Inventory(
+            tool_version=tool_version,
+            catalogs=self.catalog.refs,
+            target=target,
+            stats=stats,
+            models=models,
+            sdks=sdks,
+            endpoints=endpoints,
+            credentials=credentials,
+            kill_switches=switches,
+            skipped=tuple(sorted(self._skips, key=lambda s: (s.path, s.reason.value, s.detail))),
+        )
+        return derive_findings(inv)
+
+    def _build_models(self) -> tuple[ModelEntry, ...]:
+        # A deployment map names the model behind an alias; spread it to every spelling of that alias.
+        by_deployment: dict[str, str] = {}
+        for name, bases in self._model_base.items():
+            if len(bases) == 1:
+                by_deployment[name.rsplit("/", 1)[-1]] = next(iter(bases))
+        entries = []
+        for name, locs in self._models.items():
+            ident = self.catalog.identify(name)
+            bases = self._model_base.get(name) or set()
+            base = min(bases) if bases else by_deployment.get(name.rsplit("/", 1)[-1]) or ident.base_model
+            via = ident.served_via or (min(self._model_via[name]) if self._model_via.get(name) else None)
+            canonical, vendor, family, lifecycle, known = (
+                ident.canonical,
+                ident.vendor,
+                ident.family,
+                ident.lifecycle,
+                ident.catalog,
+            )
+            if base and known == "unknown":
+                # An alias of a catalogued model: it inherits what the catalog knows of its base.
+                inner = self.catalog.identify(base)
+                vendor = vendor or inner.vendor
+                family = family or inner.family
+            if base == canonical:
+                base = None if ident.served_via is None else base
+            located = locs.sorted()
+            entries.append(
+                ModelEntry(name, canonical, vendor, family, via, base, known, lifecycle, _wired(located), located)
+            )
+        entries.sort(key=lambda m: (m.vendor or "~", not m.wired, m.name))
+        return tuple(entries)
+
+    def _sdk_entry(self, key: tuple[str, str, str | None, bool, str | None], locs: _Locations) -> SdkEntry:
+        ecosystem, name, version, installed, env = key
+        spec = self.catalog.sdk(ecosystem, name)
+        return SdkEntry(
+            ecosystem,
+            name,
+            version,
+            spec.vendor if spec else None,
+            spec.served_via if spec else None,
+            installed,
+            env,
+            locs.sorted(),
+        )
+
+    def _endpoint_entry(self, host: str, locs: _Locations) -> EndpointEntry:
+        spec = self.catalog.host_info(host)
+        located = locs.sorted()
+        return EndpointEntry(
+            host,
+            spec.vendor if spec else None,
+            spec.served_via if spec else None,
+            tuple(sorted(self._urls.get(host, ()))),
+            _wired(located),
+            located,
+        )
+
+    def _credential_entry(self, sha: str) -> CredentialEntry:
+        kind = self._cred_kind[sha]
+        locs = sorted(self._creds[sha].values(), key=lambda c: location_key(c.location))
+        return CredentialEntry(kind.type, kind.vendor, kind.redacted, sha, tuple(locs))

@@ -1,0 +1,116 @@
+"""The conclusions an auditor reads first, derived from a finished inventory.
+
+Each rule is a small pure function from the inventory to findings; `RULES` is the one list.
+Finding ids are stable (no paths, no line numbers), so baselines and diffs can key on them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+
+from scanner.model import WIRING_CONTEXTS, Context, Finding, Inventory, Location, Severity, SwitchState, location_key
+
+Rule = Callable[[Inventory], Iterator[Finding]]
+_MAX_LOCS = 20
+
+
+def _wiring(locs: tuple[Location, ...]) -> tuple[Location, ...]:
+    return tuple(loc for loc in locs if loc.context in WIRING_CONTEXTS)[:_MAX_LOCS]
+
+
+def external_models(inv: Inventory) -> Iterator[Finding]:
+    groups: dict[tuple[str, str], list[str]] = defaultdict(list)
+    locs: dict[tuple[str, str], list[Location]] = defaultdict(list)
+    for m in inv.models:
+        if m.wired and m.vendor:
+            key = (m.vendor, m.served_via or "unstated route")
+            groups[key].append(m.name)
+            locs[key].extend(_wiring(m.locations)[:2])
+    for (vendor, via), names in sorted(groups.items()):
+        shown = ", ".join(sorted(names)[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+        yield Finding(
+            f"external-model-wired:{vendor}:{via}",
+            Severity.MEDIUM,
+            f"{len(names)} {vendor} model(s) wired via {via}: {shown}",
+            tuple(sorted(set(locs[(vendor, via)]), key=location_key))[:_MAX_LOCS],
+        )
+
+
+def unknown_models(inv: Inventory) -> Iterator[Finding]:
+    names = sorted(m.name for m in inv.models if m.wired and m.catalog == "unknown" and not m.vendor)
+    if names:
+        shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+        yield Finding(
+            "uncatalogued-models-wired",
+            Severity.INFO,
+            f"{len(names)} model id(s) no catalog knows (in-house?): {shown}",
+        )
+
+
+def lifecycle(inv: Inventory) -> Iterator[Finding]:
+    for m in inv.models:
+        if m.wired and m.lifecycle in ("deprecated", "retired"):
+            sev = Severity.MEDIUM if m.lifecycle == "retired" else Severity.LOW
+            yield Finding(
+                f"model-{m.lifecycle}:{m.name}", sev, f"{m.name} is {m.lifecycle} but still wired", _wiring(m.locations)
+            )
+
+
+def credentials(inv: Inventory) -> Iterator[Finding]:
+    for c in inv.credentials:
+        locs = tuple(cl.location for cl in c.locations)[:_MAX_LOCS]
+        yield Finding(
+            f"credential:{c.sha256[:16]}", Severity.MEDIUM, f"{c.type} credential present ({c.redacted})", locs
+        )
+        loose = tuple(cl.location for cl in c.locations if cl.mode and int(cl.mode, 8) & 0o004)
+        if loose:
+            yield Finding(
+                f"credential-world-readable:{c.sha256[:16]}",
+                Severity.HIGH,
+                f"{c.type} credential ({c.redacted}) is in a world-readable file",
+                loose[:_MAX_LOCS],
+            )
+
+
+def kill_switches(inv: Inventory) -> Iterator[Finding]:
+    for k in inv.kill_switches:
+        env = tuple(loc for loc in k.locations if loc.context is Context.ENV)
+        if k.state is SwitchState.OFF and env:
+            yield Finding(
+                f"kill-switch-disarmed:{k.name}",
+                Severity.HIGH,
+                f"kill switch {k.name} is disarmed ({k.name}={k.value}) in the runtime environment",
+                env,
+            )
+        elif k.state is SwitchState.ON:
+            yield Finding(
+                f"kill-switch-armed:{k.name}",
+                Severity.INFO,
+                f"kill switch {k.name} is set ({k.value})",
+                k.locations[:_MAX_LOCS],
+            )
+
+
+def base_url_overrides(inv: Inventory) -> Iterator[Finding]:
+    for e in inv.endpoints:
+        if e.wired and e.vendor is None:
+            locs = _wiring(e.locations)
+            if locs:
+                yield Finding(
+                    f"endpoint-unlisted:{e.host}",
+                    Severity.LOW,
+                    f"traffic may go to {e.host}, a host no catalog lists (proxy or in-house)",
+                    locs,
+                )
+
+
+RULES: tuple[Rule, ...] = (external_models, unknown_models, lifecycle, credentials, kill_switches, base_url_overrides)
+_ORDER = {Severity.HIGH: 0, Severity.MEDIUM: 1, Severity.LOW: 2, Severity.INFO: 3}
+
+
+def derive_findings(inv: Inventory) -> Inventory:
+    found = [f for rule in RULES for f in rule(inv)]
+    found.sort(key=lambda f: (_ORDER[f.severity], f.id))
+    return dataclasses.replace(inv, findings=tuple(found))

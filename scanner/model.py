@@ -1,0 +1,251 @@
+"""The core value types: what a scan reads, what detectors find, what the inventory holds.
+
+Everything here is a plain frozen dataclass. Detectors produce `Evidence`; the inventory builder
+turns evidence into entries. A credential's secret value never enters any of these types: only its
+redacted form and its hash do (see `scanner.secrets`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Context(str, Enum):
+    """Where a piece of evidence was seen; decides whether it counts as wiring."""
+
+    CONFIG = "config"
+    ENV = "env"
+    SOURCE = "source"
+    BINARY = "binary"
+    LOG = "log"
+    SESSION = "session"
+    PACKAGE = "package"
+    DOCS = "docs"
+    TEST = "test"
+    COMMENT = "comment"
+
+
+#: Contexts in which a model or endpoint is really used by the VM (not merely mentioned).
+WIRING_CONTEXTS = frozenset({Context.CONFIG, Context.ENV, Context.SOURCE, Context.BINARY, Context.SESSION})
+
+
+class SkipReason(str, Enum):
+    FIFO = "fifo"
+    SOCKET = "socket"
+    DEVICE = "device"
+    OTHER_TYPE = "not-regular"
+    PERMISSION_DENIED = "permission-denied"
+    SYMLINK_OUTSIDE_ROOT = "symlink-outside-root"
+    SYMLINK_LOOP = "symlink-loop"
+    SYMLINK_BROKEN = "symlink-broken"
+    TOO_LARGE = "too-large"
+    SPARSE = "sparse"
+    PSEUDO_FILESYSTEM = "pseudo-filesystem"
+    READ_ERROR = "read-error"
+    CHANGED = "changed-while-reading"
+    DETECTOR_ERROR = "detector-error"
+
+
+@dataclass(frozen=True)
+class Location:
+    path: str  # inside-target path, already escaped for display (backslashreplace)
+    line: int | None = None
+    context: Context = Context.CONFIG
+    parse_error: bool = False
+    via: str | None = None  # the symlink the file was reached through
+
+
+def location_key(loc: Location) -> tuple[str, int, str, str]:
+    """The one stable order of locations (path, line, symlink, context)."""
+    return (loc.path, loc.line or 0, loc.via or "", loc.context.value)
+
+
+@dataclass(frozen=True)
+class FileMeta:
+    """Ownership facts of a file, resolved against the target's own passwd/group."""
+
+    mode: str  # "0400"
+    owner: str  # "user:group"
+
+
+@dataclass(frozen=True, order=True)
+class Skip:
+    path: str
+    reason: SkipReason
+    detail: str = ""
+
+
+# --- Evidence: what a detector extracts from one file ---------------------------------------
+
+
+@dataclass(frozen=True)
+class ModelEvidence:
+    name: str
+    location: Location
+    # An explicit base model from a deployment map or `base_model:` key.
+    base_model: str | None = None
+    # A route stated by the config around the id (`provider: azure`), when the id itself has none.
+    served_via: str | None = None
+
+
+@dataclass(frozen=True)
+class SdkEvidence:
+    ecosystem: str
+    name: str
+    version: str | None
+    installed: bool
+    environment: str | None  # the site-packages / node_modules dir (inside path), or the manifest declaring it
+    location: Location
+
+
+@dataclass(frozen=True)
+class EndpointEvidence:
+    host: str
+    url: str | None
+    location: Location
+
+
+@dataclass(frozen=True)
+class CredentialEvidence:
+    type: str
+    vendor: str | None
+    redacted: str
+    sha256: str
+    location: Location
+    meta: FileMeta | None = None
+
+
+class SwitchState(str, Enum):
+    ON = "on"
+    OFF = "off"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class KillSwitchEvidence:
+    name: str
+    value: str | None
+    state: SwitchState
+    location: Location
+    note: str | None = None  # e.g. the comment that calls an override a kill switch
+
+
+Evidence = ModelEvidence | SdkEvidence | EndpointEvidence | CredentialEvidence | KillSwitchEvidence
+
+
+# --- Inventory entries ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    name: str
+    canonical: str | None
+    vendor: str | None
+    family: str | None
+    served_via: str | None
+    base_model: str | None
+    catalog: str  # known | family | unknown
+    lifecycle: str | None
+    wired: bool
+    locations: tuple[Location, ...]
+
+
+@dataclass(frozen=True)
+class SdkEntry:
+    ecosystem: str
+    name: str
+    version: str | None
+    vendor: str | None
+    served_via: str | None
+    installed: bool
+    environment: str | None
+    locations: tuple[Location, ...]
+
+
+@dataclass(frozen=True)
+class EndpointEntry:
+    host: str
+    vendor: str | None
+    served_via: str | None
+    urls: tuple[str, ...]
+    wired: bool
+    locations: tuple[Location, ...]
+
+
+@dataclass(frozen=True)
+class CredentialLocation:
+    location: Location
+    mode: str | None
+    owner: str | None
+
+
+@dataclass(frozen=True)
+class CredentialEntry:
+    type: str
+    vendor: str | None
+    redacted: str
+    sha256: str
+    locations: tuple[CredentialLocation, ...]
+
+
+@dataclass(frozen=True)
+class KillSwitchEntry:
+    name: str
+    value: str | None
+    state: SwitchState
+    locations: tuple[Location, ...]
+    note: str | None = None
+
+
+class Severity(str, Enum):
+    INFO = "info"
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+
+
+@dataclass(frozen=True)
+class Finding:
+    id: str
+    severity: Severity
+    title: str
+    locations: tuple[Location, ...] = ()
+
+
+@dataclass(frozen=True)
+class CatalogRef:
+    name: str
+    version: str
+    origin: str  # "builtin" or the path given
+
+
+@dataclass(frozen=True)
+class TargetInfo:
+    kind: str
+    location: str
+
+
+@dataclass
+class Stats:
+    files_seen: int = 0
+    files_read: int = 0
+    bytes_read: int = 0
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class Inventory:
+    tool_version: str
+    catalogs: tuple[CatalogRef, ...]
+    target: TargetInfo
+    stats: Stats
+    models: tuple[ModelEntry, ...] = ()
+    sdks: tuple[SdkEntry, ...] = ()
+    endpoints: tuple[EndpointEntry, ...] = ()
+    credentials: tuple[CredentialEntry, ...] = ()
+    kill_switches: tuple[KillSwitchEntry, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    skipped: tuple[Skip, ...] = ()
+    sessions: tuple[dict[str, object], ...] = field(default=())
+    routes: tuple[dict[str, object], ...] = field(default=())

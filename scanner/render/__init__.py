@@ -1,0 +1,23 @@
+"""How an inventory is shown. One module per format; `RENDERERS` is the one registry.
+
+A renderer is a module with `description` and `render(inventory) -> str`; it does no I/O.
+The CLI's `--format` choices come from this dict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import ModuleType
+
+from scanner.model import Inventory
+from scanner.render import json, table
+
+Renderer = Callable[[Inventory], str]
+
+_MODULES: tuple[ModuleType, ...] = (table, json)
+RENDERERS: dict[str, ModuleType] = {m.__name__.rsplit(".", 1)[-1]: m for m in _MODULES}
+
+
+def render(fmt: str, inv: Inventory) -> str:
+    result: str = RENDERERS[fmt].render(inv)
+    return result

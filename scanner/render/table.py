@@ -1,0 +1,125 @@
+"""The inventory as tables for a terminal: findings first, then models, SDKs, endpoints, secrets."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from tabulate import tabulate
+
+from scanner.model import Inventory, Location
+from scanner.textsafe import escape_control
+
+description = "human-readable tables (findings, models, SDKs, endpoints, credentials, kill switches)"
+_MAX_WHERE = 3
+
+
+def _where(locs: Sequence[Location]) -> str:
+    parts = [f"{loc.path}:{loc.line}" if loc.line else loc.path for loc in locs[:_MAX_WHERE]]
+    more = f" (+{len(locs) - _MAX_WHERE})" if len(locs) > _MAX_WHERE else ""
+    return ", ".join(parts) + more
+
+
+def _contexts(locs: Sequence[Location]) -> str:
+    return ",".join(sorted({loc.context.value for loc in locs}))
+
+
+def _section(title: str, headers: list[str], rows: list[list[object]]) -> str:
+    if not rows:
+        return f"{title}: none\n"
+    safe = [[escape_control("" if c is None else str(c)) for c in row] for row in rows]
+    return f"{title} ({len(rows)})\n{tabulate(safe, headers=headers, tablefmt='simple')}\n"
+
+
+def render(inv: Inventory) -> str:
+    out = [f"modelcensus {inv.tool_version}: {inv.target.kind} {escape_control(inv.target.location)}\n"]
+    out.append(_section("Findings", ["severity", "finding"], [[f.severity.value, f.title] for f in inv.findings]))
+    out.append(
+        _section(
+            "Models",
+            ["vendor", "model", "canonical", "via", "base", "catalog", "lifecycle", "wired", "seen in", "where"],
+            [
+                [
+                    m.vendor or "?",
+                    m.name,
+                    m.canonical or "",
+                    m.served_via or "",
+                    m.base_model or "",
+                    m.catalog,
+                    m.lifecycle or "",
+                    "yes" if m.wired else "no",
+                    _contexts(m.locations),
+                    _where(m.locations),
+                ]
+                for m in inv.models
+            ],
+        )
+    )
+    out.append(
+        _section(
+            "SDKs",
+            ["ecosystem", "name", "version", "vendor", "installed", "environment"],
+            [
+                [
+                    s.ecosystem,
+                    s.name,
+                    s.version or "",
+                    s.vendor or "",
+                    "yes" if s.installed else "declared",
+                    s.environment or "",
+                ]
+                for s in inv.sdks
+            ],
+        )
+    )
+    out.append(
+        _section(
+            "Endpoints",
+            ["host", "vendor", "via", "wired", "seen in", "where"],
+            [
+                [
+                    e.host,
+                    e.vendor or "?",
+                    e.served_via or "",
+                    "yes" if e.wired else "no",
+                    _contexts(e.locations),
+                    _where(e.locations),
+                ]
+                for e in inv.endpoints
+            ],
+        )
+    )
+    out.append(
+        _section(
+            "Credentials",
+            ["type", "vendor", "redacted", "sha256", "mode", "owner", "where"],
+            [
+                [
+                    c.type,
+                    c.vendor or "?",
+                    c.redacted,
+                    c.sha256[:16],
+                    ",".join(sorted({x.mode or "?" for x in c.locations})),
+                    ",".join(sorted({x.owner or "?" for x in c.locations})),
+                    _where([x.location for x in c.locations]),
+                ]
+                for c in inv.credentials
+            ],
+        )
+    )
+    out.append(
+        _section(
+            "Kill switches",
+            ["name", "value", "state", "seen in", "where"],
+            [
+                [k.name, k.value or "", k.state.value, _contexts(k.locations), _where(k.locations)]
+                for k in inv.kill_switches
+            ],
+        )
+    )
+    reasons = Counter(s.reason.value for s in inv.skipped)
+    summary = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items())) or "nothing"
+    out.append(f"Skipped: {summary}\n")
+    st = inv.stats
+    out.append(f"Scanned {st.files_read}/{st.files_seen} files, {st.bytes_read} bytes in {st.seconds:.2f}s\n")
+    return "\n".join(out)

@@ -1,0 +1,56 @@
+"""The target contract: where bytes come from.
+
+A target walks its files and reads them, bounded. Detectors never see host paths: every path they
+get is the path inside the target (`/etc/agent/config.yaml`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Protocol
+
+from scanner.model import Skip, SkipReason, TargetInfo
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    """A regular file of the target, found by the walk (not yet opened)."""
+
+    path: str  # inside path, as the OS gave it (may hold surrogate escapes)
+    size: int
+    mode: int
+    uid: int
+    gid: int
+    via: str | None = None  # inside path of the symlink it was reached through
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    data: bytes
+    truncated: bool  # the file is larger than what was read
+
+
+class ReadFailure(Exception):
+    """A file could not be read; carries the reason recorded in `skipped`."""
+
+    def __init__(self, reason: SkipReason, detail: str = "") -> None:
+        super().__init__(f"{reason.value}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+class Target(Protocol):
+    info: TargetInfo
+
+    def walk(self) -> Iterator[FileEntry | Skip]:
+        """Every regular file to scan, and a `Skip` for everything passed over, in a stable order."""
+        ...
+
+    def read(self, entry: FileEntry, limit: int) -> ReadResult:
+        """At most `limit` bytes of the file; raises `ReadFailure`."""
+        ...
+
+    def read_path(self, inside_path: str, limit: int) -> bytes | None:
+        """A file named by its inside path (e.g. `/etc/passwd`), resolved inside the target; None if absent."""
+        ...

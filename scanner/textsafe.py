@@ -1,0 +1,32 @@
+"""Text that came from the target is hostile: make it safe to show.
+
+File names that are not UTF-8 are shown with `\\xNN` escapes; control characters never reach a terminal raw.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def display_path(path: str) -> str:
+    """An OS path string (surrogate-escaped bytes included) with undecodable bytes as `\\xNN`."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def decode(data: bytes) -> str:
+    """Bytes of the target as text: invalid UTF-8 becomes `\\xNN` escapes, never an error."""
+    return data.decode("utf-8", "backslashreplace")
+
+
+def escape_control(text: str) -> str:
+    """Control and bidi-override characters as visible escapes, for terminal output."""
+    return _CONTROL.sub(lambda m: _escape_char(m.group()), text)
+
+
+def _escape_char(ch: str) -> str:
+    code = ord(ch)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}"
