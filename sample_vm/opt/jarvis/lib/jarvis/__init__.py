@@ -1,0 +1,3 @@
+"""Jarvis provider shims and helpers."""
+
+__version__ = "1.8.2"

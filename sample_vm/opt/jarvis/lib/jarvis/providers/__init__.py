@@ -1,0 +1,1 @@
+"""Clients for the upstream model providers listed in /etc/jarvis/models.yaml."""
