@@ -8,6 +8,7 @@ offset, so the catalog pattern stays the single source of truth for what a match
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from enum import Enum
 
@@ -80,16 +81,25 @@ class Matcher:
         except yara_x.CompileError:
             bad = [r.pattern for r in rules if check_yara_pattern(r.pattern)]
             raise CatalogError(f"patterns the search engine cannot compile: {bad}") from None
-        self._scanner = yara_x.Scanner(compiler.build())
-        self._scanner.set_timeout(SCAN_TIMEOUT_SECONDS)
-        self._scanner.max_matches_per_pattern(MAX_HITS_PER_PATTERN)
+        self._compiled = compiler.build()
+        self._local = threading.local()
+
+    def _scanner(self) -> yara_x.Scanner:
+        # A YARA-X scanner may only be used by the thread that made it; compiled rules are shared.
+        scanner = getattr(self._local, "scanner", None)
+        if scanner is None:
+            scanner = yara_x.Scanner(self._compiled)
+            scanner.set_timeout(SCAN_TIMEOUT_SECONDS)
+            scanner.max_matches_per_pattern(MAX_HITS_PER_PATTERN)
+            self._local.scanner = scanner
+        return scanner
 
     def scan(self, data: bytes) -> list[Hit]:
         """Confirmed, non-overlapping (per pattern) hits, ordered by offset."""
         if not data:
             return []
         try:
-            results = self._scanner.scan(data)
+            results = self._scanner().scan(data)
         except yara_x.TimeoutError:
             raise MatchTimeout(f"pattern search exceeded {SCAN_TIMEOUT_SECONDS}s") from None
         hits: list[Hit] = []

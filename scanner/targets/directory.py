@@ -255,18 +255,20 @@ def _climbs_above(depth: int, link: str) -> bool:
 
 def _entry_or_skip(inside: str, st: os.stat_result, via: str | None) -> FileEntry | Skip:
     mode = st.st_mode
-    shown = display_path(inside)
+    # A skip names what the walk met: the symlink, when the file was reached through one.
+    shown = display_path(via or inside)
+    to = f" (-> {display_path(inside)})" if via else ""
     if stat.S_ISFIFO(mode):
-        return Skip(shown, SkipReason.FIFO, "named pipe")
+        return Skip(shown, SkipReason.FIFO, "named pipe" + to)
     if stat.S_ISSOCK(mode):
-        return Skip(shown, SkipReason.SOCKET, "unix socket")
+        return Skip(shown, SkipReason.SOCKET, "unix socket" + to)
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return Skip(shown, SkipReason.DEVICE, "character device" if stat.S_ISCHR(mode) else "block device")
+        return Skip(shown, SkipReason.DEVICE, ("character device" if stat.S_ISCHR(mode) else "block device") + to)
     if not stat.S_ISREG(mode):
-        return Skip(shown, SkipReason.OTHER_TYPE, oct(stat.S_IFMT(mode)))
+        return Skip(shown, SkipReason.OTHER_TYPE, oct(stat.S_IFMT(mode)) + to)
     allocated = getattr(st, "st_blocks", 0) * 512
     if st.st_size >= SPARSE_MIN_SIZE and allocated * SPARSE_RATIO < st.st_size:
-        return Skip(shown, SkipReason.SPARSE, f"size {st.st_size} bytes, {allocated} allocated")
+        return Skip(shown, SkipReason.SPARSE, f"size {st.st_size} bytes, {allocated} allocated" + to)
     return FileEntry(path=inside, size=st.st_size, mode=mode, uid=st.st_uid, gid=st.st_gid, via=via)
 
 

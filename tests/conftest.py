@@ -1,0 +1,75 @@
+"""Shared fixtures: the built-in catalog (loaded once), a scan helper, and schema validation."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from scanner.catalog import Catalog, load
+from scanner.inventory.document import dumps, load_schema
+from scanner.model import Inventory
+from scanner.options import ScanOptions
+from scanner.pipeline import scan
+from scanner.targets import DirectoryTarget, WalkOptions
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLE_VM = REPO / "sample_vm"
+
+_VALIDATOR = jsonschema.Draft202012Validator(load_schema())
+
+
+@pytest.fixture(scope="session")
+def catalog() -> Catalog:
+    return load()
+
+
+def validate_document(doc: dict[str, Any]) -> None:
+    """Every inventory a test produces must satisfy the shipped JSON Schema."""
+    _VALIDATOR.validate(doc)
+
+
+ScanFn = Callable[..., tuple[Inventory, dict[str, Any]]]
+
+
+@pytest.fixture
+def scan_dir(catalog: Catalog) -> ScanFn:
+    """Scan a directory as a VM root; returns the inventory and its (schema-validated) JSON document."""
+
+    def run(root: Path, **options: Any) -> tuple[Inventory, dict[str, Any]]:
+        opts = ScanOptions(**options)
+        target = DirectoryTarget(str(root), WalkOptions(opts.include_pseudo, opts.one_file_system))
+        inv = scan(target, catalog, opts)
+        doc = json.loads(dumps(inv))
+        validate_document(doc)
+        return inv, doc
+
+    return run
+
+
+def write(root: Path, inside: str, content: str | bytes, mode: int | None = None) -> Path:
+    """Create a file at an inside-VM path under `root`."""
+    path = root / inside.lstrip("/")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, str):
+        path.write_text(content, encoding="utf-8")
+    else:
+        path.write_bytes(content)
+    if mode is not None:
+        path.chmod(mode)
+    return path
+
+
+def names(doc: dict[str, Any], section: str = "models", key: str = "name") -> set[str]:
+    return {entry[key] for entry in doc[section]}
+
+
+def entry(doc: dict[str, Any], section: str, **match: Any) -> dict[str, Any]:
+    """The one entry of a section whose fields equal `match`; fails clearly when absent."""
+    found = [e for e in doc[section] if all(e.get(k) == v for k, v in match.items())]
+    assert found, f"no {section} entry with {match}; have {[{k: e.get(k) for k in match} for e in doc[section]]}"
+    return found[0]
