@@ -70,5 +70,7 @@ def _scan_file(
                 builder.add_all(detector.extract(view))
         except MatchTimeout as exc:
             builder.skip(Skip(shown, SkipReason.DETECTOR_ERROR, f"{detector.name}: {exc}"))
-        except Exception as exc:  # a detector bug must cost one file, never the scan
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as exc:  # a detector bug (or a native panic) must cost one file, never the scan
             builder.skip(Skip(shown, SkipReason.DETECTOR_ERROR, f"{detector.name}: {type(exc).__name__}"))

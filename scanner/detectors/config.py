@@ -34,6 +34,8 @@ _MODELISH = re.compile(r"^(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9._:@/\-]{0,118}[A-Z
 _REFERENCE = re.compile(r"^(?:\$\{?|os\.environ/|env:|%\(|\{\{)")
 _SECRETISH = re.compile(r"^[A-Za-z0-9_\-.+/=:]{16,512}$")
 _SYSTEMD_EXT = (".service", ".socket", ".timer", ".path", ".mount", ".target")
+# Keys that hold an endpoint when their value is a URL (`completion_server = "http://…"`).
+_URL_SUFFIXES = ("url", "_base", "endpoint", "_server", "_uri", "_host")
 _SKIP_NAMES = {"package.json", "package-lock.json", "tsconfig.json", "composer.json", "pnpm-lock.yaml"}
 
 Locate = Callable[[int | None, bool], Location]
@@ -202,7 +204,8 @@ def interpret(
             yield ModelEvidence(value, loc, base_model=bases.get(record), served_via=routes.get(record))
             continue
 
-        if (key in url_keys or role == "base_url") and (endpoint := _endpoint(value, loc)):
+        url_key = key in url_keys or role == "base_url" or (key.endswith(_URL_SUFFIXES) and "://" in value)
+        if url_key and (endpoint := _endpoint(value, loc)):
             yield endpoint
             continue
 

@@ -15,8 +15,9 @@ _MAX_WHERE = 3
 
 
 def _where(locs: Sequence[Location]) -> str:
-    parts = [f"{loc.path}:{loc.line}" if loc.line else loc.path for loc in locs[:_MAX_WHERE]]
-    more = f" (+{len(locs) - _MAX_WHERE})" if len(locs) > _MAX_WHERE else ""
+    unique = list(dict.fromkeys(f"{loc.path}:{loc.line}" if loc.line else loc.path for loc in locs))
+    parts = unique[:_MAX_WHERE]
+    more = f" (+{len(unique) - _MAX_WHERE})" if len(unique) > _MAX_WHERE else ""
     return ", ".join(parts) + more
 
 

@@ -1,0 +1,84 @@
+"""Extension points are added in one place; a piece added half-way fails here, by name."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import re
+
+import typer.main
+from typer.testing import CliRunner
+
+import scanner.detectors as detectors_pkg
+import scanner.render as render_pkg
+from scanner.cli import app
+from scanner.detectors import DETECTORS
+from scanner.inventory.findings import RULES
+from scanner.render import RENDERERS
+from tests.conftest import REPO
+
+README = (REPO / "README.md").read_text(encoding="utf-8")
+_HELPERS = {"base", "contexts", "config_formats"}  # shared code of detectors, not detectors
+
+
+def _modules(pkg) -> list[str]:  # type: ignore[no-untyped-def]
+    return sorted(m.name for m in pkgutil.iter_modules(pkg.__path__) if m.name not in _HELPERS)
+
+
+def test_every_detector_module_is_registered() -> None:
+    registered = {type(d).__module__.rsplit(".", 1)[-1] for d in DETECTORS}
+    assert set(_modules(detectors_pkg)) == registered
+
+
+def test_detectors_are_complete_and_documented() -> None:
+    names = [d.name for d in DETECTORS]
+    assert len(set(names)) == len(names)
+    for d in DETECTORS:
+        assert d.description and callable(d.wants) and callable(d.extract)
+        assert f"`{d.name}`" in README, f"detector {d.name} is not described in README.md"
+
+
+def test_detector_classes_are_all_instantiated() -> None:
+    for name in _modules(detectors_pkg):
+        module = importlib.import_module(f"scanner.detectors.{name}")
+        classes = [c for _, c in inspect.getmembers(module, inspect.isclass)
+                   if c.__module__ == module.__name__ and hasattr(c, "extract")]
+        assert classes, f"scanner/detectors/{name}.py defines no detector"
+        for cls in classes:
+            assert any(isinstance(d, cls) for d in DETECTORS), f"{cls.__name__} is not in DETECTORS"
+
+
+def test_every_renderer_module_is_registered_and_documented() -> None:
+    assert set(_modules(render_pkg)) == set(RENDERERS)
+    for name, module in RENDERERS.items():
+        assert module.description and callable(module.render)
+        assert f"`{name}`" in README, f"format {name} is not described in README.md"
+
+
+def test_format_choices_come_from_the_registry() -> None:
+    result = CliRunner().invoke(app, ["scan", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    for name in RENDERERS:
+        assert name in result.output
+
+
+def _commands(group, prefix: str = "") -> list[tuple[str, object]]:  # type: ignore[no-untyped-def]
+    out = []
+    for name, cmd in getattr(group, "commands", {}).items():
+        path = f"{prefix} {name}".strip()
+        out.append((path, cmd))
+        out += _commands(cmd, path)
+    return out
+
+
+def test_every_command_has_help_and_is_in_the_readme() -> None:
+    commands = _commands(typer.main.get_command(app))
+    assert {"scan", "catalogs", "catalogs list", "catalogs show", "catalogs validate"} <= {p for p, _ in commands}
+    for path, cmd in commands:
+        assert getattr(cmd, "help", None) or getattr(cmd, "short_help", None), f"`{path}` has no help text"
+        assert re.search(rf"modelcensus {re.escape(path)}\b", README), f"`modelcensus {path}` is not in README.md"
+
+
+def test_finding_rules_have_docstrings_or_names() -> None:
+    assert RULES and all(callable(r) and r.__name__ for r in RULES)
