@@ -179,8 +179,9 @@ class Catalog:
 
     def mentions_kill_switch(self, prose: str) -> bool:
         """True when free text (a comment) names a kill switch: `# live kill switch: …`."""
-        joined = re.sub(r"\s+", "_", prose)
-        return any(rx.search(joined) for rx in self._kill_rx)
+        words = re.findall(r"[A-Za-z0-9]+", prose)
+        candidates = words + [f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)]
+        return any(self.is_kill_switch_key(c) for c in candidates)
 
     def is_placeholder(self, value: str) -> bool:
         return any(rx.search(value) for rx in self._placeholders)
