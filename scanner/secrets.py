@@ -13,6 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 from scanner.model import CredentialEvidence, FileMeta, Location
 
 _TAIL = 4
+_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*://)[^/@]*@")
 
 
 def redact(secret: str, prefix: str) -> str:
@@ -39,8 +40,9 @@ def safe_url(url: str) -> str:
         parts = urlsplit(url)
         host = parts.hostname or ""
         netloc = f"{host}:{parts.port}" if parts.port else host
-    except ValueError:
-        return url.split("?", 1)[0].split("#", 1)[0]
+    except ValueError:  # a non-numeric port (`${PORT}`) and the like: strip by hand
+        bare = url.split("?", 1)[0].split("#", 1)[0]
+        return _USERINFO.sub(r"\1", bare)
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 

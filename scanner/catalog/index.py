@@ -24,6 +24,7 @@ from scanner.catalog.schema import (
     SdkSpec,
 )
 from scanner.model import CatalogRef
+from scanner.secrets import scrub
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,13 @@ class Identity:
     base_model: str | None
     catalog: str  # known | family | unknown
     lifecycle: str | None
+
+
+def _package_key(ecosystem: str, name: str) -> str:
+    """Names as the ecosystem compares them: PyPI per PEP 503 (`Claude_Agent_SDK` = `claude-agent-sdk`)."""
+    if ecosystem == "pypi":
+        return re.sub(r"[-_.]+", "-", name).lower()
+    return name.lower()
 
 
 def _rx(pattern: str, where: str) -> re.Pattern[str]:
@@ -78,11 +86,12 @@ class Catalog:
         self._sdks: dict[tuple[str, str], SdkSpec] = {}
         for f in files:
             for s in f.sdks:
-                self._sdks.setdefault((s.ecosystem, s.name.lower()), s)
+                self._sdks.setdefault((s.ecosystem, _package_key(s.ecosystem, s.name)), s)
         self._env: dict[str, EnvVarSpec] = {}
         for f in files:
             for e in f.env_vars:
                 self._env.setdefault(e.name.upper(), e)
+        self._credential_rx = [_rx(c.pattern, c.type) for c in self.credentials]
         self._kill_rx = [_rx(k.pattern, "kill switch") for k in self.kill_switches]
         keys: dict[str, set[str]] = {}
         for f in files:
@@ -126,6 +135,10 @@ class Catalog:
                 groups = m.groupdict()
                 inner_text = groups.get("model") or groups.get("deployment")
                 inner = self._identify(inner_text, depth + 1) if inner_text else UNKNOWN
+                if inner_text and groups.get("snapshot"):
+                    # `claude-opus-4-5@20251101` names the dated snapshot when the catalog lists it.
+                    dated = self._identify(f"{inner_text}-{groups['snapshot']}", depth + 1)
+                    inner = dated if dated.catalog == "known" else inner
                 return Identity(
                     canonical=inner.canonical,
                     vendor=inner.vendor or form.vendor,
@@ -164,11 +177,11 @@ class Catalog:
         return None
 
     def sdk(self, ecosystem: str, name: str) -> SdkSpec | None:
-        spec = self._sdks.get((ecosystem, name.lower()))
+        key = _package_key(ecosystem, name)
+        spec = self._sdks.get((ecosystem, key))
         if spec is None and ecosystem == "go":
             # Go modules carry a major-version suffix: github.com/openai/openai-go/v3.
-            base = re.sub(r"/v\d+$", "", name.lower())
-            spec = self._sdks.get((ecosystem, base))
+            spec = self._sdks.get((ecosystem, re.sub(r"/v\d+$", "", key)))
         return spec
 
     def env_var(self, name: str) -> EnvVarSpec | None:
@@ -182,6 +195,10 @@ class Catalog:
         words = re.findall(r"[A-Za-z0-9]+", prose)
         candidates = words + [f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)]
         return any(self.is_kill_switch_key(c) for c in candidates)
+
+    def scrub(self, text: str) -> str:
+        """`text` with every credential a catalog recognises replaced by its redacted form."""
+        return scrub(text, self._credential_rx)
 
     def is_placeholder(self, value: str) -> bool:
         return any(rx.search(value) for rx in self._placeholders)

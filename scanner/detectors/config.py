@@ -36,6 +36,7 @@ _SECRETISH = re.compile(r"^[A-Za-z0-9_\-.+/=:]{16,512}$")
 _SYSTEMD_EXT = (".service", ".socket", ".timer", ".path", ".mount", ".target")
 # Keys that hold an endpoint when their value is a URL (`completion_server = "http://…"`).
 _URL_SUFFIXES = ("url", "_base", "endpoint", "_server", "_uri", "_host")
+_SECRET_SUFFIXES = ("_api_key", "_apikey", "_token", "_secret", "_password")
 _SKIP_NAMES = {"package.json", "package-lock.json", "tsconfig.json", "composer.json", "pnpm-lock.yaml"}
 
 Locate = Callable[[int | None, bool], Location]
@@ -178,18 +179,18 @@ def interpret(
         loc = locate(item.line, item.env)
         record = _record(item.path)
 
-        if (
-            catalog.is_kill_switch_key(raw_key)
-            or role == "kill_switch"
-            or (item.comment and catalog.mentions_kill_switch(item.comment))
-        ):
+        secret_key = role == "credential" or key in secret_keys or key.endswith(_SECRET_SUFFIXES)
+        # A comment can make an override a kill switch; never a secret (its value would be shown).
+        named_in_comment = bool(item.comment and not secret_key and catalog.mentions_kill_switch(item.comment))
+        if catalog.is_kill_switch_key(raw_key) or role == "kill_switch" or named_in_comment:
             name = raw_key if item.env else ".".join(keys)
-            note = item.comment if item.comment and catalog.mentions_kill_switch(item.comment) else None
+            note = item.comment if named_in_comment else None
             yield KillSwitchEvidence(name, value, _state(value), loc, note)
             continue
 
         is_model_key = (
             key in model_keys
+            or key.endswith("_model")
             or role == "model"
             or (key in {"id", "name"} and any(_norm(k) in model_keys for k in keys[:-1]))
         )
@@ -209,7 +210,7 @@ def interpret(
             yield endpoint
             continue
 
-        if (key in secret_keys or role == "credential" or key.endswith(("_api_key", "_token", "_secret"))) and (
+        if secret_key and (
             _SECRETISH.match(value) and not _REFERENCE.match(value) and not catalog.is_placeholder(value)
         ):
             vendor = env_spec.vendor if env_spec else None

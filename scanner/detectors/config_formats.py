@@ -41,35 +41,37 @@ class ParseFailure(Exception):
 
 # --- JSON ------------------------------------------------------------------------------------------
 
-_JSON_TOKENS = re.compile(r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/|,(?=\s*[}\]])', re.DOTALL)
+_JSON_COMMENTS = re.compile(r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/', re.DOTALL)
+_JSON_TRAILING = re.compile(r'"(?:\\.|[^"\\])*"|,(?=\s*[}\]])', re.DOTALL)
+
+
+def _blank(m: re.Match[str]) -> str:
+    tok = m.group()
+    if tok.startswith('"'):
+        return tok
+    return re.sub(r"[^\n]", " ", tok)  # keep newlines so line numbers still hold
 
 
 def clean_json(text: str) -> str:
-    """Comments and trailing commas removed, strings left intact; offsets of the rest kept."""
-
-    def repl(m: re.Match[str]) -> str:
-        tok = m.group()
-        if tok.startswith('"'):
-            return tok
-        return re.sub(r"[^\n]", " ", tok)  # keep newlines so line numbers still hold
-
-    return _JSON_TOKENS.sub(repl, text.lstrip("\ufeff"))
+    """Comments, then trailing commas, blanked out; strings and line breaks left intact."""
+    text = _JSON_COMMENTS.sub(_blank, text.lstrip("\ufeff"))
+    return _JSON_TRAILING.sub(_blank, text)
 
 
 def parse_json(text: str) -> list[ConfigItem]:
     cleaned = clean_json(text)
     try:
         doc = json.loads(cleaned)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise ParseFailure(str(exc)) from None
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, and int digit limits
+        raise ParseFailure(type(exc).__name__) from None
     return _with_lines(_flatten(doc), cleaned, json_quote=True)
 
 
 def parse_toml(text: str) -> list[ConfigItem]:
     try:
         doc = tomllib.loads(text.lstrip("\ufeff"))
-    except (tomllib.TOMLDecodeError, RecursionError) as exc:
-        raise ParseFailure(str(exc)) from None
+    except (ValueError, RecursionError) as exc:  # TOMLDecodeError, and int digit limits
+        raise ParseFailure(type(exc).__name__) from None
     return _with_lines(_flatten(doc), text, json_quote=False)
 
 
@@ -95,20 +97,35 @@ def _scalar(value: Any) -> str:
     return str(value)
 
 
-def _with_lines(pairs: Iterator[tuple[tuple[str, ...], str]], text: str, json_quote: bool) -> list[ConfigItem]:
-    """Line numbers by finding each value after the previous one, in document order."""
+def _with_lines(
+    pairs: Iterator[tuple[tuple[str, ...], str]], text: str, json_quote: bool
+) -> list[ConfigItem]:
+    """Line numbers by finding each value where a value stands (after `:`, `=`, `[` or `,`), in document
+    order; newlines are counted incrementally, so the cost stays linear in the file."""
     items = []
     cursor = 0
+    counted_to, line_at = 0, 1
+
+    def line_of(pos: int) -> int:
+        nonlocal counted_to, line_at
+        if pos < counted_to:
+            counted_to, line_at = 0, 1
+        line_at += text.count("\n", counted_to, pos)
+        counted_to = pos
+        return line_at
+
     for path, value in pairs:
-        needle = json.dumps(value)[1:-1] if json_quote else value
-        pos = text.find(needle, cursor) if needle else -1
-        if pos == -1:
-            pos = text.find(needle) if needle else -1
-            line = text.count("\n", 0, pos) + 1 if pos != -1 else None
-        else:
-            cursor = pos + len(needle)
-            line = text.count("\n", 0, pos) + 1
-        items.append(ConfigItem(path, value, line))
+        quoted = [json.dumps(value)] if json_quote else [json.dumps(value), f"'{value}'"]
+        alternatives = [re.escape(f) for f in quoted] + [re.escape(value) + r"(?=[\s,\]}#]|$)"]
+        rx = re.compile(r"[:=\[,]\s*(?:" + "|".join(alternatives) + ")")
+        m = rx.search(text, cursor) or rx.search(text)
+        if m is None:
+            items.append(ConfigItem(path, value, None))
+            continue
+        start = m.end() - len(m.group().lstrip(":=[, \t\r\n"))
+        if m.start() >= cursor:
+            cursor = m.end()
+        items.append(ConfigItem(path, value, line_of(start)))
     return items
 
 
@@ -117,22 +134,24 @@ def _with_lines(pairs: Iterator[tuple[tuple[str, ...], str]], text: str, json_qu
 
 def parse_yaml(text: str) -> list[ConfigItem]:
     items: list[ConfigItem] = []
+    budget = [MAX_ITEMS]  # shared by every document of the file
     try:
         for doc in yaml.compose_all(text.lstrip("\ufeff"), Loader=yaml.SafeLoader):
             if doc is not None:
-                _walk_yaml(doc, items)
+                _walk_yaml(doc, items, budget)
+            if budget[0] <= 0:
+                break
     except (yaml.YAMLError, RecursionError) as exc:
         raise ParseFailure(type(exc).__name__) from None
     return items
 
 
-def _walk_yaml(root: yaml.Node, items: list[ConfigItem]) -> None:
+def _walk_yaml(root: yaml.Node, items: list[ConfigItem], budget: list[int]) -> None:
     stack: list[tuple[tuple[str, ...], yaml.Node]] = [((), root)]
-    seen = 0
     while stack:
         path, node = stack.pop()
-        seen += 1
-        if seen > MAX_ITEMS:
+        budget[0] -= 1
+        if budget[0] < 0:
             return
         if isinstance(node, yaml.MappingNode):
             pairs = [(k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode)]
@@ -149,9 +168,12 @@ _ENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(.*?)
 
 
 def _unquote(value: str) -> str:
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-        return value[1:-1]
-    return re.sub(r"\s+#.*$", "", value)  # an inline comment after an unquoted value
+    """`"v"  # note` -> v ; `'v'` -> v ; `v # note` -> v"""
+    if value[:1] in ("\"", "'"):
+        end = value.find(value[0], 1)
+        if end != -1:
+            return value[1:end]
+    return re.sub(r"\s+#.*$", "", value)
 
 
 def parse_env(text: str) -> list[ConfigItem]:

@@ -28,7 +28,7 @@ _TOKEN = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
 _TOKEN_TRIM = "._:/-@"
 _MAX_TOKEN = 160
 _URL_BEFORE = re.compile(rb"https?://[A-Za-z0-9._:@\-]*$")
-_URL_AFTER = re.compile(rb"[^\s\"'<>`\\)\]}]*")
+_URL_AFTER = re.compile(rb"[^\s\x00-\x1f\x7f\"'<>`\\)\]}]*")
 _NEARBY = 256
 
 

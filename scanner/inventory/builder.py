@@ -112,6 +112,8 @@ class InventoryBuilder:
 
     def add(self, ev: Evidence) -> None:
         if isinstance(ev, ModelEvidence):
+            if self.catalog.scrub(ev.name) != ev.name:
+                return  # a secret in a model-ish slot is a credential, reported as one elsewhere
             self._models[ev.name].add(ev.location)
             if ev.served_via:
                 self._model_via[ev.name].add(ev.served_via)
@@ -122,21 +124,23 @@ class InventoryBuilder:
         elif isinstance(ev, EndpointEvidence):
             self._hosts[ev.host].add(ev.location)
             if ev.url and len(self._urls[ev.host]) < MAX_URLS:
-                self._urls[ev.host].add(ev.url)
+                self._urls[ev.host].add(self.catalog.scrub(ev.url))
         elif isinstance(ev, CredentialEvidence):
             loc = ev.location
             slot = self._creds[ev.sha256]
-            if len(slot) < MAX_LOCATIONS:
+            key = (loc.path, loc.line, loc.via)
+            known_loc = slot.get(key)
+            # A second sighting without file facts (an EnvironmentFile read from its unit) keeps the first's.
+            if (known_loc is None and len(slot) < MAX_LOCATIONS) or (known_loc and known_loc.mode is None):
                 meta = ev.meta
-                slot[(loc.path, loc.line, loc.via)] = CredentialLocation(
-                    loc, meta.mode if meta else None, meta.owner if meta else None
-                )
+                slot[key] = CredentialLocation(loc, meta.mode if meta else None, meta.owner if meta else None)
             known = self._cred_kind.get(ev.sha256)
             # A recognised format (with its public prefix) names the kind better than a key name does.
             if known is None or len(ev.redacted) > len(known.redacted):
                 self._cred_kind[ev.sha256] = ev
         elif isinstance(ev, KillSwitchEvidence):
-            key = (ev.name, ev.value, ev.state.value)
+            value = self.catalog.scrub(ev.value) if ev.value else ev.value
+            key = (ev.name, value, ev.state.value)
             self._switches[key].add(ev.location)
             if ev.note:
                 self._switch_note.setdefault(key, ev.note)
