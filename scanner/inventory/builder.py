@@ -128,12 +128,12 @@ class InventoryBuilder:
         elif isinstance(ev, CredentialEvidence):
             loc = ev.location
             slot = self._creds[ev.sha256]
-            key = (loc.path, loc.line, loc.via)
-            known_loc = slot.get(key)
+            at = (loc.path, loc.line, loc.via)
+            known_loc = slot.get(at)
             # A second sighting without file facts (an EnvironmentFile read from its unit) keeps the first's.
             if (known_loc is None and len(slot) < MAX_LOCATIONS) or (known_loc and known_loc.mode is None):
                 meta = ev.meta
-                slot[key] = CredentialLocation(loc, meta.mode if meta else None, meta.owner if meta else None)
+                slot[at] = CredentialLocation(loc, meta.mode if meta else None, meta.owner if meta else None)
             known = self._cred_kind.get(ev.sha256)
             # A recognised format (with its public prefix) names the kind better than a key name does.
             if known is None or len(ev.redacted) > len(known.redacted):
