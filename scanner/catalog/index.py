@@ -68,7 +68,11 @@ class Catalog:
         self.vendor_names = {vid: name for f in files for vid, name in f.vendors}
         # A route's company, when its catalog file names exactly one vendor (azure -> microsoft).
         self.route_vendor = {
-            form.route: f.vendors[0][0] for f in files if len(f.vendors) == 1 for form in f.hosted_forms
+            form.route: f.vendors[0][0]
+            for f in files
+            if len(f.vendors) == 1
+            for form in f.hosted_forms
+            if form.route not in ("direct", "self-hosted")  # not a company's route
         }
         self._family = {fam.id: fam for fam in self.families}
         self._family_rx = [(fam, _rx(fam.pattern, fam.id)) for fam in self.families]
