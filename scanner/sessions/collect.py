@@ -104,7 +104,8 @@ def collect(
             hits = fingerprinter.scan(value)
             reasoning = record_reasoning(value)
             acc.add(facts, hits, reasoning)
-            if hits or facts.labels or reasoning:
+            # A known agent's log is a session log; the generic adapter needs a sign of one.
+            if hits or facts.labels or reasoning or adapter.name != "generic":
                 signal.add(sid)
             for label in facts.labels:
                 if len(seen_labels) < 100:

@@ -42,7 +42,7 @@ def record_reasoning(record: dict[str, Any]) -> set[str]:
             continue
         if not isinstance(node, dict):
             continue
-        kind = node.get("type")
+        kind = node.get("type") if isinstance(node.get("type"), str) else None
         if kind == "redacted_thinking" or "redactedContent" in node:
             found.add(ENCRYPTED)
         elif kind in _BLOCK_TYPES or "reasoningText" in node:

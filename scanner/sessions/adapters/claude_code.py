@@ -13,7 +13,7 @@ class ClaudeCode(Passthrough):
     name = "claude-code"
 
     def claims(self, path: str, first: dict[str, Any]) -> bool:
-        return "/.claude/projects/" in path or ("sessionId" in first and first.get("type") in _TYPES)
+        return "/.claude/projects/" in path or ("sessionId" in first and str(first.get("type")) in _TYPES)
 
     def facts(self, value: dict[str, Any], state: State) -> Facts:
         model = dig(value, "message", "model")

@@ -3,13 +3,29 @@ wire `api`, its `provider` and its `model`; `model_change` records switch them m
 
 from __future__ import annotations
 
+import contextlib
+import json
+from collections.abc import Iterator
 from typing import Any
 
 from scanner.sessions.adapters.base import Facts, Passthrough, State, dig, labels, obj, parse_time, text
 
+_MAX_SIGNATURE = 1 << 20
+
 
 class Pi(Passthrough):
     name = "pi"
+
+    def expand(self, value: dict[str, Any], state: State) -> Iterator[dict[str, Any]]:
+        """pi stores an OpenAI reasoning item as JSON text in `thinkingSignature`: parse it so its
+        `rs_` id and `encrypted_content` are fingerprinted like any item."""
+        content = obj(value.get("message")).get("content")
+        for block in content if isinstance(content, list) else ():
+            sig = block.get("thinkingSignature") if isinstance(block, dict) else None
+            if isinstance(sig, str) and sig.startswith("{") and len(sig) <= _MAX_SIGNATURE:
+                with contextlib.suppress(ValueError):
+                    block["thinkingItem"] = json.loads(sig)
+        yield value
 
     def claims(self, path: str, first: dict[str, Any]) -> bool:
         return "/.pi/agent/sessions/" in path or (first.get("type") == "session" and "cwd" in first and "id" in first)

@@ -14,7 +14,7 @@ _OBJECTS = {"chat.completion", "chat.completion.chunk", "response", "text_comple
 def is_api_object(value: dict[str, Any]) -> bool:
     kind = value.get("type")
     return (
-        value.get("object") in _OBJECTS
+        str(value.get("object")) in _OBJECTS
         or (isinstance(kind, str) and kind.startswith("response."))
         or (kind == "message" and "role" in value and "content" in value)
         or ("stopReason" in value and "output" in value)
