@@ -16,7 +16,7 @@ def is_api_object(value: dict[str, Any]) -> bool:
     return (
         str(value.get("object")) in _OBJECTS
         or (isinstance(kind, str) and kind.startswith("response."))
-        or (kind == "message" and "role" in value and "content" in value)
+        or (kind == "message" and "role" in value and "stop_reason" in value)
         or ("stopReason" in value and "output" in value)
         or "candidates" in value
     )
