@@ -131,7 +131,64 @@ class KillSwitchEvidence:
     note: str | None = None  # e.g. the comment that calls an override a kill switch
 
 
-Evidence = ModelEvidence | SdkEvidence | EndpointEvidence | CredentialEvidence | KillSwitchEvidence
+@dataclass(frozen=True)
+class RuleEvidence:
+    """One fingerprint rule that fired in a session: how often, and one shortened value it matched."""
+
+    rule: str
+    count: int
+    example: str
+    confidence: str
+
+
+@dataclass(frozen=True)
+class SessionProvider:
+    """Who served (part of) a session, as its records' fingerprints say."""
+
+    vendor: str  # a catalog vendor id, `self-hosted` or `unknown`
+    served_via: str | None
+    api: str | None
+    records: int
+    confidence: str
+    first_seen: str | None
+    last_seen: str | None
+    evidence: tuple[RuleEvidence, ...]
+
+
+@dataclass(frozen=True)
+class FernetTimes:
+    """Fernet tokens of a session whose embedded time was compared with their record's time."""
+
+    tokens: int
+    consistent: int
+    inconsistent: int
+    max_skew_seconds: int | None
+
+
+@dataclass(frozen=True)
+class SessionEntry:
+    session_id: str
+    format: str
+    location: Location
+    started_at: str | None
+    ended_at: str | None
+    records: int
+    labels: tuple[str, ...]
+    reasoning: str  # visible | encrypted | absent | mixed
+    providers: tuple[SessionProvider, ...]
+    fernet: FernetTimes | None = None
+    declared: str | None = None  # the provider / route the agent itself wrote
+    parent_session_id: str | None = None
+    mismatched_labels: tuple[str, ...] = ()  # labels whose catalog identity the fingerprints contradict
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SessionEvidence:
+    session: SessionEntry
+
+
+Evidence = ModelEvidence | SdkEvidence | EndpointEvidence | CredentialEvidence | KillSwitchEvidence | SessionEvidence
 
 
 # --- Inventory entries ---------------------------------------------------------------------------
@@ -214,6 +271,22 @@ class Finding:
 
 
 @dataclass(frozen=True)
+class RouteEntry:
+    """A model alias: the route configs declare for it, and what session logs observed behind it."""
+
+    alias: str
+    declared_via: str | None
+    base_model: str | None
+    observed_vendor: str | None
+    observed_via: str | None
+    observed_api: str | None
+    sessions: int
+    days: tuple[str, ...]
+    confidence: str | None
+    locations: tuple[Location, ...] = ()
+
+
+@dataclass(frozen=True)
 class CatalogRef:
     name: str
     version: str
@@ -247,5 +320,5 @@ class Inventory:
     kill_switches: tuple[KillSwitchEntry, ...] = ()
     findings: tuple[Finding, ...] = ()
     skipped: tuple[Skip, ...] = ()
-    sessions: tuple[dict[str, object], ...] = field(default=())
-    routes: tuple[dict[str, object], ...] = field(default=())
+    sessions: tuple[SessionEntry, ...] = field(default=())
+    routes: tuple[RouteEntry, ...] = field(default=())

@@ -17,6 +17,7 @@ from scanner.catalog.schema import (
     CredentialSpec,
     EnvVarSpec,
     Family,
+    FingerprintSpec,
     HostedForm,
     HostSpec,
     KillSwitchSpec,
@@ -65,6 +66,7 @@ class Catalog:
         self.hosts: list[HostSpec] = [x for f in files for x in f.hosts]
         self.credentials: list[CredentialSpec] = [x for f in files for x in f.credentials]
         self.kill_switches: list[KillSwitchSpec] = [x for f in files for x in f.kill_switches]
+        self.fingerprints: list[FingerprintSpec] = [x for f in files for x in f.fingerprints]
         self.vendor_names = {vid: name for f in files for vid, name in f.vendors}
         # A route's company, when its catalog file names exactly one vendor (azure -> microsoft).
         self.route_vendor = {

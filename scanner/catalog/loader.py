@@ -7,7 +7,13 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from scanner.catalog.schema import CatalogError, CatalogFile, Examples, parse_catalog
+from scanner.catalog.schema import (
+    FINGERPRINT_PSEUDO_VENDORS,
+    CatalogError,
+    CatalogFile,
+    Examples,
+    parse_catalog,
+)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -105,6 +111,9 @@ def check_examples(cat: CatalogFile) -> list[str]:
         check(f"credential {c.type}", c.pattern, c.examples)
     for k in cat.kill_switches:
         check(f"kill switch {k.pattern}", k.pattern, k.examples)
+    for fp in cat.fingerprints:
+        # Fingerprints are matched against whole values (never searched for in bytes): fullmatch both ways.
+        check(f"fingerprint {fp.id}", fp.pattern, fp.examples, whole=True)
     if cat.placeholders:
         check("placeholders", cat.placeholders.pattern, cat.placeholders.examples)
     return problems
@@ -114,6 +123,11 @@ def check_references(files: list[CatalogFile]) -> list[str]:
     """Cross-file consistency: model families exist, ids and aliases are not claimed twice."""
     problems: list[str] = []
     families = {f.id for cat in files for f in cat.families}
+    vendors = {vid for cat in files for vid, _ in cat.vendors} | set(FINGERPRINT_PSEUDO_VENDORS)
+    for cat in files:
+        for fp in cat.fingerprints:
+            if fp.vendor not in vendors:
+                problems.append(f"{cat.origin}: fingerprint {fp.id}: unknown vendor {fp.vendor!r}")
     owner: dict[str, str] = {}
     for cat in files:
         for m in cat.models:

@@ -12,6 +12,12 @@ from typing import Any
 
 LIFECYCLES = ("active", "deprecated", "retired")
 ROLES = ("credential", "base_url", "model", "kill_switch", "config")
+CONFIDENCES = ("high", "medium", "low")
+FINGERPRINT_ON = ("value", "key")
+FINGERPRINT_DECODES = ("fernet", "litellm-id")
+# Vendor values a fingerprint may name besides the catalogs' vendors: ids minted by a self-hosted
+# OpenAI-compatible server or the agent runtime, and shapes that name no vendor by themselves.
+FINGERPRINT_PSEUDO_VENDORS = ("self-hosted", "unknown")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -96,6 +102,24 @@ class KillSwitchSpec:
 
 
 @dataclass(frozen=True)
+class FingerprintSpec:
+    """One provider fingerprint in session records: a regex over a field's value (or a key's name)."""
+
+    id: str
+    vendor: str
+    pattern: str
+    examples: Examples
+    fields: tuple[str, ...] = ("*",)  # key names (or `parent/key`) whose values are tested; `*` = any
+    on: str = "value"  # value | key
+    api: str | None = None
+    served_via: str | None = None
+    decode: str | None = None  # fernet | litellm-id: the value must also decode, and yields facts
+    confidence: str = "medium"
+    max_skew_seconds: int | None = None  # fernet: embedded time vs the record's time
+    note: str | None = None
+
+
+@dataclass(frozen=True)
 class Placeholders:
     pattern: str
     examples: Examples
@@ -117,6 +141,7 @@ class CatalogFile:
     env_vars: tuple[EnvVarSpec, ...] = ()
     credentials: tuple[CredentialSpec, ...] = ()
     kill_switches: tuple[KillSwitchSpec, ...] = ()
+    fingerprints: tuple[FingerprintSpec, ...] = ()
     config_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
     placeholders: Placeholders | None = None
 
@@ -132,6 +157,10 @@ _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "env_vars": ({"name", "role"}, {"vendor"}),
     "credentials": ({"type", "pattern", "prefix", "match", "no_match"}, {"vendor", "nearby"}),
     "kill_switches": ({"pattern", "match", "no_match"}, {"note"}),
+    "fingerprints": (
+        {"id", "vendor", "pattern", "confidence", "match", "no_match"},
+        {"fields", "on", "api", "served_via", "decode", "max_skew_seconds", "note"},
+    ),
 }
 _CONFIG_KEY_KINDS = {"model", "base_url", "deployment_map", "base_model", "provider", "credential"}
 
@@ -198,11 +227,30 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
             for r in rows["credentials"]
         ),
         kill_switches=tuple(KillSwitchSpec(r["pattern"], ex(r), r.get("note")) for r in rows["kill_switches"]),
+        fingerprints=tuple(_fingerprint(r, ex(r)) for r in rows["fingerprints"]),
         config_keys=config_keys,
         placeholders=placeholders,
     )
     _check_values(catalog)
     return catalog
+
+
+def _fingerprint(r: dict[str, Any], examples: Examples) -> FingerprintSpec:
+    skew = r.get("max_skew_seconds")
+    return FingerprintSpec(
+        id=str(r["id"]),
+        vendor=str(r["vendor"]),
+        pattern=str(r["pattern"]),
+        examples=examples,
+        fields=tuple(_strs(r.get("fields", ["*"]))),
+        on=str(r.get("on", "value")),
+        api=r.get("api"),
+        served_via=r.get("served_via"),
+        decode=r.get("decode"),
+        confidence=str(r["confidence"]),
+        max_skew_seconds=int(skew) if skew is not None else None,
+        note=r.get("note"),
+    )
 
 
 def _rows(origin: str, section: str, value: Any) -> list[dict[str, Any]]:
@@ -243,6 +291,20 @@ def _check_values(cat: CatalogFile) -> None:
         for d in (m.released, m.deprecated, m.retires):
             if d is not None and not _DATE.match(str(d)):
                 raise CatalogError(f"{where}: model {m.id}: date {d!r} is not YYYY-MM-DD")
+    seen: set[str] = set()
+    for fp in cat.fingerprints:
+        label = f"{where}: fingerprint {fp.id}"
+        if fp.id in seen:
+            raise CatalogError(f"{label}: id defined twice")
+        seen.add(fp.id)
+        if fp.confidence not in CONFIDENCES:
+            raise CatalogError(f"{label}: confidence {fp.confidence!r} not in {CONFIDENCES}")
+        if fp.on not in FINGERPRINT_ON:
+            raise CatalogError(f"{label}: on {fp.on!r} not in {FINGERPRINT_ON}")
+        if fp.decode is not None and fp.decode not in FINGERPRINT_DECODES:
+            raise CatalogError(f"{label}: decode {fp.decode!r} not in {FINGERPRINT_DECODES}")
+        if not fp.fields:
+            raise CatalogError(f"{label}: fields is empty (use [\"*\"] for any field)")
     for e in cat.env_vars:
         if e.role not in ROLES:
             raise CatalogError(f"{where}: env var {e.name}: role {e.role!r} not in {ROLES}")

@@ -7,6 +7,7 @@ import typer
 from scanner import __version__
 from scanner.cli import catalogs
 from scanner.cli.scan import scan_command
+from scanner.cli.sessions import sessions_command
 
 app = typer.Typer(
     name="modelcensus",
@@ -16,6 +17,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command("scan")(scan_command)
+app.command("sessions")(sessions_command)
 app.add_typer(catalogs.app, name="catalogs")
 
 

@@ -12,6 +12,7 @@ from scanner.detectors.content import ContentDetector
 from scanner.detectors.keyfiles import KeyFileDetector
 from scanner.detectors.manifests import ManifestDetector
 from scanner.detectors.packages import InstalledPackageDetector
+from scanner.detectors.sessions import SessionDetector
 
 DETECTORS: tuple[Detector, ...] = (
     ConfigDetector(),
@@ -19,6 +20,7 @@ DETECTORS: tuple[Detector, ...] = (
     InstalledPackageDetector(),
     ManifestDetector(),
     KeyFileDetector(),
+    SessionDetector(),
 )
 
 __all__ = ["DETECTORS", "Detector", "FileView"]

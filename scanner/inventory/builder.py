@@ -29,16 +29,20 @@ from scanner.model import (
     ModelEvidence,
     SdkEntry,
     SdkEvidence,
+    SessionEntry,
+    SessionEvidence,
     Skip,
     Stats,
     SwitchState,
     TargetInfo,
     location_key,
 )
+from scanner.sessions.routes import build_routes
 
 MAX_LOCATIONS = 200
 MAX_URLS = 20
 MAX_SKIPS = 100_000
+MAX_SESSIONS = 20_000
 
 # When two detectors place the same line in different contexts, the more specific one wins.
 _CONTEXT_RANK = {
@@ -99,6 +103,8 @@ class InventoryBuilder:
         self._switches: dict[tuple[str, str | None, str], _Locations] = defaultdict(_Locations)
         self._switch_note: dict[tuple[str, str | None, str], str] = {}
         self._skips: set[Skip] = set()
+        self._sessions: list[SessionEntry] = []
+        self._routes = frozenset(f.route for f in catalog.hosted_forms) - {"direct", "self-hosted"}
 
     # --- intake -----------------------------------------------------------------------------------
 
@@ -138,6 +144,9 @@ class InventoryBuilder:
             # A recognised format (with its public prefix) names the kind better than a key name does.
             if known is None or len(ev.redacted) > len(known.redacted):
                 self._cred_kind[ev.sha256] = ev
+        elif isinstance(ev, SessionEvidence):
+            if len(self._sessions) < MAX_SESSIONS:
+                self._sessions.append(ev.session)
         elif isinstance(ev, KillSwitchEvidence):
             value = self.catalog.scrub(ev.value) if ev.value else ev.value
             key = (ev.name, value, ev.state.value)
@@ -165,6 +174,9 @@ class InventoryBuilder:
                 self._switches.items(), key=lambda kv: (kv[0][0], kv[0][1] or "", kv[0][2])
             )
         )
+        sessions = tuple(
+            sorted(self._sessions, key=lambda s: (s.started_at or "", s.location.path, s.session_id, s.format))
+        )
         inv = Inventory(
             tool_version=tool_version,
             catalogs=self.catalog.refs,
@@ -175,6 +187,8 @@ class InventoryBuilder:
             endpoints=endpoints,
             credentials=credentials,
             kill_switches=switches,
+            sessions=sessions,
+            routes=build_routes(models, sessions, self._routes),
             skipped=tuple(sorted(self._skips, key=lambda s: (s.path, s.reason.value, s.detail))),
         )
         return derive_findings(inv)

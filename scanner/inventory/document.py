@@ -10,7 +10,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from scanner.model import CredentialLocation, Inventory, Location
+from scanner.model import CredentialLocation, Inventory, Location, RouteEntry, SessionEntry
 
 SCHEMA_ID = "modelcensus/inventory@1"
 
@@ -27,6 +27,61 @@ def _loc(loc: Location) -> dict[str, Any]:
 
 def _cred_loc(cl: CredentialLocation) -> dict[str, Any]:
     return {**_loc(cl.location), "mode": cl.mode, "owner": cl.owner}
+
+
+def _session(s: SessionEntry) -> dict[str, Any]:
+    return {
+        "session_id": s.session_id,
+        "format": s.format,
+        "path": s.location.path,
+        "location": _loc(s.location),
+        "started_at": s.started_at,
+        "ended_at": s.ended_at,
+        "records": s.records,
+        "labels": list(s.labels),
+        "reasoning": s.reasoning,
+        "providers": [
+            {
+                "vendor": p.vendor,
+                "served_via": p.served_via,
+                "api": p.api,
+                "records": p.records,
+                "confidence": p.confidence,
+                "first_seen": p.first_seen,
+                "last_seen": p.last_seen,
+                "evidence": [
+                    {"rule": e.rule, "count": e.count, "example": e.example, "confidence": e.confidence}
+                    for e in p.evidence
+                ],
+            }
+            for p in s.providers
+        ],
+        "fernet": None
+        if s.fernet is None
+        else {
+            "tokens": s.fernet.tokens,
+            "consistent": s.fernet.consistent,
+            "inconsistent": s.fernet.inconsistent,
+            "max_skew_seconds": s.fernet.max_skew_seconds,
+        },
+        "declared": s.declared,
+        "parent_session_id": s.parent_session_id,
+        "mismatched_labels": list(s.mismatched_labels),
+        "notes": list(s.notes),
+    }
+
+
+def _route(r: RouteEntry) -> dict[str, Any]:
+    return {
+        "alias": r.alias,
+        "declared_via": r.declared_via,
+        "base_model": r.base_model,
+        "observed": {"vendor": r.observed_vendor, "served_via": r.observed_via, "api": r.observed_api},
+        "sessions": r.sessions,
+        "days": list(r.days),
+        "confidence": r.confidence,
+        "locations": [_loc(x) for x in r.locations],
+    }
 
 
 def to_document(inv: Inventory) -> dict[str, Any]:
@@ -100,8 +155,8 @@ def to_document(inv: Inventory) -> dict[str, Any]:
             }
             for k in inv.kill_switches
         ],
-        "sessions": list(inv.sessions),
-        "routes": list(inv.routes),
+        "sessions": [_session(x) for x in inv.sessions],
+        "routes": [_route(x) for x in inv.routes],
         "findings": [
             {"id": f.id, "severity": f.severity.value, "title": f.title, "locations": [_loc(x) for x in f.locations]}
             for f in inv.findings

@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 
 from scanner.model import WIRING_CONTEXTS, Context, Finding, Inventory, Location, Severity, SwitchState, location_key
+from scanner.sessions.findings import SESSION_RULES
 
 Rule = Callable[[Inventory], Iterator[Finding]]
 _MAX_LOCS = 20
@@ -106,7 +107,9 @@ def base_url_overrides(inv: Inventory) -> Iterator[Finding]:
                 )
 
 
-RULES: tuple[Rule, ...] = (external_models, unknown_models, lifecycle, credentials, kill_switches, base_url_overrides)
+RULES: tuple[Rule, ...] = (
+    external_models, unknown_models, lifecycle, credentials, kill_switches, base_url_overrides, *SESSION_RULES
+)
 _ORDER = {Severity.HIGH: 0, Severity.MEDIUM: 1, Severity.LOW: 2, Severity.INFO: 3}
 
 

@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from tabulate import tabulate
 
 from scanner.model import Inventory, Location
+from scanner.sessions import report as sessions_report
 from scanner.textsafe import escape_control
 
-description = "human-readable tables (findings, models, SDKs, endpoints, credentials, kill switches)"
+description = "human-readable tables (findings, models, SDKs, endpoints, credentials, kill switches, sessions, routes)"
 _MAX_WHERE = 3
 
 
@@ -118,6 +119,7 @@ def render(inv: Inventory) -> str:
             ],
         )
     )
+    out.extend(sessions_report.sections(inv))
     reasons = Counter(s.reason.value for s in inv.skipped)
     summary = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items())) or "nothing"
     out.append(f"Skipped: {summary}\n")

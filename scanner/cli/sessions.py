@@ -1,0 +1,59 @@
+"""`modelcensus sessions PATH`: only the session forensics of a scan (sessions, routes, their findings)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from scanner.cli.common import fail, load_catalog, parse_size
+from scanner.inventory.document import to_document
+from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
+from scanner.pipeline import scan
+from scanner.sessions import report
+from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.textsafe import escape_control
+
+_FORMATS = ("table", "json")
+
+
+def sessions_command(
+    path: Annotated[Path, typer.Argument(help="Directory to scan as the VM's root (/)", show_default=False)],
+    format: Annotated[str, typer.Option("--format", "-f", help="Output format: table, json")] = "table",
+    catalog: Annotated[
+        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)")
+    ] = None,
+    max_file_size: Annotated[
+        str, typer.Option("--max-file-size", help="Read at most this much of a file (e.g. 64M, 1G)")
+    ] = f"{DEFAULT_MAX_FILE_SIZE >> 20}M",
+) -> None:
+    """Which provider really served each agent session found in the VM's logs, whether its reasoning is
+    readable, and how model aliases in configs map to what the logs observed."""
+    if format not in _FORMATS:
+        fail(f"unknown format {format!r}; choose one of: {', '.join(_FORMATS)}")
+    if not path.is_dir():
+        fail(f"{path}: not a directory")
+    options = ScanOptions(parse_size(max_file_size))
+    cat = load_catalog(catalog)
+    try:
+        target = DirectoryTarget(str(path), WalkOptions(options.include_pseudo, options.one_file_system))
+    except OSError as exc:
+        fail(f"{path}: {exc.strerror or exc}")
+    inv = scan(target, cat, options)
+    findings = [f for f in inv.findings if f.id.startswith("session-")]
+    if format == "json":
+        doc = to_document(inv)
+        part = {
+            "schema": doc["schema"],
+            "sessions": doc["sessions"],
+            "routes": doc["routes"],
+            "findings": [f for f in doc["findings"] if f["id"].startswith("session-")],
+        }
+        sys.stdout.write(json.dumps(part, indent=2, ensure_ascii=True) + "\n")
+        return
+    lines = [f"Session findings ({len(findings)})"] if findings else ["Session findings: none"]
+    lines += [f"{f.severity.value:<8} {escape_control(f.title)}" for f in findings]
+    sys.stdout.write("\n".join(lines) + "\n\n" + "\n".join(report.sections(inv)))

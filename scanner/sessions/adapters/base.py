@@ -1,0 +1,100 @@
+"""What every session-log adapter provides, and the small readers they share.
+
+An adapter knows one agent's log format: whether a file is one of its logs (`claims`, from the path and the
+first record), how a stored document splits into records (`expand`), and what each record says about its
+session (`facts`: id, time, model labels, the route the agent itself declares). Fingerprinting and
+reasoning are shape-based and shared; an adapter never decides the provider.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Protocol
+
+State = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Facts:
+    session_id: str | None = None
+    timestamp: float | None = None  # Unix seconds
+    labels: tuple[str, ...] = ()
+    declared: str | None = None  # provider / route text the agent wrote (`azure`, `amazon-bedrock`, …)
+    parent_session_id: str | None = None
+
+
+class Adapter(Protocol):
+    name: str
+
+    def claims(self, path: str, first: dict[str, Any]) -> bool: ...
+
+    def expand(self, value: dict[str, Any], state: State) -> Iterator[dict[str, Any]]: ...
+
+    def facts(self, value: dict[str, Any], state: State) -> Facts: ...
+
+
+class Passthrough:
+    """Default `expand`: one stored object is one record."""
+
+    def expand(self, value: dict[str, Any], state: State) -> Iterator[dict[str, Any]]:
+        yield value
+
+
+_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
+
+
+def parse_time(value: Any) -> float | None:
+    """ISO 8601 text, or Unix seconds / milliseconds as a number or digits, as Unix seconds."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isdigit():
+            return parse_time(int(text))
+        if not _ISO.match(text):
+            return None
+        try:
+            parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        except ValueError:
+            return None
+        if parsed.tzinfo is None:
+            parsed = parsed.replace(tzinfo=timezone.utc)
+        return parsed.timestamp()
+    if isinstance(value, int | float):
+        seconds = float(value) / 1000 if value > 1e11 else float(value)
+        return seconds if 0 < seconds < 1e10 else None
+    return None
+
+
+def text(value: Any, limit: int = 200) -> str | None:
+    """A short, non-empty string field, or None."""
+    if isinstance(value, str) and value.strip() and len(value) <= limit:
+        return value.strip()
+    return None
+
+
+def dig(value: Any, *keys: str) -> Any:
+    for key in keys:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
+    return value
+
+
+def labels(*values: Any) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(v for v in (text(x, 120) for x in values) if v))
+
+
+def stem(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    for suffix in (".gz", ".jsonl", ".json", ".ndjson"):
+        name = name.removesuffix(suffix)
+    return name
+
+
+def obj(value: Any) -> dict[str, Any]:
+    """`value` when it is a JSON object, else an empty one (so `.get` chains never fail)."""
+    return value if isinstance(value, dict) else {}

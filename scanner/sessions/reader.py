@@ -1,0 +1,196 @@
+"""Records out of a log's bytes, streamed: JSONL, a JSON array or object, gzip-compressed or not.
+
+Memory is bounded whatever the input: gzip is inflated in chunks up to MAX_INFLATED bytes, a line longer
+than MAX_LINE is dropped (and counted), a whole-document JSON file is parsed only up to MAX_DOCUMENT
+bytes, and only one line or document is held at a time. Nothing raises: what could not be read is
+counted in `ReadNotes`.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+GZIP_MAGIC = b"\x1f\x8b"
+CHUNK = 1 << 20
+MAX_LINE = 8 << 20
+MAX_DOCUMENT = 32 << 20
+MAX_INFLATED = 512 << 20
+# A file whose first lines are all garbage is not a log: stop reading it early.
+_GIVE_UP_AFTER = 64
+
+
+@dataclass
+class ReadNotes:
+    malformed: int = 0  # complete lines that were not a JSON object
+    long_lines: int = 0  # lines over MAX_LINE, skipped
+    truncated_tail: bool = False  # the last line ended mid-record (a log cut while written)
+    inflate_capped: bool = False  # gzip output stopped at MAX_INFLATED
+    inflate_error: bool = False  # gzip stream corrupt or cut; what came before it was read
+    document_too_large: bool = False
+    gave_up: bool = False
+    extra: list[str] = field(default_factory=list)
+
+    def summary(self) -> tuple[str, ...]:
+        out = []
+        if self.truncated_tail:
+            out.append("last record truncated (cut mid-line); every complete record was read")
+        if self.malformed:
+            out.append(f"{self.malformed} malformed line(s) skipped")
+        if self.long_lines:
+            out.append(f"{self.long_lines} line(s) over {MAX_LINE >> 20} MiB skipped")
+        if self.inflate_capped:
+            out.append(f"gzip inflated only up to {MAX_INFLATED >> 20} MiB")
+        if self.inflate_error:
+            out.append("gzip stream corrupt or cut; the readable part was read")
+        if self.document_too_large:
+            out.append(f"JSON document over {MAX_DOCUMENT >> 20} MiB not parsed")
+        if self.gave_up:
+            out.append("not a log after the first lines; stopped reading")
+        return tuple(out + self.extra)
+
+
+@dataclass(frozen=True)
+class Record:
+    line: int | None  # 1-based line of a JSONL record; None inside a JSON document
+    value: dict[str, Any]
+
+
+def chunks(data: bytes, max_inflated: int = MAX_INFLATED, notes: ReadNotes | None = None) -> Iterator[bytes]:
+    """The file's bytes in bounded pieces, gzip (all members) inflated on the way."""
+    if not data.startswith(GZIP_MAGIC):
+        for start in range(0, len(data), CHUNK):
+            yield data[start : start + CHUNK]
+        return
+    produced = 0
+    pos = 0
+    inflater = zlib.decompressobj(wbits=31)
+    pending = b""
+    while produced < max_inflated:
+        if not pending:
+            if pos >= len(data):
+                break
+            pending, pos = data[pos : pos + CHUNK], pos + CHUNK
+        try:
+            out = inflater.decompress(pending, min(CHUNK, max_inflated - produced))
+        except zlib.error:
+            if notes:
+                notes.inflate_error = True
+            return
+        pending = inflater.unconsumed_tail
+        if out:
+            produced += len(out)
+            yield out
+        if inflater.eof:
+            rest = inflater.unused_data + pending + data[pos:]
+            if not rest.startswith(GZIP_MAGIC):
+                return
+            data, pos, pending = rest, 0, b""
+            inflater = zlib.decompressobj(wbits=31)
+    else:
+        if notes:
+            notes.inflate_capped = True
+        return
+    if not inflater.eof and notes:
+        notes.inflate_error = True
+
+
+def lines(pieces: Iterator[bytes], notes: ReadNotes) -> Iterator[tuple[int, bytes, bool]]:
+    """(line number, line, complete) for every line; the last one may be incomplete (no newline)."""
+    buf = bytearray()
+    number = 0
+    skipping = False
+    for piece in pieces:
+        start = 0
+        while True:
+            nl = piece.find(b"\n", start)
+            if nl == -1:
+                if not skipping:
+                    buf += piece[start:]
+                    if len(buf) > MAX_LINE:
+                        buf.clear()
+                        skipping = True
+                break
+            number += 1
+            if skipping:
+                notes.long_lines += 1
+                skipping = False
+            else:
+                buf += piece[start:nl]
+                yield number, bytes(buf), True
+            buf.clear()
+            start = nl + 1
+    if skipping:
+        notes.long_lines += 1
+    elif buf.strip():
+        yield number + 1, bytes(buf), False
+
+
+def _load(raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+
+
+def records(data: bytes, notes: ReadNotes, max_inflated: int = MAX_INFLATED) -> Iterator[Record]:
+    """Every JSON object record of a log, in order."""
+    pieces = chunks(data, max_inflated, notes)
+    stream = lines(pieces, notes)
+    first: tuple[int, bytes, bool] | None = None
+    for item in stream:
+        if item[1].strip():
+            first = item
+            break
+    if first is None:
+        return
+    head = first[1].lstrip()
+    value = _load(first[1]) if head.startswith(b"{") else None
+    if isinstance(value, dict):
+        yield Record(first[0], value)
+        yield from _jsonl(stream, notes, seen=1)
+    elif head.startswith((b"{", b"[")):
+        yield from _document(first[1], stream, notes)
+    else:
+        notes.malformed += 1
+        yield from _jsonl(stream, notes, seen=0)
+
+
+def _jsonl(stream: Iterator[tuple[int, bytes, bool]], notes: ReadNotes, seen: int) -> Iterator[Record]:
+    for number, raw, complete in stream:
+        if not raw.strip():
+            continue
+        value = _load(raw)
+        if isinstance(value, dict):
+            seen += 1
+            yield Record(number, value)
+        elif not complete:
+            notes.truncated_tail = True
+        else:
+            notes.malformed += 1
+            if seen == 0 and notes.malformed >= _GIVE_UP_AFTER:
+                notes.gave_up = True
+                return
+
+
+def _document(first: bytes, stream: Iterator[tuple[int, bytes, bool]], notes: ReadNotes) -> Iterator[Record]:
+    buf = bytearray(first)
+    for _, raw, _complete in stream:
+        buf += b"\n"
+        buf += raw
+        if len(buf) > MAX_DOCUMENT:
+            notes.document_too_large = True
+            return
+    value = _load(bytes(buf))
+    del buf
+    if isinstance(value, dict):
+        yield Record(None, value)
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, dict):
+                yield Record(None, item)
+    else:
+        notes.malformed += 1

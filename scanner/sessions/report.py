@@ -1,0 +1,81 @@
+"""The sessions and routes as terminal tables: shared by the `table` format and `modelcensus sessions`."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from tabulate import tabulate
+
+from scanner.model import Inventory, SessionEntry, SessionProvider
+from scanner.textsafe import escape_control
+
+_PSEUDO = ("self-hosted", "unknown")
+
+
+def _table(title: str, headers: list[str], rows: list[list[object]]) -> str:
+    if not rows:
+        return f"{title}: none\n"
+    safe = [[escape_control("" if c is None else str(c)) for c in row] for row in rows]
+    return f"{title} ({len(rows)})\n{tabulate(safe, headers=headers, tablefmt='simple')}\n"
+
+
+def _main(s: SessionEntry) -> SessionProvider | None:
+    ranked = sorted(s.providers, key=lambda p: (p.vendor in _PSEUDO, -p.records, p.vendor))
+    return ranked[0] if ranked else None
+
+
+def _who(p: SessionProvider | None) -> tuple[str, str, str]:
+    if p is None:
+        return "unknown", "", ""
+    return p.vendor, p.served_via or "", p.api or ""
+
+
+def by_vendor(inv: Inventory) -> str:
+    groups: dict[tuple[str, str, str, str], list[SessionEntry]] = defaultdict(list)
+    for s in inv.sessions:
+        groups[(*_who(_main(s)), (s.started_at or "")[:10] or "?")].append(s)
+    rows: list[list[object]] = []
+    for (vendor, via, api, day), runs in sorted(groups.items(), key=lambda kv: (kv[0][0] in _PSEUDO, kv[0])):
+        labels = sorted({label for s in runs for label in s.labels})
+        reasoning = ",".join(sorted({s.reasoning for s in runs}))
+        rows.append([vendor, via, api, day, len(runs), sum(s.records for s in runs), reasoning, ", ".join(labels[:4])])
+    headers = ["observed vendor", "via", "api", "day", "sessions", "records", "reasoning", "labels"]
+    return _table("Sessions by observed vendor", headers, rows)
+
+
+def sessions(inv: Inventory) -> str:
+    rows: list[list[object]] = []
+    for s in inv.sessions:
+        providers = "; ".join(
+            f"{p.vendor}{'/' + p.served_via if p.served_via else ''}{' ' + p.api if p.api else ''} ×{p.records}"
+            for p in s.providers
+        )
+        fernet = f"{s.fernet.consistent}/{s.fernet.tokens} ok" if s.fernet else ""
+        rows.append(
+            [s.session_id, s.format, s.started_at or "", s.records, ", ".join(s.labels[:3]), providers or "unknown",
+             s.reasoning, fernet, s.location.path]
+        )
+    headers = ["session", "format", "started", "records", "labels", "providers", "reasoning", "fernet", "path"]
+    return _table("Sessions", headers, rows)
+
+
+def routes(inv: Inventory) -> str:
+    rows: list[list[object]] = [
+        [
+            r.alias,
+            r.declared_via or "",
+            r.base_model or "",
+            "/".join(x for x in (r.observed_vendor, r.observed_via) if x) or "",
+            r.observed_api or "",
+            r.sessions,
+            ", ".join(r.days[:3]) + (f" (+{len(r.days) - 3})" if len(r.days) > 3 else ""),
+            r.confidence or "",
+        ]
+        for r in inv.routes
+    ]
+    headers = ["alias", "declared via", "base model", "observed", "api", "sessions", "days", "confidence"]
+    return _table("Routes", headers, rows)
+
+
+def sections(inv: Inventory) -> list[str]:
+    return [by_vendor(inv), sessions(inv), routes(inv)]
