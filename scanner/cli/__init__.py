@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+
 import typer
 
 from scanner import __version__
 from scanner.cli import catalogs
+from scanner.cli.audit import audit_command, live_alias
 from scanner.cli.scan import scan_command
 
 app = typer.Typer(
@@ -16,6 +19,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command("scan")(scan_command)
+app.command("audit")(audit_command)
 app.add_typer(catalogs.app, name="catalogs")
 
 
@@ -33,4 +37,4 @@ def _root(
 
 
 def main() -> None:
-    app()
+    app(args=live_alias(sys.argv[1:]))
