@@ -259,3 +259,26 @@ def test_unprivileged_auditor_lists_what_it_cannot_read() -> None:
         proc.wait()
         listener.close()
         subprocess.run(["rm", "-rf", str(base)], check=False)
+
+
+def test_a_local_model_server_is_recognised_with_its_listening_socket() -> None:
+    """The catalogs' process roles name a program by its command line; its listening socket is reported."""
+    serve = "import socket, sys; s = socket.create_server(('127.0.0.1', 0)); print(s.getsockname()[1], flush=True); sys.stdin.read()"  # noqa: E501
+    proc = subprocess.Popen(
+        [sys.executable, "-c", serve, "vllm", "serve", "some-model"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env={"PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        port = int(proc.stdout.readline())
+        doc = _json(_audit("audit", "--pid", str(proc.pid), "--live-only", "-f", "json"))
+        (entry,) = doc["processes"]
+        assert entry["relevance"] == ["role:model-server"]
+        assert entry["listening"] == [f"127.0.0.1:{port}/tcp"]
+        (conn,) = doc["connections"]
+        assert (conn["local"], conn["remote"], conn["state"], conn["endpoint"]) == (
+            f"127.0.0.1:{port}", None, "LISTEN", None
+        )
+    finally:
+        proc.kill()
+        proc.wait()

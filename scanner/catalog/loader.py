@@ -105,6 +105,8 @@ def check_examples(cat: CatalogFile) -> list[str]:
         check(f"credential {c.type}", c.pattern, c.examples)
     for k in cat.kill_switches:
         check(f"kill switch {k.pattern}", k.pattern, k.examples)
+    for p in cat.processes:
+        check(f"process {p.role} {p.pattern}", p.pattern, p.examples)
     if cat.placeholders:
         check("placeholders", cat.placeholders.pattern, cat.placeholders.examples)
     return problems

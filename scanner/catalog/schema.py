@@ -12,6 +12,7 @@ from typing import Any
 
 LIFECYCLES = ("active", "deprecated", "retired")
 ROLES = ("credential", "base_url", "model", "kill_switch", "config")
+PROCESS_ROLES = ("agent", "inference-proxy", "mcp-server", "model-server")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -96,6 +97,17 @@ class KillSwitchSpec:
 
 
 @dataclass(frozen=True)
+class ProcessSpec:
+    """A running program's role, recognised by its command line (matched with `re.search`, never in bytes)."""
+
+    role: str
+    pattern: str
+    examples: Examples
+    vendor: str | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
 class Placeholders:
     pattern: str
     examples: Examples
@@ -117,6 +129,7 @@ class CatalogFile:
     env_vars: tuple[EnvVarSpec, ...] = ()
     credentials: tuple[CredentialSpec, ...] = ()
     kill_switches: tuple[KillSwitchSpec, ...] = ()
+    processes: tuple[ProcessSpec, ...] = ()
     config_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
     placeholders: Placeholders | None = None
 
@@ -132,6 +145,7 @@ _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "env_vars": ({"name", "role"}, {"vendor"}),
     "credentials": ({"type", "pattern", "prefix", "match", "no_match"}, {"vendor", "nearby"}),
     "kill_switches": ({"pattern", "match", "no_match"}, {"note"}),
+    "processes": ({"role", "pattern", "match", "no_match"}, {"vendor", "note"}),
 }
 _CONFIG_KEY_KINDS = {"model", "base_url", "deployment_map", "base_model", "provider", "credential"}
 
@@ -198,6 +212,9 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
             for r in rows["credentials"]
         ),
         kill_switches=tuple(KillSwitchSpec(r["pattern"], ex(r), r.get("note")) for r in rows["kill_switches"]),
+        processes=tuple(
+            ProcessSpec(r["role"], r["pattern"], ex(r), r.get("vendor"), r.get("note")) for r in rows["processes"]
+        ),
         config_keys=config_keys,
         placeholders=placeholders,
     )
@@ -243,6 +260,9 @@ def _check_values(cat: CatalogFile) -> None:
         for d in (m.released, m.deprecated, m.retires):
             if d is not None and not _DATE.match(str(d)):
                 raise CatalogError(f"{where}: model {m.id}: date {d!r} is not YYYY-MM-DD")
+    for p in cat.processes:
+        if p.role not in PROCESS_ROLES:
+            raise CatalogError(f"{where}: process {p.pattern}: role {p.role!r} not in {PROCESS_ROLES}")
     for e in cat.env_vars:
         if e.role not in ROLES:
             raise CatalogError(f"{where}: env var {e.name}: role {e.role!r} not in {ROLES}")

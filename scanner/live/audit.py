@@ -16,7 +16,16 @@ from scanner.catalog import Catalog
 from scanner.inventory.findings import derive_findings
 from scanner.live.connections import map_sockets, parse_hosts
 from scanner.live.environ import EnvReading, read_environment
-from scanner.live.processes import FileIndex, SdkIndex, iso, process_entry, scrub_cmdline, sdks_loaded, ties
+from scanner.live.processes import (
+    FileIndex,
+    SdkIndex,
+    iso,
+    process_entry,
+    roles_of,
+    scrub_cmdline,
+    sdks_loaded,
+    ties,
+)
 from scanner.live.snapshot import Gone, ProcessFacts, Scope, gather, host_facts
 from scanner.model import (
     AuditPart,
@@ -112,7 +121,8 @@ def _processes(
         configured = [h for t in tied for h in t.endpoints]
         conns = map_sockets(f.pid, f.name, f.sockets, base_urls, configured, hosts, known_hosts, catalog)
         cmdline = scrub_cmdline(f.cmdline, catalog)
-        entry = process_entry(f, cmdline, variables, sdks_loaded(f.files, sdk_index), tied, conns, root)
+        sdks = sdks_loaded(f.files, sdk_index)
+        entry = process_entry(f, cmdline, variables, sdks, tied, conns, root, roles_of(f, catalog))
         if entry is not None:  # sockets of processes that have nothing to do with models are not listed
             processes.append(entry)
             connections += conns

@@ -182,9 +182,11 @@ def process_entry(
     tied: tuple[ProcessTie, ...],
     connections: Sequence[ConnectionEntry],
     root: str,
+    roles: Sequence[str] = (),
 ) -> ProcessEntry | None:
     """The inventory entry of a process, or None when nothing about it concerns models or providers."""
-    reasons = {f"sdk-loaded:{s.name}" for s in sdks}
+    reasons = {f"role:{r}" for r in roles}
+    reasons |= {f"sdk-loaded:{s.name}" for s in sdks}
     reasons |= {f"llm-env:{v.name}" for v in variables}
     reasons |= {f"known-file:{t.path}" for t in tied}
     reasons |= {f"connects-to:{c.endpoint}" for c in connections if c.endpoint}
@@ -206,6 +208,12 @@ def process_entry(
         ties=tied,
         listening=listening,
     )
+
+
+def roles_of(facts: ProcessFacts, catalog: Catalog) -> tuple[str, ...]:
+    """The roles the catalogs recognise in the program's executable and command line."""
+    command = " ".join([facts.exe or "", *facts.cmdline])
+    return tuple(sorted({spec.role for spec in catalog.process_roles(command)}))
 
 
 def iso(epoch: float | None) -> str | None:
