@@ -183,6 +183,7 @@ def test_table_and_alias_never_show_the_key(agent: Agent) -> None:
     assert "sk-ant-api03-…" + FAKE_KEY[-4:] in table.stdout
     assert "Processes (1)" in table.stdout and "Connections (1)" in table.stdout
     assert "sdk-loaded:anthropic" in table.stdout
+    assert "filesystem skipped, processes complete" in table.stdout and "\\x0a" not in table.stdout
 
 
 def test_live_only_skips_the_filesystem(agent: Agent) -> None:

@@ -136,8 +136,9 @@ def _live_sections(inv: Inventory) -> list[str]:
         out.append(
             escape_control(
                 f"Host {live.hostname}, kernel {live.kernel}, booted {live.boot_time or '?'}, "
-                f"audited {live.audit_time}; {live.processes_inspected} process(es) inspected; {parts}\n"
+                f"audited {live.audit_time}; {live.processes_inspected} process(es) inspected; {parts}"
             )
+            + "\n"
         )
     if inv.processes is not None:
         rows: list[list[object]] = [
