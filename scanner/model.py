@@ -45,6 +45,7 @@ class SkipReason(str, Enum):
     READ_ERROR = "read-error"
     CHANGED = "changed-while-reading"
     DETECTOR_ERROR = "detector-error"
+    PROCESS_GONE = "process-gone"  # live audit: a process in scope exited or never existed
 
 
 @dataclass(frozen=True)
@@ -294,9 +295,91 @@ class CatalogRef:
 
 
 @dataclass(frozen=True)
+class AuditPart:
+    """One part of a live audit and whether it saw everything it was asked to look at."""
+
+    name: str  # filesystem | processes | environment | open-files | connections
+    status: str  # complete | partial | skipped
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class LiveHost:
+    """The running machine a live audit looked at. Times are ISO 8601 UTC."""
+
+    hostname: str
+    kernel: str
+    boot_time: str | None
+    audit_time: str
+    processes_inspected: int
+    parts: tuple[AuditPart, ...] = ()
+
+
+@dataclass(frozen=True)
 class TargetInfo:
     kind: str
     location: str
+    live: LiveHost | None = None  # only for kind "live"
+
+
+@dataclass(frozen=True)
+class ProcessSdk:
+    ecosystem: str
+    name: str
+    vendor: str | None
+    path: str  # a file the process holds open or mapped under the SDK's package directory
+
+
+@dataclass(frozen=True)
+class ProcessEnvVar:
+    """An LLM-related variable of a running process; a credential's value is only ever its redacted form."""
+
+    name: str
+    role: str  # credential | base_url | model | kill_switch | config
+    value: str | None
+    state: SwitchState | None = None  # kill switches only
+
+
+@dataclass(frozen=True)
+class ProcessTie:
+    """A file the filesystem scan knows (the executable, a script or config named on the command line)."""
+
+    path: str  # inside path
+    role: str  # exe | argument
+    models: tuple[str, ...] = ()
+    endpoints: tuple[str, ...] = ()
+    kill_switches: tuple[str, ...] = ()
+    credentials: tuple[str, ...] = ()  # redacted forms
+
+
+@dataclass(frozen=True)
+class ProcessEntry:
+    pid: int
+    ppid: int | None
+    name: str
+    user: str | None
+    exe: str | None
+    cmdline: tuple[str, ...]  # credentials scrubbed
+    started: str | None  # ISO 8601 UTC
+    relevance: tuple[str, ...]  # why the process is in the inventory, e.g. "sdk-loaded:anthropic"
+    sdks: tuple[ProcessSdk, ...] = ()
+    environment: tuple[ProcessEnvVar, ...] = ()
+    ties: tuple[ProcessTie, ...] = ()
+    listening: tuple[str, ...] = ()  # "127.0.0.1:8000/tcp"
+
+
+@dataclass(frozen=True)
+class ConnectionEntry:
+    pid: int
+    process: str
+    protocol: str  # tcp | udp
+    local: str  # "addr:port"
+    remote: str | None
+    state: str  # ESTABLISHED, LISTEN, NONE, …
+    endpoint: str | None  # the inventory host it reaches, when the VM's own evidence says so
+    vendor: str | None
+    mapped_by: str | None  # base-url | etc-hosts | configured-host
+    candidates: tuple[str, ...] = ()  # hosts it may reach (TLS on 443 from a process configured for them)
 
 
 @dataclass
@@ -322,3 +405,6 @@ class Inventory:
     skipped: tuple[Skip, ...] = ()
     sessions: tuple[SessionEntry, ...] = field(default=())
     routes: tuple[RouteEntry, ...] = field(default=())
+    # Live audits only; None means "not inspected" (a directory scan), () means "inspected, none found".
+    processes: tuple[ProcessEntry, ...] | None = None
+    connections: tuple[ConnectionEntry, ...] | None = None

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from scanner import __version__
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import MatchTimeout
 from scanner.detectors import DETECTORS, Detector, FileView
 from scanner.inventory.builder import InventoryBuilder
-from scanner.model import Inventory, Skip, SkipReason, Stats
+from scanner.model import Evidence, Inventory, Skip, SkipReason, Stats
 from scanner.options import ScanOptions
 from scanner.targets.base import FileEntry, ReadFailure, Target
 from scanner.targets.ownership import Ownership
@@ -25,10 +25,17 @@ def scan(
     options: ScanOptions,
     detectors: Sequence[Detector] = DETECTORS,
     progress: Progress | None = None,
+    extra: Iterable[Evidence | Skip] = (),
 ) -> Inventory:
+    """The inventory of a target; `extra` is evidence seen outside its files (a live process's environment)."""
     started = time.monotonic()
     stats = Stats()
     builder = InventoryBuilder(catalog)
+    for ev in extra:
+        if isinstance(ev, Skip):
+            builder.skip(ev)
+        else:
+            builder.add(ev)
     ownership = Ownership.of(target)
     for item in target.walk():
         if isinstance(item, Skip):

@@ -22,6 +22,7 @@ from scanner.catalog.schema import (
     HostSpec,
     KillSwitchSpec,
     ModelSpec,
+    ProcessSpec,
     SdkSpec,
 )
 from scanner.model import CatalogRef
@@ -99,6 +100,7 @@ class Catalog:
                 self._env.setdefault(e.name.upper(), e)
         self._credential_rx = [_rx(c.pattern, c.type) for c in self.credentials]
         self._kill_rx = [_rx(k.pattern, "kill switch") for k in self.kill_switches]
+        self._process_rx = [(p, _rx(p.pattern, f"process {p.role}")) for f in files for p in f.processes]
         keys: dict[str, set[str]] = {}
         for f in files:
             for kind, names in f.config_keys.items():
@@ -201,6 +203,10 @@ class Catalog:
         words = re.findall(r"[A-Za-z0-9]+", prose)
         candidates = words + [f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)]
         return any(self.is_kill_switch_key(c) for c in candidates)
+
+    def process_roles(self, command: str) -> list[ProcessSpec]:
+        """The roles a running program plays, from its executable and command line (`vllm serve …`)."""
+        return [spec for spec, rx in self._process_rx if rx.search(command)]
 
     def scrub(self, text: str) -> str:
         """`text` with every credential a catalog recognises replaced by its redacted form."""

@@ -114,6 +114,8 @@ def check_examples(cat: CatalogFile) -> list[str]:
     for fp in cat.fingerprints:
         # Fingerprints are matched against whole values (never searched for in bytes): fullmatch both ways.
         check(f"fingerprint {fp.id}", fp.pattern, fp.examples, whole=True)
+    for p in cat.processes:
+        check(f"process {p.role} {p.pattern}", p.pattern, p.examples)
     if cat.placeholders:
         check("placeholders", cat.placeholders.pattern, cat.placeholders.examples)
     return problems

@@ -18,6 +18,7 @@ FINGERPRINT_DECODES = ("fernet", "litellm-id")
 # Vendor values a fingerprint may name besides the catalogs' vendors: ids minted by a self-hosted
 # OpenAI-compatible server or the agent runtime, and shapes that name no vendor by themselves.
 FINGERPRINT_PSEUDO_VENDORS = ("self-hosted", "unknown")
+PROCESS_ROLES = ("agent", "inference-proxy", "mcp-server", "model-server")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -120,6 +121,17 @@ class FingerprintSpec:
 
 
 @dataclass(frozen=True)
+class ProcessSpec:
+    """A running program's role, recognised by its command line (matched with `re.search`, never in bytes)."""
+
+    role: str
+    pattern: str
+    examples: Examples
+    vendor: str | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
 class Placeholders:
     pattern: str
     examples: Examples
@@ -142,6 +154,7 @@ class CatalogFile:
     credentials: tuple[CredentialSpec, ...] = ()
     kill_switches: tuple[KillSwitchSpec, ...] = ()
     fingerprints: tuple[FingerprintSpec, ...] = ()
+    processes: tuple[ProcessSpec, ...] = ()
     config_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
     placeholders: Placeholders | None = None
 
@@ -161,6 +174,7 @@ _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
         {"id", "vendor", "pattern", "confidence", "match", "no_match"},
         {"fields", "on", "api", "served_via", "decode", "max_skew_seconds", "note"},
     ),
+    "processes": ({"role", "pattern", "match", "no_match"}, {"vendor", "note"}),
 }
 _CONFIG_KEY_KINDS = {"model", "base_url", "deployment_map", "base_model", "provider", "credential"}
 
@@ -228,6 +242,9 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
         ),
         kill_switches=tuple(KillSwitchSpec(r["pattern"], ex(r), r.get("note")) for r in rows["kill_switches"]),
         fingerprints=tuple(_fingerprint(r, ex(r)) for r in rows["fingerprints"]),
+        processes=tuple(
+            ProcessSpec(r["role"], r["pattern"], ex(r), r.get("vendor"), r.get("note")) for r in rows["processes"]
+        ),
         config_keys=config_keys,
         placeholders=placeholders,
     )
@@ -305,6 +322,9 @@ def _check_values(cat: CatalogFile) -> None:
             raise CatalogError(f"{label}: decode {fp.decode!r} not in {FINGERPRINT_DECODES}")
         if not fp.fields:
             raise CatalogError(f"{label}: fields is empty (use [\"*\"] for any field)")
+    for p in cat.processes:
+        if p.role not in PROCESS_ROLES:
+            raise CatalogError(f"{where}: process {p.pattern}: role {p.role!r} not in {PROCESS_ROLES}")
     for e in cat.env_vars:
         if e.role not in ROLES:
             raise CatalogError(f"{where}: env var {e.name}: role {e.role!r} not in {ROLES}")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+
 import typer
 
 from scanner import __version__
 from scanner.cli import catalogs
+from scanner.cli.audit import audit_command, live_alias
 from scanner.cli.scan import scan_command
 from scanner.cli.sessions import sessions_command
 
@@ -18,6 +21,7 @@ app = typer.Typer(
 )
 app.command("scan")(scan_command)
 app.command("sessions")(sessions_command)
+app.command("audit")(audit_command)
 app.add_typer(catalogs.app, name="catalogs")
 
 
@@ -35,4 +39,4 @@ def _root(
 
 
 def main() -> None:
-    app()
+    app(args=live_alias(sys.argv[1:]))

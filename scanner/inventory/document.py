@@ -10,7 +10,16 @@ import json
 from importlib import resources
 from typing import Any
 
-from scanner.model import CredentialLocation, Inventory, Location, RouteEntry, SessionEntry
+from scanner.model import (
+    ConnectionEntry,
+    CredentialLocation,
+    Inventory,
+    LiveHost,
+    Location,
+    ProcessEntry,
+    RouteEntry,
+    SessionEntry,
+)
 
 SCHEMA_ID = "modelcensus/inventory@1"
 
@@ -84,12 +93,81 @@ def _route(r: RouteEntry) -> dict[str, Any]:
     }
 
 
+def _live(h: LiveHost) -> dict[str, Any]:
+    return {
+        "hostname": h.hostname,
+        "kernel": h.kernel,
+        "boot_time": h.boot_time,
+        "audit_time": h.audit_time,
+        "processes_inspected": h.processes_inspected,
+        "parts": [{"name": p.name, "status": p.status, "detail": p.detail} for p in h.parts],
+    }
+
+
+def _process(p: ProcessEntry) -> dict[str, Any]:
+    return {
+        "pid": p.pid,
+        "ppid": p.ppid,
+        "name": p.name,
+        "user": p.user,
+        "exe": p.exe,
+        "cmdline": list(p.cmdline),
+        "started": p.started,
+        "relevance": list(p.relevance),
+        "sdks": [{"ecosystem": s.ecosystem, "name": s.name, "vendor": s.vendor, "path": s.path} for s in p.sdks],
+        "environment": [
+            {"name": v.name, "role": v.role, "value": v.value, "state": v.state.value if v.state else None}
+            for v in p.environment
+        ],
+        "ties": [
+            {
+                "path": t.path,
+                "role": t.role,
+                "models": list(t.models),
+                "endpoints": list(t.endpoints),
+                "kill_switches": list(t.kill_switches),
+                "credentials": list(t.credentials),
+            }
+            for t in p.ties
+        ],
+        "listening": list(p.listening),
+    }
+
+
+def _connection(c: ConnectionEntry) -> dict[str, Any]:
+    return {
+        "pid": c.pid,
+        "process": c.process,
+        "protocol": c.protocol,
+        "local": c.local,
+        "remote": c.remote,
+        "state": c.state,
+        "endpoint": c.endpoint,
+        "vendor": c.vendor,
+        "mapped_by": c.mapped_by,
+        "candidates": list(c.candidates),
+    }
+
+
+def _live_sections(inv: Inventory) -> dict[str, Any]:
+    """A live audit's sections; absent from a directory scan's document (absent = not inspected)."""
+    out: dict[str, Any] = {}
+    if inv.processes is not None:
+        out["processes"] = [_process(p) for p in inv.processes]
+    if inv.connections is not None:
+        out["connections"] = [_connection(c) for c in inv.connections]
+    return out
+
+
 def to_document(inv: Inventory) -> dict[str, Any]:
+    target: dict[str, Any] = {"kind": inv.target.kind, "location": inv.target.location}
+    if inv.target.live is not None:
+        target["live"] = _live(inv.target.live)
     return {
         "schema": SCHEMA_ID,
         "tool": {"name": "modelcensus", "version": inv.tool_version},
         "catalogs": [{"name": c.name, "version": c.version, "origin": c.origin} for c in inv.catalogs],
-        "target": {"kind": inv.target.kind, "location": inv.target.location},
+        "target": target,
         "stats": {
             "files_seen": inv.stats.files_seen,
             "files_read": inv.stats.files_read,
@@ -162,6 +240,7 @@ def to_document(inv: Inventory) -> dict[str, Any]:
             for f in inv.findings
         ],
         "skipped": [{"path": s.path, "reason": s.reason.value, "detail": s.detail} for s in inv.skipped],
+        **_live_sections(inv),
     }
 
 

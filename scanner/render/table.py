@@ -120,9 +120,47 @@ def render(inv: Inventory) -> str:
         )
     )
     out.extend(sessions_report.sections(inv))
+    out += _live_sections(inv)
     reasons = Counter(s.reason.value for s in inv.skipped)
     summary = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items())) or "nothing"
     out.append(f"Skipped: {summary}\n")
     st = inv.stats
     out.append(f"Scanned {st.files_read}/{st.files_seen} files, {st.bytes_read} bytes in {st.seconds:.2f}s\n")
     return "\n".join(out)
+
+
+def _live_sections(inv: Inventory) -> list[str]:
+    """A live audit's host, parts, processes and connections; nothing for a directory scan."""
+    out: list[str] = []
+    live = inv.target.live
+    if live is not None:
+        parts = ", ".join(f"{p.name} {p.status}" for p in live.parts)
+        out.append(
+            escape_control(
+                f"Host {live.hostname}, kernel {live.kernel}, booted {live.boot_time or '?'}, "
+                f"audited {live.audit_time}; {live.processes_inspected} process(es) inspected; {parts}"
+            )
+            + "\n"
+        )
+    if inv.processes is not None:
+        rows: list[list[object]] = [
+            [
+                p.pid,
+                p.user or "?",
+                p.exe or p.name,
+                ", ".join(p.relevance),
+                ", ".join(f"{v.name}={v.value or ''}" for v in p.environment),
+                ", ".join(p.listening),
+            ]
+            for p in inv.processes
+        ]
+        out.append(_section("Processes", ["pid", "user", "executable", "why", "environment", "listening"], rows))
+    if inv.connections is not None:
+        rows = [
+            [c.pid, c.process, c.protocol, c.local, c.remote or "", c.state, c.endpoint or ", ".join(c.candidates),
+             c.mapped_by or ("candidates" if c.candidates else "")]
+            for c in inv.connections
+        ]  # fmt: skip
+        headers = ["pid", "process", "proto", "local", "remote", "state", "endpoint", "mapped by"]
+        out.append(_section("Connections", headers, rows))
+    return out

@@ -32,6 +32,8 @@ _O_NOATIME = getattr(os, "O_NOATIME", 0)
 class WalkOptions:
     include_pseudo: bool = False
     one_file_system: bool = False
+    # Inside paths never entered, with why (a live root's /proc, /sys and network mounts, by fstype).
+    exclude: tuple[tuple[str, str], ...] = ()
 
 
 class _Unresolvable(Exception):
@@ -55,6 +57,7 @@ class DirectoryTarget:
         self.options = options or WalkOptions()
         self.info = TargetInfo(kind=kind, location=root)
         self._root_dev = os.lstat(self.root).st_dev
+        self._exclude = dict(self.options.exclude)
 
     # --- paths ------------------------------------------------------------------------------------
 
@@ -123,6 +126,8 @@ class DirectoryTarget:
     def _linked_dir_skip(self, real: str, link: str, visited: set[tuple[int, int]]) -> Skip | None:
         """A directory reached through a symlink obeys the same rules as one walked directly."""
         top = _parts(real)[:1]
+        if real in self._exclude:
+            return Skip(display_path(link), SkipReason.PSEUDO_FILESYSTEM, self._exclude[real])
         if top and top[0] in PSEUDO_TOP_DIRS and not self.options.include_pseudo:
             return Skip(display_path(link), SkipReason.PSEUDO_FILESYSTEM, f"-> {display_path(real)}")
         if self.options.one_file_system and os.lstat(self.host_path(real)).st_dev != self._root_dev:
@@ -165,6 +170,9 @@ class DirectoryTarget:
                 st = entry.stat(follow_symlinks=False)
             except OSError as exc:
                 yield Skip(display_path(inside), SkipReason.READ_ERROR, exc.strerror or str(exc))
+                continue
+            if inside in self._exclude:
+                yield Skip(display_path(inside), SkipReason.PSEUDO_FILESYSTEM, self._exclude[inside])
                 continue
             if inside_dir == "/" and entry.name in PSEUDO_TOP_DIRS and not self.options.include_pseudo:
                 yield Skip(display_path(inside), SkipReason.PSEUDO_FILESYSTEM, "skipped by default")
