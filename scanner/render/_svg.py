@@ -71,7 +71,8 @@ def sessions_chart(sessions: Sequence[Mapping[str, object]]) -> str:
     top = max(sum(c.values()) for c in per_day.values())
     left, bottom, height = 40, 40, 200
     bar = max(4, min(40, 720 // len(days)))
-    width = left + bar * len(days) + 20
+    legend_x = [left + sum(24 + 7 * len(v) for v in vendors[:i]) for i in range(len(vendors) + 1)]
+    width = max(left + bar * len(days) + 20, legend_x[-1] + 10)
     out = [f'<svg class="chart" role="img" aria-labelledby="sessions-title" xmlns="http://www.w3.org/2000/svg" '
            f'width="{width}" height="{height + bottom + 10}" viewBox="0 0 {width} {height + bottom + 10}">',
            '<title id="sessions-title">Sessions per day, coloured by the vendor observed in them</title>',
@@ -93,11 +94,9 @@ def sessions_chart(sessions: Sequence[Mapping[str, object]]) -> str:
         if i % label_every == 0:
             out.append(f'<text x="{x + bar / 2:.1f}" y="{height + 14}" class="tick" text-anchor="middle">'
                        f'{d.strftime("%m-%d")}</text>')
-    lx = left
-    for v in vendors:
+    for v, lx in zip(vendors, legend_x[:-1], strict=True):
         out.append(f'<rect x="{lx}" y="{height + 24}" width="10" height="10" fill="{colours[v]}"/>'
                    f'<text x="{lx + 14}" y="{height + 33}" class="legend">{escape(v)}</text>')
-        lx += 24 + 7 * len(v)
     out.append("</svg>")
     note = f'<p class="note">{undated} session(s) without a start date are not drawn.</p>' if undated else ""
     return "".join(out) + note

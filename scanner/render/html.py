@@ -34,7 +34,7 @@ font-size:.92em;word-break:break-all}
 .lc-deprecated{background:#fff1c2}.lc-retired{background:#f9d4d4}.lc-unknown{background:#eee}
 .no{color:#777}svg text{font:11px system-ui,sans-serif}svg .axis{stroke:#888}svg .tick{fill:#555}
 svg .edge{fill:none;stroke:#8895a7;stroke-width:1.4}svg .node{stroke:#aaa}svg rect.vendor+text{fill:#fff}
-.figure{overflow-x:auto;margin:.5em 0 1em}
+.figure{overflow-x:auto;margin:.5em 0 1em}.first code{white-space:nowrap;word-break:normal}
 @media print{body{margin:0;max-width:none;font-size:11px}h2{break-after:avoid}tr,svg{break-inside:avoid}
 .sev{color:#000;border:1px solid #000;background:none}}
 """
@@ -44,10 +44,10 @@ def e(value: object) -> str:
     return escape("" if value is None else str(value), quote=True)
 
 
-def _where(locs: Sequence[Location]) -> str:
+def _where(locs: Sequence[Location], most: int = _MAX_WHERE) -> str:
     unique = list(dict.fromkeys(f"{loc.path}:{loc.line}" if loc.line else loc.path for loc in locs))
-    shown = "<br>".join(f"<code>{e(u)}</code>" for u in unique[:_MAX_WHERE])
-    return shown + (f' <span class="note">(+{len(unique) - _MAX_WHERE})</span>' if len(unique) > _MAX_WHERE else "")
+    shown = "<br>".join(f"<code>{e(u)}</code>" for u in unique[:most])
+    return shown + (f' <span class="note">(+{len(unique) - most})</span>' if len(unique) > most else "")
 
 
 def _contexts(locs: Iterable[Location]) -> str:
@@ -66,9 +66,10 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], empty: str = "
 def _findings(inv: Inventory) -> str:
     counts = Counter(f.severity.value for f in inv.findings)
     summary = ", ".join(f"{counts[s]} {s}" for s in ("high", "medium", "low", "info") if counts[s]) or "none"
-    rows = [[f'<span class="sev sev-{e(f.severity.value)}">{e(f.severity.value)}</span>', e(f.title),
-             _where(f.locations), f"<code>{e(f.id)}</code>"] for f in inv.findings]
-    return f'<p class="meta">{e(summary)}</p>' + _table(["severity", "finding", "where", "id"], rows, "no findings")
+    # One line per finding, so the pictures below are in sight: the first place only, the id in a tooltip.
+    rows = [[f'<span class="sev sev-{e(f.severity.value)}" title="{e(f.id)}">{e(f.severity.value)}</span>',
+             e(f.title), f'<span class="first">{_where(f.locations, 1)}</span>'] for f in inv.findings]
+    return f'<p class="meta">{e(summary)}</p>' + _table(["severity", "finding", "first seen at"], rows, "no findings")
 
 
 def route_edges(inv: Inventory) -> list[Edge]:
