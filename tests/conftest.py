@@ -73,3 +73,27 @@ def entry(doc: dict[str, Any], section: str, **match: Any) -> dict[str, Any]:
     found = [e for e in doc[section] if all(e.get(k) == v for k, v in match.items())]
     assert found, f"no {section} entry with {match}; have {[{k: e.get(k) for k in match} for e in doc[section]]}"
     return found[0]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite tests/data/golden/* from the current output instead of comparing")
+
+
+@pytest.fixture(scope="session")
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))
+
+
+def sample_vm_copy(root: Path) -> Path:
+    """sample_vm copied to `root` with the modes and owners the VM gives its files (as `make test` applies)."""
+    import importlib.util
+    import shutil
+
+    shutil.copytree(SAMPLE_VM, root, symlinks=True)
+    spec = importlib.util.spec_from_file_location("apply_perms", REPO / "scripts" / "apply_perms.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.main(str(root), str(REPO / "sample_vm.perms"))
+    return root

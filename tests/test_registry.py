@@ -23,7 +23,9 @@ _HELPERS = {"base", "contexts", "config_formats"}  # shared code of detectors, n
 
 
 def _modules(pkg) -> list[str]:  # type: ignore[no-untyped-def]
-    return sorted(m.name for m in pkgutil.iter_modules(pkg.__path__) if m.name not in _HELPERS)
+    # A module whose name starts with `_` is a private helper of its package (render/_svg.py), not an entry.
+    return sorted(m.name for m in pkgutil.iter_modules(pkg.__path__)
+                  if m.name not in _HELPERS and not m.name.startswith("_"))
 
 
 def test_every_detector_module_is_registered() -> None:

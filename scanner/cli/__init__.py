@@ -16,7 +16,7 @@ app = typer.Typer(
     name="modelcensus",
     help="Which models, from which providers, is this agent really wired to?",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
 )
 app.command("scan")(scan_command)

@@ -38,7 +38,8 @@ def _cred_loc(cl: CredentialLocation) -> dict[str, Any]:
     return {**_loc(cl.location), "mode": cl.mode, "owner": cl.owner}
 
 
-def _session(s: SessionEntry) -> dict[str, Any]:
+def session_document(s: SessionEntry) -> dict[str, Any]:
+    """One session as the inventory JSON writes it."""
     return {
         "session_id": s.session_id,
         "format": s.format,
@@ -233,7 +234,7 @@ def to_document(inv: Inventory) -> dict[str, Any]:
             }
             for k in inv.kill_switches
         ],
-        "sessions": [_session(x) for x in inv.sessions],
+        "sessions": [session_document(x) for x in inv.sessions],
         "routes": [_route(x) for x in inv.routes],
         "findings": [
             {"id": f.id, "severity": f.severity.value, "title": f.title, "locations": [_loc(x) for x in f.locations]}

@@ -10,11 +10,11 @@ from collections.abc import Callable
 from types import ModuleType
 
 from scanner.model import Inventory
-from scanner.render import json, table
+from scanner.render import cyclonedx, html, json, markdown, sarif, table
 
 Renderer = Callable[[Inventory], str]
 
-_MODULES: tuple[ModuleType, ...] = (table, json)
+_MODULES: tuple[ModuleType, ...] = (table, json, markdown, html, sarif, cyclonedx)
 RENDERERS: dict[str, ModuleType] = {m.__name__.rsplit(".", 1)[-1]: m for m in _MODULES}
 
 

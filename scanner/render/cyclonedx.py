@@ -1,0 +1,141 @@
+"""The inventory as a CycloneDX 1.6 AI bill of materials, for supply-chain tools.
+
+The scanned VM is the BOM's subject. Models are `machine-learning-model` components (vendor as supplier, route and
+base model as properties, where they were seen as evidence occurrences); SDKs are `library` components with package
+URLs; endpoints are services; each SDK depends on the services of the vendor it talks to. Credentials are not
+components: a BOM travels further than an audit report, so it carries only how many there are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from cyclonedx.model import Property, XsUri
+from cyclonedx.model.bom import Bom
+from cyclonedx.model.component import Component, ComponentType
+from cyclonedx.model.component_evidence import ComponentEvidence, Occurrence
+from cyclonedx.model.contact import OrganizationalEntity
+from cyclonedx.model.service import Service
+from cyclonedx.output.json import JsonV1Dot6
+from packageurl import PackageURL
+
+from scanner.model import Inventory, Location, ModelEntry, SdkEntry
+
+description = "an AI bill of materials as CycloneDX 1.6 JSON (models, SDKs with package URLs, endpoints)"
+
+_NS = "modelcensus"
+_MAX_OCCURRENCES = 20
+# Package-URL types of the ecosystems the catalogs name SDKs in.
+_PURL_TYPE = {"pypi": "pypi", "npm": "npm", "go": "golang", "cargo": "cargo", "gem": "gem", "maven": "maven",
+              "nuget": "nuget"}
+
+
+def _props(**values: object) -> list[Property]:
+    return [Property(name=f"{_NS}:{k}", value=str(v).lower() if isinstance(v, bool) else str(v))
+            for k, v in values.items() if v is not None and v != ""]
+
+
+def _evidence(owner: str, locs: Iterable[Location]) -> ComponentEvidence | None:
+    seen = list(dict.fromkeys((loc.path, loc.line, loc.context.value) for loc in locs))[:_MAX_OCCURRENCES]
+    # Each occurrence gets a reference derived from its owner: the library orders occurrences by reference first,
+    # and unset references would make that order (and so the output bytes) change from run to run.
+    occurrences = [Occurrence(bom_ref=f"{owner}#{i:02d}", location=path, line=line, additional_context=ctx)
+                   for i, (path, line, ctx) in enumerate(seen)]
+    return ComponentEvidence(occurrences=occurrences) if occurrences else None
+
+
+def _exact(version: str | None) -> str | None:
+    # A declared requirement (`^1.14.0`, `>=2`) is not a version a package URL may carry.
+    return version if version and version[0].isdigit() and not any(c in version for c in "<>=^~*, |") else None
+
+
+def purl(sdk: SdkEntry) -> PackageURL | None:
+    kind = _PURL_TYPE.get(sdk.ecosystem)
+    if kind is None:
+        return None
+    name, namespace = sdk.name, None
+    if kind == "maven" and ":" in name:
+        namespace, name = name.split(":", 1)
+    elif "/" in name:  # `@scope/pkg`, `github.com/org/module/v3`
+        namespace, name = name.rsplit("/", 1)
+    return PackageURL(type=kind, namespace=namespace, name=name, version=_exact(sdk.version))
+
+
+def _model(m: ModelEntry) -> Component:
+    ref = f"model:{m.vendor or '-'}:{m.served_via or '-'}:{m.name}"
+    return Component(
+        type=ComponentType.MACHINE_LEARNING_MODEL,
+        name=m.name,
+        bom_ref=ref,
+        supplier=OrganizationalEntity(name=m.vendor) if m.vendor else None,
+        group=m.vendor,
+        properties=_props(
+            vendor=m.vendor, served_via=m.served_via, base_model=m.base_model, canonical=m.canonical,
+            family=m.family, catalog=m.catalog, lifecycle=m.lifecycle, wired=m.wired,
+            contexts=",".join(sorted({loc.context.value for loc in m.locations})),
+        ),
+        evidence=_evidence(ref, m.locations),
+    )
+
+
+def _sdk(s: SdkEntry) -> Component:
+    p = purl(s)
+    state = "installed" if s.installed else "declared"
+    ref = f"sdk:{s.ecosystem}:{s.name}:{s.version or '-'}:{state}:{s.environment or '-'}"
+    return Component(
+        type=ComponentType.LIBRARY,
+        name=s.name,
+        version=s.version,
+        bom_ref=ref,
+        purl=p,
+        supplier=OrganizationalEntity(name=s.vendor) if s.vendor else None,
+        properties=_props(ecosystem=s.ecosystem, vendor=s.vendor, served_via=s.served_via, installed=s.installed,
+                          environment=s.environment),
+        evidence=_evidence(ref, s.locations),
+    )
+
+
+def to_bom(inv: Inventory) -> Bom:
+    bom = Bom()
+    subject = Component(
+        type=ComponentType.PLATFORM,
+        name=inv.target.location.rstrip("/").rsplit("/", 1)[-1] or "/",
+        bom_ref="target",
+        description=f"agent VM ({inv.target.kind}) scanned by modelcensus {inv.tool_version}",
+        properties=_props(
+            target_kind=inv.target.kind,
+            credentials=len(inv.credentials),
+            kill_switches=len(inv.kill_switches),
+            catalogs=", ".join(f"{c.name}@{c.version}" for c in inv.catalogs),
+        ),
+    )
+    bom.metadata.component = subject
+    bom.metadata.tools.components.add(Component(type=ComponentType.APPLICATION, name="modelcensus",
+                                                version=inv.tool_version))
+    models = [_model(m) for m in inv.models]
+    sdks = [(s, _sdk(s)) for s in inv.sdks]
+    services: dict[str, list[Service]] = {}
+    for e in inv.endpoints:
+        svc = Service(
+            name=e.host,
+            bom_ref=f"service:{e.host}",
+            provider=OrganizationalEntity(name=e.vendor) if e.vendor else None,
+            group=e.vendor,
+            endpoints=[XsUri(u) for u in e.urls],
+            properties=_props(vendor=e.vendor, served_via=e.served_via, wired=e.wired),
+        )
+        bom.services.add(svc)
+        services.setdefault(e.vendor or "", []).append(svc)
+    for c in models:
+        bom.components.add(c)
+    for s, c in sdks:
+        bom.components.add(c)
+        if s.vendor and services.get(s.vendor):
+            bom.register_dependency(c, services[s.vendor])
+    bom.register_dependency(subject, models + [c for _, c in sdks])
+    return bom
+
+
+def render(inv: Inventory) -> str:
+    text: str = JsonV1Dot6(to_bom(inv)).output_as_string(indent=2)
+    return text + "\n"
