@@ -6,6 +6,7 @@ import typer
 
 from scanner import __version__
 from scanner.cli import catalogs
+from scanner.cli.diff import diff_command
 from scanner.cli.scan import scan_command
 
 app = typer.Typer(
@@ -16,6 +17,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command("scan")(scan_command)
+app.command("diff")(diff_command)
 app.add_typer(catalogs.app, name="catalogs")
 
 

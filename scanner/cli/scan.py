@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-import os
 import sys
+from datetime import date
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from scanner.catalog import Catalog
 from scanner.cli.common import fail, load_catalog, parse_size, stderr_progress
+from scanner.cli.output import write_output
+from scanner.cli.policy import FailOn, IgnoreFile, load_ignores, parse_fail_on, warn_expired
+from scanner.model import Inventory
 from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
 from scanner.pipeline import scan
+from scanner.policy.gate import findings_fail, split_findings
+from scanner.policy.ignore import expired_entries
 from scanner.render import RENDERERS, render
 from scanner.targets import DirectoryTarget, WalkOptions
 
@@ -35,17 +41,36 @@ def scan_command(
         bool, typer.Option("--one-file-system", help="Do not cross into other mounted filesystems")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr")] = False,
+    fail_on: FailOn = None,
+    ignore_file: IgnoreFile = None,
 ) -> None:
     """Scan a mounted agent-VM directory and report the models, providers, SDKs, endpoints,
-    credentials (redacted) and kill switches it is wired to."""
+    credentials (redacted) and kill switches it is wired to.
+
+    Exit status: 0 clean, 1 a finding at or above --fail-on, 2 bad usage, target, catalog or ignore file."""
     if format not in RENDERERS:
         fail(f"unknown format {format!r}; choose one of: {FORMATS}")
+    threshold = parse_fail_on(fail_on)
+    entries = load_ignores(ignore_file)
+    options = ScanOptions(parse_size(max_file_size), include_pseudo, one_file_system)
+    cat = load_catalog(catalog)
+    inventory = run_scan(path, cat, options, quiet)
+    write_output(render(format, inventory), output)
+    today = date.today()
+    kept, suppressed = split_findings(inventory.findings, entries, today)
+    if suppressed:
+        typer.echo(f"modelcensus: {len(suppressed)} finding(s) suppressed by ignore entries", err=True)
+    warn_expired(expired_entries(entries, today))
+    if findings_fail(kept, threshold):
+        raise typer.Exit(1)
+
+
+def run_scan(path: Path, cat: Catalog, options: ScanOptions, quiet: bool) -> Inventory:
+    """The one way the command line scans a directory (`scan`, and `diff` for a side that is a directory)."""
     if not path.exists():
         fail(f"{path}: no such file or directory")
     if not path.is_dir():
         fail(f"{path}: not a directory (only directory targets are supported)")
-    options = ScanOptions(parse_size(max_file_size), include_pseudo, one_file_system)
-    cat = load_catalog(catalog)
     try:
         target = DirectoryTarget(str(path), WalkOptions(options.include_pseudo, options.one_file_system))
     except OSError as exc:
@@ -54,13 +79,4 @@ def scan_command(
     inventory = scan(target, cat, options, progress=progress)
     if progress:
         sys.stderr.write("\r\x1b[K")
-    text = render(format, inventory)
-    if output is None:
-        sys.stdout.write(text)
-        return
-    try:
-        tmp = output.with_name(output.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, output)
-    except OSError as exc:
-        fail(f"{output}: cannot write: {exc.strerror}")
+    return inventory
