@@ -58,7 +58,9 @@ def models(kind: ChangeKind, field: str | None, o: Item | None, n: Item | None) 
     if kind is ChangeKind.REMOVED:
         return (L if _wired(o) else I), f"model {name} removed ({'was wired' if _wired(o) else 'was not wired'})"
     if kind is ChangeKind.DRIFT:
-        before, after = _facet(o, "catalog") or {}, _facet(n, "catalog") or {}
+        before, after = _facet(o, "catalog"), _facet(n, "catalog")
+        if not (isinstance(before, dict) and isinstance(after, dict)):  # two entries merged under one name
+            return I, f"catalog drift on {name}: {show(before)} → {show(after)}"
         moved = [
             f"{k} {show(before.get(k))} → {show(after.get(k))}"
             for k in _CATALOG_FACTS
