@@ -33,6 +33,7 @@ def diff_command(
         typer.Argument(
             help="OLD NEW: each an inventory JSON file (scan -f json) or a directory to scan first; "
             "with --baseline, only NEW",
+            metavar="OLD NEW",
             show_default=False,
         ),
     ],
