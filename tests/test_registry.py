@@ -84,3 +84,17 @@ def test_every_command_has_help_and_is_in_the_readme() -> None:
 
 def test_finding_rules_have_docstrings_or_names() -> None:
     assert RULES and all(callable(r) and r.__name__ for r in RULES)
+
+
+def test_every_diff_renderer_module_is_registered_and_documented() -> None:
+    import scanner.diffrender as diffrender_pkg
+    from scanner.diffrender import DIFF_RENDERERS
+
+    modules = sorted(m.name for m in pkgutil.iter_modules(diffrender_pkg.__path__) if m.name != "common")
+    assert set(modules) == set(DIFF_RENDERERS)
+    result = CliRunner().invoke(app, ["diff", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    for name, module in DIFF_RENDERERS.items():
+        assert module.description and callable(module.render)
+        assert f"`{name}`" in README, f"diff format {name} is not described in README.md"
+        assert name in result.output

@@ -9,6 +9,7 @@ import typer
 from scanner import __version__
 from scanner.cli import catalogs
 from scanner.cli.audit import audit_command, live_alias
+from scanner.cli.diff import diff_command
 from scanner.cli.scan import scan_command
 from scanner.cli.sessions import sessions_command
 
@@ -22,6 +23,7 @@ app = typer.Typer(
 app.command("scan")(scan_command)
 app.command("sessions")(sessions_command)
 app.command("audit")(audit_command)
+app.command("diff")(diff_command)
 app.add_typer(catalogs.app, name="catalogs")
 
 

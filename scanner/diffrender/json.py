@@ -1,0 +1,13 @@
+"""The diff as JSON (the `modelcensus/diff@1` contract, schema in scanner/diff/schema.json)."""
+
+from __future__ import annotations
+
+from scanner.diff.document import dumps
+from scanner.diff.model import InventoryDiff
+from scanner.policy.ignore import IgnoreEntry
+
+description = "every change as JSON (schema modelcensus/diff@1)"
+
+
+def render(diff: InventoryDiff, expired: tuple[IgnoreEntry, ...] = ()) -> str:
+    return dumps(diff, expired)

@@ -1,0 +1,195 @@
+"""An inventory JSON document back into the typed model: the inverse of `document.to_document`.
+
+The document is validated against the shipped schema before anything is built from it, so a foreign or
+hand-edited file fails with one clear message (`InventoryLoadError`) and never with a KeyError deep inside.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from scanner.inventory.document import SCHEMA_ID, load_schema
+from scanner.model import (
+    CatalogRef,
+    Context,
+    CredentialEntry,
+    CredentialLocation,
+    EndpointEntry,
+    FernetTimes,
+    Finding,
+    Inventory,
+    KillSwitchEntry,
+    Location,
+    ModelEntry,
+    RouteEntry,
+    RuleEvidence,
+    SdkEntry,
+    SessionEntry,
+    SessionProvider,
+    Severity,
+    Skip,
+    SkipReason,
+    Stats,
+    SwitchState,
+    TargetInfo,
+)
+
+# An inventory file is small next to a VM, but a wrong argument (a disk image) must not be read whole.
+MAX_DOCUMENT_BYTES = 256 << 20
+
+
+class InventoryLoadError(ValueError):
+    """The file is not a readable `modelcensus/inventory@1` document; the message says why."""
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(load_schema())
+
+
+def load_file(path: Path) -> Inventory:
+    try:
+        size = path.stat().st_size
+        if size > MAX_DOCUMENT_BYTES:
+            raise InventoryLoadError(f"{path}: {size} bytes is too large for an inventory document")
+        with path.open("rb") as fh:
+            data = json.loads(fh.read(MAX_DOCUMENT_BYTES + 1))
+    except OSError as exc:
+        raise InventoryLoadError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        raise InventoryLoadError(f"{path}: not JSON ({type(exc).__name__})") from None
+    try:
+        return from_document(data)
+    except InventoryLoadError as exc:
+        raise InventoryLoadError(f"{path}: {exc}") from None
+
+
+def from_document(doc: Any) -> Inventory:
+    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA_ID:
+        found = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
+        raise InventoryLoadError(f"not a modelcensus inventory (schema {found!r}, expected {SCHEMA_ID!r})")
+    error = jsonschema.exceptions.best_match(_validator().iter_errors(doc))
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "(document)"
+        raise InventoryLoadError(f"does not match {SCHEMA_ID} at {where}: {error.message[:200]}")
+    return _build(doc)
+
+
+def _loc(d: dict[str, Any]) -> Location:
+    return Location(d["path"], d["line"], Context(d["context"]), d["parse_error"], d["via"])
+
+
+def _locs(items: list[dict[str, Any]]) -> tuple[Location, ...]:
+    return tuple(_loc(x) for x in items)
+
+
+def _build(doc: dict[str, Any]) -> Inventory:
+    st = doc["stats"]
+    return Inventory(
+        tool_version=doc["tool"]["version"],
+        catalogs=tuple(CatalogRef(c["name"], c["version"], c["origin"]) for c in doc["catalogs"]),
+        target=TargetInfo(doc["target"]["kind"], doc["target"]["location"]),
+        stats=Stats(st["files_seen"], st["files_read"], st["bytes_read"], float(st["seconds"])),
+        models=tuple(
+            ModelEntry(
+                m["name"],
+                m["canonical"],
+                m["vendor"],
+                m["family"],
+                m["served_via"],
+                m["base_model"],
+                m["catalog"],
+                m["lifecycle"],
+                m["wired"],
+                _locs(m["locations"]),
+            )
+            for m in doc["models"]
+        ),
+        sdks=tuple(
+            SdkEntry(
+                s["ecosystem"],
+                s["name"],
+                s["version"],
+                s["vendor"],
+                s["served_via"],
+                s["installed"],
+                s["environment"],
+                _locs(s["locations"]),
+            )
+            for s in doc["sdks"]
+        ),
+        endpoints=tuple(
+            EndpointEntry(e["host"], e["vendor"], e["served_via"], tuple(e["urls"]), e["wired"], _locs(e["locations"]))
+            for e in doc["endpoints"]
+        ),
+        credentials=tuple(
+            CredentialEntry(
+                c["type"],
+                c["vendor"],
+                c["redacted"],
+                c["sha256"],
+                tuple(CredentialLocation(_loc(x), x["mode"], x["owner"]) for x in c["locations"]),
+            )
+            for c in doc["credentials"]
+        ),
+        kill_switches=tuple(
+            KillSwitchEntry(k["name"], k["value"], SwitchState(k["state"]), _locs(k["locations"]), k["note"])
+            for k in doc["kill_switches"]
+        ),
+        findings=tuple(
+            Finding(f["id"], Severity(f["severity"]), f["title"], _locs(f["locations"])) for f in doc["findings"]
+        ),
+        skipped=tuple(_skip(s) for s in doc["skipped"]),
+        sessions=tuple(_session(x) for x in doc["sessions"]),
+        routes=tuple(_route(x) for x in doc["routes"]),
+    )
+
+
+def _session(d: dict[str, Any]) -> SessionEntry:
+    fernet = d.get("fernet")
+    return SessionEntry(
+        session_id=d["session_id"],
+        format=d["format"],
+        location=_loc(d["location"]),
+        started_at=d["started_at"],
+        ended_at=d["ended_at"],
+        records=d["records"],
+        labels=tuple(d["labels"]),
+        reasoning=d["reasoning"],
+        providers=tuple(
+            SessionProvider(
+                p["vendor"], p["served_via"], p["api"], p["records"], p["confidence"], p["first_seen"],
+                p["last_seen"],
+                tuple(RuleEvidence(e["rule"], e["count"], e["example"], e["confidence"]) for e in p["evidence"]),
+            )
+            for p in d["providers"]
+        ),
+        fernet=None if fernet is None else FernetTimes(
+            fernet["tokens"], fernet["consistent"], fernet["inconsistent"], fernet["max_skew_seconds"]
+        ),
+        declared=d["declared"],
+        parent_session_id=d["parent_session_id"],
+        mismatched_labels=tuple(d["mismatched_labels"]),
+        notes=tuple(d["notes"]),
+    )
+
+
+def _route(d: dict[str, Any]) -> RouteEntry:
+    observed = d["observed"]
+    return RouteEntry(
+        d["alias"], d["declared_via"], d["base_model"], observed["vendor"], observed["served_via"],
+        observed["api"], d["sessions"], tuple(d["days"]), d["confidence"], _locs(d["locations"]),
+    )
+
+
+def _skip(s: dict[str, Any]) -> Skip:
+    try:
+        return Skip(s["path"], SkipReason(s["reason"]), s["detail"])
+    except ValueError:
+        # The schema leaves reasons open so newer scanners can add some; an unknown one keeps its name in detail.
+        return Skip(s["path"], SkipReason.OTHER_TYPE, f"{s['reason']}: {s['detail']}".rstrip(": "))
