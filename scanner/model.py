@@ -131,7 +131,40 @@ class KillSwitchEvidence:
     note: str | None = None  # e.g. the comment that calls an override a kill switch
 
 
-Evidence = ModelEvidence | SdkEvidence | EndpointEvidence | CredentialEvidence | KillSwitchEvidence
+@dataclass(frozen=True)
+class ClientEvidence:
+    """Provider client code shipped in a file: modules compiled into a binary, or constructions in source."""
+
+    provider: str  # the provider as the code names it (`anthropic`, `AnthropicBedrock`, `muse`)
+    vendor: str | None  # the catalog vendor, None for an in-house or unknown provider
+    served_via: str | None
+    kind: str  # compiled | source
+    components: tuple[str, ...]  # what the code does (`request flow`, `messages.create`)
+    location: Location
+
+
+@dataclass(frozen=True)
+class McpServerEvidence:
+    """One MCP server of an agent's config; env carries variable names only, never values."""
+
+    name: str
+    transport: str  # stdio | http | sse | unknown
+    command: str | None
+    url: str | None
+    env: tuple[str, ...]
+    user: str | None
+    location: Location
+
+
+Evidence = (
+    ModelEvidence
+    | SdkEvidence
+    | EndpointEvidence
+    | CredentialEvidence
+    | KillSwitchEvidence
+    | ClientEvidence
+    | McpServerEvidence
+)
 
 
 # --- Inventory entries ---------------------------------------------------------------------------
@@ -198,6 +231,28 @@ class KillSwitchEntry:
     note: str | None = None
 
 
+@dataclass(frozen=True)
+class ClientEntry:
+    provider: str
+    vendor: str | None
+    served_via: str | None
+    kind: str
+    components: tuple[str, ...]
+    locations: tuple[Location, ...]
+
+
+@dataclass(frozen=True)
+class McpServerEntry:
+    name: str
+    transport: str
+    command: str | None
+    url: str | None
+    env: tuple[str, ...]
+    user: str | None
+    config: str  # the config file that declares it
+    locations: tuple[Location, ...]
+
+
 class Severity(str, Enum):
     INFO = "info"
     LOW = "low"
@@ -249,3 +304,5 @@ class Inventory:
     skipped: tuple[Skip, ...] = ()
     sessions: tuple[dict[str, object], ...] = field(default=())
     routes: tuple[dict[str, object], ...] = field(default=())
+    clients: tuple[ClientEntry, ...] = ()
+    mcp_servers: tuple[McpServerEntry, ...] = ()
