@@ -7,6 +7,7 @@ would not parse marks the content detector's locations in it with `parse_error`.
 from __future__ import annotations
 
 from scanner.detectors.base import Detector, FileView
+from scanner.detectors.binaries import BinaryDetector
 from scanner.detectors.config import ConfigDetector
 from scanner.detectors.content import ContentDetector
 from scanner.detectors.keyfiles import KeyFileDetector
@@ -19,6 +20,7 @@ DETECTORS: tuple[Detector, ...] = (
     InstalledPackageDetector(),
     ManifestDetector(),
     KeyFileDetector(),
+    BinaryDetector(),
 )
 
 __all__ = ["DETECTORS", "Detector", "FileView"]
