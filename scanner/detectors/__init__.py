@@ -6,6 +6,7 @@ would not parse marks the content detector's locations in it with `parse_error`.
 
 from __future__ import annotations
 
+from scanner.detectors.agent_configs import AgentConfigDetector
 from scanner.detectors.base import Detector, FileView
 from scanner.detectors.binaries import BinaryDetector
 from scanner.detectors.config import ConfigDetector
@@ -21,6 +22,7 @@ DETECTORS: tuple[Detector, ...] = (
     ManifestDetector(),
     KeyFileDetector(),
     BinaryDetector(),
+    AgentConfigDetector(),
 )
 
 __all__ = ["DETECTORS", "Detector", "FileView"]
