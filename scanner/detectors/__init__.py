@@ -11,7 +11,9 @@ from scanner.detectors.base import Detector, FileView
 from scanner.detectors.binaries import BinaryDetector
 from scanner.detectors.config import ConfigDetector
 from scanner.detectors.content import ContentDetector
+from scanner.detectors.ecosystems import EcosystemDetector
 from scanner.detectors.keyfiles import KeyFileDetector
+from scanner.detectors.lockfiles import LockfileDetector
 from scanner.detectors.manifests import ManifestDetector
 from scanner.detectors.packages import InstalledPackageDetector
 
@@ -23,6 +25,8 @@ DETECTORS: tuple[Detector, ...] = (
     KeyFileDetector(),
     BinaryDetector(),
     AgentConfigDetector(),
+    EcosystemDetector(),
+    LockfileDetector(),
 )
 
 __all__ = ["DETECTORS", "Detector", "FileView"]
