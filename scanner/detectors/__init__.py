@@ -16,6 +16,7 @@ from scanner.detectors.keyfiles import KeyFileDetector
 from scanner.detectors.lockfiles import LockfileDetector
 from scanner.detectors.manifests import ManifestDetector
 from scanner.detectors.packages import InstalledPackageDetector
+from scanner.detectors.source import SourceDetector
 
 DETECTORS: tuple[Detector, ...] = (
     ConfigDetector(),
@@ -27,6 +28,7 @@ DETECTORS: tuple[Detector, ...] = (
     AgentConfigDetector(),
     EcosystemDetector(),
     LockfileDetector(),
+    SourceDetector(),
 )
 
 __all__ = ["DETECTORS", "Detector", "FileView"]
