@@ -182,6 +182,7 @@ class ModelEntry:
     lifecycle: str | None
     wired: bool
     locations: tuple[Location, ...]
+    retires: str | None = None  # the catalog's shutdown date (past or planned)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 Nothing is run. The catalog's code-path grammar finds provider modules (`src/providers/anthropic/
 request_flow.rs`) and registry paths (`async-openai-0.29.0`) in the bytes; Go build info and
 cargo-auditable data name every module or crate with its version. ASCII strings are already matched in
-place by the content detector; UTF-16 strings (common in PE files) are decoded here, bounded, and
+place by the content detector; UTF-16 strings of PE files are decoded here, bounded, and
 matched by the same catalog patterns.
 """
 
@@ -85,6 +85,10 @@ class BinaryDetector:
             yield from _sdk(view, "cargo", name, version)
 
     def _utf16(self, view: FileView) -> Iterator[Evidence]:
+        # PE files keep their strings in UTF-16; in ELF and Mach-O they are rare and the pass costs
+        # seconds per large shared object (measured on a pip-installed litellm tree).
+        if not view.data.startswith(b"MZ"):
+            return
         strings: list[bytes] = []
         total = 0
         for n, m in enumerate(_UTF16.finditer(view.data)):

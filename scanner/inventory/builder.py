@@ -232,8 +232,21 @@ class InventoryBuilder:
             if base == canonical:
                 base = None if ident.served_via is None else base
             located = locs.sorted()
+            spec = self.catalog.model_spec(canonical) if canonical else None
             entries.append(
-                ModelEntry(name, canonical, vendor, family, via, base, known, lifecycle, _wired(located), located)
+                ModelEntry(
+                    name,
+                    canonical,
+                    vendor,
+                    family,
+                    via,
+                    base,
+                    known,
+                    lifecycle,
+                    _wired(located),
+                    located,
+                    spec.retires if spec else None,
+                )
             )
         entries.sort(key=lambda m: (m.vendor or "~", not m.wired, m.name))
         return tuple(entries)

@@ -51,6 +51,7 @@ def to_document(inv: Inventory) -> dict[str, Any]:
                 "base_model": m.base_model,
                 "catalog": m.catalog,
                 "lifecycle": m.lifecycle,
+                "retires": m.retires,
                 "wired": m.wired,
                 "locations": [_loc(x) for x in m.locations],
             }
