@@ -189,7 +189,41 @@ class SessionEvidence:
     session: SessionEntry
 
 
-Evidence = ModelEvidence | SdkEvidence | EndpointEvidence | CredentialEvidence | KillSwitchEvidence | SessionEvidence
+@dataclass(frozen=True)
+class ClientEvidence:
+    """Provider client code shipped in a file: modules compiled into a binary, or constructions in source."""
+
+    provider: str  # the provider as the code names it (`anthropic`, `AnthropicBedrock`, `muse`)
+    vendor: str | None  # the catalog vendor, None for an in-house or unknown provider
+    served_via: str | None
+    kind: str  # compiled | source
+    components: tuple[str, ...]  # what the code does (`request flow`, `messages.create`)
+    location: Location
+
+
+@dataclass(frozen=True)
+class McpServerEvidence:
+    """One MCP server of an agent's config; env carries variable names only, never values."""
+
+    name: str
+    transport: str  # stdio | http | sse | unknown
+    command: str | None
+    url: str | None
+    env: tuple[str, ...]
+    user: str | None
+    location: Location
+
+
+Evidence = (
+    ModelEvidence
+    | SdkEvidence
+    | EndpointEvidence
+    | CredentialEvidence
+    | KillSwitchEvidence
+    | SessionEvidence
+    | ClientEvidence
+    | McpServerEvidence
+)
 
 
 # --- Inventory entries ---------------------------------------------------------------------------
@@ -207,6 +241,7 @@ class ModelEntry:
     lifecycle: str | None
     wired: bool
     locations: tuple[Location, ...]
+    retires: str | None = None  # the catalog's shutdown date (past or planned)
 
 
 @dataclass(frozen=True)
@@ -254,6 +289,28 @@ class KillSwitchEntry:
     state: SwitchState
     locations: tuple[Location, ...]
     note: str | None = None
+
+
+@dataclass(frozen=True)
+class ClientEntry:
+    provider: str
+    vendor: str | None
+    served_via: str | None
+    kind: str
+    components: tuple[str, ...]
+    locations: tuple[Location, ...]
+
+
+@dataclass(frozen=True)
+class McpServerEntry:
+    name: str
+    transport: str
+    command: str | None
+    url: str | None
+    env: tuple[str, ...]
+    user: str | None
+    config: str  # the config file that declares it
+    locations: tuple[Location, ...]
 
 
 class Severity(str, Enum):
@@ -408,3 +465,5 @@ class Inventory:
     # Live audits only; None means "not inspected" (a directory scan), () means "inspected, none found".
     processes: tuple[ProcessEntry, ...] | None = None
     connections: tuple[ConnectionEntry, ...] | None = None
+    clients: tuple[ClientEntry, ...] = ()
+    mcp_servers: tuple[McpServerEntry, ...] = ()

@@ -22,8 +22,24 @@ from scanner.cli import app
 from tests.conftest import write
 
 REQUIRED = {
-    "anthropic", "openai", "moonshot", "google", "meta", "mistral", "xai", "deepseek", "alibaba",
-    "azure", "bedrock", "vertex", "openrouter", "fireworks", "together", "groq", "litellm", "core",
+    "anthropic",
+    "openai",
+    "moonshot",
+    "google",
+    "meta",
+    "mistral",
+    "xai",
+    "deepseek",
+    "alibaba",
+    "azure",
+    "bedrock",
+    "vertex",
+    "openrouter",
+    "fireworks",
+    "together",
+    "groq",
+    "litellm",
+    "core",
 }
 BUILTIN = sorted(catalog_paths(builtin_dir()))
 
@@ -56,10 +72,22 @@ def test_validate_command_accepts_the_builtin_catalogs() -> None:
     [
         ("claude-opus-4-8", "claude-opus-4-8", "anthropic", None, None, "known"),
         ("claude-opus-9-1", None, "anthropic", None, None, "family"),
-        ("us.anthropic.claude-sonnet-4-5-20250929-v1:0", "claude-sonnet-4-5-20250929", "anthropic", "bedrock",
-         "claude-sonnet-4-5-20250929", "known"),
-        ("claude-opus-4-5@20251101", "claude-opus-4-5-20251101", "anthropic", "vertex", "claude-opus-4-5-20251101",
-         "known"),
+        (
+            "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+            "claude-sonnet-4-5-20250929",
+            "anthropic",
+            "bedrock",
+            "claude-sonnet-4-5-20250929",
+            "known",
+        ),
+        (
+            "claude-opus-4-5@20251101",
+            "claude-opus-4-5-20251101",
+            "anthropic",
+            "vertex",
+            "claude-opus-4-5-20251101",
+            "known",
+        ),
         ("gpt-5.5", "gpt-5.5", "openai", None, None, "known"),
         ("gpt-7.3-sol", None, "openai", None, None, "family"),
         ("kimi-k3", "kimi-k3", "moonshot", None, None, "known"),
@@ -70,7 +98,11 @@ def test_validate_command_accepts_the_builtin_catalogs() -> None:
 def test_identify(catalog, name, canonical, vendor, via, base, known) -> None:  # type: ignore[no-untyped-def]
     ident = catalog.identify(name)
     assert (ident.canonical, ident.vendor, ident.served_via, ident.base_model, ident.catalog) == (
-        canonical, vendor, via, base, known,
+        canonical,
+        vendor,
+        via,
+        base,
+        known,
     )
 
 
@@ -86,8 +118,12 @@ def test_unknown_key_is_an_error(tmp_path: Path) -> None:
 
 
 def test_bad_regex_is_a_clear_error_not_a_traceback(tmp_path: Path) -> None:
-    write(tmp_path, "/c/bad.toml", '[catalog]\nname = "bad"\nversion = "1"\n'
-          "[[families]]\nid = \"f\"\nvendor = \"v\"\npattern = 'abc(('\nmatch = []\nno_match = []\n")
+    write(
+        tmp_path,
+        "/c/bad.toml",
+        '[catalog]\nname = "bad"\nversion = "1"\n'
+        '[[families]]\nid = "f"\nvendor = "v"\npattern = \'abc((\'\nmatch = []\nno_match = []\n',
+    )
     with pytest.raises(CatalogError, match="bad regex"):
         load([tmp_path / "c"])
     result = CliRunner().invoke(app, ["scan", str(tmp_path), "--catalog", str(tmp_path / "c")])

@@ -63,7 +63,10 @@ def test_python_dash_m_runs_the_same_cli(tmp_path: Path) -> None:
     write(tmp_path, "/etc/a.env", "OPENAI_MODEL=gpt-5.5\n")
     result = subprocess.run(
         [sys.executable, "-m", "scanner", "scan", str(tmp_path), "-f", "json"],
-        capture_output=True, text=True, cwd=REPO, timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
     assert "gpt-5.5" in {m["name"] for m in json.loads(result.stdout)["models"]}

@@ -85,7 +85,8 @@ def test_schema_rejects_what_the_contract_forbids(tmp_path: Path, scan_dir) -> N
     with pytest.raises(jsonschema.ValidationError):
         validate_document(extra)
     long_redaction = copy.deepcopy(doc)
-    long_redaction["credentials"] = [{"type": "t", "vendor": None, "redacted": "x" * 80, "sha256": "0" * 64,
-                                      "locations": []}]
+    long_redaction["credentials"] = [
+        {"type": "t", "vendor": None, "redacted": "x" * 80, "sha256": "0" * 64, "locations": []}
+    ]
     with pytest.raises(jsonschema.ValidationError):
         validate_document(long_redaction)

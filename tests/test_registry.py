@@ -44,8 +44,11 @@ def test_detectors_are_complete_and_documented() -> None:
 def test_detector_classes_are_all_instantiated() -> None:
     for name in _modules(detectors_pkg):
         module = importlib.import_module(f"scanner.detectors.{name}")
-        classes = [c for _, c in inspect.getmembers(module, inspect.isclass)
-                   if c.__module__ == module.__name__ and hasattr(c, "extract")]
+        classes = [
+            c
+            for _, c in inspect.getmembers(module, inspect.isclass)
+            if c.__module__ == module.__name__ and hasattr(c, "extract")
+        ]
         assert classes, f"scanner/detectors/{name}.py defines no detector"
         for cls in classes:
             assert any(isinstance(d, cls) for d in DETECTORS), f"{cls.__name__} is not in DETECTORS"

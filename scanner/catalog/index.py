@@ -14,6 +14,8 @@ from scanner.catalog.matcher import Matcher, PatternKind, Rule
 from scanner.catalog.schema import (
     CatalogError,
     CatalogFile,
+    ClientName,
+    CodePath,
     CredentialSpec,
     EnvVarSpec,
     Family,
@@ -24,6 +26,7 @@ from scanner.catalog.schema import (
     ModelSpec,
     ProcessSpec,
     SdkSpec,
+    SourceSignature,
 )
 from scanner.model import CatalogRef
 from scanner.secrets import scrub
@@ -50,6 +53,13 @@ def _package_key(ecosystem: str, name: str) -> str:
 def _rx(pattern: str, where: str) -> re.Pattern[str]:
     try:
         return re.compile(pattern)
+    except re.error as exc:
+        raise CatalogError(f"{where}: bad regex {pattern!r}: {exc}") from None
+
+
+def _rx_bytes(pattern: str, where: str) -> re.Pattern[bytes]:
+    try:
+        return re.compile(pattern.encode())
     except re.error as exc:
         raise CatalogError(f"{where}: bad regex {pattern!r}: {exc}") from None
 
@@ -108,6 +118,17 @@ class Catalog:
         self.config_keys = {k: frozenset(v) for k, v in keys.items()}
         self._placeholders = [_rx(f.placeholders.pattern, f.origin) for f in files if f.placeholders]
         self._identity_cache: dict[str, Identity] = {}
+        self.code_paths: list[CodePath] = [x for f in files for x in f.code_paths]
+        self.code_path_rx = [(c, _rx_bytes(c.pattern, "code path")) for c in self.code_paths]
+        self.source_signatures: list[SourceSignature] = [x for f in files for x in f.source_signatures]
+        self.module_names: dict[str, str] = {}
+        for f in files:
+            for k, v in f.module_names.items():
+                self.module_names.setdefault(k, v)
+        self._client_names: dict[str, ClientName] = {}
+        for f in files:
+            for cn in f.client_names:
+                self._client_names.setdefault(cn.name.lower(), cn)
 
     # --- the matcher ------------------------------------------------------------------------------
 
@@ -118,6 +139,7 @@ class Catalog:
         rules += [Rule(PatternKind.HOST, i, h.pattern) for i, h in enumerate(self.hosts)]
         rules += [Rule(PatternKind.CREDENTIAL, i, c.pattern) for i, c in enumerate(self.credentials)]
         rules += [Rule(PatternKind.KILL_SWITCH, i, k.pattern) for i, k in enumerate(self.kill_switches)]
+        rules += [Rule(PatternKind.SIGNATURE, i, s.pattern) for i, s in enumerate(self.source_signatures)]
         return Matcher(rules)
 
     # --- models -----------------------------------------------------------------------------------
@@ -191,6 +213,18 @@ class Catalog:
             # Go modules carry a major-version suffix: github.com/openai/openai-go/v3.
             spec = self._sdks.get((ecosystem, re.sub(r"/v\d+$", "", key)))
         return spec
+
+    def client_name(self, name: str) -> ClientName:
+        """The vendor and route a provider name in code means: a catalog alias, a vendor id or a route."""
+        key = name.lower()
+        known = self._client_names.get(key)
+        if known is not None:
+            return known
+        if key in self.vendor_names:
+            return ClientName(name, key, None)
+        if key in self.route_vendor:
+            return ClientName(name, self.route_vendor[key], key)
+        return ClientName(name)
 
     def env_var(self, name: str) -> EnvVarSpec | None:
         return self._env.get(name.upper())

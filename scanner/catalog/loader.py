@@ -74,6 +74,7 @@ def searchable_patterns(cat: CatalogFile) -> list[tuple[str, str]]:
     out += [(f"host {h.pattern}", h.pattern) for h in cat.hosts]
     out += [(f"credential {c.type}", c.pattern) for c in cat.credentials]
     out += [(f"kill switch {k.pattern}", k.pattern) for k in cat.kill_switches]
+    out += [(f"source signature {s.name}", s.pattern) for s in cat.source_signatures]
     return out
 
 
@@ -116,6 +117,10 @@ def check_examples(cat: CatalogFile) -> list[str]:
         check(f"fingerprint {fp.id}", fp.pattern, fp.examples, whole=True)
     for p in cat.processes:
         check(f"process {p.role} {p.pattern}", p.pattern, p.examples)
+    for cp in cat.code_paths:
+        check(f"code path {cp.pattern}", cp.pattern, cp.examples)
+    for sig in cat.source_signatures:
+        check(f"source signature {sig.name}", sig.pattern, sig.examples)
     if cat.placeholders:
         check("placeholders", cat.placeholders.pattern, cat.placeholders.examples)
     return problems

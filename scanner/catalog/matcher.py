@@ -27,6 +27,7 @@ class PatternKind(str, Enum):
     HOST = "host"
     CREDENTIAL = "credential"
     KILL_SWITCH = "kill_switch"
+    SIGNATURE = "signature"  # an SDK import, client construction or call in source code
 
 
 @dataclass(frozen=True)

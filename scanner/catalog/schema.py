@@ -132,6 +132,37 @@ class ProcessSpec:
 
 
 @dataclass(frozen=True)
+class CodePath:
+    """A path grammar of compiled-in source files: a provider client module, or a package registry path."""
+
+    kind: str  # module | package
+    pattern: str  # Python regex; `module`: groups `provider`, `module`; `package`: `name`, `version`
+    examples: Examples
+    ecosystem: str | None = None
+
+
+@dataclass(frozen=True)
+class ClientName:
+    """How code names a provider (`claude`, `azure`), and the vendor and route that name means."""
+
+    name: str
+    vendor: str | None = None
+    served_via: str | None = None
+
+
+@dataclass(frozen=True)
+class SourceSignature:
+    """An SDK import, client construction or API call as it is written in source code."""
+
+    kind: str  # import | client | call
+    name: str
+    pattern: str  # searchable
+    examples: Examples
+    vendor: str | None = None
+    served_via: str | None = None
+
+
+@dataclass(frozen=True)
 class Placeholders:
     pattern: str
     examples: Examples
@@ -157,6 +188,10 @@ class CatalogFile:
     processes: tuple[ProcessSpec, ...] = ()
     config_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
     placeholders: Placeholders | None = None
+    code_paths: tuple[CodePath, ...] = ()
+    client_names: tuple[ClientName, ...] = ()
+    source_signatures: tuple[SourceSignature, ...] = ()
+    module_names: dict[str, str] = field(default_factory=dict)
 
 
 # section name -> (required keys, optional keys)
@@ -175,13 +210,18 @@ _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
         {"fields", "on", "api", "served_via", "decode", "max_skew_seconds", "note"},
     ),
     "processes": ({"role", "pattern", "match", "no_match"}, {"vendor", "note"}),
+    "code_paths": ({"kind", "pattern", "match", "no_match"}, {"ecosystem"}),
+    "client_names": ({"name"}, {"vendor", "served_via"}),
+    "source_signatures": ({"kind", "name", "pattern", "match", "no_match"}, {"vendor", "served_via"}),
 }
+CODE_PATH_KINDS = ("module", "package")
+SIGNATURE_KINDS = ("import", "client", "call")
 _CONFIG_KEY_KINDS = {"model", "base_url", "deployment_map", "base_model", "provider", "credential"}
 
 
 def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
     """Typed records from a parsed TOML document; raises CatalogError on any schema violation."""
-    unknown = set(data) - {"catalog", "config_keys", "placeholders", *_ARRAY_SECTIONS}
+    unknown = set(data) - {"catalog", "config_keys", "placeholders", "module_names", *_ARRAY_SECTIONS}
     if unknown:
         raise CatalogError(f"{origin}: unknown table(s) {sorted(unknown)}")
     head = data.get("catalog")
@@ -247,6 +287,13 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
         ),
         config_keys=config_keys,
         placeholders=placeholders,
+        code_paths=tuple(CodePath(r["kind"], r["pattern"], ex(r), r.get("ecosystem")) for r in rows["code_paths"]),
+        client_names=tuple(ClientName(r["name"], r.get("vendor"), r.get("served_via")) for r in rows["client_names"]),
+        source_signatures=tuple(
+            SourceSignature(r["kind"], r["name"], r["pattern"], ex(r), r.get("vendor"), r.get("served_via"))
+            for r in rows["source_signatures"]
+        ),
+        module_names=_str_table(origin, data.get("module_names") or {}),
     )
     _check_values(catalog)
     return catalog
@@ -294,6 +341,12 @@ def _date(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
+def _str_table(origin: str, value: Any) -> dict[str, str]:
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise CatalogError(f"{origin}: [module_names] must map names to strings")
+    return {str(k).lower(): v for k, v in value.items()}
+
+
 def _strs(value: Any) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise CatalogError(f"expected a list of strings, got {value!r}")
@@ -325,6 +378,12 @@ def _check_values(cat: CatalogFile) -> None:
     for p in cat.processes:
         if p.role not in PROCESS_ROLES:
             raise CatalogError(f"{where}: process {p.pattern}: role {p.role!r} not in {PROCESS_ROLES}")
+    for c in cat.code_paths:
+        if c.kind not in CODE_PATH_KINDS:
+            raise CatalogError(f"{where}: code path {c.pattern}: kind {c.kind!r} not in {CODE_PATH_KINDS}")
+    for sig in cat.source_signatures:
+        if sig.kind not in SIGNATURE_KINDS:
+            raise CatalogError(f"{where}: source signature {sig.name}: kind {sig.kind!r} not in {SIGNATURE_KINDS}")
     for e in cat.env_vars:
         if e.role not in ROLES:
             raise CatalogError(f"{where}: env var {e.name}: role {e.role!r} not in {ROLES}")

@@ -6,13 +6,18 @@ would not parse marks the content detector's locations in it with `parse_error`.
 
 from __future__ import annotations
 
+from scanner.detectors.agent_configs import AgentConfigDetector
 from scanner.detectors.base import Detector, FileView
+from scanner.detectors.binaries import BinaryDetector
 from scanner.detectors.config import ConfigDetector
 from scanner.detectors.content import ContentDetector
+from scanner.detectors.ecosystems import EcosystemDetector
 from scanner.detectors.keyfiles import KeyFileDetector
+from scanner.detectors.lockfiles import LockfileDetector
 from scanner.detectors.manifests import ManifestDetector
 from scanner.detectors.packages import InstalledPackageDetector
 from scanner.detectors.sessions import SessionDetector
+from scanner.detectors.source import SourceDetector
 
 DETECTORS: tuple[Detector, ...] = (
     ConfigDetector(),
@@ -21,6 +26,11 @@ DETECTORS: tuple[Detector, ...] = (
     ManifestDetector(),
     KeyFileDetector(),
     SessionDetector(),
+    BinaryDetector(),
+    AgentConfigDetector(),
+    EcosystemDetector(),
+    LockfileDetector(),
+    SourceDetector(),
 )
 
 __all__ = ["DETECTORS", "Detector", "FileView"]

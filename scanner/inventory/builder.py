@@ -14,6 +14,8 @@ from scanner.catalog import Catalog
 from scanner.inventory.findings import derive_findings
 from scanner.model import (
     WIRING_CONTEXTS,
+    ClientEntry,
+    ClientEvidence,
     Context,
     CredentialEntry,
     CredentialEvidence,
@@ -25,6 +27,8 @@ from scanner.model import (
     KillSwitchEntry,
     KillSwitchEvidence,
     Location,
+    McpServerEntry,
+    McpServerEvidence,
     ModelEntry,
     ModelEvidence,
     SdkEntry,
@@ -105,6 +109,11 @@ class InventoryBuilder:
         self._skips: set[Skip] = set()
         self._sessions: list[SessionEntry] = []
         self._routes = frozenset(f.route for f in catalog.hosted_forms) - {"direct", "self-hosted"}
+        self._clients: dict[tuple[str, str | None, str | None, str], _Locations] = defaultdict(_Locations)
+        self._client_parts: dict[tuple[str, str | None, str | None, str], set[str]] = defaultdict(set)
+        self._mcp: dict[tuple[str, str, str | None, str | None, tuple[str, ...], str | None, str], _Locations] = (
+            defaultdict(_Locations)
+        )
 
     # --- intake -----------------------------------------------------------------------------------
 
@@ -147,6 +156,16 @@ class InventoryBuilder:
         elif isinstance(ev, SessionEvidence):
             if len(self._sessions) < MAX_SESSIONS:
                 self._sessions.append(ev.session)
+        elif isinstance(ev, ClientEvidence):
+            ckey = (ev.provider, ev.vendor, ev.served_via, ev.kind)
+            self._clients[ckey].add(ev.location)
+            if len(self._client_parts[ckey]) < MAX_URLS:
+                self._client_parts[ckey].update(ev.components)
+        elif isinstance(ev, McpServerEvidence):
+            url = self.catalog.scrub(ev.url) if ev.url else None
+            command = self.catalog.scrub(ev.command) if ev.command else None
+            mkey = (ev.name, ev.transport, command, url, ev.env, ev.user, ev.location.path)
+            self._mcp[mkey].add(ev.location)
         elif isinstance(ev, KillSwitchEvidence):
             value = self.catalog.scrub(ev.value) if ev.value else ev.value
             key = (ev.name, value, ev.state.value)
@@ -190,6 +209,13 @@ class InventoryBuilder:
             sessions=sessions,
             routes=build_routes(models, sessions, self._routes),
             skipped=tuple(sorted(self._skips, key=lambda s: (s.path, s.reason.value, s.detail))),
+            clients=self._build_clients(),
+            mcp_servers=tuple(
+                McpServerEntry(n, t, c, u, e, user, cfg, locs.sorted())
+                for (n, t, c, u, e, user, cfg), locs in sorted(
+                    self._mcp.items(), key=lambda kv: (kv[0][6], kv[0][0], kv[0][1], kv[0][2] or "", kv[0][3] or "")
+                )
+            ),
         )
         return derive_findings(inv)
 
@@ -220,10 +246,31 @@ class InventoryBuilder:
             if base == canonical:
                 base = None if ident.served_via is None else base
             located = locs.sorted()
+            spec = self.catalog.model_spec(canonical) if canonical else None
             entries.append(
-                ModelEntry(name, canonical, vendor, family, via, base, known, lifecycle, _wired(located), located)
+                ModelEntry(
+                    name,
+                    canonical,
+                    vendor,
+                    family,
+                    via,
+                    base,
+                    known,
+                    lifecycle,
+                    _wired(located),
+                    located,
+                    spec.retires if spec else None,
+                )
             )
         entries.sort(key=lambda m: (m.vendor or "~", not m.wired, m.name))
+        return tuple(entries)
+
+    def _build_clients(self) -> tuple[ClientEntry, ...]:
+        entries = [
+            ClientEntry(p, v, via, kind, tuple(sorted(self._client_parts[(p, v, via, kind)])), locs.sorted())
+            for (p, v, via, kind), locs in self._clients.items()
+        ]
+        entries.sort(key=lambda c: (c.vendor or "~", c.provider, c.served_via or "", c.kind))
         return tuple(entries)
 
     def _sdk_entry(self, key: tuple[str, str, str | None, bool, str | None], locs: _Locations) -> SdkEntry:

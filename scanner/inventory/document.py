@@ -185,6 +185,7 @@ def to_document(inv: Inventory) -> dict[str, Any]:
                 "base_model": m.base_model,
                 "catalog": m.catalog,
                 "lifecycle": m.lifecycle,
+                "retires": m.retires,
                 "wired": m.wired,
                 "locations": [_loc(x) for x in m.locations],
             }
@@ -241,6 +242,30 @@ def to_document(inv: Inventory) -> dict[str, Any]:
             for f in inv.findings
         ],
         "skipped": [{"path": s.path, "reason": s.reason.value, "detail": s.detail} for s in inv.skipped],
+        "clients": [
+            {
+                "provider": c.provider,
+                "vendor": c.vendor,
+                "served_via": c.served_via,
+                "kind": c.kind,
+                "components": list(c.components),
+                "locations": [_loc(x) for x in c.locations],
+            }
+            for c in inv.clients
+        ],
+        "mcp_servers": [
+            {
+                "name": m.name,
+                "transport": m.transport,
+                "command": m.command,
+                "url": m.url,
+                "env": list(m.env),
+                "user": m.user,
+                "config": m.config,
+                "locations": [_loc(x) for x in m.locations],
+            }
+            for m in inv.mcp_servers
+        ],
         **_live_sections(inv),
     }
 

@@ -55,9 +55,10 @@ def lifecycle(inv: Inventory) -> Iterator[Finding]:
     for m in inv.models:
         if m.wired and m.lifecycle in ("deprecated", "retired"):
             sev = Severity.MEDIUM if m.lifecycle == "retired" else Severity.LOW
-            yield Finding(
-                f"model-{m.lifecycle}:{m.name}", sev, f"{m.name} is {m.lifecycle} but still wired", _wiring(m.locations)
-            )
+            when = f" (shut down {m.retires})" if m.lifecycle == "retired" and m.retires else ""
+            when = when or (f" (shuts down {m.retires})" if m.retires else "")
+            title = f"{m.name} is {m.lifecycle}{when} but still wired"
+            yield Finding(f"model-{m.lifecycle}:{m.name}", sev, title, _wiring(m.locations))
 
 
 def credentials(inv: Inventory) -> Iterator[Finding]:
@@ -108,8 +109,48 @@ def base_url_overrides(inv: Inventory) -> Iterator[Finding]:
                 )
 
 
+_CONFIGURING = frozenset({Context.CONFIG, Context.ENV, Context.SESSION})
+
+
+def dormant_clients(inv: Inventory) -> Iterator[Finding]:
+    """A provider client shipped (compiled in, built in source, installed) that no config routes to."""
+    configured: set[str] = set()
+    for m in inv.models:
+        if any(loc.context in _CONFIGURING for loc in m.locations):
+            configured.update(x for x in (m.vendor, m.served_via) if x)
+    for e in inv.endpoints:
+        if any(loc.context in _CONFIGURING for loc in e.locations):
+            configured.update(x for x in (e.vendor, e.served_via) if x)
+    shipped: dict[str, list[tuple[str, Location]]] = defaultdict(list)
+    for c in inv.clients:
+        if c.vendor and c.locations:
+            shipped[c.vendor].append((f"{c.kind} {c.provider} client", c.locations[0]))
+    for s in inv.sdks:
+        if s.installed and s.vendor and s.locations:
+            shipped[s.vendor].append((f"{s.ecosystem} {s.name} {s.version or ''}".rstrip(), s.locations[0]))
+    for vendor, items in sorted(shipped.items()):
+        if vendor in configured:
+            continue
+        what = sorted({label for label, _ in items})
+        shown = ", ".join(what[:4]) + (f" and {len(what) - 4} more" if len(what) > 4 else "")
+        locs = tuple(sorted({loc for _, loc in items}, key=location_key))[:_MAX_LOCS]
+        yield Finding(
+            f"dormant-client:{vendor}",
+            Severity.LOW,
+            f"{vendor} client shipped but no config routes to it: {shown}",
+            locs,
+        )
+
+
 RULES: tuple[Rule, ...] = (
-    external_models, unknown_models, lifecycle, credentials, kill_switches, base_url_overrides, *SESSION_RULES
+    external_models,
+    unknown_models,
+    lifecycle,
+    credentials,
+    kill_switches,
+    base_url_overrides,
+    dormant_clients,
+    *SESSION_RULES,
 )
 # Rules of a live audit (they find nothing in an inventory without processes).
 RULES += (kill_switch_runtime_differs, live_connections)

@@ -16,6 +16,7 @@ import jsonschema
 from scanner.inventory.document import SCHEMA_ID, load_schema
 from scanner.model import (
     CatalogRef,
+    ClientEntry,
     Context,
     CredentialEntry,
     CredentialLocation,
@@ -25,6 +26,7 @@ from scanner.model import (
     Inventory,
     KillSwitchEntry,
     Location,
+    McpServerEntry,
     ModelEntry,
     RouteEntry,
     RuleEvidence,
@@ -107,6 +109,7 @@ def _build(doc: dict[str, Any]) -> Inventory:
                 m["lifecycle"],
                 m["wired"],
                 _locs(m["locations"]),
+                m.get("retires"),
             )
             for m in doc["models"]
         ),
@@ -147,6 +150,16 @@ def _build(doc: dict[str, Any]) -> Inventory:
         skipped=tuple(_skip(s) for s in doc["skipped"]),
         sessions=tuple(_session(x) for x in doc["sessions"]),
         routes=tuple(_route(x) for x in doc["routes"]),
+        clients=tuple(
+            ClientEntry(c["provider"], c["vendor"], c["served_via"], c["kind"], tuple(c["components"]),
+                        _locs(c["locations"]))
+            for c in doc.get("clients", ())
+        ),
+        mcp_servers=tuple(
+            McpServerEntry(m["name"], m["transport"], m["command"], m["url"], tuple(m["env"]), m["user"],
+                           m["config"], _locs(m["locations"]))
+            for m in doc.get("mcp_servers", ())
+        ),
     )
 
 

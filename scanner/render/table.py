@@ -121,6 +121,7 @@ def render(inv: Inventory) -> str:
     )
     out.extend(sessions_report.sections(inv))
     out += _live_sections(inv)
+    out.append(_clients_and_mcp(inv))
     reasons = Counter(s.reason.value for s in inv.skipped)
     summary = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items())) or "nothing"
     out.append(f"Skipped: {summary}\n")
@@ -164,3 +165,29 @@ def _live_sections(inv: Inventory) -> list[str]:
         headers = ["pid", "process", "proto", "local", "remote", "state", "endpoint", "mapped by"]
         out.append(_section("Connections", headers, rows))
     return out
+def _clients_and_mcp(inv: Inventory) -> str:
+    """Shipped provider clients ("anthropic client: request flow, …") and the agents' MCP servers."""
+    clients = _section(
+        "Clients",
+        ["vendor", "client", "via", "kind", "what it does", "where"],
+        [
+            [
+                c.vendor or "?",
+                c.provider,
+                c.served_via or "",
+                c.kind,
+                ", ".join(c.components),
+                _where(c.locations),
+            ]
+            for c in inv.clients
+        ],
+    )
+    servers = _section(
+        "MCP servers",
+        ["name", "transport", "command or url", "env", "user", "config"],
+        [
+            [m.name, m.transport, m.command or m.url or "", ",".join(m.env), m.user or "", m.config]
+            for m in inv.mcp_servers
+        ],
+    )
+    return clients + "\n" + servers

@@ -1,0 +1,143 @@
+"""Agent tool configs in every user home: the MCP servers each agent is given.
+
+Claude Code (`~/.claude.json`, `.mcp.json`, `managed-mcp.json`), Claude Desktop
+(`claude_desktop_config.json`), Cursor (`~/.cursor/mcp.json`), Gemini CLI (`~/.gemini/settings.json`),
+VS Code (`.vscode/mcp.json` `servers`, or `mcp.servers` in settings) and Codex (`[mcp_servers.*]` in
+`~/.codex/config.toml`) all list servers as a name mapped to a command or a URL. Models, base URLs and
+credentials in the same files are the config detector's; this one reads only the server lists. Env
+values and secret-looking arguments are never reported: only the variable names.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from scanner.detectors.base import FileView
+from scanner.detectors.config_formats import clean_json
+from scanner.model import Context, Evidence, McpServerEvidence
+from scanner.secrets import safe_url
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+_JSON_NAMES = frozenset(
+    {
+        ".claude.json",
+        ".mcp.json",
+        "mcp.json",
+        "managed-mcp.json",
+        "managed-settings.json",
+        "claude_desktop_config.json",
+        "settings.json",
+        "mcp_config.json",
+        "cline_mcp_settings.json",
+    }
+)
+_CONTAINERS = ("mcpServers", "mcp_servers", "mcp.servers")
+_MAX_DEPTH = 6
+_MAX_SERVERS = 500
+_SECRET_WORD = re.compile(r"(?i)(?:key|token|secret|password|passwd|auth|bearer)")
+_SECRET_ASSIGN = re.compile(r"(?i)^(-{0,2}[a-z0-9_.-]*(?:key|token|secret|password|auth)[a-z0-9_.-]*[=:]).+$")
+
+
+class AgentConfigDetector:
+    name = "agent_configs"
+    description = "MCP server lists of agent tools (Claude Code/Desktop, Cursor, Gemini CLI, VS Code, Codex)"
+
+    def wants(self, view: FileView) -> bool:
+        if view.context in (Context.PACKAGE, Context.BINARY) or view.entry.size > 4 << 20:
+            return False
+        if view.name == "config.toml":
+            return "/.codex/" in view.entry.path
+        return view.name in _JSON_NAMES
+
+    def extract(self, view: FileView) -> Iterator[Evidence]:
+        try:
+            if view.name.endswith(".toml"):
+                doc: Any = tomllib.loads(view.text)
+            else:
+                doc = json.loads(clean_json(view.text))
+        except (ValueError, RecursionError):
+            return  # the config detector records the file as parse_error
+        servers = list(_server_maps(doc, view.name, 0))[:_MAX_SERVERS]
+        user = _user_of(view.entry.path)
+        for name, spec in servers:
+            line = _line_of(view.text, name)
+            yield _server(name, spec, user, view.location(line, Context.CONFIG))
+
+
+def _server_maps(doc: Any, file_name: str, depth: int) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(name, spec) of every server under an MCP container key, at any depth (per-project lists too)."""
+    if depth > _MAX_DEPTH or not isinstance(doc, dict):
+        return
+    for key, value in doc.items():
+        if not isinstance(value, dict):
+            continue
+        is_list = key in _CONTAINERS or (key == "servers" and file_name == "mcp.json")
+        if key == "mcp" and isinstance(value.get("servers"), dict):  # VS Code settings: "mcp": {"servers": …}
+            value, is_list = value["servers"], True
+        if is_list:
+            for name, spec in sorted(value.items()):
+                if isinstance(spec, dict):
+                    yield str(name), spec
+        else:
+            yield from _server_maps(value, file_name, depth + 1)
+
+
+def _server(name: str, spec: dict[str, Any], user: str | None, location: Any) -> McpServerEvidence:
+    command = spec.get("command") if isinstance(spec.get("command"), str) else None
+    args = [str(a) for a in spec.get("args", []) if isinstance(a, str | int | float)] if command else []
+    if command and isinstance(spec.get("args"), list):
+        command = " ".join([command, *_redact_args(args)])
+    raw_url = spec.get("url") or spec.get("serverUrl") or spec.get("httpUrl")
+    url = safe_url(raw_url) if isinstance(raw_url, str) else None
+    kind = str(spec.get("type") or spec.get("transport") or "").lower()
+    if kind in ("stdio", "sse"):
+        transport = kind
+    elif kind in ("http", "streamable-http", "streamablehttp", "streamable_http"):
+        transport = "http"
+    elif command:
+        transport = "stdio"
+    elif url:
+        transport = "sse" if url.rstrip("/").endswith("/sse") else "http"
+    else:
+        transport = "unknown"
+    env = spec.get("env")
+    env_names = tuple(sorted(str(k) for k in env)) if isinstance(env, dict) else ()
+    return McpServerEvidence(name, transport, command, url, env_names, user, location)
+
+
+def _redact_args(args: list[str]) -> list[str]:
+    out: list[str] = []
+    for i, arg in enumerate(args):
+        assign = _SECRET_ASSIGN.match(arg)
+        if assign:
+            out.append(assign.group(1) + "***")
+        elif i > 0 and args[i - 1].startswith("-") and _SECRET_WORD.search(args[i - 1]):
+            out.append("***")
+        else:
+            out.append(arg)
+    return out
+
+
+def _user_of(path: str) -> str | None:
+    parts = path.split("/")
+    if len(parts) > 2 and parts[1] == "root":
+        return "root"
+    if len(parts) > 3 and parts[1] == "home":
+        return parts[2]
+    return None
+
+
+def _line_of(text: str, name: str) -> int | None:
+    for needle in (f'"{name}"', f"mcp_servers.{name}]", f'mcp_servers."{name}"]'):
+        pos = text.find(needle)
+        if pos != -1:
+            return text.count("\n", 0, pos) + 1
+    return None

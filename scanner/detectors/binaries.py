@@ -1,0 +1,111 @@
+"""Executables and shared objects: the provider client modules, SDKs and strings compiled into them.
+
+Nothing is run. The catalog's code-path grammar finds provider modules (`src/providers/anthropic/
+request_flow.rs`) and registry paths (`async-openai-0.29.0`) in the bytes; Go build info and
+cargo-auditable data name every module or crate with its version. ASCII strings are already matched in
+place by the content detector; UTF-16 strings of PE files are decoded here, bounded, and
+matched by the same catalog patterns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+
+from scanner.detectors.base import FileView
+from scanner.detectors.content import ContentDetector
+from scanner.formats import auditable, gobuild
+from scanner.model import ClientEvidence, Context, Evidence, SdkEvidence
+from scanner.textsafe import decode
+
+_EXECUTABLE_MAGICS = (
+    b"\x7fELF",
+    b"MZ",
+    b"\xcf\xfa\xed\xfe",
+    b"\xce\xfa\xed\xfe",
+    b"\xfe\xed\xfa\xcf",
+    b"\xca\xfe\xba\xbe",
+)
+_MAX_PATH_HITS = 20_000
+_UTF16 = re.compile(rb"(?:[\x20-\x7e]\x00){6,512}")
+_MAX_UTF16_STRINGS = 50_000
+_MAX_UTF16_BYTES = 4 << 20
+
+
+class BinaryDetector:
+    name = "binaries"
+    description = "Executables: provider client modules, Go build info, cargo-auditable data, registry paths"
+
+    def wants(self, view: FileView) -> bool:
+        return view.data.startswith(_EXECUTABLE_MAGICS)
+
+    def extract(self, view: FileView) -> Iterator[Evidence]:
+        yield from self._code_paths(view)
+        yield from self._go(view)
+        yield from self._auditable(view)
+        yield from self._utf16(view)
+
+    def _code_paths(self, view: FileView) -> Iterator[Evidence]:
+        catalog = view.catalog
+        parts: dict[str, set[str]] = defaultdict(set)
+        packages: set[tuple[str, str, str]] = set()
+        for spec, rx in catalog.code_path_rx:
+            for n, m in enumerate(rx.finditer(view.data)):
+                if n >= _MAX_PATH_HITS:
+                    break
+                groups = {k: decode(v) for k, v in m.groupdict().items() if v is not None}
+                if spec.kind == "package" and spec.ecosystem:
+                    packages.add((spec.ecosystem, groups.get("name", ""), groups.get("version", "")))
+                elif spec.kind == "module":
+                    provider = groups.get("provider", "")
+                    if catalog.module_names.get(provider) == "":
+                        continue  # src/providers/mod.rs names no provider
+                    module = groups.get("module")
+                    described = catalog.module_names.get(module, module.replace("_", " ")) if module else ""
+                    parts[provider].update({described} if described else set())
+        location = view.location(None, Context.BINARY)
+        for provider, components in sorted(parts.items()):
+            known = catalog.client_name(provider)
+            yield ClientEvidence(
+                provider, known.vendor, known.served_via, "compiled", tuple(sorted(components)), location
+            )
+        for ecosystem, name, version in sorted(packages):
+            yield from _sdk(view, ecosystem, name, version)
+
+    def _go(self, view: FileView) -> Iterator[Evidence]:
+        info = gobuild.parse(view.data)
+        if info is None:
+            return
+        for dep in info.deps:
+            yield from _sdk(view, "go", dep.path, dep.version)
+
+    def _auditable(self, view: FileView) -> Iterator[Evidence]:
+        for name, version in auditable.crates(view.data):
+            yield from _sdk(view, "cargo", name, version)
+
+    def _utf16(self, view: FileView) -> Iterator[Evidence]:
+        # PE files keep their strings in UTF-16; in ELF and Mach-O they are rare and the pass costs
+        # seconds per large shared object (measured on a pip-installed litellm tree).
+        if not view.data.startswith(b"MZ"):
+            return
+        strings: list[bytes] = []
+        total = 0
+        for n, m in enumerate(_UTF16.finditer(view.data)):
+            if n >= _MAX_UTF16_STRINGS or total >= _MAX_UTF16_BYTES:
+                break
+            text = m.group()[::2]
+            strings.append(text)
+            total += len(text)
+        if not strings:
+            return
+        derived = FileView(view.entry, b"\n".join(strings), view.catalog, view.owner_of, view.read_path)
+        derived.__dict__["context"] = Context.BINARY  # the decoded strings are still the binary's
+        yield from ContentDetector().extract(derived)
+
+
+def _sdk(view: FileView, ecosystem: str, name: str, version: str) -> Iterator[Evidence]:
+    spec = view.catalog.sdk(ecosystem, name)
+    if spec is not None:
+        location = view.location(None, Context.BINARY)
+        yield SdkEvidence(ecosystem, spec.name, version or None, True, view.path, location)

@@ -1,0 +1,119 @@
+"""Installed packages of the other ecosystems: conda, Java jars, Ruby gems, NuGet and Cargo installs.
+
+Python dist-info and npm node_modules are the `packages` detector's. Here: `conda-meta/*.json`, Maven
+`pom.properties` inside jars (the zip's directory is read, bounded), `specifications/*.gemspec`, NuGet
+`*.nuspec` and `project.assets.json`, and cargo's `.crates2.json`. Only packages a catalog knows as an
+LLM SDK are reported, with the directory or archive that holds them as their environment.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+from collections.abc import Iterator
+
+from scanner.detectors.base import FileView
+from scanner.model import Context, Evidence, SdkEvidence
+from scanner.textsafe import display_path
+
+_MAX_JAR_MEMBERS = 20_000
+_MAX_POM_BYTES = 64 << 10
+_POM = re.compile(r"^META-INF/maven/[^/]+/[^/]+/pom\.properties$")
+_GEMSPEC = re.compile(r"^(?P<name>.+)-(?P<version>\d[^-]*)\.gemspec$")
+_NUSPEC_FIELD = re.compile(r"<(id|version)>\s*([^<\s]{1,200})\s*</\1>", re.IGNORECASE)
+_CRATES2_KEY = re.compile(r"^(?P<name>\S+) (?P<version>\S+) \(")
+
+
+class EcosystemDetector:
+    name = "ecosystems"
+    description = "Installed conda, Maven (jars), RubyGems, NuGet and Cargo packages that are LLM SDKs"
+
+    def wants(self, view: FileView) -> bool:
+        path, name = view.entry.path, view.name
+        if name.endswith(".json") and path.rsplit("/", 2)[-2:-1] == ["conda-meta"]:
+            return True
+        if name.endswith((".jar", ".war", ".ear")):
+            return view.data[:4] == b"PK\x03\x04"
+        if name.endswith(".gemspec"):
+            return "/specifications/" in path
+        return name.endswith(".nuspec") or name in ("project.assets.json", ".crates2.json")
+
+    def extract(self, view: FileView) -> Iterator[Evidence]:
+        name = view.name
+        if name.endswith((".jar", ".war", ".ear")):
+            found = _jar(view.data)
+            ecosystem, env = "maven", view.path
+        elif name.endswith(".gemspec"):
+            m = _GEMSPEC.match(name)
+            found = [(m.group("name"), m.group("version"))] if m else []
+            ecosystem, env = "gem", display_path(view.entry.path.rsplit("/", 1)[0])
+        elif name.endswith(".nuspec"):
+            fields = {k.lower(): v for k, v in _NUSPEC_FIELD.findall(view.text[:_MAX_POM_BYTES])}
+            found = [(fields["id"], fields["version"])] if "id" in fields and "version" in fields else []
+            ecosystem, env = "nuget", display_path(view.entry.path.rsplit("/", 1)[0])
+        else:
+            doc = _json(view)
+            if name == "project.assets.json":
+                found, ecosystem = _assets(doc), "nuget"
+            elif name == ".crates2.json":
+                found, ecosystem = _crates2(doc), "cargo"
+            else:
+                found, ecosystem = _conda(doc), "pypi"
+            env = display_path(view.entry.path.rsplit("/", 1)[0])
+        location = view.location(None, Context.PACKAGE)
+        for pkg, version in sorted(set(found)):
+            spec = view.catalog.sdk(ecosystem, pkg)
+            if spec is not None:
+                yield SdkEvidence(ecosystem, spec.name, version or None, True, env, location)
+
+
+def _json(view: FileView) -> object:
+    try:
+        return json.loads(view.data.decode("utf-8-sig", "replace"))
+    except (ValueError, RecursionError):
+        return None
+
+
+def _conda(doc: object) -> list[tuple[str, str]]:
+    # conda package names follow PyPI's for the SDKs (openai, anthropic, litellm); matched as PyPI names.
+    if isinstance(doc, dict) and isinstance(doc.get("name"), str) and isinstance(doc.get("version"), str):
+        return [(doc["name"], doc["version"])]
+    return []
+
+
+def _assets(doc: object) -> list[tuple[str, str]]:
+    libraries = doc.get("libraries") if isinstance(doc, dict) else None
+    if not isinstance(libraries, dict):
+        return []
+    pairs = (key.split("/", 1) for key in libraries if isinstance(key, str) and key.count("/") == 1)
+    return [(name, version) for name, version in pairs]
+
+
+def _crates2(doc: object) -> list[tuple[str, str]]:
+    installs = doc.get("installs") if isinstance(doc, dict) else None
+    if not isinstance(installs, dict):
+        return []
+    return [(m.group("name"), m.group("version")) for key in installs if (m := _CRATES2_KEY.match(str(key)))]
+
+
+def _jar(data: bytes) -> list[tuple[str, str]]:
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return []
+    found: list[tuple[str, str]] = []
+    with archive:
+        for info in archive.infolist()[:_MAX_JAR_MEMBERS]:
+            if not _POM.match(info.filename) or info.file_size > _MAX_POM_BYTES:
+                continue
+            try:
+                text = archive.read(info).decode("utf-8", "replace")
+            except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError):
+                continue
+            props = dict(line.split("=", 1) for line in text.splitlines() if "=" in line and not line.startswith("#"))
+            group, artifact = props.get("groupId", "").strip(), props.get("artifactId", "").strip()
+            if group and artifact:
+                found.append((f"{group}:{artifact}", props.get("version", "").strip()))
+    return found

@@ -1,0 +1,138 @@
+"""Declared dependencies pinned by lockfiles and module files: exact versions a build resolves to.
+
+package-lock.json, pnpm-lock.yaml, poetry.lock, uv.lock, Cargo.lock, go.mod / go.sum and Gemfile.lock.
+Like the `manifests` detector these are declared (`installed: false`); the version is the pinned one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterator
+
+from scanner.detectors.base import FileView
+from scanner.model import Context, Evidence, SdkEvidence
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+_TOML_LOCKS = {"poetry.lock": "pypi", "uv.lock": "pypi", "cargo.lock": "cargo"}
+_PNPM_KEY = re.compile(r"^\s{2}'?/?(@?[^@\s'/]+(?:/[^@\s']+)?)@(\d[^(:'\s]*)")
+_GO_REQ = re.compile(r"^\s*(?:require\s+)?([a-z0-9.\-]+(?:/[A-Za-z0-9._~\-]+)+)\s+(v\d[^\s/]*)")
+_GEM_SPEC = re.compile(r"^ {4}([A-Za-z0-9_.\-]+) \(([^)]+)\)$")
+Pin = tuple[str, str, int | None]
+
+
+class LockfileDetector:
+    name = "lockfiles"
+    description = "Pinned SDK versions in package-lock, pnpm-lock, poetry/uv/Cargo locks, go.mod/go.sum, Gemfile.lock"
+
+    def wants(self, view: FileView) -> bool:
+        if view.context in (Context.PACKAGE, Context.BINARY) or view.entry.size > 32 << 20:
+            return False
+        return view.name.lower() in _PARSERS
+
+    def extract(self, view: FileView) -> Iterator[Evidence]:
+        ecosystem, parse = _PARSERS[view.name.lower()]
+        seen: set[tuple[str, str]] = set()
+        for pkg, version, line in parse(view.text):
+            spec = view.catalog.sdk(ecosystem, pkg)
+            if spec is None or (spec.name, version) in seen:
+                continue
+            seen.add((spec.name, version))
+            yield SdkEvidence(
+                ecosystem, spec.name, version or None, False, view.path, view.location(line, Context.CONFIG)
+            )
+
+
+def _line(text: str, needle: str) -> int | None:
+    pos = text.find(needle)
+    return text.count("\n", 0, pos) + 1 if pos != -1 else None
+
+
+def _package_lock(text: str) -> list[Pin]:
+    try:
+        doc = json.loads(text.lstrip("\ufeff"))
+    except (ValueError, RecursionError):
+        return []
+    out: list[Pin] = []
+    packages = doc.get("packages") if isinstance(doc, dict) else None
+    if isinstance(packages, dict):  # lockfile v2/v3: "node_modules/<name>" (nested paths too)
+        for key, meta in packages.items():
+            if "node_modules/" in key and isinstance(meta, dict) and isinstance(meta.get("version"), str):
+                name = key.rsplit("node_modules/", 1)[1]
+                out.append((name, meta["version"], _line(text, f'"{key}"')))
+    deps = doc.get("dependencies") if isinstance(doc, dict) else None
+    if not out and isinstance(deps, dict):  # lockfile v1
+        for name, meta in deps.items():
+            if isinstance(meta, dict) and isinstance(meta.get("version"), str):
+                out.append((name, meta["version"], _line(text, f'"{name}"')))
+    return out
+
+
+def _pnpm_lock(text: str) -> list[Pin]:
+    # Keys under `packages:` are `/name@version` (v5/v6) or `name@version` (v9); read line by line so a
+    # huge lockfile is never built into a YAML tree.
+    out: list[Pin] = []
+    in_packages = False
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        if not line.startswith(" "):
+            in_packages = line.rstrip() in ("packages:", "snapshots:")
+            continue
+        m = _PNPM_KEY.match(line) if in_packages else None
+        if m:
+            out.append((m.group(1), m.group(2), n))
+    return out
+
+
+def _toml_packages(text: str) -> list[Pin]:
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return []
+    out: list[Pin] = []
+    for pkg in doc.get("package") or []:
+        if isinstance(pkg, dict) and isinstance(pkg.get("name"), str):
+            version = str(pkg.get("version") or "")
+            out.append((pkg["name"], version, _line(text, f'name = "{pkg["name"]}"')))
+    return out
+
+
+def _go_mod(text: str) -> list[Pin]:
+    out: list[Pin] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        m = _GO_REQ.match(line)
+        if m and not line.lstrip().startswith(("module", "go ", "replace", "//")):
+            out.append((m.group(1), m.group(2), n))
+    return out
+
+
+def _go_sum(text: str) -> list[Pin]:
+    out: list[Pin] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        fields = line.split()
+        if len(fields) == 3:
+            out.append((fields[0], fields[1].removesuffix("/go.mod"), n))
+    return out
+
+
+def _gemfile_lock(text: str) -> list[Pin]:
+    return [(m.group(1), m.group(2), n) for n, line in enumerate(text.splitlines(), 1) if (m := _GEM_SPEC.match(line))]
+
+
+_PARSERS = {
+    "package-lock.json": ("npm", _package_lock),
+    "npm-shrinkwrap.json": ("npm", _package_lock),
+    "pnpm-lock.yaml": ("npm", _pnpm_lock),
+    "poetry.lock": ("pypi", _toml_packages),
+    "uv.lock": ("pypi", _toml_packages),
+    "cargo.lock": ("cargo", _toml_packages),
+    "go.mod": ("go", _go_mod),
+    "go.sum": ("go", _go_sum),
+    "gemfile.lock": ("gem", _gemfile_lock),
+}

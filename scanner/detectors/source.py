@@ -1,0 +1,70 @@
+"""Application source: which LLM clients the code builds, what it calls, and the models and base URLs it passes.
+
+The SDK signatures (imports, constructions like `AnthropicBedrock(`, calls like `.messages.create(`) are
+catalog data searched by the one compiled ruleset; this detector only looks at a bounded window after
+each hit, so a minified bundle with megabyte-long lines costs no more than its hits. A model literal
+passed to a construction or a call is stronger evidence than a bare string, and it takes the route of
+the client the file builds (`AnthropicBedrock` -> bedrock), so `served_via` is right.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from scanner.catalog.matcher import Hit, PatternKind
+from scanner.detectors.base import FileView
+from scanner.model import ClientEvidence, Context, EndpointEvidence, Evidence, ModelEvidence
+from scanner.secrets import safe_url
+from scanner.textsafe import decode
+
+_WINDOW = 1500  # bytes after a construction or call in which its arguments are read
+_ARG = re.compile(rb"""(?:\b([A-Za-z_][A-Za-z0-9_]{0,40})["']?\s*[:=]\s*|\.(model)\(\s*)(["'`])([^"'`\s\\]{1,200})\3""")
+_HOST = re.compile(r"^https?://([^/:?#\s]+)", re.IGNORECASE)
+
+
+class SourceDetector:
+    name = "source"
+    description = "SDK imports, client constructions and calls in source, with the models and base URLs they get"
+
+    def wants(self, view: FileView) -> bool:
+        return view.context is Context.SOURCE
+
+    def extract(self, view: FileView) -> Iterator[Evidence]:
+        sigs = view.catalog.source_signatures
+        hits = [h for h in view.hits if h.kind is PatternKind.SIGNATURE]
+        clients = [h for h in hits if sigs[h.index].kind == "client"]
+        if not clients and not any(sigs[h.index].kind == "import" for h in hits):
+            return  # a stray `.create(` in code that uses no LLM SDK says nothing
+        calls = tuple(sorted({sigs[h.index].name for h in hits if sigs[h.index].kind == "call"}))
+        for hit in clients:
+            sig = sigs[hit.index]
+            location = view.location(view.line_of(hit.start), Context.SOURCE, offset=hit.start)
+            yield ClientEvidence(sig.name, sig.vendor, sig.served_via, "source", calls, location)
+        for hit in hits:
+            if sigs[hit.index].kind != "import":
+                yield from self._arguments(view, hit, _route(view, clients, hit))
+
+    def _arguments(self, view: FileView, hit: Hit, route: str | None) -> Iterator[Evidence]:
+        model_keys = view.catalog.keys("model")
+        url_keys = view.catalog.keys("base_url")
+        end = min(len(view.data), hit.end + _WINDOW)
+        for m in _ARG.finditer(view.data, hit.end, end):
+            key = decode(m.group(1) or m.group(2)).lower()
+            value = decode(m.group(4))
+            offset = m.start(4)
+            location = view.location(view.line_of(offset), Context.SOURCE, offset=offset)
+            if key in model_keys:
+                yield ModelEvidence(value, location, served_via=route)
+            elif key.replace("_", "") in url_keys or key in url_keys:
+                host = _HOST.match(value)
+                if host:
+                    yield EndpointEvidence(host.group(1).lower(), safe_url(value), location)
+
+
+def _route(view: FileView, clients: list[Hit], hit: Hit) -> str | None:
+    """The route of the client built nearest before this hit (or the file's only client)."""
+    sigs = view.catalog.source_signatures
+    before = [c for c in clients if c.start <= hit.start]
+    chosen = before[-1] if before else (clients[0] if clients else None)
+    return sigs[chosen.index].served_via if chosen else None

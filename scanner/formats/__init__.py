@@ -1,0 +1,1 @@
+"""Parsers of binary and package formats that detectors share: pure functions over bytes, bounded."""
