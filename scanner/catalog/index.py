@@ -118,6 +118,7 @@ class Catalog:
         self.config_keys = {k: frozenset(v) for k, v in keys.items()}
         self._placeholders = [_rx(f.placeholders.pattern, f.origin) for f in files if f.placeholders]
         self._identity_cache: dict[str, Identity] = {}
+        self._scrubbed: dict[str, str] = {}
         self.code_paths: list[CodePath] = [x for f in files for x in f.code_paths]
         self.code_path_rx = [(c, _rx_bytes(c.pattern, "code path")) for c in self.code_paths]
         self.source_signatures: list[SourceSignature] = [x for f in files for x in f.source_signatures]
@@ -244,7 +245,12 @@ class Catalog:
 
     def scrub(self, text: str) -> str:
         """`text` with every credential a catalog recognises replaced by its redacted form."""
-        return scrub(text, self._credential_rx)
+        done = self._scrubbed.get(text)
+        if done is None:
+            done = scrub(text, self._credential_rx)
+            if len(self._scrubbed) < 100_000:  # the same names and URLs recur across thousands of files
+                self._scrubbed[text] = done
+        return done
 
     def is_placeholder(self, value: str) -> bool:
         return any(rx.search(value) for rx in self._placeholders)

@@ -8,10 +8,12 @@ ids that no catalog knows come from the config detector, which reads keys.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 from scanner.catalog.matcher import Hit, PatternKind
 from scanner.detectors.base import FileView
+from scanner.inventory.builder import MAX_LOCATIONS
 from scanner.model import (
     Context,
     EndpointEvidence,
@@ -40,7 +42,11 @@ class ContentDetector:
         return True
 
     def extract(self, view: FileView) -> Iterator[Evidence]:
+        repeats: Counter[bytes] = Counter()
         for hit in view.hits:
+            repeats[hit.text] += 1
+            if repeats[hit.text] > MAX_LOCATIONS:
+                continue  # an entry keeps MAX_LOCATIONS locations: more of the same text in one file adds nothing
             if hit.kind in (PatternKind.MODEL, PatternKind.HOSTED):
                 yield from self._model(view, hit)
             elif hit.kind is PatternKind.HOST:

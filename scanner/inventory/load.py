@@ -9,9 +9,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from scanner.inventory.document import SCHEMA_ID, load_schema
 from scanner.model import (
@@ -41,6 +39,9 @@ from scanner.model import (
     TargetInfo,
 )
 
+if TYPE_CHECKING:
+    import jsonschema
+
 # An inventory file is small next to a VM, but a wrong argument (a disk image) must not be read whole.
 MAX_DOCUMENT_BYTES = 256 << 20
 
@@ -51,6 +52,9 @@ class InventoryLoadError(ValueError):
 
 @cache
 def _validator() -> jsonschema.Draft202012Validator:
+    # Imported here: jsonschema's import costs seconds, and only reading an inventory back needs it.
+    import jsonschema
+
     return jsonschema.Draft202012Validator(load_schema())
 
 
@@ -75,7 +79,9 @@ def from_document(doc: Any) -> Inventory:
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA_ID:
         found = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
         raise InventoryLoadError(f"not a modelcensus inventory (schema {found!r}, expected {SCHEMA_ID!r})")
-    error = jsonschema.exceptions.best_match(_validator().iter_errors(doc))
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_validator().iter_errors(doc))
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "(document)"
         raise InventoryLoadError(f"does not match {SCHEMA_ID} at {where}: {error.message[:200]}")

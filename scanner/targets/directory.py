@@ -220,17 +220,19 @@ class DirectoryTarget:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
                 raise ReadFailure(SkipReason.CHANGED, "no longer a regular file")
+            # One read of the whole (capped) file, then one that sees EOF: no chunk copies for the usual case.
+            # Files that report size 0 (pseudo files) are read in 64 KiB steps up to the cap.
             chunks: list[bytes] = []
-            remaining = limit
-            while remaining > 0:
-                chunk = os.read(fd, min(remaining, 1 << 20))
+            got = 0
+            want = min(limit, st.st_size + 1)
+            while got < limit:
+                chunk = os.read(fd, min(limit - got, max(want - got, 1 << 16)))
                 if not chunk:
                     break
                 chunks.append(chunk)
-                remaining -= len(chunk)
-            data = b"".join(chunks)
-            truncated = remaining <= 0 and st.st_size > limit
-            return ReadResult(data, truncated)
+                got += len(chunk)
+            data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+            return ReadResult(data, got >= limit and st.st_size > limit)
         except OSError as exc:
             raise ReadFailure(SkipReason.READ_ERROR, exc.strerror or str(exc)) from None
         finally:
