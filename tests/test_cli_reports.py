@@ -114,3 +114,19 @@ def test_missing_explicit_config_is_an_error(vm: Path, tmp_path: Path) -> None:
 def test_shell_completion_is_offered() -> None:
     result = runner.invoke(app, ["--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0 and "--install-completion" in result.output and "--show-completion" in result.output
+
+
+def test_config_file_names_the_ignore_file(vm: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    work = tmp_path / "work"
+    write(vm, "/etc/a.env", "# live kill switch for the proxy\nPROXY_OVERRIDE=0\n")
+    write(work, "/policy/ignore.toml",
+          '[[ignore]]\nid = "kill-switch-disarmed:PROXY_OVERRIDE"\nreason = "accepted for the test rig"\n')
+    write(work, "/modelcensus.toml", '[scan]\nfail_on = "high"\nignore_file = "policy/ignore.toml"\n')
+    monkeypatch.chdir(work)
+    failing = runner.invoke(app, ["scan", str(vm), "-q", "--ignore-file", str(work / "missing.toml")])
+    assert failing.exit_code == 2  # the command line wins, and a missing ignore file is an error
+    result = runner.invoke(app, ["scan", str(vm), "-q", "-f", "json"])
+    assert result.exit_code == 0, result.output
+    write(work, "/strict.toml", '[scan]\nfail_on = "high"\n')
+    strict = runner.invoke(app, ["scan", str(vm), "-q", "-f", "json", "--config", str(work / "strict.toml")])
+    assert strict.exit_code == 1  # without the ignore file the same finding fails the scan

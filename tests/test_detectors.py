@@ -409,7 +409,7 @@ def test_installed_python_and_npm_sdks(tmp_path: Path, scan_dir: ScanFn) -> None
         ("pypi", "langchain-anthropic", "0.3.1", dist),
         ("pypi", "claude-agent-sdk", "0.1.4", dist),
         ("npm", "@anthropic-ai/sdk", "1.14.0", "/srv/ui/node_modules"),
-        ("npm", "@anthropic-ai/sdk", "1.13.0", pnpm),
+        ("npm", "@anthropic-ai/sdk", "1.13.0", "/srv/pnpm-ui/node_modules"),  # the project, not the store
     }
     for s in got.values():
         assert (s["installed"], s["vendor"]) == (True, "anthropic")

@@ -7,6 +7,7 @@ output = "report.html"       # any --output ("-" for stdout)
 catalogs = ["acme.toml"]     # added to --catalog; relative to the config file
 max_file_size = "128M"
 fail_on = "high"             # exit 1 when a finding is at least this severe
+ignore_file = ".modelcensus-ignore.toml"   # relative to the config file
 ```
 
 Options given on the command line win over the file. An unknown key is an error, so a typo is not silently ignored.
@@ -24,7 +25,7 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 DEFAULT_NAME = "modelcensus.toml"
-_KEYS = {"format", "output", "catalogs", "max_file_size", "fail_on"}
+_KEYS = {"format", "output", "catalogs", "max_file_size", "fail_on", "ignore_file"}
 
 
 class ConfigError(ValueError):
@@ -39,6 +40,7 @@ class ScanConfig:
     catalogs: tuple[Path, ...] = field(default=())
     max_file_size: str | None = None
     fail_on: str | None = None
+    ignore_file: Path | None = None
 
 
 def _text(table: dict[str, object], key: str, origin: Path) -> str | None:
@@ -86,4 +88,5 @@ def load_config(explicit: Path | None, cwd: Path) -> ScanConfig:
         catalogs=tuple(base / c for c in catalogs),
         max_file_size=_text(table, "max_file_size", path),
         fail_on=_text(table, "fail_on", path),
+        ignore_file=base / ignore if (ignore := _text(table, "ignore_file", path)) else None,
     )

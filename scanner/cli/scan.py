@@ -67,7 +67,7 @@ def scan_command(
     if format not in RENDERERS:
         fail(f"unknown format {format!r}; choose one of: {FORMATS}")
     threshold = parse_fail_on(fail_on or cfg.fail_on)
-    entries = load_ignores(ignore_file)
+    entries = load_ignores(ignore_file or cfg.ignore_file)
     destination = None if output in (None, "-") else Path(output)
     if destination is not None and path.exists() and _inside(destination, path):
         fail(f"{destination}: is inside the scanned target {path}; the target is never written to")

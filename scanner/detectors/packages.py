@@ -64,6 +64,10 @@ class InstalledPackageDetector:
         if spec is None:
             return
         path = view.entry.path
-        env = display_path(path[: path.rindex("/node_modules/") + len("/node_modules")])
+        store = path.find("/node_modules/.pnpm/")
+        # pnpm keeps packages in node_modules/.pnpm/<name>@<version>/node_modules/: the project's
+        # node_modules is the environment, not the store's inner folder.
+        end = store if store != -1 else path.rindex("/node_modules/")
+        env = display_path(path[: end + len("/node_modules")])
         version = doc.get("version") if isinstance(doc.get("version"), str) else None
         yield SdkEvidence("npm", spec.name, version, True, env, view.location(None, Context.PACKAGE))
