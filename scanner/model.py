@@ -105,6 +105,8 @@ class EndpointEvidence:
     host: str
     url: str | None
     location: Location
+    # A vendor's base-URL variable pointing elsewhere: (vendor, the variable), e.g. ("anthropic", "ANTHROPIC_BASE_URL").
+    overrides: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -264,6 +266,7 @@ class EndpointEntry:
     urls: tuple[str, ...]
     wired: bool
     locations: tuple[Location, ...]
+    overrides: tuple[tuple[str, str], ...] = ()  # (vendor, variable) whose default host this replaces
 
 
 @dataclass(frozen=True)

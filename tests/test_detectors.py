@@ -445,3 +445,18 @@ def test_declared_sdk_spelled_with_underscores(tmp_path: Path, scan_dir: ScanFn)
     write(tmp_path, "/srv/app/requirements.txt", "langchain_anthropic==0.3.1\nClaude_Agent_SDK>=0.1\n")
     _, doc = scan_dir(tmp_path)
     assert {"langchain-anthropic", "claude-agent-sdk"} <= names(doc, "sdks")
+
+
+def test_base_url_variable_pointing_away_from_the_vendor_is_a_finding(tmp_path: Path, scan_dir: ScanFn) -> None:
+    write(tmp_path, "/etc/agent/runtime.env",
+          "ANTHROPIC_BASE_URL=http://llm-gw.corp.internal:8080/anthropic\n"
+          "OPENAI_BASE_URL=https://api.openai.com/v1\n"
+          "AZURE_OPENAI_ENDPOINT=https://acme.openai.azure.com\n")
+    _, doc = scan_dir(tmp_path)
+    gateway = entry(doc, "endpoints", host="llm-gw.corp.internal")
+    assert gateway["overrides"] == [{"vendor": "anthropic", "set_by": "ANTHROPIC_BASE_URL"}]
+    assert entry(doc, "endpoints", host="api.openai.com")["overrides"] == []  # the vendor's own host
+    assert entry(doc, "endpoints", host="acme.openai.azure.com")["overrides"] == []  # Azure's own route
+    finding = entry(doc, "findings", id="base-url-override:anthropic:llm-gw.corp.internal")
+    assert finding["severity"] == "medium" and "ANTHROPIC_BASE_URL" in finding["title"]
+    assert [f["id"] for f in doc["findings"] if f["id"].startswith("base-url-override")] == [finding["id"]]

@@ -45,7 +45,7 @@ def visit(page: Path, work: Path, screenshot: Path | None = None) -> Visit:
     """Open `page` in a fresh profile; what it logged, what it fetched, and its DOM (or a screenshot)."""
     work.mkdir(parents=True, exist_ok=True)
     netlog = work / "net.json"
-    action = [f"--screenshot={screenshot}", "--window-size=1200,1500"] if screenshot else ["--dump-dom"]
+    action = [f"--screenshot={screenshot}", "--window-size=1200,2200"] if screenshot else ["--dump-dom"]
     proc = subprocess.run(
         [str(CHROMIUM), *_FLAGS, f"--user-data-dir={work / 'profile'}", f"--log-net-log={netlog}", *action,
          page.as_uri()],

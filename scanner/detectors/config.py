@@ -6,6 +6,7 @@ key names the catalogs list (`[config_keys]`), the env vars they know, and their
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterator
 from urllib.parse import urlsplit
@@ -207,6 +208,12 @@ def interpret(
 
         url_key = key in url_keys or role == "base_url" or (key.endswith(_URL_SUFFIXES) and "://" in value)
         if url_key and (endpoint := _endpoint(value, loc)):
+            vendor = env_spec.vendor if env_spec and role == "base_url" else None
+            host_spec = catalog.host_info(endpoint.host)
+            owners = {host_spec.vendor, catalog.route_vendor.get(host_spec.served_via or "")} if host_spec else set()
+            if vendor and vendor not in owners:
+                # The vendor's SDK reads this variable: its traffic now goes to another host (a proxy).
+                endpoint = dataclasses.replace(endpoint, overrides=(vendor, raw_key))
             yield endpoint
             continue
 

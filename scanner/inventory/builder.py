@@ -102,6 +102,7 @@ class InventoryBuilder:
         self._sdks: dict[tuple[str, str, str | None, bool, str | None], _Locations] = defaultdict(_Locations)
         self._hosts: dict[str, _Locations] = defaultdict(_Locations)
         self._urls: dict[str, set[str]] = defaultdict(set)
+        self._overrides: dict[str, set[tuple[str, str]]] = defaultdict(set)
         self._creds: dict[str, dict[tuple[str, int | None, str | None], CredentialLocation]] = defaultdict(dict)
         self._cred_kind: dict[str, CredentialEvidence] = {}
         self._switches: dict[tuple[str, str | None, str], _Locations] = defaultdict(_Locations)
@@ -138,6 +139,8 @@ class InventoryBuilder:
             self._sdks[(ev.ecosystem, ev.name, ev.version, ev.installed, ev.environment)].add(ev.location)
         elif isinstance(ev, EndpointEvidence):
             self._hosts[ev.host].add(ev.location)
+            if ev.overrides:
+                self._overrides[ev.host].add(ev.overrides)
             if ev.url and len(self._urls[ev.host]) < MAX_URLS:
                 self._urls[ev.host].add(self.catalog.scrub(ev.url))
         elif isinstance(ev, CredentialEvidence):
@@ -297,6 +300,7 @@ class InventoryBuilder:
             tuple(sorted(self._urls.get(host, ()))),
             _wired(located),
             located,
+            tuple(sorted(self._overrides.get(host, ()))),
         )
 
     def _credential_entry(self, sha: str) -> CredentialEntry:

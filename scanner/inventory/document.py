@@ -211,6 +211,7 @@ def to_document(inv: Inventory) -> dict[str, Any]:
                 "served_via": e.served_via,
                 "urls": list(e.urls),
                 "wired": e.wired,
+                "overrides": [{"vendor": v, "set_by": var} for v, var in e.overrides],
                 "locations": [_loc(x) for x in e.locations],
             }
             for e in inv.endpoints

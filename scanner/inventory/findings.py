@@ -84,7 +84,7 @@ def kill_switches(inv: Inventory) -> Iterator[Finding]:
             yield Finding(
                 f"kill-switch-disarmed:{k.name}",
                 Severity.HIGH,
-                f"kill switch {k.name} is disarmed ({k.name}={k.value}) in the runtime environment",
+                f"kill switch {k.name} is disarmed ({k.name}={k.value}) by an environment setting",
                 env,
             )
         elif k.state is SwitchState.ON:
@@ -94,6 +94,16 @@ def kill_switches(inv: Inventory) -> Iterator[Finding]:
                 f"kill switch {k.name} is set ({k.value})",
                 k.locations[:_MAX_LOCS],
             )
+
+
+def vendor_default_overridden(inv: Inventory) -> Iterator[Finding]:
+    """A vendor SDK's base-URL variable sends its traffic to another host: a reverse proxy in the path."""
+    for e in inv.endpoints:
+        for vendor, variable in e.overrides:
+            locs = _wiring(e.locations) or e.locations[:_MAX_LOCS]
+            yield Finding(f"base-url-override:{vendor}:{e.host}", Severity.MEDIUM,
+                          f"{variable} sends {vendor} traffic to {e.host} instead of {vendor}'s own API "
+                          "(a proxy in the path)", locs)
 
 
 def base_url_overrides(inv: Inventory) -> Iterator[Finding]:
@@ -149,6 +159,7 @@ RULES: tuple[Rule, ...] = (
     credentials,
     kill_switches,
     base_url_overrides,
+    vendor_default_overridden,
     dormant_clients,
     *SESSION_RULES,
 )

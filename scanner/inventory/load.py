@@ -133,7 +133,10 @@ def _build(doc: dict[str, Any]) -> Inventory:
             for s in doc["sdks"]
         ),
         endpoints=tuple(
-            EndpointEntry(e["host"], e["vendor"], e["served_via"], tuple(e["urls"]), e["wired"], _locs(e["locations"]))
+            EndpointEntry(
+                e["host"], e["vendor"], e["served_via"], tuple(e["urls"]), e["wired"], _locs(e["locations"]),
+                tuple((o["vendor"], o["set_by"]) for o in e.get("overrides", ())),
+            )
             for e in doc["endpoints"]
         ),
         credentials=tuple(

@@ -60,7 +60,7 @@ _HELP: dict[str, tuple[str, str]] = {
         "by the service that needs it) and rotate the key.",
     ),
     "kill-switch-disarmed": (
-        "A kill switch is disarmed in the runtime environment",
+        "A kill switch is disarmed by an environment setting",
         "A setting that is meant to stop or redirect model traffic is turned off in the environment the service "
         "runs with. Check whether traffic reaches a vendor that the switch was meant to keep it from.",
     ),
