@@ -9,7 +9,8 @@ from typing import Annotated
 
 import typer
 
-from scanner.cli.common import emit, fail, load_catalog, parse_size, stderr_progress
+from scanner.cli.common import fail, load_catalog, parse_size, stderr_progress
+from scanner.cli.output import write_output
 from scanner.live.audit import AuditOptions, audit
 from scanner.live.snapshot import Scope
 from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
@@ -65,7 +66,7 @@ def audit_command(
         fail(f"{root}: {exc.strerror or exc}")
     if progress:
         sys.stderr.write("\r\x1b[K")
-    emit(render(format, inventory), output)
+    write_output(render(format, inventory), output)
 
 
 def live_alias(argv: list[str]) -> list[str]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from pathlib import Path
@@ -44,16 +43,3 @@ def stderr_progress(stats: Stats, path: str) -> None:
     shown = escape_control(path)[-60:]
     sys.stderr.write(f"\r\x1b[K{stats.files_seen} files, {stats.bytes_read >> 20} MiB  {shown}")
     sys.stderr.flush()
-
-
-def emit(text: str, output: Path | None) -> None:
-    """The report to stdout, or atomically to a file (a half-written report is never left behind)."""
-    if output is None:
-        sys.stdout.write(text)
-        return
-    try:
-        tmp = output.with_name(output.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, output)
-    except OSError as exc:
-        fail(f"{output}: cannot write: {exc.strerror}")
