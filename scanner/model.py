@@ -26,6 +26,9 @@ class Context(str, Enum):
     COMMENT = "comment"
 
 
+#: How many locations an inventory entry keeps (the first, in a stable order); detectors need not make more.
+MAX_LOCATIONS = 200
+
 #: Contexts in which a model or endpoint is really used by the VM (not merely mentioned).
 WIRING_CONTEXTS = frozenset({Context.CONFIG, Context.ENV, Context.SOURCE, Context.BINARY, Context.SESSION})
 

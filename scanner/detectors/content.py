@@ -13,8 +13,8 @@ from collections.abc import Iterator
 
 from scanner.catalog.matcher import Hit, PatternKind
 from scanner.detectors.base import FileView
-from scanner.inventory.builder import MAX_LOCATIONS
 from scanner.model import (
+    MAX_LOCATIONS,
     Context,
     EndpointEvidence,
     Evidence,

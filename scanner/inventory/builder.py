@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from scanner.catalog import Catalog
 from scanner.inventory.findings import derive_findings
 from scanner.model import (
+    MAX_LOCATIONS,
     WIRING_CONTEXTS,
     ClientEntry,
     ClientEvidence,
@@ -43,7 +44,6 @@ from scanner.model import (
 )
 from scanner.sessions.routes import build_routes
 
-MAX_LOCATIONS = 200
 MAX_URLS = 20
 MAX_SKIPS = 100_000
 MAX_SESSIONS = 20_000
