@@ -91,6 +91,7 @@ class ModelEvidence:
     base_model: str | None = None
     # A route stated by the config around the id (`provider: azure`), when the id itself has none.
     served_via: str | None = None
+    variable: str | None = None  # the environment-style variable that set it (`ANTHROPIC_MODEL`)
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,7 @@ class EndpointEvidence:
     location: Location
     # A vendor's base-URL variable pointing elsewhere: (vendor, the variable), e.g. ("anthropic", "ANTHROPIC_BASE_URL").
     overrides: tuple[str, str] | None = None
+    variable: str | None = None  # the environment-style variable that set it (`OPENAI_BASE_URL`)
 
 
 @dataclass(frozen=True)
@@ -351,6 +353,20 @@ class RouteEntry:
 
 
 @dataclass(frozen=True)
+class EnvSetting:
+    """One environment-style assignment of a base URL or a model, in a file or a process's environ.
+
+    Not part of the JSON contract: the live findings compare a process's running value with a file's.
+    """
+
+    name: str  # the variable
+    role: str  # base_url | model
+    value: str  # a safe URL (no credentials) or a model id
+    location: Location
+    foreign: bool = False  # a base URL pointing away from the hosts of the variable's own vendor
+
+
+@dataclass(frozen=True)
 class CatalogRef:
     name: str
     version: str
@@ -473,3 +489,4 @@ class Inventory:
     connections: tuple[ConnectionEntry, ...] | None = None
     clients: tuple[ClientEntry, ...] = ()
     mcp_servers: tuple[McpServerEntry, ...] = ()
+    env_settings: tuple[EnvSetting, ...] = ()  # input of live findings; not serialised

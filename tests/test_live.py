@@ -283,3 +283,73 @@ def test_a_local_model_server_is_recognised_with_its_listening_socket() -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+RUNTIME_ENV = """\
+# the agent's base URL and model, as deployed
+ANTHROPIC_BASE_URL=https://api.anthropic.com
+ANTHROPIC_MODEL=claude-opus-4-8
+"""
+
+
+def _idle_child(env: dict[str, str]) -> subprocess.Popen[str]:
+    """A child that only waits: its environment is what the audit compares with the tree's env file."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import sys; print('ready', flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env={"PATH": "/usr/bin:/bin", **env},
+    )  # fmt: skip
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+    return proc
+
+
+def _differs(doc: dict) -> dict[str, dict]:
+    return {f["id"]: f for f in doc["findings"] if f["id"].startswith("setting-runtime-differs:")}
+
+
+def test_running_base_url_and_model_that_differ_from_the_env_file_are_findings(tmp_path: Path) -> None:
+    vm = tmp_path / "vm"
+    write(vm, "/etc/agent/runtime.env", RUNTIME_ENV)
+    proc = _idle_child(
+        {
+            # userinfo in the running URL: it must never reach the report
+            "ANTHROPIC_BASE_URL": "http://bob:hunter2-not-shown@llm-gw.corp.internal:8080/anthropic",
+            "ANTHROPIC_MODEL": "claude-sonnet-4-5",
+        }
+    )
+    try:
+        result = _audit("audit", "--pid", str(proc.pid), "--root", str(vm), "-f", "json", "-q")
+        doc = _json(result)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert "hunter2-not-shown" not in result.stdout + result.stderr
+    found = _differs(doc)
+    assert set(found) == {
+        f"setting-runtime-differs:ANTHROPIC_BASE_URL:{proc.pid}",
+        f"setting-runtime-differs:ANTHROPIC_MODEL:{proc.pid}",
+    }
+    url = found[f"setting-runtime-differs:ANTHROPIC_BASE_URL:{proc.pid}"]
+    # The config keeps the traffic with Anthropic; the running value sends it to another host.
+    assert url["severity"] == "high"
+    assert "config sets ANTHROPIC_BASE_URL=https://api.anthropic.com in /etc/agent/runtime.env" in url["title"]
+    assert f"the running process {proc.pid} (" in url["title"] and "the running value wins" in url["title"]
+    assert "llm-gw.corp.internal:8080/anthropic" in url["title"]
+    assert {loc["path"] for loc in url["locations"]} == {"/etc/agent/runtime.env", f"/proc/{proc.pid}/environ"}
+    model = found[f"setting-runtime-differs:ANTHROPIC_MODEL:{proc.pid}"]
+    assert model["severity"] == "low"
+    assert "ANTHROPIC_MODEL=claude-opus-4-8" in model["title"] and "has claude-sonnet-4-5" in model["title"]
+
+
+def test_running_values_that_agree_with_the_env_file_are_no_finding(tmp_path: Path) -> None:
+    vm = tmp_path / "vm"
+    write(vm, "/etc/agent/runtime.env", RUNTIME_ENV)
+    # A trailing slash does not make another URL.
+    proc = _idle_child({"ANTHROPIC_BASE_URL": "https://api.anthropic.com/", "ANTHROPIC_MODEL": "claude-opus-4-8"})
+    try:
+        doc = _json(_audit("audit", "--pid", str(proc.pid), "--root", str(vm), "-f", "json", "-q"))
+    finally:
+        proc.kill()
+        proc.wait()
+    (entry,) = doc["processes"]
+    assert {v["name"] for v in entry["environment"]} == {"ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL"}
+    assert _differs(doc) == {}

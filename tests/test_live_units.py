@@ -6,6 +6,7 @@ that boundary produces (ProcessFacts, Socket), written out, so each rule is chec
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from scanner.catalog import Catalog
@@ -181,3 +182,26 @@ def test_directory_scan_has_no_live_sections(scan_dir, tmp_path: Path) -> None: 
     write(tmp_path, "/etc/a.yaml", "model: claude-opus-4-8\n")
     _, doc = scan_dir(tmp_path)
     assert "processes" not in doc and "connections" not in doc and "live" not in doc["target"]
+
+
+def test_a_running_base_url_between_two_proxies_is_medium(tmp_path: Path, catalog: Catalog) -> None:
+    """Both hosts are proxies: the running value still wins, but no traffic newly leaves the vendor."""
+    from scanner.live.audit import AuditOptions, audit
+
+    write(tmp_path, "/etc/agent/runtime.env", "OPENAI_BASE_URL=http://proxy-a.corp.internal/v1\n")
+    environ = (("OPENAI_BASE_URL", "http://proxy-b.corp.internal/v1"), ("OPENAI_MODEL", "gpt-5.5"))
+    facts = dataclasses.replace(_facts(), environ=environ)
+    inv = audit(
+        catalog,
+        ScanOptions(),
+        AuditOptions(Scope(pids=(7,)), root=str(tmp_path), one_file_system=False),
+        gather_processes=lambda _scope: ([facts], []),
+    )
+    found = [f for f in inv.findings if f.id.startswith("setting-runtime-differs:")]
+    assert [(f.id, f.severity.value) for f in found] == [("setting-runtime-differs:OPENAI_BASE_URL:7", "medium")]
+    assert found[0].title == (
+        "config sets OPENAI_BASE_URL=http://proxy-a.corp.internal/v1 in /etc/agent/runtime.env; "
+        "the running process 7 (jarvisd) has http://proxy-b.corp.internal/v1; the running value wins"
+    )
+    # A model only the process sets has nothing on disk to differ from.
+    assert not any("OPENAI_MODEL" in f.id for f in inv.findings)

@@ -179,6 +179,8 @@ def interpret(
         role = env_spec.role if env_spec else None
         loc = locate(item.line, item.env)
         record = _record(item.path)
+        # Carried so a live audit can compare a process's running value with this file's, by name.
+        variable = raw_key if item.env or raw_key.isupper() else None
 
         secret_key = role == "credential" or key in secret_keys or key.endswith(_SECRET_SUFFIXES)
         # A comment can make an override a kill switch; never a secret (its value would be shown).
@@ -203,7 +205,7 @@ def interpret(
                 yield ModelEvidence(value, loc)
                 continue
         if is_model_key and _MODELISH.match(value) and not value.isdigit() and "://" not in value:
-            yield ModelEvidence(value, loc, base_model=bases.get(record), served_via=routes.get(record))
+            yield ModelEvidence(value, loc, bases.get(record), routes.get(record), variable)
             continue
 
         url_key = key in url_keys or role == "base_url" or (key.endswith(_URL_SUFFIXES) and "://" in value)
@@ -214,7 +216,7 @@ def interpret(
             if vendor and vendor not in owners:
                 # The vendor's SDK reads this variable: its traffic now goes to another host (a proxy).
                 endpoint = dataclasses.replace(endpoint, overrides=(vendor, raw_key))
-            yield endpoint
+            yield dataclasses.replace(endpoint, variable=variable) if variable else endpoint
             continue
 
         if secret_key and (

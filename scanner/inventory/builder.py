@@ -23,6 +23,7 @@ from scanner.model import (
     CredentialLocation,
     EndpointEntry,
     EndpointEvidence,
+    EnvSetting,
     Evidence,
     Inventory,
     KillSwitchEntry,
@@ -47,6 +48,7 @@ from scanner.sessions.routes import build_routes
 MAX_URLS = 20
 MAX_SKIPS = 100_000
 MAX_SESSIONS = 20_000
+MAX_SETTINGS = 10_000  # environment-style base URL / model assignments kept for live findings
 
 # When two detectors place the same line in different contexts, the more specific one wins.
 _CONTEXT_RANK = {
@@ -112,6 +114,7 @@ class InventoryBuilder:
         self._routes = frozenset(f.route for f in catalog.hosted_forms) - {"direct", "self-hosted"}
         self._clients: dict[tuple[str, str | None, str | None, str], _Locations] = defaultdict(_Locations)
         self._client_parts: dict[tuple[str, str | None, str | None, str], set[str]] = defaultdict(set)
+        self._settings: set[EnvSetting] = set()
         self._mcp: dict[tuple[str, str, str | None, str | None, tuple[str, ...], str | None, str], _Locations] = (
             defaultdict(_Locations)
         )
@@ -135,6 +138,8 @@ class InventoryBuilder:
                 self._model_via[ev.name].add(ev.served_via)
             if ev.base_model:
                 self._model_base[ev.name].add(ev.base_model)
+            if ev.variable:
+                self._setting(EnvSetting(ev.variable, "model", ev.name, ev.location))
         elif isinstance(ev, SdkEvidence):
             self._sdks[(ev.ecosystem, ev.name, ev.version, ev.installed, ev.environment)].add(ev.location)
         elif isinstance(ev, EndpointEvidence):
@@ -143,6 +148,9 @@ class InventoryBuilder:
                 self._overrides[ev.host].add(ev.overrides)
             if ev.url and len(self._urls[ev.host]) < MAX_URLS:
                 self._urls[ev.host].add(self.catalog.scrub(ev.url))
+            if ev.variable:
+                shown = self.catalog.scrub(ev.url or ev.host)
+                self._setting(EnvSetting(ev.variable, "base_url", shown, ev.location, ev.overrides is not None))
         elif isinstance(ev, CredentialEvidence):
             loc = ev.location
             slot = self._creds[ev.sha256]
@@ -175,6 +183,10 @@ class InventoryBuilder:
             self._switches[key].add(ev.location)
             if ev.note:
                 self._switch_note.setdefault(key, ev.note)
+
+    def _setting(self, setting: EnvSetting) -> None:
+        if len(self._settings) < MAX_SETTINGS:
+            self._settings.add(setting)
 
     # --- output -----------------------------------------------------------------------------------
 
@@ -218,6 +230,9 @@ class InventoryBuilder:
                 for (n, t, c, u, e, user, cfg), locs in sorted(
                     self._mcp.items(), key=lambda kv: (kv[0][6], kv[0][0], kv[0][1], kv[0][2] or "", kv[0][3] or "")
                 )
+            ),
+            env_settings=tuple(
+                sorted(self._settings, key=lambda e: (e.name, location_key(e.location), e.role, e.value))
             ),
         )
         return derive_findings(inv)

@@ -10,7 +10,7 @@ import dataclasses
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 
-from scanner.live.findings import kill_switch_runtime_differs, live_connections
+from scanner.live.findings import kill_switch_runtime_differs, live_connections, setting_runtime_differs
 from scanner.model import WIRING_CONTEXTS, Context, Finding, Inventory, Location, Severity, SwitchState, location_key
 from scanner.sessions.findings import SESSION_RULES
 
@@ -164,7 +164,7 @@ RULES: tuple[Rule, ...] = (
     *SESSION_RULES,
 )
 # Rules of a live audit (they find nothing in an inventory without processes).
-RULES += (kill_switch_runtime_differs, live_connections)
+RULES += (kill_switch_runtime_differs, setting_runtime_differs, live_connections)
 _ORDER = {Severity.HIGH: 0, Severity.MEDIUM: 1, Severity.LOW: 2, Severity.INFO: 3}
 
 

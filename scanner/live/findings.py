@@ -1,7 +1,8 @@
 """Findings only a live audit can make: the running environment against the configuration on disk.
 
 The running value is the one in force. When a config file arms a kill switch and the daemon's own
-environment disarms it (or the reverse), the auditor must read that first.
+environment disarms it (or the reverse), or points a base URL or a model elsewhere, the auditor must
+read that first.
 """
 
 from __future__ import annotations
@@ -10,10 +11,20 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator
 
-from scanner.model import Finding, Inventory, KillSwitchEntry, Location, Severity, SwitchState, location_key
+from scanner.model import (
+    EnvSetting,
+    Finding,
+    Inventory,
+    KillSwitchEntry,
+    Location,
+    Severity,
+    SwitchState,
+    location_key,
+)
 
 _PROC_ENV = re.compile(r"^/proc/(\d+)/environ$")
 _VERB = {SwitchState.ON: "arms", SwitchState.OFF: "disarms"}
+_SHOWN = 80  # long URLs are cut in titles; the locations say where the whole value is
 
 
 def _pid(loc: Location) -> int | None:
@@ -46,6 +57,47 @@ def kill_switch_runtime_differs(inv: Inventory) -> Iterator[Finding]:
                 f"the running {who} environment {_VERB[run.state]} it ({name}={run.value}); the running value wins",
                 tuple(sorted({cfg_loc, run_loc}, key=location_key)),
             )
+
+
+def setting_runtime_differs(inv: Inventory) -> Iterator[Finding]:
+    """A process's base URL or model variable that differs from a file's assignment of the same variable."""
+    if not inv.processes:
+        return
+    names = {p.pid: p.name for p in inv.processes}
+    files: dict[tuple[str, str], list[EnvSetting]] = defaultdict(list)
+    running: list[tuple[int, EnvSetting]] = []
+    for s in inv.env_settings:
+        pid = _pid(s.location)
+        if pid is None:
+            files[(s.name, s.role)].append(s)
+        elif pid in names:
+            running.append((pid, s))
+    for pid, run in sorted(running, key=lambda ps: (ps[1].name, ps[0], ps[1].role, ps[1].value)):
+        disagree = [s for s in files.get((run.name, run.role), []) if _same(s) != _same(run)]
+        if not disagree:
+            continue
+        cfg = min(disagree, key=lambda s: location_key(s.location))
+        if run.role == "model":
+            severity = Severity.LOW
+        else:
+            # Traffic the config keeps with the vendor now leaves for another host.
+            severity = Severity.HIGH if run.foreign and not cfg.foreign else Severity.MEDIUM
+        yield Finding(
+            f"setting-runtime-differs:{run.name}:{pid}",
+            severity,
+            f"config sets {run.name}={_cut(cfg.value)} in {cfg.location.path}; the running process {pid} "
+            f"({names[pid]}) has {_cut(run.value)}; the running value wins",
+            tuple(sorted({cfg.location, run.location}, key=location_key)),
+        )
+
+
+def _same(s: EnvSetting) -> str:
+    """The value as compared: a trailing slash or a host's case does not make another URL."""
+    return s.value.rstrip("/").lower() if s.role == "base_url" else s.value
+
+
+def _cut(value: str) -> str:
+    return value if len(value) <= _SHOWN else value[:_SHOWN] + "…"
 
 
 def live_connections(inv: Inventory) -> Iterator[Finding]:
