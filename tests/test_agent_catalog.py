@@ -51,6 +51,11 @@ def test_builtin_catalog_holds_the_agent_tools() -> None:
     assert cat.agent_configs_at("/home/u/app/config.toml") == []
 
 
+def test_catalogs_show_lists_the_agent_tools() -> None:
+    shown = CliRunner().invoke(app, ["catalogs", "show", "agents"])
+    assert shown.exit_code == 0 and ".codex/**/config.toml" in shown.output and "mcp.servers" in shown.output
+
+
 def _catalog(body: str) -> str:
     return '[catalog]\nname = "acme"\nversion = "1"\n[[agent_configs]]\ntool = "t"\n' + body
 

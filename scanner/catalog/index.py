@@ -275,5 +275,8 @@ class Catalog:
     def agent_configs_at(self, path: str) -> list[AgentConfigSpec]:
         """The agent tools that keep an MCP server list at this inside path (catalog order)."""
         name = path.rsplit("/", 1)[-1]
-        candidates = sorted(self._agent_by_name.get(name, []) + self._agent_any, key=lambda c: c[0])
+        named = self._agent_by_name.get(name)
+        if named is None and not self._agent_any:
+            return []  # the common case: one dict miss per file
+        candidates = sorted((named or []) + self._agent_any, key=lambda c: c[0])
         return [spec for _, spec, rx in candidates if rx.fullmatch(path)]
