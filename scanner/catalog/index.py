@@ -10,8 +10,10 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
+from scanner.catalog.globs import glob_regex, literal_name
 from scanner.catalog.matcher import Matcher, PatternKind, Rule
 from scanner.catalog.schema import (
+    AgentConfigSpec,
     CatalogError,
     CatalogFile,
     ClientName,
@@ -130,6 +132,18 @@ class Catalog:
         for f in files:
             for cn in f.client_names:
                 self._client_names.setdefault(cn.name.lower(), cn)
+        self.agent_configs: list[AgentConfigSpec] = [x for f in files for x in f.agent_configs]
+        # Every file of a scan is asked about: index the globs by the file name they require, so most
+        # paths are answered by one dict lookup; globs ending in a wildcard are tried on every path.
+        self._agent_by_name: dict[str, list[tuple[int, AgentConfigSpec, re.Pattern[str]]]] = {}
+        self._agent_any: list[tuple[int, AgentConfigSpec, re.Pattern[str]]] = []
+        for i, ac in enumerate(self.agent_configs):
+            entry = (i, ac, glob_regex(ac.path))
+            file_name = literal_name(ac.path)
+            if file_name is None:
+                self._agent_any.append(entry)
+            else:
+                self._agent_by_name.setdefault(file_name, []).append(entry)
 
     # --- the matcher ------------------------------------------------------------------------------
 
@@ -257,3 +271,12 @@ class Catalog:
 
     def keys(self, kind: str) -> frozenset[str]:
         return self.config_keys.get(kind, frozenset())
+
+    def agent_configs_at(self, path: str) -> list[AgentConfigSpec]:
+        """The agent tools that keep an MCP server list at this inside path (catalog order)."""
+        name = path.rsplit("/", 1)[-1]
+        named = self._agent_by_name.get(name)
+        if named is None and not self._agent_any:
+            return []  # the common case: one dict miss per file
+        candidates = sorted((named or []) + self._agent_any, key=lambda c: c[0])
+        return [spec for _, spec, rx in candidates if rx.fullmatch(path)]

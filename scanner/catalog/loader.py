@@ -7,6 +7,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from scanner.catalog.globs import glob_regex
 from scanner.catalog.schema import (
     FINGERPRINT_PSEUDO_VENDORS,
     CatalogError,
@@ -123,6 +124,12 @@ def check_examples(cat: CatalogFile) -> list[str]:
         check(f"source signature {sig.name}", sig.pattern, sig.examples)
     if cat.placeholders:
         check("placeholders", cat.placeholders.pattern, cat.placeholders.examples)
+    for ac in cat.agent_configs:
+        # Path globs are matched against whole inside paths, never searched for: both ways whole.
+        check(f"agent config {ac.tool} {ac.path}", glob_regex(ac.path).pattern, ac.examples, whole=True)
+        for s in (*ac.examples.match, *ac.examples.no_match):
+            if not s.startswith("/"):
+                problems.append(f"{cat.origin}: agent config {ac.tool}: example {s!r} is not an absolute path")
     return problems
 
 

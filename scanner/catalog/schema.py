@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from scanner.catalog.globs import glob_problem
+
 LIFECYCLES = ("active", "deprecated", "retired")
 ROLES = ("credential", "base_url", "model", "kill_switch", "config")
 CONFIDENCES = ("high", "medium", "low")
@@ -19,6 +21,7 @@ FINGERPRINT_DECODES = ("fernet", "litellm-id")
 # OpenAI-compatible server or the agent runtime, and shapes that name no vendor by themselves.
 FINGERPRINT_PSEUDO_VENDORS = ("self-hosted", "unknown")
 PROCESS_ROLES = ("agent", "inference-proxy", "mcp-server", "model-server")
+AGENT_CONFIG_FORMATS = ("json", "toml")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -163,6 +166,18 @@ class SourceSignature:
 
 
 @dataclass(frozen=True)
+class AgentConfigSpec:
+    """Where an agent tool keeps its MCP server list: a path glob, the file's format, the container keys."""
+
+    tool: str
+    path: str  # glob (see scanner/catalog/globs.py): `/abs/…`, `~/…` (a user home) or `rel/…` (any directory)
+    format: str  # json | toml
+    containers: tuple[str, ...]  # keys whose map is a server list; `a.b` = key `a.b` or `b` under `a`
+    examples: Examples
+    note: str | None = None
+
+
+@dataclass(frozen=True)
 class Placeholders:
     pattern: str
     examples: Examples
@@ -192,6 +207,7 @@ class CatalogFile:
     client_names: tuple[ClientName, ...] = ()
     source_signatures: tuple[SourceSignature, ...] = ()
     module_names: dict[str, str] = field(default_factory=dict)
+    agent_configs: tuple[AgentConfigSpec, ...] = ()
 
 
 # section name -> (required keys, optional keys)
@@ -213,6 +229,7 @@ _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "code_paths": ({"kind", "pattern", "match", "no_match"}, {"ecosystem"}),
     "client_names": ({"name"}, {"vendor", "served_via"}),
     "source_signatures": ({"kind", "name", "pattern", "match", "no_match"}, {"vendor", "served_via"}),
+    "agent_configs": ({"tool", "path", "format", "containers", "match", "no_match"}, {"note"}),
 }
 CODE_PATH_KINDS = ("module", "package")
 SIGNATURE_KINDS = ("import", "client", "call")
@@ -294,6 +311,12 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
             for r in rows["source_signatures"]
         ),
         module_names=_str_table(origin, data.get("module_names") or {}),
+        agent_configs=tuple(
+            AgentConfigSpec(
+                str(r["tool"]), str(r["path"]), str(r["format"]), tuple(_strs(r["containers"])), ex(r), r.get("note")
+            )
+            for r in rows["agent_configs"]
+        ),
     )
     _check_values(catalog)
     return catalog
@@ -322,7 +345,8 @@ def _rows(origin: str, section: str, value: Any) -> list[dict[str, Any]]:
         raise CatalogError(f"{origin}: [[{section}]] must be an array of tables")
     required, optional = _ARRAY_SECTIONS[section]
     for i, row in enumerate(value):
-        label = f"[[{section}]] #{i + 1} ({row.get('id') or row.get('name') or row.get('type') or ''})"
+        name = row.get("id") or row.get("name") or row.get("type") or row.get("tool") or ""
+        label = f"[[{section}]] #{i + 1} ({name})"
         _check_keys(origin, label, row, required, optional)
     return value
 
@@ -387,3 +411,12 @@ def _check_values(cat: CatalogFile) -> None:
     for e in cat.env_vars:
         if e.role not in ROLES:
             raise CatalogError(f"{where}: env var {e.name}: role {e.role!r} not in {ROLES}")
+    for a in cat.agent_configs:
+        label = f"{where}: agent config {a.tool} {a.path}"
+        if a.format not in AGENT_CONFIG_FORMATS:
+            raise CatalogError(f"{label}: format {a.format!r} not in {AGENT_CONFIG_FORMATS}")
+        if not a.containers or not all(c and "" not in c.split(".") for c in a.containers):
+            raise CatalogError(f"{label}: containers must be non-empty key names (`a.b` for a nested key)")
+        problem = glob_problem(a.path)
+        if problem:
+            raise CatalogError(f"{label}: {problem}")

@@ -79,6 +79,9 @@ def show_command(
                 [[h.pattern, h.vendor or "", h.served_via or ""] for h in f.hosts], headers=["host", "vendor", "via"]
             )
         )
+    if f.agent_configs:
+        rows = [[a.tool, a.path, a.format, ", ".join(a.containers)] for a in f.agent_configs]
+        typer.echo(tabulate(rows, headers=["agent tool", "path", "format", "MCP server keys"]))
 
 
 @app.command("validate")

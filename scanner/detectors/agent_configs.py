@@ -6,6 +6,10 @@ VS Code (`.vscode/mcp.json` `servers`, or `mcp.servers` in settings) and Codex (
 `~/.codex/config.toml`) all list servers as a name mapped to a command or a URL. Models, base URLs and
 credentials in the same files are the config detector's; this one reads only the server lists. Env
 values and secret-looking arguments are never reported: only the variable names.
+
+Which files and which container keys is catalog data (`[[agent_configs]]`, catalogs/agents.toml): a
+user catalog teaches this detector a new tool without code. A file several entries name is read once,
+with the union of their containers.
 """
 
 from __future__ import annotations
@@ -26,20 +30,6 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-_JSON_NAMES = frozenset(
-    {
-        ".claude.json",
-        ".mcp.json",
-        "mcp.json",
-        "managed-mcp.json",
-        "managed-settings.json",
-        "claude_desktop_config.json",
-        "settings.json",
-        "mcp_config.json",
-        "cline_mcp_settings.json",
-    }
-)
-_CONTAINERS = ("mcpServers", "mcp_servers", "mcp.servers")
 _MAX_DEPTH = 6
 _MAX_SERVERS = 500
 _SECRET_WORD = re.compile(r"(?i)(?:key|token|secret|password|passwd|auth|bearer)")
@@ -51,43 +41,66 @@ class AgentConfigDetector:
     description = "MCP server lists of agent tools (Claude Code/Desktop, Cursor, Gemini CLI, VS Code, Codex)"
 
     def wants(self, view: FileView) -> bool:
-        if view.context in (Context.PACKAGE, Context.BINARY) or view.entry.size > 4 << 20:
+        if view.entry.size > 4 << 20 or not view.catalog.agent_configs_at(view.entry.path):
             return False
-        if view.name == "config.toml":
-            return "/.codex/" in view.entry.path
-        return view.name in _JSON_NAMES
+        return view.context not in (Context.PACKAGE, Context.BINARY)
 
     def extract(self, view: FileView) -> Iterator[Evidence]:
+        specs = view.catalog.agent_configs_at(view.entry.path)
+        if not specs:
+            return
+        containers = tuple(dict.fromkeys(c for spec in specs for c in spec.containers))
         try:
-            if view.name.endswith(".toml"):
+            if specs[0].format == "toml":
                 doc: Any = tomllib.loads(view.text)
             else:
                 doc = json.loads(clean_json(view.text))
         except (ValueError, RecursionError):
             return  # the config detector records the file as parse_error
-        servers = list(_server_maps(doc, view.name, 0))[:_MAX_SERVERS]
+        servers = list(_server_maps(doc, containers, 0))[:_MAX_SERVERS]
         user = _user_of(view.entry.path)
         for name, spec in servers:
-            line = _line_of(view.text, name)
+            line = _line_of(view.text, name, containers)
             yield _server(name, spec, user, view.location(line, Context.CONFIG))
 
 
-def _server_maps(doc: Any, file_name: str, depth: int) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(name, spec) of every server under an MCP container key, at any depth (per-project lists too)."""
+def _server_maps(doc: Any, containers: tuple[str, ...], depth: int) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(name, spec) of every server under a container key, at any depth (per-project lists too)."""
     if depth > _MAX_DEPTH or not isinstance(doc, dict):
         return
     for key, value in doc.items():
         if not isinstance(value, dict):
             continue
-        is_list = key in _CONTAINERS or (key == "servers" and file_name == "mcp.json")
-        if key == "mcp" and isinstance(value.get("servers"), dict):  # VS Code settings: "mcp": {"servers": …}
-            value, is_list = value["servers"], True
-        if is_list:
-            for name, spec in sorted(value.items()):
+        servers = _container_map(str(key), value, containers)
+        if servers is not None:
+            for name, spec in sorted(servers.items()):
                 if isinstance(spec, dict):
                     yield str(name), spec
         else:
-            yield from _server_maps(value, file_name, depth + 1)
+            yield from _server_maps(value, containers, depth + 1)
+
+
+def _container_map(key: str, value: dict[str, Any], containers: tuple[str, ...]) -> dict[str, Any] | None:
+    """The server map `key: value` holds when `key` starts a container (`mcp.servers`: key `mcp.servers`,
+    or `servers` under `mcp`, as VS Code settings write either); None otherwise."""
+    for container in containers:
+        if key == container:
+            return value
+        head, _, rest = container.partition(".")
+        if rest and key == head:
+            inner = _dig(value, rest)
+            if inner is not None:
+                return inner
+    return None
+
+
+def _dig(doc: dict[str, Any], path: str) -> dict[str, Any] | None:
+    found = doc.get(path)
+    if isinstance(found, dict):
+        return found
+    head, _, rest = path.partition(".")
+    below = doc.get(head)
+    return _dig(below, rest) if rest and isinstance(below, dict) else None
 
 
 def _server(name: str, spec: dict[str, Any], user: str | None, location: Any) -> McpServerEvidence:
@@ -135,8 +148,10 @@ def _user_of(path: str) -> str | None:
     return None
 
 
-def _line_of(text: str, name: str) -> int | None:
-    for needle in (f'"{name}"', f"mcp_servers.{name}]", f'mcp_servers."{name}"]'):
+def _line_of(text: str, name: str, containers: tuple[str, ...]) -> int | None:
+    # JSON writes the name quoted; TOML as a table header `[container.name]` or `[container."name"]`.
+    needles = [f'"{name}"', *(n for c in containers for n in (f"{c}.{name}]", f'{c}."{name}"]'))]
+    for needle in needles:
         pos = text.find(needle)
         if pos != -1:
             return text.count("\n", 0, pos) + 1
