@@ -85,8 +85,15 @@ def test_every_command_has_help_and_is_in_the_readme() -> None:
         assert re.search(rf"modelcensus {re.escape(path)}\b", README), f"`modelcensus {path}` is not in README.md"
 
 
-def test_finding_rules_have_docstrings_or_names() -> None:
-    assert RULES and all(callable(r) and r.__name__ for r in RULES)
+def test_every_finding_kind_has_sarif_help() -> None:
+    """A finding kind added without its help text would reach code-scanning dashboards as 'modelcensus finding'."""
+    from scanner.render.sarif import _HELP
+
+    sources = list((REPO / "scanner").rglob("findings.py"))
+    kinds = {k for p in sources for k in re.findall(r'f?"([a-z]+(?:-[a-z]+)+)(?::\{|")', p.read_text())}
+    kinds.discard("self-hosted")  # a vendor value in a title, not a finding kind
+    assert RULES and "external-model-wired" in kinds and "session-label-mismatch" in kinds
+    assert sorted(kinds - set(_HELP)) == []
 
 
 def test_every_diff_renderer_module_is_registered_and_documented() -> None:

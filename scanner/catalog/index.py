@@ -121,6 +121,7 @@ class Catalog:
         self._placeholders = [_rx(f.placeholders.pattern, f.origin) for f in files if f.placeholders]
         self._identity_cache: dict[str, Identity] = {}
         self._scrubbed: dict[str, str] = {}
+        self._hosted: dict[str, bool] = {}
         self.code_paths: list[CodePath] = [x for f in files for x in f.code_paths]
         self.code_path_rx = [(c, _rx_bytes(c.pattern, "code path")) for c in self.code_paths]
         self.source_signatures: list[SourceSignature] = [x for f in files for x in f.source_signatures]
@@ -206,7 +207,13 @@ class Catalog:
         return self._models.get(canonical.lower())
 
     def is_hosted_form(self, token: str) -> bool:
-        return any(rx.fullmatch(token) for _, rx in self._forms)
+        # Asked for every model hit of every file: the same few tokens recur, so the answer is kept.
+        known = self._hosted.get(token)
+        if known is None:
+            known = any(rx.fullmatch(token) for _, rx in self._forms)
+            if len(self._hosted) < 100_000:
+                self._hosted[token] = known
+        return known
 
     def looks_like_model(self, text: str) -> bool:
         """True when the catalogs recognise `text` as a model id in any form."""

@@ -43,6 +43,20 @@ _SKIP_NAMES = {"package.json", "package-lock.json", "tsconfig.json", "composer.j
 Locate = Callable[[int | None, bool], Location]
 
 
+_BY_EXT: dict[str, Callable[[str], list[fmt.ConfigItem]]] = {
+    ".json": fmt.parse_json,
+    ".jsonc": fmt.parse_json,
+    ".json5": fmt.parse_json,
+    ".yaml": fmt.parse_yaml,
+    ".yml": fmt.parse_yaml,
+    ".toml": fmt.parse_toml,
+    ".ini": fmt.parse_ini,
+    ".cfg": fmt.parse_ini,
+    ".conf": fmt.parse_ini,
+    ".properties": fmt.parse_ini,
+}
+
+
 def pick_parser(view: FileView) -> Callable[[str], list[fmt.ConfigItem]] | None:
     name = view.name.lower()
     if name in _SKIP_NAMES:
@@ -52,21 +66,10 @@ def pick_parser(view: FileView) -> Callable[[str], list[fmt.ConfigItem]] | None:
     if view.context is Context.ENV:
         return fmt.parse_env
     ext = name[name.rfind(".") :] if "." in name else ""
-    by_ext = {
-        ".json": fmt.parse_json,
-        ".jsonc": fmt.parse_json,
-        ".json5": fmt.parse_json,
-        ".yaml": fmt.parse_yaml,
-        ".yml": fmt.parse_yaml,
-        ".toml": fmt.parse_toml,
-        ".ini": fmt.parse_ini,
-        ".cfg": fmt.parse_ini,
-        ".conf": fmt.parse_ini,
-        ".properties": fmt.parse_ini,
-    }
-    if ext in by_ext:
-        return by_ext[ext]
-    if view.context is Context.CONFIG and view.data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
+    if ext in _BY_EXT:
+        return _BY_EXT[ext]
+    # Only the head is looked at: stripping the whole file would copy up to the read cap for every config file.
+    if view.context is Context.CONFIG and view.data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
         return fmt.parse_json
     return None
 

@@ -73,6 +73,51 @@ _HELP: dict[str, tuple[str, str]] = {
         "A base URL or endpoint of the VM points at a host that is not a known vendor API: a proxy, a router or an "
         "in-house service. What it forwards to is not visible from here; find out which vendors stand behind it.",
     ),
+    "base-url-override": (
+        "A vendor's base URL is pointed at another host",
+        "The variable a vendor's SDK reads for its base URL sends that vendor's traffic to a different host: a "
+        "reverse proxy or gateway sits between the agent and the vendor. Find out what it logs, changes or forwards.",
+    ),
+    "dormant-client": (
+        "A provider client is shipped but not configured",
+        "A client for this vendor is compiled into a binary, built in source or installed, yet no configuration, "
+        "environment or session routes to the vendor. It can be switched on without a new release.",
+    ),
+    "kill-switch-runtime-differs": (
+        "A running process disagrees with the configured kill switch",
+        "The environment of a running process sets a kill switch differently from the files on disk. The running "
+        "value is the one in force.",
+    ),
+    "setting-runtime-differs": (
+        "A running process uses another base URL or model than configured",
+        "A process's environment sets a base URL or model variable to a different value than the VM's files do. "
+        "The running value is the one in force; the files do not describe what the agent does.",
+    ),
+    "live-connection": (
+        "A process is connected to a model endpoint",
+        "At the time of the audit a process held a connection to this endpoint. Recorded so that live traffic can be "
+        "compared with the configuration.",
+    ),
+    "session-external-provider": (
+        "A session was served by an outside provider",
+        "The records of this session carry the fingerprints of an outside vendor's API, whatever its label says. "
+        "The data of that session went to that vendor.",
+    ),
+    "session-label-mismatch": (
+        "A session's label and its fingerprints disagree",
+        "The session names a model or route, but its records carry another provider's id formats and markers. The "
+        "label does not say who served it.",
+    ),
+    "session-reasoning-encrypted": (
+        "A session's reasoning is encrypted at the source",
+        "The provider returned its reasoning only as an encrypted blob: the operator of the agent cannot read what "
+        "the model reasoned about their data.",
+    ),
+    "session-fernet-time-mismatch": (
+        "Encrypted reasoning was made at another time than its record",
+        "The creation time inside a Fernet token does not match the time of the record that holds it: the record "
+        "was replayed, copied from another session, or its clock is wrong.",
+    ),
 }
 _GENERIC = ("modelcensus finding", "See the finding's message and locations.")
 
