@@ -197,3 +197,18 @@ def test_catalog_list_and_show() -> None:
     assert shown.exit_code == 0 and "claude-opus-4-8" in shown.output
     missing = runner.invoke(app, ["catalogs", "show", "nope"])
     assert missing.exit_code == 2 and "no catalog named" in missing.output
+
+
+def test_kill_switch_value_spellings_are_catalog_data(tmp_path: Path, scan_dir) -> None:  # type: ignore[no-untyped-def]
+    write(tmp_path, "/c/words.toml", '[catalog]\nname = "words"\nversion = "1"\n[switch_values]\non = ["engaged"]\n')
+    write(tmp_path, "/vm/etc/agent.env", "LLM_KILL_SWITCH=engaged\n")
+    _, before = scan_dir(tmp_path / "vm")
+    assert [k["state"] for k in before["kill_switches"]] == ["unknown"]
+    runner = CliRunner()
+    result = runner.invoke(app, ["scan", str(tmp_path / "vm"), "-f", "json", "--catalog", str(tmp_path / "c")])
+    import json
+
+    assert [k["state"] for k in json.loads(result.output)["kill_switches"]] == ["on"]
+    bad = write(tmp_path, "/d/bad.toml", '[catalog]\nname = "bad"\nversion = "1"\n[switch_values]\nmaybe = ["x"]\n')
+    with pytest.raises(CatalogError, match="unknown state"):
+        load_file(bad, str(bad))

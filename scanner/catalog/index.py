@@ -30,7 +30,7 @@ from scanner.catalog.schema import (
     SdkSpec,
     SourceSignature,
 )
-from scanner.model import CatalogRef
+from scanner.model import CatalogRef, SwitchState
 from scanner.secrets import scrub
 
 
@@ -118,6 +118,8 @@ class Catalog:
             for kind, names in f.config_keys.items():
                 keys.setdefault(kind, set()).update(names)
         self.config_keys = {k: frozenset(v) for k, v in keys.items()}
+        self._switch_on = frozenset(v for f in files for v in f.switch_values.get("on", ()))
+        self._switch_off = frozenset(v for f in files for v in f.switch_values.get("off", ()))
         self._placeholders = [_rx(f.placeholders.pattern, f.origin) for f in files if f.placeholders]
         self._identity_cache: dict[str, Identity] = {}
         self._scrubbed: dict[str, str] = {}
@@ -272,6 +274,15 @@ class Catalog:
             if len(self._scrubbed) < 100_000:  # the same names and URLs recur across thousands of files
                 self._scrubbed[text] = done
         return done
+
+    def switch_state(self, value: str) -> SwitchState:
+        """What a kill switch's value means: the catalogs list the spellings of on and off."""
+        v = value.strip().lower()
+        if v in self._switch_on:
+            return SwitchState.ON
+        if v in self._switch_off:
+            return SwitchState.OFF
+        return SwitchState.UNKNOWN
 
     def is_placeholder(self, value: str) -> bool:
         return any(rx.search(value) for rx in self._placeholders)

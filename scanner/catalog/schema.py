@@ -202,6 +202,7 @@ class CatalogFile:
     fingerprints: tuple[FingerprintSpec, ...] = ()
     processes: tuple[ProcessSpec, ...] = ()
     config_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    switch_values: dict[str, tuple[str, ...]] = field(default_factory=dict)  # "on"/"off" -> spellings
     placeholders: Placeholders | None = None
     code_paths: tuple[CodePath, ...] = ()
     client_names: tuple[ClientName, ...] = ()
@@ -238,7 +239,9 @@ _CONFIG_KEY_KINDS = {"model", "base_url", "deployment_map", "base_model", "provi
 
 def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
     """Typed records from a parsed TOML document; raises CatalogError on any schema violation."""
-    unknown = set(data) - {"catalog", "config_keys", "placeholders", "module_names", *_ARRAY_SECTIONS}
+    unknown = set(data) - {
+        "catalog", "config_keys", "switch_values", "placeholders", "module_names", *_ARRAY_SECTIONS
+    }
     if unknown:
         raise CatalogError(f"{origin}: unknown table(s) {sorted(unknown)}")
     head = data.get("catalog")
@@ -255,6 +258,11 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
         if kind not in _CONFIG_KEY_KINDS:
             raise CatalogError(f"{origin}: [config_keys] unknown kind {kind!r}")
         config_keys[kind] = tuple(n.lower() for n in _strs(names))
+    switch_values: dict[str, tuple[str, ...]] = {}
+    for state, spellings in (data.get("switch_values") or {}).items():
+        if state not in ("on", "off"):
+            raise CatalogError(f"{origin}: [switch_values] unknown state {state!r} (on or off)")
+        switch_values[state] = tuple(v.lower() for v in _strs(spellings))
     placeholders = None
     if "placeholders" in data:
         row = data["placeholders"]
@@ -303,6 +311,7 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
             ProcessSpec(r["role"], r["pattern"], ex(r), r.get("vendor"), r.get("note")) for r in rows["processes"]
         ),
         config_keys=config_keys,
+        switch_values=switch_values,
         placeholders=placeholders,
         code_paths=tuple(CodePath(r["kind"], r["pattern"], ex(r), r.get("ecosystem")) for r in rows["code_paths"]),
         client_names=tuple(ClientName(r["name"], r.get("vendor"), r.get("served_via")) for r in rows["client_names"]),

@@ -23,14 +23,11 @@ from scanner.model import (
     KillSwitchEvidence,
     Location,
     ModelEvidence,
-    SwitchState,
 )
 from scanner.secrets import credential_evidence, safe_url
 from scanner.textsafe import display_path
 
 MAX_CONFIG_BYTES = 4 << 20
-_TRUE = {"1", "true", "yes", "on", "enabled", "enable", "armed", "active"}
-_FALSE = {"0", "false", "no", "off", "disabled", "disable", "disarmed", "inactive", "none"}
 _MODELISH = re.compile(r"^(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9._:@/\-]{0,118}[A-Za-z0-9)\]]?$")
 _REFERENCE = re.compile(r"^(?:\$\{?|os\.environ/|env:|%\(|\{\{)")
 _SECRETISH = re.compile(r"^[A-Za-z0-9_\-.+/=:]{16,512}$")
@@ -134,13 +131,6 @@ def _record(path: tuple[str, ...]) -> tuple[str, ...]:
     return path[:-1]
 
 
-def _state(value: str) -> SwitchState:
-    v = value.strip().lower()
-    if v in _TRUE:
-        return SwitchState.ON
-    if v in _FALSE:
-        return SwitchState.OFF
-    return SwitchState.UNKNOWN
 
 
 def _route_of(value: str, catalog: Catalog) -> str:
@@ -191,7 +181,7 @@ def interpret(
         if catalog.is_kill_switch_key(raw_key) or role == "kill_switch" or named_in_comment:
             name = raw_key if item.env else ".".join(keys)
             note = item.comment if named_in_comment else None
-            yield KillSwitchEvidence(name, value, _state(value), loc, note)
+            yield KillSwitchEvidence(name, value, catalog.switch_state(value), loc, note)
             continue
 
         is_model_key = (
