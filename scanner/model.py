@@ -48,6 +48,10 @@ class SkipReason(str, Enum):
     READ_ERROR = "read-error"
     CHANGED = "changed-while-reading"
     DETECTOR_ERROR = "detector-error"
+    BUDGET_EXCEEDED = "budget-exceeded"  # a parser ran out of its work budget for the file
+    DECOMPRESSION_LIMIT = "decompression-limit"  # an archive or gzip member inflated past its cap
+    PARSE_ERROR = "parse-error"  # a structured file that did not parse; what could be read line by line was
+    CAP_REACHED = "cap-reached"  # a bound on distinct items was reached; the detail says what was cut and how much
     PROCESS_GONE = "process-gone"  # live audit: a process in scope exited or never existed
 
 

@@ -15,7 +15,7 @@ from typing import Protocol
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import Hit
 from scanner.detectors.contexts import classify, is_comment_line
-from scanner.model import Context, Evidence, FileMeta, Location
+from scanner.model import Context, Evidence, FileMeta, Location, Skip
 from scanner.targets.base import FileEntry
 from scanner.textsafe import decode, display_path
 
@@ -114,4 +114,4 @@ class Detector(Protocol):
 
     def wants(self, view: FileView) -> bool: ...
 
-    def extract(self, view: FileView) -> Iterable[Evidence]: ...
+    def extract(self, view: FileView) -> Iterable[Evidence | Skip]: ...

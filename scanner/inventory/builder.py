@@ -125,9 +125,13 @@ class InventoryBuilder:
         if len(self._skips) < MAX_SKIPS:
             self._skips.add(skip)
 
-    def add_all(self, evidence: Iterable[Evidence]) -> None:
+    def add_all(self, evidence: Iterable[Evidence | Skip]) -> None:
+        """Evidence of one file, and the skips a detector records for what it could not understand."""
         for ev in evidence:
-            self.add(ev)
+            if isinstance(ev, Skip):
+                self.skip(ev)
+            else:
+                self.add(ev)
 
     def add(self, ev: Evidence) -> None:
         if isinstance(ev, ModelEvidence):
