@@ -206,3 +206,21 @@ def test_walk_holds_one_descriptor_per_level_and_closes_them(tmp_path: Path) -> 
     next(walk)
     walk.close()  # a walk abandoned midway closes its chain too
     assert _open_fds() == before
+
+
+def test_tree_deeper_than_the_descriptor_cap_is_a_recorded_skip(tmp_path: Path) -> None:
+    from scanner.targets.directory import MAX_DEPTH
+
+    deep = tmp_path
+    for _ in range(MAX_DEPTH + 40):
+        deep = deep / "d"
+    deep.mkdir(parents=True)
+    (deep / "x.yaml").write_text("a: b\n")
+    (tmp_path / "shallow.yaml").write_text("a: b\n")
+    (tmp_path / "down").symlink_to("/".join(["d"] * (MAX_DEPTH + 20)))  # resolution is capped the same way
+    before = _open_fds()
+    items = list(DirectoryTarget(str(tmp_path)).walk())
+    assert [i.path for i in items if isinstance(i, FileEntry)] == ["/shallow.yaml"]
+    skips = [(s.path.split("/")[1], s.path.count("/"), s.reason.value) for s in items if isinstance(s, Skip)]
+    assert skips == [("down", 1, "cap-reached"), ("d", MAX_DEPTH + 1, "cap-reached")]
+    assert _open_fds() == before

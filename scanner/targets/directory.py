@@ -25,6 +25,10 @@ from scanner.targets.hostfs import Filesystem, Handle, HostFilesystem
 from scanner.textsafe import display_path
 
 MAX_SYMLINK_HOPS = 40
+# The walk holds one descriptor per level; a hostile tree deeper than this would exhaust them (the common soft
+# limit is 1024), so deeper directories are a recorded skip. Real trees stay far below; PATH_MAX stopped the old walk
+# around 2,000 levels anyway.
+MAX_DEPTH = 512
 PSEUDO_TOP_DIRS = frozenset({"proc", "sys", "dev"})
 # A file counts as sparse when less than 1/8 of it is allocated and it is big enough to matter.
 SPARSE_MIN_SIZE = 1 << 20
@@ -157,6 +161,8 @@ class DirectoryTarget:
                     return (inside, st), (opener(parent.handle, part, st) if opener else None)
                 if not stat.S_ISDIR(st.st_mode):
                     raise _Unresolvable(SkipReason.SYMLINK_BROKEN, "a component is not a directory")
+                if len(chain) > MAX_DEPTH:
+                    raise _Unresolvable(SkipReason.CAP_REACHED, f"deeper than {MAX_DEPTH} directory levels")
                 chain.append(_Frame(inside, self._open_dir(parent.handle, part, _key(st))))
             top = chain[-1]  # resolved to a directory already open: the root, or one reached by `..`
             return (top.inside, fs.fstat(top.handle)), None
@@ -221,6 +227,11 @@ class DirectoryTarget:
                     continue
                 name, key = top.pending.popleft()
                 inside = _join(top.inside, name)
+                if len(frames) > MAX_DEPTH:
+                    yield Skip(
+                        display_path(inside), SkipReason.CAP_REACHED, f"deeper than {MAX_DEPTH} directory levels"
+                    )
+                    continue
                 try:
                     handle = self._open_dir(top.handle, name, key)
                 except _Unresolvable as exc:
@@ -320,22 +331,24 @@ class DirectoryTarget:
         current = self._current
         if current is not None and current.inside == parent:
             return _open_file(self.fs, current.handle, name)
-        # Reached through a link, or read after the walk moved on: open its directories again, one at a time.
+        # Reached through a link, or read after the walk moved on: open its directories again, one at a time
+        # (each closed once the next is open: two descriptors at most).
         try:
-            chain = [self.fs.open_root()]
+            handle = self.fs.open_root()
         except OSError as exc:
             raise ReadFailure(SkipReason.READ_ERROR, exc.strerror or str(exc)) from None
         try:
             for part in _parts(parent):
                 try:
-                    chain.append(self.fs.open_dir(chain[-1], part))
+                    child = self.fs.open_dir(handle, part)
                 except OSError as exc:
                     failure = _dir_failure(exc)
                     raise ReadFailure(failure.reason, failure.detail) from None
-            return _open_file(self.fs, chain[-1], name)
-        finally:
-            for handle in chain:
                 self.fs.close(handle)
+                handle = child
+            return _open_file(self.fs, handle, name)
+        finally:
+            self.fs.close(handle)
 
     def _read_open(self, handle: Handle, limit: int) -> ReadResult:
         try:
