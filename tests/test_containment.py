@@ -66,7 +66,7 @@ def test_directory_swapped_for_a_symlink_mid_scan_never_leads_to_the_host(tmp_pa
                     leaks.append(f"walk: {text}")
                 if isinstance(item, FileEntry):
                     try:
-                        data = target.read(item, 1 << 16).data
+                        data = target.read(item, 1 << 16).data + target.read_window(item, 0, 64)
                     except Exception:  # noqa: BLE001 - a read refused mid-swap is fine; only host bytes are not
                         continue
                     if b"canary" in data:
@@ -224,3 +224,14 @@ def test_tree_deeper_than_the_descriptor_cap_is_a_recorded_skip(tmp_path: Path) 
     skips = [(s.path.split("/")[1], s.path.count("/"), s.reason.value) for s in items if isinstance(s, Skip)]
     assert skips == [("down", 1, "cap-reached"), ("d", MAX_DEPTH + 1, "cap-reached")]
     assert _open_fds() == before
+
+
+def test_read_window_opens_from_the_walked_directory_or_again_from_the_root(tmp_path: Path) -> None:
+    write(tmp_path, "/a/b/data.bin", bytes(range(256)))
+    (tmp_path / "a/link.bin").symlink_to("b/data.bin")
+    target = DirectoryTarget(str(tmp_path))
+    entries = [i for i in target.walk() if isinstance(i, FileEntry)]
+    assert [(e.path, e.via) for e in entries] == [("/a/b/data.bin", "/a/link.bin"), ("/a/b/data.bin", None)]
+    for entry in entries:  # after the walk: each file is opened again one component at a time
+        assert target.read_window(entry, 250, 64) == bytes(range(250, 256))
+        assert target.read(entry, 4).data == bytes(range(4))

@@ -324,6 +324,18 @@ class DirectoryTarget:
         finally:
             self.fs.close(handle)
 
+    def read_window(self, entry: FileEntry, offset: int, size: int) -> bytes:
+        # Opened afresh for each window, from the directory like `read`; pread keeps no offset.
+        handle = self._open_entry(entry.path)
+        try:
+            if not stat.S_ISREG(self.fs.fstat(handle).st_mode):
+                raise ReadFailure(SkipReason.CHANGED, "no longer a regular file")
+            return self.fs.pread(handle, size, offset)
+        except OSError as exc:
+            raise ReadFailure(SkipReason.READ_ERROR, exc.strerror or str(exc)) from None
+        finally:
+            self.fs.close(handle)
+
     def _open_entry(self, path: str) -> Handle:
         """The walked file at `path` (a resolved inside path), opened from its directory; no link is followed."""
         parent, _, name = path.rpartition("/")

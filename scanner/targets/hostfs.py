@@ -48,6 +48,8 @@ class Filesystem(Protocol):
 
     def read(self, handle: Handle, size: int) -> bytes: ...
 
+    def pread(self, handle: Handle, size: int, offset: int) -> bytes: ...
+
     def close(self, handle: Handle) -> None: ...
 
 
@@ -84,6 +86,9 @@ class HostFilesystem:
 
     def read(self, handle: Handle, size: int) -> bytes:
         return os.read(handle, size)
+
+    def pread(self, handle: Handle, size: int, offset: int) -> bytes:
+        return os.pread(handle, size, offset)
 
     def close(self, handle: Handle) -> None:
         os.close(handle)
