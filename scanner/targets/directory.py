@@ -81,15 +81,23 @@ class DirectoryTarget:
     def __init__(
         self, root: str, options: WalkOptions | None = None, kind: str = "directory", fs: Filesystem | None = None
     ) -> None:
-        if not os.path.isdir(root):
-            raise NotADirectoryError(root)
+        """`root` is a host directory, or with `fs` just the location shown for another backend's tree."""
         self.location = root
-        # The root argument is the user's own path, so the host may resolve it; nothing below it is.
-        self.root = os.path.realpath(root)
+        if fs is None:
+            if not os.path.isdir(root):
+                raise NotADirectoryError(root)
+            # The root argument is the user's own path, so the host may resolve it; nothing below it is.
+            root = os.path.realpath(root)
+            fs = HostFilesystem(root)
+        self.root = root
+        self.fs: Filesystem = fs
         self.options = options or WalkOptions()
-        self.info = TargetInfo(kind=kind, location=root)
-        self.fs: Filesystem = fs or HostFilesystem(self.root)
-        self._root_dev = os.lstat(self.root).st_dev
+        self.info = TargetInfo(kind=kind, location=self.location)
+        handle = fs.open_root()
+        try:
+            self._root_dev = fs.fstat(handle).st_dev
+        finally:
+            fs.close(handle)
         self._exclude = dict(self.options.exclude)
         self._current: _Frame | None = None  # the directory the walk is listing: its files are opened from it
 
