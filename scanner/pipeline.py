@@ -70,7 +70,8 @@ def _scan_file(
         builder.skip(Skip(shown, SkipReason.TOO_LARGE, detail))
     stats.files_read += 1
     stats.bytes_read += len(result.data)
-    view = FileView(entry, result.data, catalog, ownership.meta, target.read_path)
+    layer = target.origin_of(entry.path)
+    view = FileView(entry, result.data, catalog, ownership.meta, target.read_path, layer=layer)
     for detector in detectors:
         try:
             if detector.wants(view):

@@ -325,6 +325,10 @@ class DirectoryTarget:
 
     # --- read -------------------------------------------------------------------------------------
 
+    def origin_of(self, inside_path: str) -> str | None:
+        origin = getattr(self.fs, "origin_of", None)  # a backend that knows layers (memfs of an image)
+        return origin(inside_path) if origin is not None else None
+
     def read(self, entry: FileEntry, limit: int) -> ReadResult:
         handle = self._open_entry(entry.path)
         try:
