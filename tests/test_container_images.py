@@ -180,7 +180,8 @@ def test_kinds_are_detected_and_disk_images_are_a_clear_error(tmp_path: Path) ->
 
 def test_cli_scans_an_image_and_diffs_two_releases(tmp_path: Path) -> None:
     def release(model: str, name: str) -> Path:
-        return docker_archive(tmp_path / name, [layer_tar([Member("etc/a.env", data=f"ANTHROPIC_MODEL={model}\n".encode())])])
+        env = Member("etc/a.env", data=f"ANTHROPIC_MODEL={model}\n".encode())
+        return docker_archive(tmp_path / name, [layer_tar([env])])
 
     old, new = release("claude-opus-4-1", "v1.tar"), release("claude-opus-4-5", "v2.tar")
     done = subprocess.run([sys.executable, "-m", "scanner", "scan", str(new), "-f", "json", "-q"],
