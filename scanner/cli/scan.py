@@ -59,7 +59,7 @@ def scan_command(
         typer.Option("--as", help="What PATH is, when not what it looks like [default: detected]"),
     ] = None,
     platform: Annotated[
-        str, typer.Option("--platform", help="A container image index's platform to scan (os/arch[/variant])")
+        str, typer.Option("--platform", help="The platform of a container image index to scan (linux/arm64)")
     ] = DEFAULT_PLATFORM,
     fail_on: FailOn = None,
     ignore_file: IgnoreFile = None,
@@ -67,8 +67,8 @@ def scan_command(
         Path | None, typer.Option("--config", help="Options file (default: ./modelcensus.toml when present)")
     ] = None,
 ) -> None:
-    """Scan a mounted agent-VM directory and report the models, providers, SDKs, endpoints,
-    credentials (redacted) and kill switches it is wired to.
+    """Scan an agent VM (a directory as its root, or a container image) and report the models, providers, SDKs,
+    endpoints, credentials (redacted) and kill switches it is wired to.
 
     Exit status: 0 clean, 1 a finding at or above --fail-on, 2 bad usage, target, config, catalog or ignore file."""
     try:
