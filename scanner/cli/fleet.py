@@ -20,7 +20,8 @@ from scanner.fleet import FleetError
 from scanner.textsafe import escape_control
 
 app = typer.Typer(
-    help="Scan many targets on dask.distributed and query their inventories together (extra: modelcensus[fleet]).",
+    help="Scan many targets on dask.distributed and query their inventories together "
+    "(needs the fleet extra: modelcensus\\[fleet]).",
     no_args_is_help=True,
 )
 
