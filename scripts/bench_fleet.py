@@ -32,10 +32,12 @@ def make_targets(root: Path) -> Path:
 
 
 class PeakRss:
-    """Samples the resident memory of every process below this one; keeps the largest single process's peak."""
+    """Samples every scan process below this one: the peak RSS of one scan, and of one scan with the process that
+    started it (a dask worker in fleet mode), which is what one worker costs."""
 
     def __init__(self) -> None:
-        self.peak_single = 0
+        self.peak_scan = 0
+        self.peak_worker = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -44,10 +46,15 @@ class PeakRss:
         while not self._stop.is_set():
             for p in me.children(recursive=True):
                 try:
-                    if "scan" in p.cmdline():
-                        self.peak_single = max(self.peak_single, p.memory_info().rss)
+                    if "scan" not in p.cmdline() or "fleet" in p.cmdline():
+                        continue
+                    scan = p.memory_info().rss
+                    parent = p.parent()
+                    owner = parent.memory_info().rss if parent and parent.pid != me.pid else 0
                 except psutil.Error:
                     continue
+                self.peak_scan = max(self.peak_scan, scan)
+                self.peak_worker = max(self.peak_worker, scan + owner)
             time.sleep(0.1)
 
     def __enter__(self) -> PeakRss:
@@ -83,9 +90,10 @@ def main() -> None:
         fleet = time.monotonic() - started
     print(f"fleet: {TARGETS} targets (sample_vm copies), {WORKERS} workers")
     print(f"  sequential loop : {sequential:6.1f} s  {TARGETS / sequential * 60:6.1f} targets/min  "
-          f"peak RSS of one scan {seq_mem.peak_single >> 20} MiB")
+          f"peak RSS of one scan {seq_mem.peak_scan >> 20} MiB")
     print(f"  fleet scan      : {fleet:6.1f} s  {TARGETS / fleet * 60:6.1f} targets/min  "
-          f"peak RSS of one scan {fleet_mem.peak_single >> 20} MiB  ({sequential / fleet:.2f}x)")
+          f"peak RSS of one scan {fleet_mem.peak_scan >> 20} MiB, of one worker with its scan "
+          f"{fleet_mem.peak_worker >> 20} MiB  ({sequential / fleet:.2f}x the loop's rate)")
 
 
 if __name__ == "__main__":
