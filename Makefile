@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,fleet]'
+	$(BIN)/python -m pip install --quiet -e '.[test,fleet,images]'
 	@touch $(STAMP)
 
 # Key files of sample_vm get the mode (and, as root, the owner) the VM gives them; git keeps neither.

@@ -418,11 +418,28 @@ class ImageInfo:
 
 
 @dataclass(frozen=True)
+class DiskFilesystem:
+    type: str  # ext | xfs | btrfs | …
+    mount: str | None  # where the image's /etc/fstab (or being the root) puts it; None when not mounted
+    volume: str | None
+    size: int | None
+
+
+@dataclass(frozen=True)
+class DiskInfo:
+    """What a disk image scan read: its format and every filesystem found in it."""
+
+    format: str  # raw | qcow2 | vmdk | vhd | vhdx
+    filesystems: tuple[DiskFilesystem, ...] = ()
+
+
+@dataclass(frozen=True)
 class TargetInfo:
-    kind: str  # directory | container-image | live
+    kind: str  # directory | container-image | disk-image | live
     location: str
     live: LiveHost | None = None  # only for kind "live"
     image: ImageInfo | None = None  # only for kind "container-image"
+    disk: DiskInfo | None = None  # only for kind "disk-image"
 
 
 @dataclass(frozen=True)

@@ -176,6 +176,14 @@ def to_document(inv: Inventory) -> dict[str, Any]:
             "tags": list(im.tags),
             "layers": [{"digest": x.digest, "media_type": x.media_type, "size": x.size} for x in im.layers],
         }
+    if inv.target.disk is not None:
+        target["disk"] = {
+            "format": inv.target.disk.format,
+            "filesystems": [
+                {"type": f.type, "mount": f.mount, "volume": f.volume, "size": f.size}
+                for f in inv.target.disk.filesystems
+            ],
+        }
     return {
         "schema": SCHEMA_ID,
         "tool": {"name": "modelcensus", "version": inv.tool_version},

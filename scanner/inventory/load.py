@@ -18,6 +18,8 @@ from scanner.model import (
     Context,
     CredentialEntry,
     CredentialLocation,
+    DiskFilesystem,
+    DiskInfo,
     EndpointEntry,
     FernetTimes,
     Finding,
@@ -105,12 +107,22 @@ def _image(d: dict[str, Any] | None) -> ImageInfo | None:
     return ImageInfo(d["format"], d["digest"], d["platform"], layers, tuple(d["tags"]))
 
 
+def _disk(d: dict[str, Any] | None) -> DiskInfo | None:
+    if d is None:
+        return None
+    found = tuple(DiskFilesystem(f["type"], f["mount"], f["volume"], f["size"]) for f in d["filesystems"])
+    return DiskInfo(d["format"], found)
+
+
 def _build(doc: dict[str, Any]) -> Inventory:
     st = doc["stats"]
     return Inventory(
         tool_version=doc["tool"]["version"],
         catalogs=tuple(CatalogRef(c["name"], c["version"], c["origin"]) for c in doc["catalogs"]),
-        target=TargetInfo(doc["target"]["kind"], doc["target"]["location"], image=_image(doc["target"].get("image"))),
+        target=TargetInfo(
+            doc["target"]["kind"], doc["target"]["location"], image=_image(doc["target"].get("image")),
+            disk=_disk(doc["target"].get("disk")),
+        ),
         stats=Stats(st["files_seen"], st["files_read"], st["bytes_read"], float(st["seconds"])),
         models=tuple(
             ModelEntry(
