@@ -27,6 +27,7 @@ test: $(STAMP) sample-vm-perms
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py
 	$(BIN)/python scripts/bench_fleet.py
+	$(BIN)/python scripts/bench_images.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .bench

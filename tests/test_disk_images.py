@@ -161,3 +161,39 @@ def test_btrfs_image_with_a_symlink_to_a_symlink(tmp_path: Path, catalog: Catalo
     assert doc["target"]["disk"]["filesystems"][0]["type"] == "btrfs"
     direct = json.loads(dumps(scan(DirectoryTarget(str(root)), catalog, ScanOptions())))
     assert _without(doc) == _without(direct)
+
+
+def _lvm_tools() -> str | None:
+    missing = [t for t in ("losetup", "pvcreate", "vgcreate", "lvcreate", "vgchange") if shutil.which(t) is None]
+    return f"{', '.join(missing)} not installed" if missing else None
+
+
+@needs
+def test_lvm_volume_inside_a_qcow2(tmp_path: Path, catalog: Catalog, directory_doc: dict[str, Any]) -> None:
+    """An ext4 logical volume in a volume group on the image's one physical volume, as cloud images have."""
+    why = _lvm_tools()
+    if why or shutil.which("qemu-img") is None:
+        pytest.skip(why or "qemu-img (qemu-utils) is not installed")
+    raw = tmp_path / "lvm.raw"
+    with open(raw, "wb") as f:
+        f.truncate(96 * MIB)
+    loop = subprocess.run(["losetup", "-f", "--show", str(raw)], capture_output=True, text=True)
+    if loop.returncode != 0:
+        pytest.skip(f"no loop device here: {loop.stderr.strip()}")
+    dev = loop.stdout.strip()
+    vg = f"mcvg{tmp_path.name[-6:].replace('_', '').replace('-', '')}"
+    try:
+        _run("pvcreate", "-q", "-y", dev)
+        _run("vgcreate", "-q", vg, dev)
+        _run("lvcreate", "-q", "-y", "-n", "root", "-L", "72M", vg)
+        _run("mkfs.ext4", "-q", "-F", "-d", str(SAMPLE_VM), f"/dev/{vg}/root")
+    except subprocess.CalledProcessError as exc:
+        pytest.skip(f"LVM cannot be built here: {exc.stderr.decode(errors='replace').strip()[:200]}")
+    finally:
+        subprocess.run(["vgchange", "-q", "-an", vg], capture_output=True)
+        subprocess.run(["losetup", "-d", dev], capture_output=True)
+    image = tmp_path / "lvm.qcow2"
+    _run("qemu-img", "convert", "-O", "qcow2", str(raw), str(image))
+    doc = scan_path(image, catalog)
+    assert [f["type"] for f in doc["target"]["disk"]["filesystems"]] == ["ext"]
+    assert _without(doc) == _without(directory_doc)
