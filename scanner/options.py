@@ -13,3 +13,4 @@ class ScanOptions:
     include_pseudo: bool = False
     one_file_system: bool = False
     progress: bool = False
+    jobs: int = 1  # processes for the per-file work; the command line defaults to the usable cores

@@ -43,3 +43,17 @@ def stderr_progress(stats: Stats, path: str) -> None:
     shown = escape_control(path)[-60:]
     sys.stderr.write(f"\r\x1b[K{stats.files_seen} files, {stats.bytes_read >> 20} MiB  {shown}")
     sys.stderr.flush()
+
+
+def usable_cores() -> int:
+    import os
+
+    return max(1, len(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def parse_jobs(jobs: int | None) -> int:
+    if jobs is None:
+        return usable_cores()
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, not {jobs}")
+    return jobs

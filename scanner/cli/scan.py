@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from scanner.catalog import Catalog
-from scanner.cli.common import fail, load_catalog, parse_size, stderr_progress
+from scanner.cli.common import fail, load_catalog, parse_jobs, parse_size, stderr_progress
 from scanner.cli.config import ConfigError, load_config
 from scanner.cli.output import write_output
 from scanner.cli.policy import FailOn, IgnoreFile, load_ignores, parse_fail_on, warn_expired
@@ -62,6 +62,9 @@ def scan_command(
     platform: Annotated[
         str, typer.Option("--platform", help="The platform of a container image index to scan (linux/arm64)")
     ] = DEFAULT_PLATFORM,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Processes for the per-file work [default: the usable cores]")
+    ] = None,
     allow_backing_files: Annotated[
         bool,
         typer.Option("--allow-backing-files", help="Let a disk image read its backing files (beside it only)"),
@@ -91,7 +94,7 @@ def scan_command(
     if destination is not None and path.exists() and _inside(destination, path):
         fail(f"{destination}: is inside the scanned target {path}; the target is never written to")
     size = parse_size(max_file_size or cfg.max_file_size or f"{DEFAULT_MAX_FILE_SIZE >> 20}M")
-    options = ScanOptions(size, include_pseudo, one_file_system)
+    options = ScanOptions(size, include_pseudo, one_file_system, jobs=parse_jobs(jobs))
     cat = load_catalog(list(cfg.catalogs) + list(catalog or []))
     inventory = run_scan(path, cat, options, quiet, as_kind, platform, allow_backing_files)
     write_output(render(format, inventory), destination)

@@ -101,6 +101,11 @@ class DirectoryTarget:
         self._exclude = dict(self.options.exclude)
         self._current: _Frame | None = None  # the directory the walk is listing: its files are opened from it
 
+    @property
+    def shareable(self) -> bool:
+        """Whether forked scan workers may read through this target (its backend keeps no shared positions)."""
+        return bool(getattr(self.fs, "shareable", False))
+
     # --- paths ------------------------------------------------------------------------------------
 
     def host_path(self, inside: str) -> str:
