@@ -18,6 +18,7 @@ from scanner.detectors import DETECTORS, Detector, FileView
 from scanner.inventory.builder import InventoryBuilder
 from scanner.model import Evidence, Inventory, Skip, SkipReason, Stats
 from scanner.options import ScanOptions
+from scanner.readonce import RepeatFilter, SeenFiles, relocate
 from scanner.targets.base import FileEntry, ReadFailure, Target
 from scanner.targets.ownership import Ownership
 from scanner.textsafe import display_path
@@ -67,29 +68,42 @@ def scan(
     builder = InventoryBuilder(catalog)
     builder.add_all(extra)
     work = FileWork(target, catalog, options, detectors, Ownership.of(target))
-    for item, result in _results(work, options.jobs):
+    seen = SeenFiles()
+    for item, result in _results(work, options.jobs, RepeatFilter()):
         if isinstance(item, Skip):
             builder.skip(item)
             continue
         stats.files_seen += 1
         if progress and stats.files_seen % 500 == 0:
             progress(stats, item.path)
-        if result is not None:
-            builder.add_all(result.items)
-            stats.files_read += result.files_read
-            stats.bytes_read += result.bytes_read
+        if result is None:  # a second path to a file already analysed: its result, relocated, without a read
+            first = seen.first(item)
+            if first is not None:
+                builder.add_all(relocate(first[1], first[0], item))
+                continue
+            result = analyze_file(work, item)  # its first result was past the keeping bound: read it again
+        builder.add_all(result.items)
+        seen.keep(item, result.items)
+        stats.files_read += result.files_read
+        stats.bytes_read += result.bytes_read
     stats.seconds = round(time.monotonic() - started, 3)
     return builder.build(__version__, target.info, stats)
 
 
-def _results(work: FileWork, jobs: int) -> Iterator[tuple[FileEntry | Skip, FileResult | None]]:
+def _results(
+    work: FileWork, jobs: int, is_repeat: Callable[[FileEntry], bool]
+) -> Iterator[tuple[FileEntry | Skip, FileResult | None]]:
+    """Every walked item with its result in walk order; None for a skip and for a repeat (not analysed)."""
     if jobs > 1 and getattr(work.target, "shareable", False):
         from scanner.pool import pooled_results
 
-        yield from pooled_results(work, jobs)
+        yield from pooled_results(work, jobs, is_repeat)
         return
     for item in work.target.walk():
-        yield item, (None if isinstance(item, Skip) else analyze_file(work, item))
+        if isinstance(item, Skip) or is_repeat(item):
+            yield item, None
+        else:
+            yield item, analyze_file(work, item)
 
 
 def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 
 from scanner.model import Skip
@@ -46,28 +46,32 @@ def _batches(work: FileWork) -> Iterator[list[FileEntry | Skip]]:
         yield batch
 
 
-def pooled_results(work: FileWork, jobs: int) -> Iterator[tuple[FileEntry | Skip, FileResult | None]]:
+def pooled_results(
+    work: FileWork, jobs: int, is_repeat: Callable[[FileEntry], bool]
+) -> Iterator[tuple[FileEntry | Skip, FileResult | None]]:
     global _work
     _ = work.catalog.matcher  # compiled before the fork, once for every worker
     _work = work
-    pending: deque[tuple[list[FileEntry | Skip], Future[list[FileResult]]]] = deque()
+    pending: deque[tuple[list[FileEntry | Skip], list[FileEntry], Future[list[FileResult]]]] = deque()
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
         try:
             for batch in _batches(work):
-                files = [i for i in batch if isinstance(i, FileEntry)]
-                pending.append((batch, pool.submit(_analyze, files)))
+                files = [i for i in batch if isinstance(i, FileEntry) and not is_repeat(i)]
+                pending.append((batch, files, pool.submit(_analyze, files)))
                 while len(pending) >= jobs * IN_FLIGHT_PER_WORKER:
                     yield from _fold(*pending.popleft())
             while pending:
                 yield from _fold(*pending.popleft())
         finally:
             _work = None
-            for _, fut in pending:
+            for _, _, fut in pending:
                 fut.cancel()
 
 
-def _fold(batch: list[FileEntry | Skip], fut: Future[list[FileResult]]) -> Iterator[tuple[FileEntry | Skip,
-                                                                                           FileResult | None]]:
-    results = iter(fut.result())
+def _fold(
+    batch: list[FileEntry | Skip], files: list[FileEntry], fut: Future[list[FileResult]]
+) -> Iterator[tuple[FileEntry | Skip, FileResult | None]]:
+    """The batch in walk order, each analysed file with its result; None for skips and repeats."""
+    results = {id(entry): r for entry, r in zip(files, fut.result(), strict=True)}
     for item in batch:
-        yield item, (None if isinstance(item, Skip) else next(results))
+        yield item, results.get(id(item))

@@ -90,3 +90,18 @@ def test_jobs_must_be_positive(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "scanner", "scan", str(tmp_path), "--jobs", "0"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and done.stderr == "modelcensus: error: --jobs must be at least 1, not 0\n"
+
+
+def test_a_file_reached_twice_is_read_once_and_located_at_both(tmp_path: Path, catalog: Catalog) -> None:
+    write(tmp_path, "/etc/agent/models.yaml", "model: claude-opus-4-1\n")
+    os.link(tmp_path / "etc/agent/models.yaml", tmp_path / "etc/agent/models-copy.yaml")
+    (tmp_path / "etc/current.yaml").symlink_to("/etc/agent/models-copy.yaml")
+    for jobs in (1, 2):
+        inv = scan(DirectoryTarget(str(tmp_path)), catalog, ScanOptions(jobs=jobs))
+        assert (inv.stats.files_seen, inv.stats.files_read) == (3, 1)
+        (model,) = [m for m in inv.models if m.name == "claude-opus-4-1"]
+        assert {(loc.path, loc.via) for loc in model.locations} == {
+            ("/etc/agent/models.yaml", None),
+            ("/etc/agent/models-copy.yaml", None),
+            ("/etc/agent/models-copy.yaml", "/etc/current.yaml"),
+        }
