@@ -240,7 +240,9 @@ def _switch_tables(items: list[fmt.ConfigItem], catalog: Catalog) -> dict[tuple[
     return out
 
 
-def _flag_switches(items: list[fmt.ConfigItem], catalog: Catalog) -> dict[tuple[str, ...], KillSwitchEvidence]:
+def _flag_switches(
+    items: list[fmt.ConfigItem], catalog: Catalog
+) -> tuple[dict[tuple[str, ...], KillSwitchEvidence], set[tuple[str, ...]]]:
     """flagd / OpenFeature flag definitions (`flags.NAME.{state, defaultVariant, variants}`) whose flag is
     named as a kill switch: its value is the default variant's while the flag is ENABLED."""
     flags: dict[tuple[str, ...], dict[str, fmt.ConfigItem]] = {}
@@ -254,10 +256,12 @@ def _flag_switches(items: list[fmt.ConfigItem], catalog: Catalog) -> dict[tuple[
         if at >= 0:
             flags.setdefault(p[: at + 2], {})["/".join(p[at + 2 :])] = item
     out = {}
+    consumed: set[tuple[str, ...]] = set()  # the other fields of a kill-switch flag are read through it
     for flag, fields in flags.items():
         default = fields.get("defaultVariant")
         if default is None or not catalog.is_kill_switch_key(flag[-1]):
             continue
+        consumed |= {f.path for f in fields.values()}
         state = fields.get("state")
         chosen = fields.get(f"variants/{default.value}")
         value = chosen.value if chosen else default.value
@@ -266,7 +270,22 @@ def _flag_switches(items: list[fmt.ConfigItem], catalog: Catalog) -> dict[tuple[
         else:
             switch = catalog.switch_state(value)
         out[default.path] = KillSwitchEvidence(flag[-1], value, switch, Location("", default.line))
-    return out
+    return out, consumed
+
+
+def _model_map_keys(items: list[fmt.ConfigItem], locate: Locate) -> Iterator[ModelEvidence]:
+    """`"models": {"qwen3.5:4b": {"name": "Qwen 3.5 4B"}}` (opencode, Crush): the keys of a models map are the
+    ids; the `name` beside them is a label. A key is taken when it looks like an id (a digit, `:` or `/`)."""
+    seen: set[tuple[str, ...]] = set()
+    for item in items:
+        p = item.path
+        for i in range(len(p) - 2):
+            if _norm(p[i]) != "models" or p[i + 1].startswith("["):
+                continue
+            key = p[i + 1]
+            if p[: i + 2] not in seen and _MODELISH.match(key) and any(c.isdigit() or c in ":/" for c in key):
+                seen.add(p[: i + 2])
+                yield ModelEvidence(key, locate(item.line, False))
 
 
 def _flip(state: SwitchState) -> SwitchState:
@@ -299,8 +318,9 @@ def interpret(
         yield ModelEvidence(f"azure/{dep.name}", loc, base_model=dep.model, served_via="azure")
         yield ModelEvidence(dep.model, loc)
         consumed |= dep.fields
+    yield from _model_map_keys(items, locate)
     switch_fields = _switch_tables(items, catalog)
-    flag_switches = _flag_switches(items, catalog)
+    flag_switches, flag_fields = _flag_switches(items, catalog)
 
     for item in items:
         keys = [p for p in item.path if not p.startswith("[")]
@@ -319,6 +339,8 @@ def interpret(
         if item.path in flag_switches:
             flag = flag_switches[item.path]
             yield dataclasses.replace(flag, location=loc)
+            continue
+        if item.path in flag_fields:
             continue
         if item.path in switch_fields:
             name, inverted = switch_fields[item.path]

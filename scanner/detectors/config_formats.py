@@ -81,14 +81,25 @@ class LineMap:
 
 # --- JSON ------------------------------------------------------------------------------------------
 
-# One token at a time, each alternative unambiguous (unrolled loops), an unterminated string or comment
-# running to the end: a failed match never restarts at the next quote, so `\"` * 400k stays linear.
-_JSON_TOKEN = re.compile(
-    r'"[^"\\]*(?:\\.[^"\\]*)*"?'  # a string
-    r"|//[^\n]*"  # a line comment
-    r"|/\*[^*]*(?:\*+(?!/)[^*]*)*(?:\*+/)?"  # a block comment
+# One token at a time, each alternative unambiguous (unrolled, possessive loops that keep no backtracking
+# state), an unterminated string or comment running to the end: a failed match never restarts at the next
+# quote, so `\"` * 400k stays linear.
+# Possessive quantifiers (Python 3.11+) keep no backtracking state; 3.10 gets the same patterns without.
+_POSSESSIVE = "+" if sys.version_info >= (3, 11) else ""
+
+
+def _linear(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """`~` in `pattern` marks a quantifier that may be possessive."""
+    return re.compile(pattern.replace("~", _POSSESSIVE), flags)
+
+
+_JSON_TOKEN = _linear(
+    r'"[^"\\]*~(?:\\.[^"\\]*~)*~"?'  # a string
+    r"|//[^\n]*~"  # a line comment
+    r"|/\*[^*]*~(?:\*+~(?!/)[^*]*~)*~(?:\*+/)?"  # a block comment
     r"|[{}\[\]:,]"
-    r'|[^\s{}\[\]:,"/]+|/',  # a literal (number, true, false, null) or stray text
+    r'|[^\s{}\[\]:,"/]+~|/'  # a literal (number, true, false, null) or stray text
+    r"|\s+~",  # a run of blanks, in one step rather than one search per character
     re.DOTALL,
 )
 _NOT_NEWLINE = re.compile(r"[^\n]")
@@ -100,6 +111,8 @@ def _json_tokens(text: str) -> tuple[list[tuple[int, str]], str]:
     blanks: list[tuple[int, int, str]] = []
     for m in _JSON_TOKEN.finditer(text):
         tok = m.group()
+        if tok.isspace():
+            continue
         if tok.startswith(("//", "/*")):
             blanks.append((m.start(), m.end(), _NOT_NEWLINE.sub(" ", tok)))
             continue
@@ -546,13 +559,13 @@ def parse_loose(text: str) -> list[ConfigItem]:
 
 # --- HCL (Terraform): blocks, attributes and object literals -----------------------------------------
 
-_HCL_TOKEN = re.compile(
-    r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?'  # a string (one line; an interpolation's quotes are rare and tolerated)
+_HCL_TOKEN = _linear(
+    r'"[^"\\\n]*~(?:\\.[^"\\\n]*~)*~"?'  # a string (one line; an interpolation's quotes are tolerated)
     r"|<<-?[A-Za-z_][A-Za-z0-9_]*"  # a heredoc opener, its body skipped below
-    r"|#[^\n]*|//[^\n]*|/\*[^*]*(?:\*+(?!/)[^*]*)*(?:\*+/)?"  # comments
+    r"|#[^\n]*~|//[^\n]*~|/\*[^*]*~(?:\*+~(?!/)[^*]*~)*~(?:\*+/)?"  # comments
     r"|[{}\[\]()=:,\n]"
-    r"|[A-Za-z_][A-Za-z0-9_.\-]*|-?[0-9][0-9A-Za-z.+\-]*"  # identifiers, traversals, numbers
-    r"|[ \t\r]+|.",
+    r"|[A-Za-z_][A-Za-z0-9_.\-]*~|-?[0-9][0-9A-Za-z.+\-]*~"  # identifiers, traversals, numbers
+    r"|[ \t\r]+~|.",
 )
 
 

@@ -33,6 +33,8 @@ _PACKAGE_DBS = (
     "/var/lib/flatpak/",
     "/nix/var/nix/db/",
 )
+# System shared libraries: their strings are the library's (`CAP_KILL` in libcap), never a setting.
+_SYSTEM_LIBRARY = re.compile(r"^/(?:usr/)?(?:lib|lib32|lib64|libx32|libexec)/.*\.so(?:\.[0-9]+)*$")
 # Compiled bytecode: marshalled strings back to back; its source file beside it (or in a package) is what counts.
 _BYTECODE_EXT = {".pyc", ".pyo"}
 _TEST_SEGMENTS = {
@@ -118,7 +120,12 @@ def classify(path: str, head: bytes) -> Context:
     name = segments[-1]
     lower = name.lower()
     ext = lower[lower.rfind(".") :] if "." in lower else ""
-    if _PACKAGE_DIRS.search(path) or path.startswith(_PACKAGE_DBS) or ext in _BYTECODE_EXT:
+    if (
+        _PACKAGE_DIRS.search(path)
+        or path.startswith(_PACKAGE_DBS)
+        or ext in _BYTECODE_EXT
+        or (".so" in lower and _SYSTEM_LIBRARY.match(path))
+    ):
         return Context.PACKAGE
     if _TEST_NAME.match(lower) or _TEST_SEGMENTS.intersection(s.lower() for s in segments[:-1]):
         return Context.TEST
