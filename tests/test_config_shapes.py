@@ -258,3 +258,28 @@ def test_a_kill_switch_comment_marks_only_the_assignment_it_documents(tmp_path: 
     got = switches(doc)
     assert set(got) == {"FOO_OVERRIDE"}
     assert got["FOO_OVERRIDE"][:2] == ("0", "off")
+
+
+def test_a_family_matched_inside_a_label_or_description_is_not_an_id(tmp_path: Path, scan_dir: ScanFn) -> None:
+    write(
+        tmp_path,
+        "/etc/agent/settings.json",
+        '{\n  "models": [\n    {"id": "qwen3-coder:30b", "name": "Qwen3 Coder 30B (local)"},\n'
+        '    {"id": "muse-9", "description": "a wrapper around gpt-4o and Claude Opus 4.5"}\n  ],\n'
+        '  "title": "Llama 3.1 70B bench",\n  "fallback_model": "Llama-3.1-70B"\n}\n',
+    )
+    _, doc = scan_dir(tmp_path)
+    assert wired(doc) == {"qwen3-coder:30b", "muse-9", "Llama-3.1-70B"}
+
+
+def test_a_container_image_is_not_a_model(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # docker-compose-env sample shape: the Ollama server's image next to the model it serves.
+    write(
+        tmp_path,
+        "/srv/gw/docker-compose.yml",
+        "services:\n  ollama:\n    image: ollama/ollama:rocm\n    environment:\n      - OLLAMA_MODEL=llama3.1:8b\n"
+        "  gw:\n    image: ghcr.io/berriai/litellm:main-stable\n    environment:\n      LLM_MODEL: ollama/qwen3:8b\n",
+    )
+    _, doc = scan_dir(tmp_path)
+    assert "ollama/ollama:rocm" not in names(doc)
+    assert "ollama/qwen3:8b" in wired(doc)

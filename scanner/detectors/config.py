@@ -115,6 +115,8 @@ class ConfigDetector:
             read = f"{len(items)} setting(s) read line by line" if items else "nothing read line by line"
             yield Skip(view.path, SkipReason.PARSE_ERROR, f"{_format_name(parser)}: {exc}; {read}")
 
+        view.label_words = label_words(items, view.catalog)
+
         def locate(line: int | None, env: bool) -> Location:
             ctx = Context.ENV if env else view.context
             return view.location(line, ctx, parse_error=broken)
@@ -149,6 +151,30 @@ class ConfigDetector:
                 env_items = cut.items
                 yield Skip(display_path(inside), SkipReason.BUDGET_EXCEEDED, f"ENV: {cut.detail}")
             yield from interpret(env_items, view.catalog, locate, None)
+
+
+_WORD_EDGES = "()[]{}<>,;:.!?\"'`"
+
+
+def label_words(items: list[fmt.ConfigItem], catalog: Catalog) -> frozenset[str]:
+    """The words of labels and descriptions (values with a blank under a `label` key), minus every value the
+    file sets whole: `Qwen3` of "Qwen3 Coder 30B (local)" is prose; a `model: Qwen3` elsewhere would keep it.
+    Also the values of `not_model` keys (`image: ollama/ollama:rocm`)."""
+    label_keys, other_keys = catalog.keys("label"), catalog.keys("not_model")
+    words: set[str] = set()
+    values: set[str] = set()
+    others: set[str] = set()
+    for item in items:
+        value = item.value.strip()
+        keys = [p for p in item.path if not p.startswith("[")]
+        key = _norm(keys[-1]) if keys else ""
+        if key in other_keys:
+            others.add(value)
+            continue
+        values.add(value)
+        if " " in value and key in label_keys:
+            words.update(w.strip(_WORD_EDGES) for w in value.split())
+    return frozenset((words - values) | (others - values))
 
 
 def _format_name(parser: Callable[[str], list[fmt.ConfigItem]]) -> str:
