@@ -283,3 +283,12 @@ def test_a_container_image_is_not_a_model(tmp_path: Path, scan_dir: ScanFn) -> N
     _, doc = scan_dir(tmp_path)
     assert "ollama/ollama:rocm" not in names(doc)
     assert "ollama/qwen3:8b" in wired(doc)
+
+
+def test_a_session_log_among_test_fixtures_is_test_context(tmp_path: Path, scan_dir: ScanFn) -> None:
+    session = REPO / "tests" / "data" / "sessions" / "claude-code" / "session-basic.jsonl"
+    write(tmp_path, "/home/u/proj/tests/data/sessions/session-basic.jsonl", session.read_bytes())
+    _, doc = scan_dir(tmp_path)
+    assert names(doc)
+    assert not wired(doc)
+    assert {loc["context"] for m in doc["models"] for loc in m["locations"]} == {"test"}

@@ -23,7 +23,9 @@ class SessionDetector:
 
     def extract(self, view: FileView) -> Iterator[Evidence]:
         sessions, labels = collect(view.entry.path, view.path, view.via, view.data, view.catalog)
+        # A test fixture that parses as a session is still a test fixture: its labels are never wiring.
+        context = Context.TEST if view.context is Context.TEST else Context.SESSION
         for seen in labels:
-            yield ModelEvidence(seen.label, Location(view.path, seen.line, Context.SESSION, False, view.via))
+            yield ModelEvidence(seen.label, Location(view.path, seen.line, context, False, view.via))
         for session in sessions:
             yield SessionEvidence(session)
