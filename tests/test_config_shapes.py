@@ -292,3 +292,18 @@ def test_a_session_log_among_test_fixtures_is_test_context(tmp_path: Path, scan_
     assert names(doc)
     assert not wired(doc)
     assert {loc["context"] for m in doc["models"] for loc in m["locations"]} == {"test"}
+
+
+def test_an_environment_override_beats_the_config_file(tmp_path: Path, scan_dir: ScanFn) -> None:
+    write(
+        tmp_path, "/etc/jarvis/daemon.toml", "[safety]\nkill_switch = true\n\n[runtime.kill_switch]\nengaged = false\n"
+    )
+    write(tmp_path, "/etc/jarvis/runtime.env", "JARVIS_SAFETY_KILL_SWITCH=0\n")
+    write(tmp_path, "/etc/systemd/system/jarvis.service", "[Service]\nEnvironment=RUNTIME_KILL_SWITCH=on\n")
+    _, doc = scan_dir(tmp_path)
+    over = entry(doc, "findings", id="kill-switch-overridden:safety.kill_switch:JARVIS_SAFETY_KILL_SWITCH")
+    assert over["severity"] == "high"
+    assert "the environment override wins" in over["title"]
+    armed = entry(doc, "findings", id="kill-switch-overridden:runtime.kill_switch:RUNTIME_KILL_SWITCH")
+    assert armed["severity"] == "medium"
+    assert len([f for f in doc["findings"] if f["id"].startswith("kill-switch-overridden")]) == 2
