@@ -94,12 +94,13 @@ def _linear(pattern: str, flags: int = 0) -> re.Pattern[str]:
 
 
 _JSON_TOKEN = _linear(
+    r"\s*~(?:"  # the blanks before a token are consumed by the same match, never one search per character
     r'"[^"\\]*~(?:\\.[^"\\]*~)*~"?'  # a string
     r"|//[^\n]*~"  # a line comment
     r"|/\*[^*]*~(?:\*+~(?!/)[^*]*~)*~(?:\*+/)?"  # a block comment
     r"|[{}\[\]:,]"
     r'|[^\s{}\[\]:,"/]+~|/'  # a literal (number, true, false, null) or stray text
-    r"|\s+~",  # a run of blanks, in one step rather than one search per character
+    r")",
     re.DOTALL,
 )
 _NOT_NEWLINE = re.compile(r"[^\n]")
@@ -109,17 +110,18 @@ def _json_tokens(text: str) -> tuple[list[tuple[int, str]], str]:
     """The significant tokens (offset, text) and the text with comments and trailing commas blanked."""
     tokens: list[tuple[int, str]] = []
     blanks: list[tuple[int, int, str]] = []
-    for m in _JSON_TOKEN.finditer(text):
-        tok = m.group()
-        if tok.isspace():
-            continue
-        if tok.startswith(("//", "/*")):
-            blanks.append((m.start(), m.end(), _NOT_NEWLINE.sub(" ", tok)))
+    # Trailing blanks are cut first: after the last token, every position would retry the leading `\s*`.
+    for m in _JSON_TOKEN.finditer(text, 0, len(text.rstrip())):
+        end = m.end()
+        tok = text[end - 1] if end - m.start() == 1 else m.group().lstrip()
+        start = end - len(tok)
+        if tok[0] == "/" and tok[1:2] in ("/", "*"):
+            blanks.append((start, end, _NOT_NEWLINE.sub(" ", tok)))
             continue
         if tok in ("}", "]") and tokens and tokens[-1][1] == ",":
-            start = tokens.pop()[0]
-            blanks.append((start, start + 1, " "))
-        tokens.append((m.start(), tok))
+            comma = tokens.pop()[0]
+            blanks.append((comma, comma + 1, " "))
+        tokens.append((start, tok))
     if not blanks:
         return tokens, text
     blanks.sort()
@@ -249,7 +251,8 @@ def _line_of_path(lines: dict[tuple[str, ...], int], path: tuple[str, ...]) -> i
     return None
 
 
-_TOML_STRINGS = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|\'[^\'\n]*\'')
+# An unterminated string runs to the end of its line, so that a failed match never restarts at the next quote.
+_TOML_STRINGS = _linear(r'"[^"\\\n]*~(?:\\.[^"\\\n]*~)*~"?|\'[^\'\n]*~\'?')
 _TOML_BARE = re.compile(r"[A-Za-z0-9_\-]+")
 
 
@@ -265,6 +268,8 @@ def _toml_key(text: str) -> tuple[str, ...] | None:
             if m is None:
                 return None
             raw = m.group()
+            if len(raw) < 2 or raw[-1] != raw[0]:
+                return None
             parts.append(_json_string(raw) if raw[0] == '"' else raw[1:-1])
         else:
             m = _TOML_BARE.match(text, pos)
