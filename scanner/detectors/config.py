@@ -113,7 +113,8 @@ class ConfigDetector:
             items, broken = fmt.parse_loose(view.text), True
             view.parse_error = True
             read = f"{len(items)} setting(s) read line by line" if items else "nothing read line by line"
-            yield Skip(view.path, SkipReason.PARSE_ERROR, f"{_format_name(parser)}: {exc}; {read}")
+            if len(view.data) >= view.entry.size:  # a file cut at the read cap is already `too-large`
+                yield Skip(view.path, SkipReason.PARSE_ERROR, f"{_format_name(parser)}: {exc}; {read}")
 
         view.label_words = label_words(items, view.catalog)
 
