@@ -307,3 +307,13 @@ def test_an_environment_override_beats_the_config_file(tmp_path: Path, scan_dir:
     armed = entry(doc, "findings", id="kill-switch-overridden:runtime.kill_switch:RUNTIME_KILL_SWITCH")
     assert armed["severity"] == "medium"
     assert len([f for f in doc["findings"] if f["id"].startswith("kill-switch-overridden")]) == 2
+
+
+def test_nix_attrset_of_foundry_deployments(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # terranix feeding azurerm_cognitive_deployment: `deployments."<name>" = { model = {…}; sku = {…}; }`.
+    put(tmp_path, "azure-foundry-deployments/codgician.akasha.models.nix", "/srv/infra/akasha.models.nix")
+    _, doc = scan_dir(tmp_path)
+    flash = entry(doc, "models", name="azure/deepseek-v4-flash")
+    assert (flash["served_via"], flash["base_model"]) == ("azure", "DeepSeek-V4-Flash")
+    assert entry(doc, "models", name="azure/gpt-realtime-2.1-mini")["base_model"] == "gpt-realtime-2.1-mini"
+    assert not {"GlobalStandard", "DeepSeek", "OpenAI", "azure/sku", "azure/model"} & names(doc)

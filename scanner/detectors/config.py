@@ -57,6 +57,7 @@ _BY_EXT: dict[str, Callable[[str], list[fmt.ConfigItem]]] = {
     ".tf": fmt.parse_hcl,
     ".tfvars": fmt.parse_hcl,
     ".hcl": fmt.parse_hcl,
+    ".nix": fmt.parse_hcl,
 }
 # Formats that look like JSON at their first byte but are not (Nix, Bicep, CUE, Jsonnet…): never sniffed.
 _NOT_JSON = {".nix", ".bicep", ".cue", ".jsonnet", ".libsonnet", ".dhall", ".kdl", ".lua", ".pkl", ".ncl"}

@@ -583,13 +583,14 @@ class _HclFrame:
 
 def parse_hcl(text: str) -> list[ConfigItem]:
     """Terraform / HCL: `block "label" { key = "value" }`, nested blocks, object and list literals (also
-    inside `yamlencode({...})`). Values that are expressions (references, calls) are no items."""
+    inside `yamlencode({...})`); Nix attribute sets read the same way (`a.b = "v";`). Values that are
+    expressions (references, calls) are no items."""
     items: list[ConfigItem] = []
     budget = _Budget(items)
     lines = LineMap(text)
     stack: list[_HclFrame] = [_HclFrame((), False)]
-    labels: list[str] = []  # the words of a block header since the last newline
-    key: str | None = None  # the key of a `key =` / `key:` waiting for its value
+    labels: list[tuple[str, ...]] = []  # the words of a block header since the last newline
+    key: tuple[str, ...] | None = None  # the key path of a `key =` / `a.b =` waiting for its value
     pos, end = 0, len(text)
     while pos < end:
         m = _HCL_TOKEN.match(text, pos)
@@ -610,12 +611,12 @@ def parse_hcl(text: str) -> list[ConfigItem]:
             continue
         if first in "{[(":
             if key is not None:
-                name: tuple[str, ...] = (key,)
+                name: tuple[str, ...] = key
             elif top.is_list:
                 name = (f"[{top.index}]",)
                 top.index += 1
             else:
-                name = tuple(labels)
+                name = tuple(part for label in labels for part in label)
             path = top.path if first == "(" else top.path + name
             stack.append(_HclFrame(path, first == "["))
             if first != "(":
@@ -639,12 +640,13 @@ def parse_hcl(text: str) -> list[ConfigItem]:
         if key is not None:
             if first == '"' and "${" not in word or first.isdigit() or first == "-" or tok in ("true", "false"):
                 budget.spend("HCL values")
-                items.append(ConfigItem(top.path + (key,), word, lines.line(start)))
+                items.append(ConfigItem(top.path + key, word, lines.line(start)))
             key = None
         elif top.is_list and first == '"':
             budget.spend("HCL values")
             items.append(ConfigItem(top.path + (f"[{top.index}]",), word, lines.line(start)))
             top.index += 1
         else:
-            labels.append(word)
+            # A bare `a.b` is an attribute path (Nix, HCL traversals); a quoted "a.b" is one name.
+            labels.append((word,) if first == '"' else tuple(word.split(".")))
     return items
