@@ -112,8 +112,14 @@ def test_package_manager_databases_are_package_metadata(tmp_path: Path, scan_dir
     for m in doc["models"]:
         assert not m["wired"], m["name"]
         assert {loc["context"] for loc in m["locations"]} == {"package"}
-    for path in ("/var/lib/dpkg/status", "/var/lib/rpm/rpmdb.sqlite", "/usr/lib/sysimage/rpm/Packages.db"):
+    for path in (
+        "/var/lib/dpkg/status",
+        "/var/lib/rpm/rpmdb.sqlite",
+        "/usr/lib/sysimage/rpm/Packages.db",
+        "/usr/share/iso-codes/json/iso_639-3.json",
+    ):
         assert classify(path, b"") is Context.PACKAGE
+    assert classify("/usr/share/doc/jarvis/examples/config.example.yaml", b"") is Context.DOCS
 
 
 def test_compiled_bytecode_is_package_context(tmp_path: Path, scan_dir: ScanFn) -> None:

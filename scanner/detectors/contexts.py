@@ -137,6 +137,8 @@ def classify(path: str, head: bytes) -> Context:
         or (ext in _DOC_EXT and not lower.startswith("requirements"))
     ):
         return Context.DOCS
+    if path.startswith("/usr/share/"):
+        return Context.PACKAGE  # data files packages install (iso-codes, mime types, desktop entries)
     if is_binary(head):
         return Context.BINARY
     if _SESSION_NAME.search(lower) or (_SESSION_DIRS.search(path) and ext in {".json", ".jsonl"}):
