@@ -170,3 +170,11 @@ def test_parser_never_raises_and_stays_bounded(parse: Parser) -> None:
             assert item.line is None or 1 <= item.line <= n_lines
 
     check()
+
+
+def test_json_token_list_is_bounded_but_cleaning_is_not() -> None:
+    text = "[" + "0," * fmt.MAX_JSON_TOKENS + "0]"
+    with pytest.raises(fmt.BudgetExceeded) as cut:
+        fmt.parse_json(text)
+    assert cut.value.items == [] and "tokens" in cut.value.detail
+    assert fmt.clean_json(text + "// end") == text + "      "  # agent_configs still gets the whole cleaned file

@@ -106,8 +106,14 @@ _JSON_TOKEN = _linear(
 _NOT_NEWLINE = re.compile(r"[^\n]")
 
 
-def _json_tokens(text: str) -> tuple[list[tuple[int, str]], str]:
-    """The significant tokens (offset, text) and the text with comments and trailing commas blanked."""
+# A value costs at most four tokens (key, colon, value, comma): more tokens than this is over budget anyway,
+# and the token list is what a hostile file would grow in memory.
+MAX_JSON_TOKENS = 4 * MAX_ITEMS
+
+
+def _json_tokens(text: str, keep: bool = True) -> tuple[list[tuple[int, str]], str]:
+    """The significant tokens (offset, text) and the text with comments and trailing commas blanked.
+    `keep=False` keeps only the last token (enough for trailing commas): cleaning alone has no token budget."""
     tokens: list[tuple[int, str]] = []
     blanks: list[tuple[int, int, str]] = []
     # Trailing blanks are cut first: after the last token, every position would retry the leading `\s*`.
@@ -122,6 +128,10 @@ def _json_tokens(text: str) -> tuple[list[tuple[int, str]], str]:
             comma = tokens.pop()[0]
             blanks.append((comma, comma + 1, " "))
         tokens.append((start, tok))
+        if len(tokens) > MAX_JSON_TOKENS:
+            if keep:
+                raise BudgetExceeded(f"more than {MAX_JSON_TOKENS} JSON tokens; nothing read", [])
+            del tokens[:-1]
     if not blanks:
         return tokens, text
     blanks.sort()
@@ -135,7 +145,7 @@ def _json_tokens(text: str) -> tuple[list[tuple[int, str]], str]:
 
 def clean_json(text: str) -> str:
     """Comments, then trailing commas, blanked out; strings and line breaks left intact."""
-    return _json_tokens(text.lstrip("\ufeff"))[1]
+    return _json_tokens(text.lstrip("\ufeff"), keep=False)[1]
 
 
 def parse_json(text: str) -> list[ConfigItem]:
