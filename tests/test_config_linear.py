@@ -178,3 +178,18 @@ def test_json_token_list_is_bounded_but_cleaning_is_not() -> None:
         fmt.parse_json(text)
     assert cut.value.items == [] and "tokens" in cut.value.detail
     assert fmt.clean_json(text + "// end") == text + "      "  # agent_configs still gets the whole cleaned file
+
+
+def test_yaml_is_read_as_events_within_the_budget() -> None:
+    # A million one-line sequence items: the budget stops the event stream; no node tree is ever built.
+    with pytest.raises(fmt.BudgetExceeded) as cut:
+        fmt.parse_yaml("- a\n" * (1 << 20))
+    assert len(cut.value.items) == fmt.MAX_ITEMS - 1
+    assert cut.value.items[-1].line == fmt.MAX_ITEMS - 1
+    # Anchors, aliases, merge keys and complex keys still read as the composer would.
+    text = "base: &b {x: 1, y: [2, 3]}\nuse:\n  <<: *b\n  z: *b\n? [complex, key]\n: ignored\nafter: ok\n"
+    got = {(item.path, item.value, item.line) for item in fmt.parse_yaml(text)}
+    assert (("use", "<<", "x"), "1", 1) in got
+    assert (("use", "z", "y", "[1]"), "3", 1) in got
+    assert (("after",), "ok", 7) in got
+    assert not any("ignored" == item[1] for item in got)
