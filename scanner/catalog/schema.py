@@ -234,7 +234,10 @@ _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
 }
 CODE_PATH_KINDS = ("module", "package")
 SIGNATURE_KINDS = ("import", "client", "call")
-_CONFIG_KEY_KINDS = {"model", "base_url", "deployment_map", "base_model", "provider", "credential"}
+_CONFIG_KEY_KINDS = {
+    "model", "base_url", "deployment_map", "base_model", "provider", "credential",
+    "switch_state", "switch_state_inverted", "deployment_record", "label", "not_model",
+}
 
 
 def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:

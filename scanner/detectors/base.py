@@ -30,6 +30,9 @@ class FileView:
     # Set by the config detector when the file's format would not parse; marks every location in it.
     parse_error: bool = False
     layer: str | None = None  # the container image layer the file came from
+    # Set by the config detector: words of the file's labels and descriptions (`"name": "Qwen3 Coder 30B
+    # (local)"`), minus every value the file sets; a catalog match that is only such a word is prose, not an id.
+    label_words: frozenset[str] = frozenset()
     _line_cursor: tuple[int, int] = field(default=(0, 1), repr=False)
 
     @cached_property

@@ -65,6 +65,8 @@ class ContentDetector:
             name = token
         elif hit.kind is PatternKind.HOSTED and not view.catalog.is_hosted_form(name):
             return
+        if name in view.label_words:
+            return  # a word of a display name or description (the config detector read the structure)
         yield ModelEvidence(name, view.location(view.line_of(hit.start), offset=hit.start))
 
     def _host(self, view: FileView, hit: Hit) -> Iterator[Evidence]:

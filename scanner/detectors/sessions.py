@@ -23,8 +23,10 @@ class SessionDetector:
 
     def extract(self, view: FileView) -> Iterator[Evidence]:
         sessions, labels = collect(view.entry.path, view.path, view.via, view.data, view.catalog)
+        # A test fixture that parses as a session is still a test fixture: its labels are never wiring.
+        context = Context.TEST if view.context is Context.TEST else Context.SESSION
         for seen in labels:
-            where = Location(view.path, seen.line, Context.SESSION, False, view.via, view.layer)
+            where = Location(view.path, seen.line, context, False, view.via, view.layer)
             yield ModelEvidence(seen.label, where)
         for session in sessions:
             yield SessionEvidence(session)
