@@ -122,6 +122,7 @@ def render(inv: Inventory) -> str:
     out.extend(sessions_report.sections(inv))
     out += _live_sections(inv)
     out.append(_clients_and_mcp(inv))
+    out.append(_agents(inv))
     reasons = Counter(s.reason.value for s in inv.skipped)
     summary = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items())) or "nothing"
     out.append(f"Skipped: {summary}\n")
@@ -191,3 +192,15 @@ def _clients_and_mcp(inv: Inventory) -> str:
         ],
     )
     return clients + "\n" + servers
+
+
+def _agents(inv: Inventory) -> str:
+    """Installed agent products: one row per install, then one per user who configures it."""
+    rows: list[list[object]] = []
+    for a in inv.agents:
+        rows.append([a.name, a.version or "", a.install_path or "(not installed)", "", "", "",
+                     f"ships {len(a.ships)} model(s)" if a.ships else ""])
+        for c in a.configs:
+            rows.append(["", "", "", c.user or "(system)", ", ".join(c.models), c.served_via or "",
+                         ", ".join(c.mcp_servers)])
+    return _section("Agents", ["agent", "version", "install path", "user", "models", "via", "mcp servers"], rows)
