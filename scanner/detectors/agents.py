@@ -284,13 +284,15 @@ class AgentDetector:
 
 
 def _complete_ids(ids: dict[str, str]) -> tuple[str, ...]:
-    """The ids, less the family-only ones that merely start a longer id found beside them: a bundle's
-    `startsWith("gemini-3")` is a prefix test, not a model it calls. Catalogued ids always stay."""
+    """The ids, less the family-only ones ending in a bare version that merely start a longer id found beside
+    them: a bundle's `startsWith("gemini-3")` is a prefix test, not a model it calls (`gemini-3-flash` is one).
+    Catalogued ids always stay."""
     names = sorted(ids)
     out = []
     for i, name in enumerate(names):
         following = names[i + 1] if i + 1 < len(names) else ""
-        if ids[name] == "family" and following.startswith(name) and following[len(name) : len(name) + 1] in "-.":
+        version_tail = re.fullmatch(r"[0-9][0-9.]*", name.rsplit("-", 1)[-1]) is not None
+        if ids[name] == "family" and version_tail and following.startswith(name) and following[len(name)] in "-.":
             continue
         out.append(name)
     return tuple(out)
