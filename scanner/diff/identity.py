@@ -139,8 +139,8 @@ def kill_switches(inv: Inventory) -> dict[str, Item]:
 
 
 def agents(inv: Inventory) -> dict[str, Item]:
-    """An agent product by (name, install path): its version and each user's settings. What it ships and
-    bundles is not compared here: those model ids and SDK versions are the `models` and `sdks` sections'."""
+    """An agent product by (name, install path): its version and what its users' settings select. What it ships
+    and bundles is not compared here: those model ids and SDK versions are the `models` and `sdks` sections'."""
     return _index(
         Item(
             f"{a.name}@{a.install_path or '-'}",
@@ -149,17 +149,12 @@ def agents(inv: Inventory) -> dict[str, Item]:
                 "product": a.product,
                 "version": a.version,
                 "ecosystem": a.ecosystem,
-                "configs": [
-                    {
-                        "user": c.user,
-                        "models": list(c.models),
-                        "served_via": c.served_via,
-                        "base_url": c.base_url,
-                        "mcp_servers": list(c.mcp_servers),
-                        "credentials": list(c.credentials),
-                    }
-                    for c in a.configs
-                ],
+                # Folded over users: settings moved between a home and /etc are the same settings.
+                "models": sorted({m for c in a.configs for m in c.models}),
+                "served_via": sorted({c.served_via or "-" for c in a.configs}),
+                "base_url": sorted({c.base_url for c in a.configs if c.base_url}),
+                "mcp_servers": sorted({m for c in a.configs for m in c.mcp_servers}),
+                "credentials": sorted({x for c in a.configs for x in c.credentials}),
             },
             tuple(sorted({loc.path for loc in a.locations}))[:MAX_PATHS],
         )
