@@ -348,3 +348,28 @@ def test_broken_settings_file_is_a_recorded_skip(tmp_path: Path, scan_dir: ScanF
 def test_catalog_rejects_bad_products(row: dict[str, Any], problem: str) -> None:
     with pytest.raises(CatalogError, match=problem):
         parse_catalog({"catalog": {"name": "t", "version": "1"}, "agents": [row]}, "t.toml")
+
+
+def test_aider_from_a_real_wheel(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # As `uv tool install aider-chat` lays it out: a venv with the console script beside lib/.
+    venv = "/home/dev/.local/share/uv/tools/aider-chat"
+    site = f"{venv}/lib/python3.12/site-packages"
+    write(tmp_path, f"{site}/aider_chat-0.86.2.dist-info/METADATA", (DATA / "pypi/METADATA").read_bytes())
+    write(tmp_path, f"{site}/aider/resources/model-metadata.json", (DATA / "pypi/model-metadata.json").read_bytes())
+    write(
+        tmp_path, f"{site}/openai-2.20.0.dist-info/METADATA", "Metadata-Version: 2.3\nName: openai\nVersion: 2.20.0\n"
+    )
+    write(
+        tmp_path,
+        f"{venv}/bin/aider",
+        "#!/home/dev/.local/share/uv/tools/aider-chat/bin/python\nfrom aider.main import main\n",
+    )
+    write(tmp_path, "/home/dev/.aider.conf.yml", "model: sonnet\nopenai-api-base: https://llm.example.com/v1\n")
+    _, doc = scan_dir(tmp_path)
+    aider = _agent(doc, "aider")
+    assert (aider["version"], aider["ecosystem"], aider["install_path"]) == ("0.86.2", "pypi", site)
+    assert aider["binaries"] == [f"{venv}/bin/aider"]
+    assert {"ecosystem": "pypi", "name": "openai", "version": "2.20.0"} in aider["sdks"]
+    assert "deepseek-reasoner" in aider["ships"]
+    dev = _user(aider, "dev")
+    assert (dev["models"], dev["base_url"], dev["served_via"]) == (["sonnet"], "https://llm.example.com/v1", None)
