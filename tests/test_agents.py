@@ -11,16 +11,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
 
 from scanner.catalog import Catalog
 from scanner.catalog.loader import load_catalogs
 from scanner.catalog.schema import CatalogError, parse_catalog
+from scanner.detectors.agents import AgentDetector
+from scanner.detectors.base import FileView
 from scanner.diff.compare import diff_inventories
 from scanner.inventory.document import dumps, to_document
 from scanner.inventory.load import from_document
+from scanner.model import AgentConfigEvidence, FileMeta
 from scanner.options import ScanOptions
 from scanner.pipeline import scan
 from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.targets.base import FileEntry
 from tests.conftest import ScanFn, entry, validate_document, write
 
 DATA = Path(__file__).parent / "data" / "agents"
@@ -373,3 +379,40 @@ def test_aider_from_a_real_wheel(tmp_path: Path, scan_dir: ScanFn) -> None:
     assert "deepseek-reasoner" in aider["ships"]
     dev = _user(aider, "dev")
     assert (dev["models"], dev["base_url"], dev["served_via"]) == (["sonnet"], "https://llm.example.com/v1", None)
+
+
+_SCALARS = hs.one_of(hs.text(max_size=40), hs.integers(), hs.booleans(), hs.none())
+_KEYS = hs.sampled_from(
+    [
+        "model",
+        "env",
+        "ANTHROPIC_MODEL",
+        "CLAUDE_CODE_USE_BEDROCK",
+        "mcpServers",
+        "x",
+        "{model}",
+        "ANTHROPIC_API_KEY",
+        "*",
+        ".",
+        "projects",
+    ]
+) | hs.text(max_size=8)
+_DOCS = hs.recursive(
+    _SCALARS, lambda inner: hs.lists(inner, max_size=4) | hs.dictionaries(_KEYS, inner, max_size=5), max_leaves=30
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(doc=_DOCS, raw=hs.binary(max_size=200))
+def test_settings_of_any_shape_never_raise(catalog: Catalog, doc: Any, raw: bytes) -> None:
+    detector = AgentDetector()
+    for data in (json.dumps(doc).encode(), raw):
+        entry_ = FileEntry("/home/u/.claude/settings.json", len(data), 0o100644, 1000, 1000)
+        view = FileView(entry_, data, catalog, lambda e: FileMeta("0644", "u:u"), lambda p, n: None)
+        if not detector.wants(view):
+            continue
+        out = list(detector.extract(view))
+        for ev in out:
+            if isinstance(ev, AgentConfigEvidence):
+                assert all(m in data.decode("utf-8", "replace") or "\\" in json.dumps(m) for m in ev.models)
+                assert all(len(h) == 64 for h in ev.credentials)
