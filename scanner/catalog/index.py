@@ -307,6 +307,7 @@ class Catalog:
         self.pypi_agents = [p for p in self.agents if any(eco == "pypi" for eco, _ in p.packages)]
         self._product_packages: dict[tuple[str, str], AgentProduct] = {}
         self._platform_rx: list[tuple[AgentProduct, re.Pattern[str]]] = []
+        self._product_cache: dict[tuple[str, str], tuple[AgentProduct, bool] | None] = {}
         self._ships_rx: dict[str, list[re.Pattern[str]]] = {}
         self._product_binaries: dict[str, list[AgentProduct]] = {}
         for p in self.agents:
@@ -335,14 +336,19 @@ class Catalog:
 
     def product_package(self, ecosystem: str, name: str) -> tuple[AgentProduct, bool] | None:
         """The agent product a package belongs to, and whether it is one of its platform packages."""
+        # Asked for every file under a node_modules: the same few package names recur, so the answer is kept.
+        key = (ecosystem, name)
+        if key in self._product_cache:
+            return self._product_cache[key]
+        answer: tuple[AgentProduct, bool] | None = None
         found = self._product_packages.get((ecosystem, _package_key(ecosystem, name)))
         if found is not None:
-            return found, False
-        if ecosystem == "npm":
-            for product, rx in self._platform_rx:
-                if rx.fullmatch(name):
-                    return product, True
-        return None
+            answer = (found, False)
+        elif ecosystem == "npm":
+            answer = next(((product, True) for product, rx in self._platform_rx if rx.fullmatch(name)), None)
+        if len(self._product_cache) < 100_000:
+            self._product_cache[key] = answer
+        return answer
 
     def product_binaries(self, file_name: str) -> list[AgentProduct]:
         return self._product_binaries.get(file_name, [])
