@@ -126,11 +126,7 @@ class AgentDetector:
         product, platform = found
         version = doc.get("version") if isinstance(doc.get("version"), str) else None
         env = display_path(pkg_dir[: pkg_dir.rindex(_NODE_MODULES) + len(_NODE_MODULES) - 1])
-        bins = doc.get("bin")
-        entries = [bins] if isinstance(bins, str) else [v for v in bins.values() if isinstance(v, str)] if isinstance(
-            bins, dict
-        ) else []
-        entry_points = tuple(sorted({display_path(_join(pkg_dir, e)) for e in entries if _join(pkg_dir, e)}))
+        entry_points = tuple(sorted({display_path(p) for p in (_join(pkg_dir, e) for e in _bins(doc)) if p}))
         deps: set[str] = set()
         for field in ("dependencies", "optionalDependencies", "peerDependencies"):
             if isinstance(doc.get(field), dict):
@@ -343,6 +339,16 @@ def _match(path: tuple[str, ...], segs: tuple[str, ...]) -> bool:
 
 def _is_index(segment: str) -> bool:
     return segment.startswith("[") and segment.endswith("]") and segment[1:-1].isdigit()
+
+
+def _bins(doc: dict[str, object]) -> list[str]:
+    """A manifest's executables: `"bin": "cli.js"` or `"bin": {"claude": "bin/claude.exe"}`."""
+    bins = doc.get("bin")
+    if isinstance(bins, str):
+        return [bins]
+    if isinstance(bins, dict):
+        return [v for v in bins.values() if isinstance(v, str)]
+    return []
 
 
 def _join(pkg_dir: str, relative: str) -> str:
