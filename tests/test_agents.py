@@ -416,3 +416,21 @@ def test_settings_of_any_shape_never_raise(catalog: Catalog, doc: Any, raw: byte
             if isinstance(ev, AgentConfigEvidence):
                 assert all(m in data.decode("utf-8", "replace") or "\\" in json.dumps(m) for m in ev.models)
                 assert all(len(h) == 64 for h in ev.credentials)
+
+
+def test_codex_profile_selects_model_and_provider(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # Only the profile `profile` names is selected; another profile's model is not this user's selection.
+    write(
+        tmp_path,
+        "/home/dev/.codex/config.toml",
+        'profile = "work"\n\n[profiles.work]\nmodel = "gpt-5.5"\nmodel_provider = "azure"\n\n'
+        '[profiles.play]\nmodel = "gpt-5.6-luna"\n\n'
+        '[model_providers.azure]\nbase_url = "https://contoso.openai.azure.com/openai"\n',
+    )
+    _, doc = scan_dir(tmp_path)
+    dev = _user(_agent(doc, "codex"), "dev")
+    assert (dev["models"], dev["served_via"], dev["base_url"]) == (
+        ["gpt-5.5"],
+        "azure",
+        "https://contoso.openai.azure.com/openai",
+    )

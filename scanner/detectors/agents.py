@@ -47,6 +47,7 @@ _PARSERS = {"json": parse_json, "toml": parse_toml, "yaml": parse_yaml, "env": p
 # `{env:OPENAI_API_KEY}` (opencode), `${VAR}`, `$VAR`, `env:VAR`: a reference to a secret, not one.
 _REFERENCE = re.compile(r"^\s*(?:\{env:[^}]*\}|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|env:[A-Za-z_]\w*|\{\{.*\}\})\s*$")
 _MODELISH = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@/+\-]{0,159}$")
+_TEMPLATE = re.compile(r"\{([^{}]+)\}")
 _REQUIRES = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
@@ -310,7 +311,12 @@ class _Keys:
             found = self.by_path.get(tuple(m.group(1).split(".")))
             return found[0].value if found else "\0"
 
-        return re.sub(r"\{([^{}]+)\}", value_of, pattern)
+        for _ in range(3):  # innermost first: `{profiles.{profile}.model_provider}`
+            expanded = _TEMPLATE.sub(value_of, pattern)
+            if expanded == pattern:
+                break
+            pattern = expanded
+        return pattern
 
     def at(self, pattern: str) -> list[ConfigItem]:
         segs = tuple(self._expand(pattern).split("."))
