@@ -434,3 +434,32 @@ def test_codex_profile_selects_model_and_provider(tmp_path: Path, scan_dir: Scan
         "azure",
         "https://contoso.openai.azure.com/openai",
     )
+
+
+def test_npm_global_nests_platform_packages_and_bundled_sdks(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # `npm install -g` puts a product's own dependencies under its directory: they belong to it.
+    codex = f"{GLOBAL}/@openai/codex"
+    write(tmp_path, f"{codex}/package.json", (NPM / "@openai/codex/package.json").read_bytes())
+    write(
+        tmp_path,
+        f"{codex}/node_modules/@openai/codex-linux-x64/package.json",
+        (NPM / "@openai/codex-linux-x64/package.json").read_bytes(),
+    )
+    gemini = f"{GLOBAL}/@google/gemini-cli"
+    write(tmp_path, f"{gemini}/package.json", (NPM / "@google/gemini-cli/package.json").read_bytes())
+    write(
+        tmp_path,
+        f"{gemini}/node_modules/@google/genai/package.json",
+        json.dumps({"name": "@google/genai", "version": "1.30.0"}),
+    )
+    write(
+        tmp_path,
+        "/srv/app/node_modules/@google/genai/package.json",
+        json.dumps({"name": "@google/genai", "version": "1.9.0"}),
+    )  # another project's: not the product's
+    _, doc = scan_dir(tmp_path)
+    assert [a["install_path"] for a in doc["agents"]] == [codex, gemini]
+    assert _agent(doc, "codex")["locations"][0]["path"] == f"{codex}/node_modules/@openai/codex-linux-x64/package.json"
+    assert _agent(doc, "gemini-cli")["sdks"] == [{"ecosystem": "npm", "name": "@google/genai", "version": "1.30.0"}]
+    platform = entry(doc, "sdks", name="@openai/codex-linux-x64")
+    assert (platform["version"], platform["environment"]) == ("0.171.0-linux-x64", f"{codex}/node_modules")
