@@ -463,3 +463,17 @@ def test_npm_global_nests_platform_packages_and_bundled_sdks(tmp_path: Path, sca
     assert _agent(doc, "gemini-cli")["sdks"] == [{"ecosystem": "npm", "name": "@google/genai", "version": "1.30.0"}]
     platform = entry(doc, "sdks", name="@openai/codex-linux-x64")
     assert (platform["version"], platform["environment"]) == ("0.171.0-linux-x64", f"{codex}/node_modules")
+
+
+def test_a_secret_in_a_model_or_server_name_never_shows(tmp_path: Path, scan_dir: ScanFn) -> None:
+    secret = "sk-ant-api03-" + "Kx7" * 31 + "AA"
+    write(
+        tmp_path,
+        "/home/dev/.claude/settings.json",
+        json.dumps({"model": secret, "env": {"ANTHROPIC_MODEL": "claude-sonnet-4-5"}}),
+    )
+    write(tmp_path, "/home/dev/.claude.json", json.dumps({"mcpServers": {secret: {"command": "x"}}}))
+    inv, doc = scan_dir(tmp_path)
+    dev = _user(_agent(doc, "claude-code"), "dev")
+    assert dev["models"] == ["claude-sonnet-4-5"]
+    assert secret not in dumps(inv) and secret[-12:] not in json.dumps(doc["agents"])

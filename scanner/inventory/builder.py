@@ -190,7 +190,7 @@ class InventoryBuilder:
         elif isinstance(ev, McpServerEvidence):
             url = self.catalog.scrub(ev.url) if ev.url else None
             command = self.catalog.scrub(ev.command) if ev.command else None
-            mkey = (ev.name, ev.transport, command, url, ev.env, ev.user, ev.location.path)
+            mkey = (self.catalog.scrub(ev.name), ev.transport, command, url, ev.env, ev.user, ev.location.path)
             self._mcp[mkey].add(ev.location)
         elif isinstance(ev, AgentPackageEvidence):
             if len(self._agent_pkgs) < MAX_AGENT_ITEMS:
@@ -390,7 +390,8 @@ class InventoryBuilder:
         out: dict[str, list[AgentConfig]] = defaultdict(list)
         for (product_id, user), evs in sorted(by_user.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
             evs.sort(key=lambda e: location_key(e.location))
-            models = tuple(dict.fromkeys(m for e in evs for m in e.models))
+            # A secret in a model slot is a credential (reported as one), never a model: as for ModelEvidence.
+            models = tuple(dict.fromkeys(m for e in evs for m in e.models if self.catalog.scrub(m) == m))
             route = next((e.served_via for e in evs if e.served_via), None)
             base_url = next((e.base_url for e in evs if e.base_url), None)
             route = route or self._route_of(product_id, base_url, bool(models))
@@ -403,7 +404,7 @@ class InventoryBuilder:
                     models,
                     route,
                     base_url,
-                    tuple(sorted({s for e in evs for s in e.mcp_servers})),
+                    tuple(sorted({self.catalog.scrub(s) for e in evs for s in e.mcp_servers})),
                     tuple(sorted({c for e in evs for c in e.credentials})),
                     tuple(sorted({e.location.path for e in evs})),
                 )
