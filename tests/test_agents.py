@@ -477,3 +477,15 @@ def test_a_secret_in_a_model_or_server_name_never_shows(tmp_path: Path, scan_dir
     dev = _user(_agent(doc, "claude-code"), "dev")
     assert dev["models"] == ["claude-sonnet-4-5"]
     assert secret not in dumps(inv) and secret[-12:] not in json.dumps(doc["agents"])
+
+
+def test_claude_code_bedrock_from_shell_exports(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # The exports a shell rc makes for Claude Code (real dotfile, placed as ~/.bashrc).
+    _config(tmp_path, "/home/dev/.bashrc", "seika139.11_claude_envs.bash")
+    _, doc = scan_dir(tmp_path)
+    dev = _user(_agent(doc, "claude-code"), "dev")
+    assert dev["served_via"] == "bedrock"
+    assert dev["models"] == [
+        "global.anthropic.claude-opus-4-6-v1",
+        "global.anthropic.claude-sonnet-4-5-20250929-v1:0",
+    ]
