@@ -195,12 +195,13 @@ def _clients_and_mcp(inv: Inventory) -> str:
 
 
 def _agents(inv: Inventory) -> str:
-    """Installed agent products: one row per install, then one per user who configures it."""
-    rows: list[list[object]] = []
-    for a in inv.agents:
-        rows.append([a.name, a.version or "", a.install_path or "(not installed)", "", "", "",
-                     f"ships {len(a.ships)} model(s)" if a.ships else ""])
-        for c in a.configs:
-            rows.append(["", "", "", c.user or "(system)", ", ".join(c.models), c.served_via or "",
-                         ", ".join(c.mcp_servers)])
-    return _section("Agents", ["agent", "version", "install path", "user", "models", "via", "mcp servers"], rows)
+    """Installed agent products: one row per (install, user who configures it)."""
+    rows: list[list[object]] = [
+        [a.name, a.version or "", a.install_path or "(not installed)", len(a.ships),
+         (c.user or "(system)") if c else "", ", ".join(c.models) if c else "", (c.served_via or "") if c else "",
+         ", ".join(c.mcp_servers) if c else ""]
+        for a in inv.agents
+        for c in (a.configs or (None,))
+    ]  # fmt: skip
+    headers = ["agent", "version", "install path", "ships", "user", "models", "via", "mcp servers"]
+    return _section("Agents (install, user)", headers, rows)
