@@ -489,3 +489,21 @@ def test_claude_code_bedrock_from_shell_exports(tmp_path: Path, scan_dir: ScanFn
         "global.anthropic.claude-opus-4-6-v1",
         "global.anthropic.claude-sonnet-4-5-20250929-v1:0",
     ]
+
+
+def test_a_platform_package_alone_is_no_install(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # A project that depends on pi's model library (or a stray platform package) has no agent product.
+    write(
+        tmp_path,
+        "/srv/app/node_modules/@mariozechner/pi-ai/package.json",
+        json.dumps({"name": "@mariozechner/pi-ai", "version": "0.73.1"}),
+    )
+    write(
+        tmp_path,
+        "/srv/app/node_modules/@mariozechner/pi-ai/dist/models.generated.js",
+        'export const MODELS = {"anthropic": {"claude-sonnet-4-5": {id: "claude-sonnet-4-5"}}};\n',
+    )
+    _install(tmp_path, "@anthropic-ai/claude-code-linux-x64")
+    _, doc = scan_dir(tmp_path)
+    assert doc["agents"] == []
+    assert entry(doc, "sdks", name="@anthropic-ai/claude-code-linux-x64")["version"] == "2.1.197"

@@ -327,7 +327,8 @@ class InventoryBuilder:
                 ),
                 None,
             )
-            groups.setdefault((ev.product, owner.install_path if owner else ev.install_path), []).append(ev)
+            if owner is not None:  # alone, a platform package (or a library a product names as one) is no install
+                groups[(ev.product, owner.install_path)].append(ev)
         entries = [self._agent_entry(product, path, pkgs, configs.get(product, ())) for (product, path), pkgs in
                    groups.items()]  # fmt: skip
         installed = {product for product, _ in groups}
