@@ -507,3 +507,17 @@ def test_a_platform_package_alone_is_no_install(tmp_path: Path, scan_dir: ScanFn
     _, doc = scan_dir(tmp_path)
     assert doc["agents"] == []
     assert entry(doc, "sdks", name="@anthropic-ai/claude-code-linux-x64")["version"] == "2.1.197"
+
+
+def test_claude_code_native_install_keeps_the_newest_version(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # The native installer keeps each version as an executable named by it; the newest is the install.
+    versions = "/home/dev/.local/share/claude/versions"
+    write(tmp_path, f"{versions}/2.1.9", b"\x7fELF\x02\x01\x01" + b"\0" * 64 + b"claude-opus-4-1\0")
+    write(
+        tmp_path, f"{versions}/2.1.197", b"\x7fELF\x02\x01\x01" + b"\0" * 64 + b"claude-opus-4-7\0claude-sonnet-4-6\0"
+    )
+    _, doc = scan_dir(tmp_path)
+    claude = _agent(doc, "claude-code")
+    assert (claude["version"], claude["ecosystem"], claude["install_path"]) == ("2.1.197", "binary", versions)
+    assert claude["binaries"] == [f"{versions}/2.1.197"]
+    assert claude["ships"] == ["claude-opus-4-7", "claude-sonnet-4-6"]

@@ -318,6 +318,12 @@ class Catalog:
             self._ships_rx[p.id] = [glob_regex("/" + g) for g in p.ships]
             for b in p.binaries:
                 self._product_binaries.setdefault(b, []).append(p)
+        # Native installs: a literal part of the glob (`/.local/share/claude/versions/`) answers most paths.
+        self._native: list[tuple[str, AgentProduct, re.Pattern[str]]] = [
+            (g.split("*", 1)[0].split("?", 1)[0].removeprefix("~"), p, glob_regex(g))
+            for p in self.agents
+            for g in p.native
+        ]
         self._settings_by_name: dict[str, list[tuple[int, AgentProduct, AgentSettingsFile, re.Pattern[str]]]] = {}
         self._settings_any: list[tuple[int, AgentProduct, AgentSettingsFile, re.Pattern[str]]] = []
         n = 0
@@ -349,6 +355,13 @@ class Catalog:
         if len(self._product_cache) < 100_000:
             self._product_cache[key] = answer
         return answer
+
+    def native_install(self, path: str) -> AgentProduct | None:
+        """The product whose standalone executable (a native installer's) sits at this inside path."""
+        for literal, product, rx in self._native:
+            if literal in path and rx.fullmatch(path):
+                return product
+        return None
 
     def product_binaries(self, file_name: str) -> list[AgentProduct]:
         return self._product_binaries.get(file_name, [])

@@ -217,6 +217,7 @@ class AgentProduct:
     platform_packages: tuple[str, ...] = ()  # npm package-name globs (`@openai/codex-linux-*`)
     binaries: tuple[str, ...] = ()  # executable file names inside its packages
     ships: tuple[str, ...] = ()  # globs, relative to a package dir, of files that hold its model list
+    native: tuple[str, ...] = ()  # globs of a standalone install's executable (a native installer's)
     default_route: str | None = None  # the route when a config selects a model and nothing reroutes it
     settings: tuple[AgentSettingsFile, ...] = ()
     routes: tuple[AgentRoute, ...] = ()
@@ -280,8 +281,8 @@ _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "agent_configs": ({"tool", "path", "format", "containers", "match", "no_match"}, {"note"}),
     "agents": (
         {"id", "name"},
-        {"vendor", "npm", "pypi", "platform_packages", "binaries", "ships", "default_route", "settings", "routes",
-         "note"},
+        {"vendor", "npm", "pypi", "platform_packages", "binaries", "ships", "native", "default_route", "settings",
+         "routes", "note"},
     ),
 }
 _AGENT_SETTINGS_KEYS = ({"path", "format"}, {"model", "base_url", "mcp", "credentials", "route_keys"})
@@ -411,6 +412,7 @@ def _agent(origin: str, r: dict[str, Any]) -> AgentProduct:
         platform_packages=tuple(_strs(r.get("platform_packages", []))),
         binaries=tuple(_strs(r.get("binaries", []))),
         ships=tuple(_strs(r.get("ships", []))),
+        native=tuple(_strs(r.get("native", []))),
         default_route=r.get("default_route"),
         settings=tuple(settings),
         routes=tuple(routes),
@@ -545,6 +547,10 @@ def _check_values(cat: CatalogFile) -> None:
             problem = glob_problem(glob)
             if problem or glob.startswith(("/", "~/")):
                 raise CatalogError(f"{label}: ships: {problem or f'{glob!r} must be relative to the package dir'}")
+        for glob in product.native:
+            problem = glob_problem(glob)
+            if problem:
+                raise CatalogError(f"{label}: native: {problem}")
         for route in product.routes:
             if not route.equals and route.prefix is None:
                 raise CatalogError(f"{label}: route {route.key} -> {route.route}: needs `equals` or `prefix`")

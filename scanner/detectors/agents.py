@@ -47,6 +47,7 @@ _PARSERS = {"json": parse_json, "toml": parse_toml, "yaml": parse_yaml, "env": p
 # `{env:OPENAI_API_KEY}` (opencode), `${VAR}`, `$VAR`, `env:VAR`: a reference to a secret, not one.
 _REFERENCE = re.compile(r"^\s*(?:\{env:[^}]*\}|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|env:[A-Za-z_]\w*|\{\{.*\}\})\s*$")
 _MODELISH = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@/+\-]{0,159}$")
+_VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.\-]+)?")
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
 _REQUIRES = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
@@ -86,7 +87,7 @@ class AgentDetector:
             return True
         if view.name in ("METADATA", "PKG-INFO") and path.rsplit("/", 2)[-2].endswith((".dist-info", ".egg-info")):
             return True
-        if self._package_file(view) is not None:
+        if self._package_file(view) is not None or cat.native_install(path) is not None:
             return True
         if view.entry.size <= _MAX_SETTINGS_BYTES and cat.agent_settings_at(path):
             return view.context not in (Context.PACKAGE, Context.BINARY, Context.TEST, Context.DOCS)
@@ -101,6 +102,9 @@ class AgentDetector:
         found = self._package_file(view)
         if found is not None:
             yield from self._inside(view, *found)
+        native = view.catalog.native_install(path)
+        if native is not None:
+            yield from self._native(view, native)
         if view.entry.size <= _MAX_SETTINGS_BYTES and view.context not in (Context.PACKAGE, Context.BINARY):
             for product, settings in view.catalog.agent_settings_at(path):
                 yield from self._settings(view, product, settings)
@@ -161,6 +165,19 @@ class AgentDetector:
             tuple(sorted(deps)), view.location(None, Context.PACKAGE),
         )  # fmt: skip
 
+    def _native(self, view: FileView, product: AgentProduct) -> Iterator[Evidence]:
+        """A native installer's executable (`~/.local/share/claude/versions/2.1.197`): the install is its folder,
+        the version its name when the name is one. Its model list is the executable's."""
+        folder = view.entry.path.rsplit("/", 1)[0]
+        version = view.name if _VERSION.fullmatch(view.name) else None
+        loc = view.location(None, Context.PACKAGE)
+        shown = display_path(folder)
+        yield AgentPackageEvidence(product.id, "binary", view.name, version, shown, shown, False, (view.path,), (), loc)
+        models = self._shipped(view)
+        yield AgentFileEvidence(product.id, shown, "ships", models, loc)
+        for name in models:
+            yield ModelEvidence(name, loc)
+
     def _package_file(self, view: FileView) -> tuple[AgentProduct, str, str] | None:
         """(product, package dir, path inside it) of a binary or a model-list file of a product's package."""
         cat = view.catalog
@@ -193,6 +210,12 @@ class AgentDetector:
             yield AgentFileEvidence(product.id, shown, "binary", (), loc)
         if not view.catalog.ships_file(product, rest):
             return
+        models = self._shipped(view)
+        yield AgentFileEvidence(product.id, shown, "ships", models, loc)
+        for name in models:
+            yield ModelEvidence(name, loc)
+
+    def _shipped(self, view: FileView) -> tuple[str, ...]:
         ids: dict[str, str] = {}
         for hit in view.hits:
             if hit.kind is not PatternKind.MODEL:
@@ -204,10 +227,7 @@ class AgentDetector:
                     ids[name] = known
                     if len(ids) >= _MAX_SHIPS:
                         break
-        models = _complete_ids(ids)
-        yield AgentFileEvidence(product.id, shown, "ships", models, loc)
-        for name in models:
-            yield ModelEvidence(name, loc)
+        return _complete_ids(ids)
 
     # --- settings ---------------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ arrives, and each entry keeps at most MAX_LOCATIONS locations (the first ones in
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -97,6 +98,10 @@ class _Locations:
     def sorted(self) -> tuple[Location, ...]:
         locs = sorted(self.by_key.values(), key=location_key)
         return tuple(locs[:MAX_LOCATIONS])
+
+
+def _version_key(ev: AgentPackageEvidence) -> tuple[int, ...]:
+    return tuple(int(n) for n in re.findall(r"\d+", ev.version or "")[:8])
 
 
 def _wired(locs: tuple[Location, ...]) -> bool:
@@ -193,8 +198,12 @@ class InventoryBuilder:
             mkey = (self.catalog.scrub(ev.name), ev.transport, command, url, ev.env, ev.user, ev.location.path)
             self._mcp[mkey].add(ev.location)
         elif isinstance(ev, AgentPackageEvidence):
-            if len(self._agent_pkgs) < MAX_AGENT_ITEMS:
-                self._agent_pkgs.setdefault((ev.product, ev.install_path), ev)
+            akey = (ev.product, ev.install_path)
+            known_pkg = self._agent_pkgs.get(akey)
+            if known_pkg is None and len(self._agent_pkgs) < MAX_AGENT_ITEMS:
+                self._agent_pkgs[akey] = ev
+            elif known_pkg is not None and ev.ecosystem == "binary" and _version_key(ev) > _version_key(known_pkg):
+                self._agent_pkgs[akey] = ev  # a native installer keeps old versions beside the current one
         elif isinstance(ev, AgentFileEvidence):
             if len(self._agent_files) < MAX_AGENT_ITEMS:
                 self._agent_files.add(ev)
@@ -356,6 +365,8 @@ class InventoryBuilder:
                 continue
             if f.role == "binary":
                 binaries.add(f.location.path)
+            elif main.ecosystem == "binary" and f.location.path not in main.entry_points:
+                continue  # an older version a native installer left beside the current one
             else:
                 ships.update(f.models)
                 locs.add(f.location)
