@@ -521,3 +521,16 @@ def test_claude_code_native_install_keeps_the_newest_version(tmp_path: Path, sca
     assert (claude["version"], claude["ecosystem"], claude["install_path"]) == ("2.1.197", "binary", versions)
     assert claude["binaries"] == [f"{versions}/2.1.197"]
     assert claude["ships"] == ["claude-opus-4-7", "claude-sonnet-4-6"]
+
+
+def test_opencode_install_script_binary(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # opencode.ai/install puts one executable in ~/.opencode/bin; its name says no version.
+    write(tmp_path, "/home/dev/.opencode/bin/opencode", b"\x7fELF\x02\x01\x01" + b"\0" * 64 + b"gpt-5.5\0")
+    _, doc = scan_dir(tmp_path)
+    opencode = _agent(doc, "opencode")
+    assert (opencode["version"], opencode["ecosystem"], opencode["install_path"]) == (
+        None,
+        "binary",
+        "/home/dev/.opencode/bin",
+    )
+    assert opencode["ships"] == ["gpt-5.5"]
