@@ -521,6 +521,8 @@ def test_claude_code_native_install_keeps_the_newest_version(tmp_path: Path, sca
     assert (claude["version"], claude["ecosystem"], claude["install_path"]) == ("2.1.197", "binary", versions)
     assert claude["binaries"] == [f"{versions}/2.1.197"]
     assert claude["ships"] == ["claude-opus-4-7", "claude-sonnet-4-6"]
+    for model in claude["ships"]:  # the product's own executable: shipped, not wired
+        assert entry(doc, "models", name=model)["wired"] is False
 
 
 def test_opencode_install_script_binary(tmp_path: Path, scan_dir: ScanFn) -> None:
