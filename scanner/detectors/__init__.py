@@ -7,6 +7,7 @@ would not parse marks the content detector's locations in it with `parse_error`.
 from __future__ import annotations
 
 from scanner.detectors.agent_configs import AgentConfigDetector
+from scanner.detectors.agents import AgentDetector
 from scanner.detectors.base import Detector, FileView
 from scanner.detectors.binaries import BinaryDetector
 from scanner.detectors.config import ConfigDetector
@@ -28,6 +29,7 @@ DETECTORS: tuple[Detector, ...] = (
     SessionDetector(),
     BinaryDetector(),
     AgentConfigDetector(),
+    AgentDetector(),
     EcosystemDetector(),
     LockfileDetector(),
     SourceDetector(),

@@ -49,6 +49,10 @@ class FileView:
 
     @cached_property
     def context(self) -> Context:
+        if self.catalog.native_install(self.entry.path) is not None:
+            # An agent product's own executable outside any package dir (a native installer's): what it ships,
+            # like the same binary inside node_modules, not what the machine is wired to.
+            return Context.PACKAGE
         return classify(self.entry.path, self.data[:8192])
 
     @cached_property

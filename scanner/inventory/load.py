@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from scanner.inventory.document import SCHEMA_ID, load_schema
 from scanner.model import (
+    AgentConfig,
+    AgentEntry,
+    BundledSdk,
     CatalogRef,
     ClientEntry,
     Context,
@@ -190,6 +193,28 @@ def _build(doc: dict[str, Any]) -> Inventory:
                            m["config"], _locs(m["locations"]))
             for m in doc.get("mcp_servers", ())
         ),
+        agents=tuple(_agent(a) for a in doc.get("agents", ())),
+    )
+
+
+def _agent(d: dict[str, Any]) -> AgentEntry:
+    return AgentEntry(
+        d["name"],
+        d["product"],
+        d["version"],
+        d["ecosystem"],
+        d["install_path"],
+        tuple(d["binaries"]),
+        tuple(BundledSdk(s["ecosystem"], s["name"], s["version"]) for s in d["sdks"]),
+        tuple(d["ships"]),
+        tuple(
+            AgentConfig(
+                c["user"], tuple(c["models"]), c["served_via"], c["base_url"], tuple(c["mcp_servers"]),
+                tuple(c["credentials"]), tuple(c["files"]),
+            )
+            for c in d["configs"]
+        ),
+        _locs(d["locations"]),
     )
 
 
