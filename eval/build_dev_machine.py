@@ -303,6 +303,14 @@ def product_files(root: Path, product: str) -> list[Path]:
     return []
 
 
+# Quoted literals of a product's bundle that are not models it ships, judged by reading their context.
+NOT_SHIPS = {
+    # packages/core/src/test-utils/config.ts, bundled: DEFAULT_CONFIG_PARAMETERS of the test helpers
+    "gemini-cli": {"gemini-9001-super-duper"},
+    "qwen-code": {"gemini-9001-super-duper"},
+}
+
+
 def aider_ships(files: list[Path]) -> list[str]:
     names: set[str] = set()
     for f in files:
@@ -323,6 +331,7 @@ def truth(root: Path, name: str, old: bool, facts: dict[str, Any]) -> dict[str, 
     for product in [*PRODUCTS, "aider"]:
         files = product_files(root, product)
         ships = aider_ships(files) if product == "aider" else c.shipped_ids(files)
+        ships = [m for m in ships if m not in NOT_SHIPS.get(product, set())]
         for m in ships:
             catalogued.append({"id": m, "product": product})
         configs = []
