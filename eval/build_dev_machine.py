@@ -101,11 +101,13 @@ def homes(root: Path, old: bool, s: dict[str, str], pem: str) -> dict[str, Any]:
     def wired(model: str, canonical: str, vendor: Any, route: Any, user: str, product: str, path: str) -> None:
         t["wired"].append({"id": model, "canonical": canonical, "vendor": vendor, "route": route,
                            "user": user, "product": product, "path": path})
-        t["configs"].setdefault((product, user), {"models": [], "route": route, "mcp": []})["models"].append(model)
+        conf = t["configs"].setdefault((product, user), {"models": [], "route": [], "mcp": []})
+        conf["models"].append(model)
+        conf["route"] += [r for r in c.as_list(route) if r not in conf["route"]]
 
     def mcp(name: str, user: str, product: str, path: str) -> None:
         t["mcp_servers"].append({"name": name, "user": user, "path": path})
-        t["configs"].setdefault((product, user), {"models": [], "route": None, "mcp": []})["mcp"].append(name)
+        t["configs"].setdefault((product, user), {"models": [], "route": [], "mcp": []})["mcp"].append(name)
 
     def cred(secret: str, kind: str, path: str, alt: list[str] | None = None) -> None:
         t["credentials"].append({"sha256": c.sha256(secret), "type": kind, "path": path,
@@ -232,7 +234,8 @@ enabled = false
 
     # ---- carol: opencode (real JSONC sample), Claude Code on Vertex, Aider via OpenRouter (real sample), pi on Ollama
     text = c.sample("opencode-json", "eckii24.opencode.json")
-    text = text.replace('"theme": "catppuccin",', '"theme": "catppuccin",\n  "model": "anthropic/claude-sonnet-4-5",', 1)
+    text = text.replace('"theme": "catppuccin",',
+                        '"theme": "catppuccin",\n  "model": "anthropic/claude-sonnet-4-5",', 1)
     p = "/home/carol/.config/opencode/opencode.json"
     c.write(root, p, text)
     wired("anthropic/claude-sonnet-4-5", "claude-sonnet-4-5", "anthropic", "direct", "carol", "opencode", p)
@@ -281,8 +284,10 @@ enabled = false
 
 def product_files(root: Path, product: str) -> list[Path]:
     """The product's own shipped code (bundle or platform binary), not its dependencies' node_modules."""
-    nm = root / "usr/lib/node_modules"
-    pkg = nm / PRODUCTS[product] if product in PRODUCTS else None
+    if product == "aider":
+        res = root / AIDER_TOOL.lstrip("/") / "lib/python3.11/site-packages/aider/resources"
+        return sorted(res.glob("model-settings.yml"))
+    pkg = root / "usr/lib/node_modules" / PRODUCTS[product]
     if product == "claude-code":
         return [p for p in (pkg / "node_modules/@anthropic-ai").glob("claude-code-linux-x64/claude")] or \
             [pkg / "cli.js"]
@@ -297,9 +302,6 @@ def product_files(root: Path, product: str) -> list[Path]:
         return sorted(p for p in pkg.rglob("*.js") if "node_modules" not in p.relative_to(pkg).parts)
     if product == "pi":
         return sorted(pkg.rglob("models.generated.js"))
-    if product == "aider":
-        res = root / AIDER_TOOL.lstrip("/") / "lib/python3.11/site-packages/aider/resources"
-        return sorted(res.glob("model-settings.yml"))
     return []
 
 
@@ -337,7 +339,7 @@ def truth(root: Path, name: str, old: bool, facts: dict[str, Any]) -> dict[str, 
         configs = []
         for (prod, user), conf in sorted(facts["configs"].items()):
             if prod == product:
-                configs.append({"user": user, "models": conf["models"], "route": conf["route"] or "",
+                configs.append({"user": user, "models": conf["models"], "route": conf["route"],
                                 "mcp_servers": conf["mcp"]})
         agents.append({"name": product, "version": product_version(root, product) or "",
                        "ships_files": [str("/" / f.relative_to(root)) for f in files],

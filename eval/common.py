@@ -34,6 +34,10 @@ def sample(shape: str, name: str) -> str:
     raise SystemExit(f"eval: sample {shape}/{name} not found in {CONFIG_COPIES} or {SAMPLES}")
 
 
+def as_list(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else [v]
+
+
 def run(cmd: list[str], **kw: Any) -> None:
     print("eval: $", " ".join(cmd), file=sys.stderr, flush=True)
     subprocess.run(cmd, check=True, **kw)
@@ -206,9 +210,8 @@ def _toml_value(v: Any) -> str:
         return str(v)
     if isinstance(v, str):
         return json.dumps(v, ensure_ascii=False)
-    if isinstance(v, (list, tuple)):
-        if all(not isinstance(x, dict) for x in v):
-            return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, (list, tuple)) and all(not isinstance(x, dict) for x in v):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
     if isinstance(v, dict):
         return "{ " + ", ".join(f"{_key(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
     if v is None:

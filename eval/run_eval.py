@@ -10,12 +10,12 @@ import argparse
 import json
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import common as c
 import score
+import tomllib
 
 CORPORA = ["dev-machine", "debian-agent", "dev-machine-old"]
 FORMATS = {"json": "inventory.json", "table": "scan.txt", "markdown": "scan.md", "html": "scan.html",
@@ -71,6 +71,15 @@ def diff_truth(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
             expected.append({"section": "models", "kind": "changed", "key": mid, "field": "wired",
                              "old": a == "wired", "new": b == "wired"})
 
+    # An id that leaves (or joins) a changed product but is still (already) a quoted literal elsewhere in
+    # the other tree is not a change inspection can assert: it is ambiguous, neither expected nor noise.
+    ambiguous: set[str] = set()
+    for kind, tree, tr in (("removed", "dev-machine", new), ("added", "dev-machine-old", old)):
+        ids = [e["key"] for e in expected if e["section"] == "models" and e["kind"] == kind]
+        ambiguous |= quoted_elsewhere(c.CACHE / tree / "root", ids,
+                                      {f for a in tr["agents"] for f in a.get("ships_files", [])})
+    expected = [e for e in expected if not (e["section"] == "models" and e["key"] in ambiguous)]
+
     def sdks(t: dict[str, Any]) -> dict[tuple[str, str, str], str]:
         return {(s["ecosystem"], s["name"], env): s["version"] for s in t["sdks"] for env in s["environments"]}
     do, dn = sdks(old), sdks(new)
@@ -98,15 +107,34 @@ def diff_truth(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
         expected.append({"section": "mcp_servers", "kind": "added", "key": name, "user": user})
     for name, user in sorted(mo - mn):
         expected.append({"section": "mcp_servers", "kind": "removed", "key": name, "user": user})
-    return {"corpus": "dev-machine-old -> dev-machine", "expected": expected}
+    return {"corpus": "dev-machine-old -> dev-machine", "expected": expected, "ambiguous": sorted(ambiguous)}
+
+
+def quoted_elsewhere(root: Path, ids: list[str], skip: set[str]) -> set[str]:
+    """Which of `ids` occur as a quoted literal in a file of `root` other than the `skip` paths."""
+    if not ids:
+        return set()
+    pats = c.CACHE / "diff-patterns.txt"
+    pats.write_text("".join(f'"{i}"\n' for i in ids))
+    proc = subprocess.run(["grep", "-r", "-a", "-o", "-F", "-f", str(pats), str(root)],
+                          capture_output=True, text=True, errors="replace")
+    found: set[str] = set()
+    prefix = str(root)
+    for line in proc.stdout.splitlines():
+        path, _, match = line.rpartition(':"')
+        if path[len(prefix):] not in skip:
+            found.add(match.rstrip('"'))
+    return found
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", nargs="*", choices=CORPORA)
+    ap.add_argument("--show", type=int, default=20, help="misses and false positives listed per section")
     ap.add_argument("--reuse", action="store_true", help="score the last scan's outputs instead of scanning again")
     a = ap.parse_args()
     corpora = a.only or CORPORA
+    score.SHOW = a.show
     rows: list[tuple[str, str, float | None, float | None]] = []
     inventories: dict[str, Path] = {}
     for corpus in corpora:

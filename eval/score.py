@@ -13,9 +13,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
+
+import tomllib
 
 SHOW = 20
 
@@ -154,20 +155,21 @@ def score_sdks(truth: dict[str, Any], inv: dict[str, Any]) -> list[Section]:
         if s.get("installed", True):
             got.setdefault((s.get("ecosystem"), s.get("name"), s.get("version")), s)
     for key, s in sorted(want.items()):
+        if not s.get("required", True):
+            continue
         ok = key in got
         label = f"{key[0]} {key[1]} {key[2]} in {s['environments'][0]}"
         if not ok:
             other = sorted({str(v) for (e, n, v) in got if (e, n) == key[:2]})
             label += f" (reported versions: {', '.join(other) or 'none'})"
         sec.truth(ok, label)
+    want_names = {k[:2] for k in want}
     for key, s in sorted(got.items(), key=lambda kv: tuple(str(x) for x in kv[0])):
-        ok = key in want or ((key[0], key[1]) in names and key not in want and False)
-        if not ok and (key[0], key[1]) in names and any(k[:2] == key[:2] for k in want):
-            label = f"{key[0]} {key[1]} {key[2]} (wrong version) env {s.get('environment')} at {_where(s)}"
-        else:
-            label = f"{key[0]} {key[1]} {key[2]} env {s.get('environment')} at {_where(s)}"
-        acceptable = (key[0], key[1]) in names and not any(k[:2] == key[:2] for k in want)
-        sec.reported(ok or acceptable, label)
+        label = f"{key[0]} {key[1]} {key[2]} env {s.get('environment')} at {_where(s)}"
+        if key[:2] in want_names and key not in want:
+            label += f" (wrong version; installed: {', '.join(sorted(v for e, n, v in want if (e, n) == key[:2]))})"
+        acceptable = key[:2] in names and key[:2] not in want_names
+        sec.reported(key in want or acceptable, label)
     return [sec]
 
 
@@ -201,8 +203,7 @@ def score_credentials(truth: dict[str, Any], inv: dict[str, Any], outputs: Path 
     out = [sec]
     if outputs is not None:
         leak = Section("credentials: no planted secret in any output")
-        secrets = json.loads((outputs / "planted-secrets.json").read_text()) if (outputs / "planted-secrets.json").exists() \
-            else json.loads(secrets_file.read_text()) if secrets_file else []
+        secrets = json.loads(secrets_file.read_text()) if secrets_file and secrets_file.exists() else []
         files = sorted(p for p in outputs.iterdir() if p.is_file() and p.name != "planted-secrets.json")
         for path in files:
             data = path.read_bytes()
@@ -313,6 +314,7 @@ def score_diff(truth: dict[str, Any], diff: dict[str, Any]) -> tuple[list[Sectio
     """Expected changes found, and the noise: every reported change inspection does not expect."""
     changes = diff.get("changes", [])
     expected = truth.get("expected", [])
+    ambiguous = set(truth.get("ambiguous", []))
     sec = Section("diff: expected changes found")
     used: set[int] = set()
     for e in expected:
@@ -343,8 +345,11 @@ def score_diff(truth: dict[str, Any], diff: dict[str, Any]) -> tuple[list[Sectio
         # A second facet of an expected change (e.g. wired and served_via of the same model) is not noise.
         if any(e["section"] == ch.get("section") and e["key"] == ch.get("key") for e in expected):
             continue
+        if ch.get("section") == "models" and ch.get("key") in ambiguous:
+            continue
         old, new = json.dumps(ch.get("old"))[:60], json.dumps(ch.get("new"))[:60]
-        noise.truth(False, f"{ch.get('section')} {ch.get('kind')} {ch.get('key')} {ch.get('field') or ''} {old} -> {new}")
+        what = f"{ch.get('section')} {ch.get('kind')} {ch.get('key')} {ch.get('field') or ''}"
+        noise.truth(False, f"{what} {old} -> {new}")
     noise.n_reported = 0
     return [sec, noise], len(noise.misses)
 

@@ -25,6 +25,8 @@ NPM_SDK_PATTERNS = (
     re.compile(r"^@anthropic-ai/claude-code-linux-"), re.compile(r"^@openai/codex-linux-"),
     re.compile(r"^@github/copilot-linux-"), re.compile(r"^opencode-linux-"),
 )
+# The AI SDK's own framework packages: fine to report, not required (they call no model API themselves).
+NOT_REQUIRED = {("npm", "@ai-sdk/provider"), ("npm", "@ai-sdk/provider-utils")}
 PYPI_SDKS = {"openai", "anthropic", "litellm", "google-genai", "google-generativeai", "mistralai", "cohere",
              "groq", "together", "ollama", "google-cloud-aiplatform", "boto3-bedrock"}
 
@@ -40,7 +42,7 @@ def _is_npm_sdk(name: str) -> bool:
 def scan(root: Path) -> list[dict[str, Any]]:
     """Every installed copy of a model SDK: ecosystem, name, version, environment (its install dir)."""
     found: dict[tuple[str, str, str], set[str]] = {}
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, dirnames, _files in os.walk(root):
         d = Path(dirpath)
         if d.name == "node_modules":
             for entry in sorted(dirnames):
@@ -69,5 +71,6 @@ def scan(root: Path) -> list[dict[str, Any]]:
                     found.setdefault(key, set()).add("/" + str(d.relative_to(root)))
         # Do not descend into package payloads that cannot hold further installs.
         dirnames[:] = [x for x in dirnames if x not in (".git", "__pycache__")]
-    return [{"ecosystem": e, "name": n, "version": v, "environments": sorted(paths)}
+    return [{"ecosystem": e, "name": n, "version": v, "environments": sorted(paths),
+             "required": (e, n) not in NOT_REQUIRED}
             for (e, n, v), paths in sorted(found.items())]
