@@ -342,6 +342,7 @@ def truth(root: Path, name: str, old: bool, facts: dict[str, Any]) -> dict[str, 
                 configs.append({"user": user, "models": conf["models"], "route": conf["route"],
                                 "mcp_servers": conf["mcp"]})
         agents.append({"name": product, "version": product_version(root, product) or "",
+                       "package": f"npm/{PRODUCTS[product]}" if product in PRODUCTS else "pypi/aider-chat",
                        "ships_files": [str("/" / f.relative_to(root)) for f in files],
                        "ships": ships, "configs": configs})
     sdks = sdk_inventory.scan(root)

@@ -82,6 +82,8 @@ def diff_truth(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
 
     def sdks(t: dict[str, Any]) -> dict[tuple[str, str, str], str]:
         return {(s["ecosystem"], s["name"], env): s["version"] for s in t["sdks"] for env in s["environments"]}
+    alias = {f"{s['ecosystem']}/{s['name']}": f"{s['ecosystem']}/{s['alias']}"
+             for t in (old, new) for s in t["sdks"] if s.get("alias")}
     do, dn = sdks(old), sdks(new)
     for key in sorted(set(do) | set(dn)):
         a, b = do.get(key), dn.get(key)
@@ -94,13 +96,15 @@ def diff_truth(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
             expected.append({"section": "sdks", "kind": "removed", "key": k, "old": a, "environment": key[2]})
         else:
             expected.append({"section": "sdks", "kind": "changed", "key": k, "field": "version", "old": a, "new": b,
-                             "environment": key[2]})
+                             "environment": key[2], "aliases": [alias[k]] if k in alias else []})
+    packages = {a["name"]: a.get("package", "") for a in new["agents"] if a.get("package")}
     ao = {a["name"]: a["version"] for a in old["agents"]}
     an = {a["name"]: a["version"] for a in new["agents"]}
     for name in sorted(set(ao) | set(an)):
         if ao.get(name) != an.get(name):
             expected.append({"section": "agents", "kind": "changed", "key": name, "field": "version",
-                             "old": ao.get(name) or "", "new": an.get(name) or ""})
+                             "old": ao.get(name) or "", "new": an.get(name) or "",
+                             "aliases": [packages[name]] if name in packages else []})
     mo = {(m["name"], m["user"]) for m in old["mcp_servers"]}
     mn = {(m["name"], m["user"]) for m in new["mcp_servers"]}
     for name, user in sorted(mn - mo):

@@ -154,10 +154,13 @@ def score_sdks(truth: dict[str, Any], inv: dict[str, Any]) -> list[Section]:
     for s in inv.get("sdks", []):
         if s.get("installed", True):
             got.setdefault((s.get("ecosystem"), s.get("name"), s.get("version")), s)
+    for s in truth.get("sdks", []):
+        if s.get("alias"):   # an npm alias may be reported under its package.json name
+            want.setdefault((s["ecosystem"], s["alias"], s["version"]), s)
     for key, s in sorted(want.items()):
-        if not s.get("required", True):
+        if not s.get("required", True) or key[1] != s["name"]:
             continue
-        ok = key in got
+        ok = key in got or (s["ecosystem"], s.get("alias"), s["version"]) in got
         label = f"{key[0]} {key[1]} {key[2]} in {s['environments'][0]}"
         if not ok:
             other = sorted({str(v) for (e, n, v) in got if (e, n) == key[:2]})
@@ -320,12 +323,23 @@ def score_diff(truth: dict[str, Any], diff: dict[str, Any]) -> tuple[list[Sectio
     for e in expected:
         hit = None
         for i, ch in enumerate(changes):
-            if ch.get("section") != e["section"]:
+            # A product's version change may be reported in `agents` or as its package in `sdks`.
+            sections = [e["section"]] + (["sdks"] if e["section"] == "agents" else [])
+            if ch.get("section") not in sections:
                 continue
+            if ch.get("section") == "sdks" and e["section"] == "agents":
+                if not any(str(ch.get("key")).startswith(f"{p}@") for p in e.get("aliases", [])) or \
+                        ch.get("field") != "version" or ch.get("new") != e.get("new"):
+                    continue
+                hit = i
+                break
             key = str(ch.get("key", ""))
             if e["section"] == "models" and key != e["key"]:
                 continue
-            if e["section"] != "models" and e["key"] not in key:
+            if e["section"] != "models" and not any(f"{k}@" in key + "@" for k in [e["key"], *e.get("aliases", [])]):
+                continue
+            if e["section"] == "sdks" and e.get("field") == "version" and (
+                    ch.get("old") != e.get("old") or ch.get("new") != e.get("new")):
                 continue
             if e.get("kind") and ch.get("kind") != e["kind"]:
                 continue
@@ -338,9 +352,14 @@ def score_diff(truth: dict[str, Any], diff: dict[str, Any]) -> tuple[list[Sectio
         sec.truth(hit is not None, label)
         if hit is not None:
             used.add(hit)
-    noise = Section("diff: noise (reported changes not expected)")
+    noise = Section("diff: noise (reported changes in models/sdks/agents/mcp_servers not expected)")
+    other = Section("diff: other changes (sections the truth does not track; listed, not counted)")
     for i, ch in enumerate(changes):
         if i in used:
+            continue
+        if ch.get("section") not in ("models", "sdks", "agents", "mcp_servers"):
+            other.truth(True, f"{ch.get('section')} {ch.get('kind')} {ch.get('key')} {ch.get('field') or ''}")
+            other.misses.append(other_label(ch))
             continue
         # A second facet of an expected change (e.g. wired and served_via of the same model) is not noise.
         if any(e["section"] == ch.get("section") and e["key"] == ch.get("key") for e in expected):
@@ -351,7 +370,11 @@ def score_diff(truth: dict[str, Any], diff: dict[str, Any]) -> tuple[list[Sectio
         what = f"{ch.get('section')} {ch.get('kind')} {ch.get('key')} {ch.get('field') or ''}"
         noise.truth(False, f"{what} {old} -> {new}")
     noise.n_reported = 0
-    return [sec, noise], len(noise.misses)
+    return [sec, noise, other], len(noise.misses)
+
+
+def other_label(ch: dict[str, Any]) -> str:
+    return f"{ch.get('section')} {ch.get('kind')} {ch.get('key')} {ch.get('field') or ''}"
 
 
 def print_table(rows: list[tuple[str, str, float | None, float | None]]) -> None:

@@ -42,6 +42,7 @@ def _is_npm_sdk(name: str) -> bool:
 def scan(root: Path) -> list[dict[str, Any]]:
     """Every installed copy of a model SDK: ecosystem, name, version, environment (its install dir)."""
     found: dict[tuple[str, str, str], set[str]] = {}
+    aliases: dict[tuple[str, str, str], str] = {}   # npm alias: the name its own package.json gives
     for dirpath, dirnames, _files in os.walk(root):
         d = Path(dirpath)
         if d.name == "node_modules":
@@ -61,6 +62,8 @@ def scan(root: Path) -> list[dict[str, Any]]:
                     if isinstance(version, str) and _is_npm_sdk(name):
                         key = ("npm", name, version)
                         found.setdefault(key, set()).add("/" + str(pkg.relative_to(root)))
+                        if isinstance(meta.get("name"), str) and meta["name"] != name:
+                            aliases[key] = meta["name"]
         if d.name.endswith("-packages") and d.parent.name.startswith("python"):
             for entry in dirnames:
                 if not entry.endswith(".dist-info"):
@@ -72,5 +75,5 @@ def scan(root: Path) -> list[dict[str, Any]]:
         # Do not descend into package payloads that cannot hold further installs.
         dirnames[:] = [x for x in dirnames if x not in (".git", "__pycache__")]
     return [{"ecosystem": e, "name": n, "version": v, "environments": sorted(paths),
-             "required": (e, n) not in NOT_REQUIRED}
+             "required": (e, n) not in NOT_REQUIRED, "alias": aliases.get((e, n, v), "")}
             for (e, n, v), paths in sorted(found.items())]
