@@ -122,8 +122,19 @@ def score_wired(truth: dict[str, Any], inv: dict[str, Any]) -> list[Section]:
             good = [m for m in cands if m.get("vendor") in vendors and m.get("served_via") in routes]
             got = sorted({f"{m.get('vendor')}/{m.get('served_via')}" for m in cands})
             route.truth(bool(good), f"{label}: want {'|'.join(vendors)}/{'|'.join(routes)}, got {', '.join(got)}")
+    # A reported wired model is true when it names a truth id at one of that id's truth paths (or is acceptable).
+    paths_of: dict[str, set[str]] = {}
+    for t in truth.get("wired", []):
+        for k in (t["id"], t["canonical"]):
+            paths_of.setdefault(k, set()).add(t["path"])
+    acceptable = set(truth.get("acceptable", {}).get("wired", []))
     for m in wired:
-        sec.reported(bool(_model_keys(m) & known), f"{m.get('name')} (canonical {m.get('canonical')}) at {_where(m)}")
+        keys = _model_keys(m)
+        ok = bool(keys & acceptable) or any(paths_of.get(k, set()) & set(_paths(m)) for k in keys)
+        label = f"{m.get('name')} (canonical {m.get('canonical')}) at {_where(m)}"
+        if not ok and keys & known:
+            label += " (a truth id, but wired at none of its truth paths)"
+        sec.reported(ok, label)
     route.n_reported = 0
     return [sec, route]
 
@@ -149,7 +160,8 @@ def score_catalogued(truth: dict[str, Any], inv: dict[str, Any]) -> list[Section
 def score_sdks(truth: dict[str, Any], inv: dict[str, Any]) -> list[Section]:
     sec = Section("sdks (ecosystem, name, installed version)")
     want = {(s["ecosystem"], s["name"], s["version"]): s for s in truth.get("sdks", [])}
-    names = {(e, n) for e, n, _ in want} | {tuple(x.split(":", 1)) for x in truth.get("acceptable", {}).get("sdks", [])}
+    # Products' own packages: fine to report (under any version), not required.
+    acceptable_names = {tuple(x.split(":", 1)) for x in truth.get("acceptable", {}).get("sdks", [])}
     got: dict[tuple[str, str, str], dict[str, Any]] = {}
     for s in inv.get("sdks", []):
         if s.get("installed", True):
@@ -171,8 +183,7 @@ def score_sdks(truth: dict[str, Any], inv: dict[str, Any]) -> list[Section]:
         label = f"{key[0]} {key[1]} {key[2]} env {s.get('environment')} at {_where(s)}"
         if key[:2] in want_names and key not in want:
             label += f" (wrong version; installed: {', '.join(sorted(v for e, n, v in want if (e, n) == key[:2]))})"
-        acceptable = key[:2] in names and key[:2] not in want_names
-        sec.reported(key in want or acceptable, label)
+        sec.reported(key in want or key[:2] in acceptable_names, label)
     return [sec]
 
 
