@@ -327,6 +327,10 @@ def ask_gateway(prompt: str) -> str:
     return resp.choices[0].message.content
 ''')
     t["acceptable_wired"] += ["halyard-default", "litellm_proxy/halyard-default"]
+    wired("claude-sonnet-5", "claude-sonnet-5", "anthropic", "direct", p)
+    wired("gpt-5.5", "gpt-5.5", "openai", "direct", p)
+    wired("gemini-3.5-flash", "gemini-3.5-flash", "google", "vertex", p)   # genai.Client(vertexai=True)
+    wired("mistral-large-latest", "mistral-large-latest", "mistral", "direct", p)
     p = "/opt/halyard/web/src/chat.ts"
     c.write(root, p, '''import { generateText } from "ai";
 import { openai } from "@ai-sdk/openai";
