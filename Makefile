@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck bench sample-vm-perms clean
+.PHONY: demo test lint typecheck bench eval sample-vm-perms clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,11 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench.py
 	$(BIN)/python scripts/bench_fleet.py
 	$(BIN)/python scripts/bench_images.py
+
+# Not part of `test`: builds real-part corpora from the registries (network, ~6 GB under .eval/), then
+# scans and scores them against their truth files (eval/README.md). EVAL_ARGS="--only dev-machine" etc.
+eval: $(STAMP)
+	$(BIN)/python eval/run_eval.py $(EVAL_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .bench
