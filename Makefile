@@ -26,6 +26,7 @@ test: $(STAMP) sample-vm-perms
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py
+	$(BIN)/python scripts/bench_real.py
 	$(BIN)/python scripts/bench_fleet.py
 	$(BIN)/python scripts/bench_images.py
 
