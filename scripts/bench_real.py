@@ -9,7 +9,6 @@ by that many processes. The 10% and 1% subsets (every 10th / 100th file, hard-li
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import shutil
@@ -74,7 +73,7 @@ def _sessions(home: Path, total: int) -> None:
     records = [line for src in sources if src.exists() for line in src.read_text().splitlines() if line.strip()]
     written = n = 0
     while written < total:
-        sid = "%032x" % rng.getrandbits(128)
+        sid = f"{rng.getrandbits(128):032x}"
         if n % 2:
             path = home / f".claude/projects/-home-agent-app/{sid}.jsonl"
         else:
