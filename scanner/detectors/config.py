@@ -23,6 +23,8 @@ from scanner.model import (
     KillSwitchEvidence,
     Location,
     ModelEvidence,
+    Skip,
+    SkipReason,
 )
 from scanner.secrets import credential_evidence, safe_url
 from scanner.textsafe import display_path
@@ -76,15 +78,16 @@ class ConfigDetector:
     description = "JSON, YAML, TOML, INI, .env and systemd units: model keys, base URLs, secrets, kill switches"
 
     def wants(self, view: FileView) -> bool:
-        return (
-            view.context in (Context.CONFIG, Context.ENV)
-            and view.entry.size <= MAX_CONFIG_BYTES
-            and pick_parser(view) is not None
-        )
+        return view.context in (Context.CONFIG, Context.ENV) and pick_parser(view) is not None
 
-    def extract(self, view: FileView) -> Iterator[Evidence]:
+    def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
         parser = pick_parser(view)
         assert parser is not None
+        if view.entry.size > MAX_CONFIG_BYTES:
+            # Not parsed by key; the content detector still matches its bytes. Recorded, never a silent gap.
+            detail = f"config keys not parsed: {view.entry.size} bytes, over {MAX_CONFIG_BYTES >> 20} MiB"
+            yield Skip(view.path, SkipReason.CAP_REACHED, detail)
+            return
         try:
             items = parser(view.text)
             broken = False
