@@ -13,7 +13,7 @@ from typing import Any
 from scanner.model import SkipReason
 from scanner.sessions.adapters.base import Facts, Passthrough, State, dig, labels, obj, parse_time, text
 from scanner.sessions.reader import ReadNotes, Record
-from scanner.sessions.sqlite_store import MAX_VALUE, StoreBudgetExceeded, capped, is_table, open_store
+from scanner.sessions.sqlite_store import MAX_VALUE, WORK_BUDGET, StoreBudgetExceeded, capped, is_table, open_store
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 MAX_ROWS = 200_000
@@ -27,12 +27,15 @@ _SELECT = (
 class OpenAIAgents(Passthrough):
     name = "openai-agents-sdk"
 
+    def __init__(self, budget: int = WORK_BUDGET) -> None:
+        self.budget = budget  # SQLite steps the read of one store may take
+
     def claims(self, path: str, first: dict[str, Any]) -> bool:
         return "__agents_session" in first
 
     def read(self, data: bytes, notes: ReadNotes) -> Iterator[Record]:
         try:
-            with open_store(data) as con:
+            with open_store(data, self.budget) as con:
                 if not is_table(con, "agent_messages"):
                     notes.extra.append("SQLite store has no agent_messages table (a view is never read)")
                     return

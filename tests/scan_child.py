@@ -1,0 +1,34 @@
+"""Scan a directory in this (child) process and print what the bomb tests check: peak RSS and the skips.
+
+Run as `python -m tests.scan_child ROOT`; prints one JSON object. The peak is the child's own
+`ru_maxrss`, so nothing the test process did before counts.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import sys
+
+from scanner.catalog import load
+from scanner.inventory.document import to_document
+from scanner.options import ScanOptions
+from scanner.pipeline import scan
+from scanner.targets import DirectoryTarget, WalkOptions
+
+
+def main(root: str) -> None:
+    inv = scan(DirectoryTarget(root, WalkOptions()), load(), ScanOptions())
+    doc = to_document(inv)
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    out = {
+        "rss_mb": peak_kib / 1024,
+        "skipped": doc["skipped"],
+        "sessions": len(doc["sessions"]),
+        "credentials": [c["type"] for c in doc["credentials"]],
+    }
+    sys.stdout.write(json.dumps(out) + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
