@@ -128,7 +128,7 @@ class InventoryBuilder:
         if len(self._skips) < MAX_SKIPS:
             self._skips.add(skip)
         elif skip not in self._skips:
-            self._cut[f"skip records past {MAX_SKIPS}"] += 1
+            self._cut[f"skip record sighting(s) past {MAX_SKIPS} distinct"] += 1
 
     def add_all(self, evidence: Iterable[Evidence | Skip]) -> None:
         """Evidence of one file, and the skips a detector records for what it could not understand."""
@@ -177,7 +177,7 @@ class InventoryBuilder:
             if len(self._sessions) < MAX_SESSIONS:
                 self._sessions.append(ev.session)
             else:
-                self._cut[f"sessions past {MAX_SESSIONS}"] += 1
+                self._cut[f"session(s) past {MAX_SESSIONS}"] += 1
         elif isinstance(ev, ClientEvidence):
             ckey = (ev.provider, ev.vendor, ev.served_via, ev.kind)
             self._clients[ckey].add(ev.location)
@@ -186,7 +186,7 @@ class InventoryBuilder:
                 if len(parts) < MAX_URLS:
                     parts.add(part)
                 elif part not in parts:
-                    self._cut[f"client components past {MAX_URLS} per client"] += 1
+                    self._cut[f"client component sighting(s) past {MAX_URLS} distinct per client"] += 1
         elif isinstance(ev, McpServerEvidence):
             url = self.catalog.scrub(ev.url) if ev.url else None
             command = self.catalog.scrub(ev.command) if ev.command else None
@@ -203,14 +203,14 @@ class InventoryBuilder:
         if len(self._settings) < MAX_SETTINGS:
             self._settings.add(setting)
         elif setting not in self._settings:
-            self._cut[f"environment settings past {MAX_SETTINGS}"] += 1
+            self._cut[f"environment setting sighting(s) past {MAX_SETTINGS} distinct"] += 1
 
     def _url(self, host: str, url: str) -> None:
         urls = self._urls[host]
         if len(urls) < MAX_URLS:
             urls.add(url)
         elif url not in urls:
-            self._cut[f"URLs past {MAX_URLS} per host"] += 1
+            self._cut[f"URL sighting(s) past {MAX_URLS} distinct per host"] += 1
 
     def _cut_skips(self) -> list[Skip]:
         """One skip per cap that left something out, with how many; the path names the scan itself."""
