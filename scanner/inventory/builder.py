@@ -266,7 +266,7 @@ class InventoryBuilder:
             ),
         )
         # The one redaction step: every string of the finished inventory, findings included, is scrubbed.
-        return redact_all(derive_findings(inv), self.catalog.scrub)
+        return redact_all(derive_findings(inv), self.catalog)
 
     def _build_models(self) -> tuple[ModelEntry, ...]:
         # A deployment map names the model behind an alias; spread it to every spelling of that alias.
