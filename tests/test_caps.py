@@ -3,6 +3,7 @@ records in `skipped` what it cut, with how much."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from scanner.catalog import Catalog
@@ -61,3 +62,23 @@ def test_builder_caps_count_what_they_cut(catalog: Catalog) -> None:
     assert [(s.path, s.detail) for s in cut] == [
         ("(inventory)", f"10 URL sighting(s) past {MAX_URLS} distinct per host not kept")
     ]
+
+
+def test_a_lockfile_and_a_manifest_over_their_limits_are_recorded(tmp_path: Path, scan_dir: ScanFn) -> None:
+    write(tmp_path, "/srv/app/requirements.txt", "openai==1.0\n" + "# x\n" * (1 << 20) + "\n")
+    inv, _ = scan_dir(tmp_path)
+    cut = [s for s in inv.skipped if s.path == "/srv/app/requirements.txt"]
+    assert [s.reason for s in cut] == [SkipReason.CAP_REACHED] and "manifest not parsed" in cut[0].detail
+
+
+def test_sessions_past_the_per_file_cap_are_recorded(tmp_path: Path, scan_dir: ScanFn) -> None:
+    from scanner.sessions.collect import MAX_SESSIONS_PER_FILE
+
+    lines = [
+        json.dumps({"sessionId": f"s{n}", "type": "assistant", "message": {"role": "assistant", "model": "gpt-5.5"}})
+        for n in range(MAX_SESSIONS_PER_FILE + 3)
+    ]
+    write(tmp_path, "/home/dev/.claude/projects/p/log.jsonl", "\n".join(lines) + "\n")
+    inv, _ = scan_dir(tmp_path)
+    cut = [s for s in inv.skipped if s.reason is SkipReason.CAP_REACHED]
+    assert [s.detail for s in cut] == [f"session log: 3 record(s) of sessions beyond {MAX_SESSIONS_PER_FILE} per file"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from scanner.catalog.matcher import MAX_DISTINCT_PER_PATTERN
 from scanner.detectors.base import FileView
 from scanner.detectors.content import ContentDetector
 from scanner.detectors.contexts import classify
@@ -43,3 +44,7 @@ class CompressedDetector:
         plain = view.entry.path[:-3] if view.entry.path.lower().endswith(".gz") else view.entry.path
         derived.__dict__["context"] = classify(plain, data[:8192])
         yield from ContentDetector().extract(derived)
+        cut = getattr(derived.__dict__.get("hits"), "cut", 0)
+        if cut:
+            detail = f"gzip content: {cut} match(es) past {MAX_DISTINCT_PER_PATTERN} distinct per pattern not kept"
+            yield Skip(view.path, SkipReason.CAP_REACHED, detail)
