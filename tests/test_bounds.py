@@ -203,6 +203,20 @@ def test_huge_rows_from_a_4_kb_store_are_refused_not_fetched(tmp_path: Path) -> 
     assert "detector-error" not in reasons(result["skipped"])
 
 
+def test_a_stored_row_over_the_cap_is_counted_and_the_rest_read(tmp_path: Path) -> None:
+    db = sqlite_file(
+        tmp_path / "s.db",
+        [
+            "CREATE TABLE agent_messages (id INTEGER PRIMARY KEY, session_id TEXT, message_data TEXT, created_at TEXT)",
+            "INSERT INTO agent_messages (session_id, message_data) VALUES ('s', '{\"a\": \"' || printf('%.*c', 5000000, 'x') || '\"}')",
+            "INSERT INTO agent_messages (session_id, message_data) VALUES ('s', '{\"role\": \"user\"}')",
+        ],
+    )
+    notes = ReadNotes()
+    read = list(OpenAIAgents().read(db.read_bytes(), notes))
+    assert [r.value["item"] for r in read] == [{"role": "user"}] and notes.malformed == 1
+
+
 def test_a_budget_overrun_is_recorded_as_a_skip(tmp_path: Path) -> None:
     db = sqlite_file(
         tmp_path / "s.db",

@@ -15,6 +15,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 MAX_VALUE = 4 << 20  # bytes of one fetched value
+# Longest string or blob SQLite may make or load: above MAX_VALUE so that a stored value over it is refused by
+# `capped` (and the read goes on), low enough that a computed one (`printf('%.*c', 900000000, …)`) fails at once.
+MAX_LENGTH = 16 << 20
 WORK_BUDGET = 200_000_000  # SQLite virtual-machine steps per file
 _TICK = 10_000  # steps between two progress-handler calls
 _HEAP_SLACK = 128 << 20  # SQLite heap beyond the database image itself
@@ -51,7 +54,7 @@ def open_store(data: bytes, budget: int = WORK_BUDGET) -> Iterator[sqlite3.Conne
     meter = _Budget(budget)
     try:
         con.execute(f"PRAGMA hard_heap_limit = {len(data) + _HEAP_SLACK}")
-        con.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE + 1024)
+        con.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_LENGTH)
         con.setlimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, 1 << 20)
         con.deserialize(data)
         con.execute("PRAGMA temp_store = MEMORY")
