@@ -208,7 +208,8 @@ def test_a_stored_row_over_the_cap_is_counted_and_the_rest_read(tmp_path: Path) 
         tmp_path / "s.db",
         [
             "CREATE TABLE agent_messages (id INTEGER PRIMARY KEY, session_id TEXT, message_data TEXT, created_at TEXT)",
-            "INSERT INTO agent_messages (session_id, message_data) VALUES ('s', '{\"a\": \"' || printf('%.*c', 5000000, 'x') || '\"}')",
+            "INSERT INTO agent_messages (session_id, message_data)"
+            " VALUES ('s', '{\"a\": \"' || printf('%.*c', 5000000, 'x') || '\"}')",
             "INSERT INTO agent_messages (session_id, message_data) VALUES ('s', '{\"role\": \"user\"}')",
         ],
     )
