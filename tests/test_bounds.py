@@ -41,7 +41,9 @@ def scan_in_child(root: Path, env: dict[str, str] | None = None) -> dict[str, An
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     result: dict[str, Any] = json.loads(proc.stdout)
-    print(f"{root.name}: peak RSS {result['rss_mb']:.0f} MB")  # shown with -s; the figure the report quotes
+    # Shown with -s: the figures the report quotes. ru_maxrss can only overstate (see tests/scan_child.py).
+    print(f"peak RSS {result['rss_mb']:.0f} MB (ru_maxrss {result['maxrss_mb']:.0f} MB)")
+    assert result["maxrss_mb"] < RSS_LIMIT_MB
     return result
 
 
