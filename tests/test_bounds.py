@@ -183,8 +183,18 @@ def test_the_work_budget_stops_a_runaway_query_in_memory(tmp_path: Path) -> None
     finally:
         del os.environ["SQLITE_TMPDIR"]
     assert list(temp.iterdir()) == []
-    with open_store(db.read_bytes()) as con, pytest.raises(sqlite3.OperationalError, match="readonly"):
-        con.execute("INSERT INTO t VALUES (1)")  # and the store stays read-only
+    with open_store(db.read_bytes()) as con:
+        # Temp b-trees and sorts stay in memory (SQLite unlinks its temp files at once: a listing cannot tell).
+        assert con.execute("PRAGMA temp_store").fetchone() == (2,)
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            con.execute("INSERT INTO t VALUES (1)")  # and the store stays read-only
+
+
+def test_a_sort_past_the_heap_limit_is_a_budget_overrun(tmp_path: Path) -> None:
+    db = sqlite_file(tmp_path / "s.db", ["CREATE TABLE t(x)"])
+    sort = _RECURSIVE_VIEW.split(" AS ", 1)[1]  # an endless sort, kept in memory: the heap limit ends it
+    with pytest.raises(StoreBudgetExceeded, match="memory limit|work budget"), open_store(db.read_bytes()) as con:
+        con.execute(sort).fetchall()
 
 
 def test_huge_rows_from_a_4_kb_store_are_refused_not_fetched(tmp_path: Path) -> None:

@@ -24,7 +24,8 @@ _HEAP_SLACK = 128 << 20  # SQLite heap beyond the database image itself
 
 
 class StoreBudgetExceeded(Exception):
-    """The file needed more work than WORK_BUDGET; what was read before stays read."""
+    """The file needed more work than its budget, or more memory than the heap limit; what was read before
+    stays read."""
 
 
 class _Budget:
@@ -67,6 +68,8 @@ def open_store(data: bytes, budget: int = WORK_BUDGET) -> Iterator[sqlite3.Conne
             if meter.exceeded:
                 raise StoreBudgetExceeded(f"SQLite work budget of {budget} steps exceeded") from None
             raise
+        except MemoryError:  # SQLITE_NOMEM: the heap limit, reached by a sort or a temp b-tree kept in memory
+            raise StoreBudgetExceeded(f"SQLite memory limit of {len(data) + _HEAP_SLACK} bytes reached") from None
     finally:
         con.close()
         with sqlite3.connect(":memory:") as reset:
