@@ -31,7 +31,7 @@ def _keys(catalog: Catalog) -> dict[str, str]:
 def _plant(root: Path, n: int, key: str) -> None:
     """Put `key` in every target-controlled slot under `root` (file `n` of many: names stay distinct)."""
     if "/" not in key and len(key) < 200:
-        write(root, f"/home/dev/notes/{n}-{key}.txt", "nothing here\n")  # a file name
+        write(root, f"/home/dev/notes/{n}-{key}.txt", "uses claude-opus-4-1\n")  # a file name, in a location
     links = root / "home/dev/links"
     links.mkdir(parents=True, exist_ok=True)
     os.symlink(f"../../../../../../{key}", links / f"out-{n}")  # a target that leaves the root
@@ -79,6 +79,8 @@ def test_the_planted_tree_is_really_read(planted: tuple[Path, dict[str, str]], c
     assert {c["type"] for c in doc["credentials"]} >= set(keys) - needs_words - placeholders
     assert doc["sessions"] and doc["mcp_servers"] and doc["skipped"]
     assert any(s["reason"] == "symlink-outside-root" for s in doc["skipped"])
+    opus = next(m for m in doc["models"] if m["name"] == "claude-opus-4-1")
+    assert any(loc["path"].startswith("/home/dev/notes/") for loc in opus["locations"])
 
 
 @pytest.mark.parametrize("fmt", sorted(RENDERERS))
