@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from functools import cache
 from pathlib import Path
 from typing import NoReturn
 
@@ -24,11 +25,18 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def _scrubbed(message: str) -> str:
+@cache
+def _builtin() -> Catalog | None:
     try:
-        return load().scrub(message)
+        return load()
     except CatalogError:  # the built-in catalogs are tested; still, an error message must get out
-        return _LONG_TOKEN.sub(lambda m: m.group()[:4] + "…", message)
+        return None
+
+
+def _scrubbed(message: str) -> str:
+    """Text for stderr (an error, a progress path) with every credential the built-in catalogs know redacted."""
+    catalog = _builtin()
+    return catalog.scrub(message) if catalog else _LONG_TOKEN.sub(lambda m: m.group()[:4] + "…", message)
 
 
 _LONG_TOKEN = re.compile(r"[A-Za-z0-9_\-+/=.]{24,}")
@@ -51,6 +59,6 @@ def load_catalog(extra: list[Path] | None) -> Catalog:
 
 
 def stderr_progress(stats: Stats, path: str) -> None:
-    shown = escape_control(path)[-60:]
+    shown = escape_control(_scrubbed(path))[-60:]
     sys.stderr.write(f"\r\x1b[K{stats.files_seen} files, {stats.bytes_read >> 20} MiB  {shown}")
     sys.stderr.flush()
