@@ -100,8 +100,14 @@ def _agents_store() -> bytes:
 
 
 def _session_logs() -> list[tuple[str, bytes]]:
-    logs = sorted(p for p in _SESSIONS.rglob("*") if p.suffix in (".jsonl", ".json") and p.stat().st_size < 64 << 10)
-    return [(f"/home/dev/.logs/{p.name}", p.read_bytes()) for p in logs[:12]]
+    """One small real log per format directory of tests/data/sessions (every adapter gets its own shape)."""
+    first: dict[Path, Path] = {}
+    for p in sorted(_SESSIONS.rglob("*")):
+        if p.suffix in (".jsonl", ".json") and p.stat().st_size < 256 << 10:
+            first.setdefault(p if p.parent.name == "constructed" else p.parent, p)  # constructed: one per agent
+    logs = [(f"/home/dev/.logs/{p.parent.name}/{p.name}", p.read_bytes()) for p in first.values()]
+    aider = _SESSIONS / "aider/aider.chat.history.head.md"
+    return [*logs, ("/home/dev/project/.aider.chat.history.md", aider.read_bytes())]
 
 
 SEEDS = {"jar": _jar(), "elf": _elf_with_dep_v0(), "go": _go_buildinfo(), "sqlite": _agents_store()}
