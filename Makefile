@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck bench eval sample-vm-perms clean
+.PHONY: demo test fuzz lint typecheck bench eval sample-vm-perms clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,6 +23,11 @@ test: $(STAMP) sample-vm-perms
 	$(BIN)/ruff check scanner tests scripts
 	$(BIN)/mypy scanner
 	$(BIN)/python -m pytest
+
+# The property suites with the "fuzz" hypothesis profile (tests/conftest.py): thousands of examples each.
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q tests/test_fuzz.py tests/test_config_formats.py \
+		tests/test_diff_properties.py tests/test_sessions_robustness.py
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from scanner import __version__
 from scanner.catalog import Catalog
-from scanner.catalog.matcher import MatchTimeout
+from scanner.catalog.matcher import MAX_DISTINCT_PER_PATTERN, MatchTimeout
 from scanner.detectors import DETECTORS, Detector, FileView
 from scanner.inventory.builder import InventoryBuilder
 from scanner.model import Evidence, Inventory, Skip, SkipReason, Stats
@@ -133,4 +133,8 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
             raise
         except BaseException as exc:  # a detector bug (or a native panic) must cost one file, never the scan
             out.skip(Skip(shown, SkipReason.DETECTOR_ERROR, f"{detector.name}: {type(exc).__name__}"))
+    cut = getattr(view.__dict__.get("hits"), "cut", 0)
+    if cut:
+        detail = f"{cut} match(es) of values past {MAX_DISTINCT_PER_PATTERN} distinct per catalog pattern not kept"
+        out.skip(Skip(shown, SkipReason.CAP_REACHED, detail))
     return out

@@ -10,6 +10,7 @@ from scanner.detectors.agent_configs import AgentConfigDetector
 from scanner.detectors.agents import AgentDetector
 from scanner.detectors.base import Detector, FileView
 from scanner.detectors.binaries import BinaryDetector
+from scanner.detectors.compressed import CompressedDetector
 from scanner.detectors.config import ConfigDetector
 from scanner.detectors.content import ContentDetector
 from scanner.detectors.ecosystems import EcosystemDetector
@@ -23,6 +24,7 @@ from scanner.detectors.source import SourceDetector
 DETECTORS: tuple[Detector, ...] = (
     ConfigDetector(),
     ContentDetector(),
+    CompressedDetector(),
     InstalledPackageDetector(),
     ManifestDetector(),
     KeyFileDetector(),

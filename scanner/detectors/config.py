@@ -96,7 +96,6 @@ class ConfigDetector:
     def wants(self, view: FileView) -> bool:
         return (
             view.context in (Context.CONFIG, Context.ENV, Context.SOURCE)
-            and view.entry.size <= MAX_CONFIG_BYTES
             and (view.context is not Context.SOURCE or view.name.endswith(_SHELL_EXT))
             and pick_parser(view) is not None
         )
@@ -104,6 +103,11 @@ class ConfigDetector:
     def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
         parser = pick_parser(view)
         assert parser is not None
+        if view.entry.size > MAX_CONFIG_BYTES:
+            # Not parsed by key; the content detector still matches its bytes. Recorded, never a silent gap.
+            detail = f"config keys not parsed: {view.entry.size} bytes, over {MAX_CONFIG_BYTES >> 20} MiB"
+            yield Skip(view.path, SkipReason.CAP_REACHED, detail)
+            return
         broken = False
         try:
             items = parser(view.text)

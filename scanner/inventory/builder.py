@@ -7,13 +7,14 @@ arrives, and each entry keeps at most MAX_LOCATIONS locations (the first ones in
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from scanner.catalog import Catalog
 from scanner.catalog.index import _package_key as package_key
 from scanner.inventory.findings import derive_findings
+from scanner.inventory.redact import redact_all
 from scanner.model import (
     MAX_LOCATIONS,
     WIRING_CONTEXTS,
@@ -46,6 +47,7 @@ from scanner.model import (
     SessionEntry,
     SessionEvidence,
     Skip,
+    SkipReason,
     Stats,
     SwitchState,
     TargetInfo,
@@ -128,6 +130,7 @@ class InventoryBuilder:
         self._clients: dict[tuple[str, str | None, str | None, str], _Locations] = defaultdict(_Locations)
         self._client_parts: dict[tuple[str, str | None, str | None, str], set[str]] = defaultdict(set)
         self._settings: set[EnvSetting] = set()
+        self._cut: Counter[str] = Counter()  # what a cap left out, by what it was: recorded in `skipped`
         self._mcp: dict[tuple[str, str, str | None, str | None, tuple[str, ...], str | None, str], _Locations] = (
             defaultdict(_Locations)
         )
@@ -140,6 +143,8 @@ class InventoryBuilder:
     def skip(self, skip: Skip) -> None:
         if len(self._skips) < MAX_SKIPS:
             self._skips.add(skip)
+        elif skip not in self._skips:
+            self._cut[f"skip record sighting(s) past {MAX_SKIPS} distinct"] += 1
 
     def add_all(self, evidence: Iterable[Evidence | Skip]) -> None:
         """Evidence of one file, and the skips a detector records for what it could not understand."""
@@ -166,8 +171,8 @@ class InventoryBuilder:
             self._hosts[ev.host].add(ev.location)
             if ev.overrides:
                 self._overrides[ev.host].add(ev.overrides)
-            if ev.url and len(self._urls[ev.host]) < MAX_URLS:
-                self._urls[ev.host].add(self.catalog.scrub(ev.url))
+            if ev.url:
+                self._url(ev.host, self.catalog.scrub(ev.url))
             if ev.variable:
                 shown = self.catalog.scrub(ev.url or ev.host)
                 self._setting(EnvSetting(ev.variable, "base_url", shown, ev.location, ev.overrides is not None))
@@ -187,11 +192,17 @@ class InventoryBuilder:
         elif isinstance(ev, SessionEvidence):
             if len(self._sessions) < MAX_SESSIONS:
                 self._sessions.append(ev.session)
+            else:
+                self._cut[f"session(s) past {MAX_SESSIONS}"] += 1
         elif isinstance(ev, ClientEvidence):
             ckey = (ev.provider, ev.vendor, ev.served_via, ev.kind)
             self._clients[ckey].add(ev.location)
-            if len(self._client_parts[ckey]) < MAX_URLS:
-                self._client_parts[ckey].update(ev.components)
+            parts = self._client_parts[ckey]
+            for part in ev.components:
+                if len(parts) < MAX_URLS:
+                    parts.add(part)
+                elif part not in parts:
+                    self._cut[f"client component sighting(s) past {MAX_URLS} distinct per client"] += 1
         elif isinstance(ev, McpServerEvidence):
             url = self.catalog.scrub(ev.url) if ev.url else None
             command = self.catalog.scrub(ev.command) if ev.command else None
@@ -220,6 +231,19 @@ class InventoryBuilder:
     def _setting(self, setting: EnvSetting) -> None:
         if len(self._settings) < MAX_SETTINGS:
             self._settings.add(setting)
+        elif setting not in self._settings:
+            self._cut[f"environment setting sighting(s) past {MAX_SETTINGS} distinct"] += 1
+
+    def _url(self, host: str, url: str) -> None:
+        urls = self._urls[host]
+        if len(urls) < MAX_URLS:
+            urls.add(url)
+        elif url not in urls:
+            self._cut[f"URL sighting(s) past {MAX_URLS} distinct per host"] += 1
+
+    def _cut_skips(self) -> list[Skip]:
+        """One skip per cap that left something out, with how many; the path names the scan itself."""
+        return [Skip("(inventory)", SkipReason.CAP_REACHED, f"{n} {what} not kept") for what, n in self._cut.items()]
 
     # --- output -----------------------------------------------------------------------------------
 
@@ -257,7 +281,9 @@ class InventoryBuilder:
             kill_switches=switches,
             sessions=sessions,
             routes=build_routes(models, sessions, self._routes),
-            skipped=tuple(sorted(self._skips, key=lambda s: (s.path, s.reason.value, s.detail))),
+            skipped=tuple(
+                sorted({*self._skips, *self._cut_skips()}, key=lambda s: (s.path, s.reason.value, s.detail))
+            ),
             clients=self._build_clients(),
             mcp_servers=tuple(
                 McpServerEntry(n, t, c, u, e, user, cfg, locs.sorted())
@@ -270,7 +296,8 @@ class InventoryBuilder:
                 sorted(self._settings, key=lambda e: (e.name, location_key(e.location), e.role, e.value))
             ),
         )
-        return derive_findings(inv)
+        # The one redaction step: every string of the finished inventory, findings included, is scrubbed.
+        return redact_all(derive_findings(inv), self.catalog)
 
     def _build_models(self) -> tuple[ModelEntry, ...]:
         # A deployment map names the model behind an alias; spread it to every spelling of that alias.
