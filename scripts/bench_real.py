@@ -42,6 +42,7 @@ def build() -> None:
     _run(sys.executable, "-m", "pip", "install", "--quiet", "--no-compile", "--target", str(site), *PIP)
     modules = REPO / ".eval/dev-machine/root/usr/lib/node_modules"
     dest = REAL / "usr/lib/node_modules"
+    dest.parent.mkdir(parents=True, exist_ok=True)
     if modules.is_dir():
         _run("cp", "-al", str(modules), str(dest)) if _same_fs(modules, REAL) else _run("cp", "-a", str(modules),
                                                                                           str(dest))
