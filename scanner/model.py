@@ -165,6 +165,19 @@ class SessionProvider:
     first_seen: str | None
     last_seen: str | None
     evidence: tuple[RuleEvidence, ...]
+    # Vendors still possible when the evidence cannot tell them apart (a look-alike id, a bare label).
+    candidates: tuple[str, ...] = ()
+    # Which of the session's records (1-based, in order) this provider served: inclusive (first, last) runs;
+    # a run spans records no provider claimed (a user turn) but never another provider's.
+    record_ranges: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def first_record(self) -> int | None:
+        return self.record_ranges[0][0] if self.record_ranges else None
+
+    @property
+    def last_record(self) -> int | None:
+        return self.record_ranges[-1][1] if self.record_ranges else None
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,10 @@ class SessionDetector:
         return view.context not in _NOT_SESSIONS and looks_like_log(view.name, view.data)
 
     def extract(self, view: FileView) -> Iterator[Evidence]:
-        sessions, labels = collect(view.entry.path, view.path, view.via, view.data, view.catalog)
+        # A session log inside a test or fixture tree is a fixture: reported, never counted as wiring.
+        context = Context.TEST if view.context is Context.TEST else Context.SESSION
+        sessions, labels = collect(view.entry.path, view.path, view.via, view.data, view.catalog, context)
         for seen in labels:
-            yield ModelEvidence(seen.label, Location(view.path, seen.line, Context.SESSION, False, view.via))
+            yield ModelEvidence(seen.label, Location(view.path, seen.line, context, False, view.via))
         for session in sessions:
             yield SessionEvidence(session)

@@ -188,6 +188,8 @@ def _session(d: dict[str, Any]) -> SessionEntry:
                 p["vendor"], p["served_via"], p["api"], p["records"], p["confidence"], p["first_seen"],
                 p["last_seen"],
                 tuple(RuleEvidence(e["rule"], e["count"], e["example"], e["confidence"]) for e in p["evidence"]),
+                tuple(p.get("candidates", ())),
+                tuple((int(r[0]), int(r[1])) for r in p.get("record_ranges", ())),
             )
             for p in d["providers"]
         ),
