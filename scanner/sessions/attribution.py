@@ -188,7 +188,8 @@ def _pick(hits: list[Hit], labels: tuple[str, ...], catalog: Catalog) -> Pick:
             extra = [Hit(LABEL_RULE, chosen[0])] if chosen else []
             candidates = tuple(tied)
     elif any(h.rule.vendor == "unknown" for h in hits):
-        possible = tuple(dict.fromkeys(c for h in hits for c in h.rule.candidates))
+        # A route or a look-alike: runtime-minted ids beside it are the cloud's (Azure AI Foundry's 32-hex).
+        possible = tuple(dict.fromkeys(c for h in hits if h.rule.vendor == "unknown" for c in h.rule.candidates))
         placed = _placed(labels, catalog)
         chosen = next(((lb, v) for lb, v in placed if not possible or v in possible), None)
         vendor = chosen[1] if chosen else "unknown"
@@ -201,7 +202,7 @@ def _pick(hits: list[Hit], labels: tuple[str, ...], catalog: Catalog) -> Pick:
         chosen = next(((lb, v) for lb, v in _placed(labels, catalog) if v in possible), None)
         vendor = chosen[1] if chosen else "self-hosted"
         extra = [Hit(LABEL_RULE, chosen[0])] if chosen else []
-        candidates = ("self-hosted", *possible) if chosen else possible
+        candidates = ("self-hosted", *possible) if chosen else ()
     keep = {vendor, "unknown", *candidates} - ({"self-hosted"} if vendor != "self-hosted" else set())
     return _settled(vendor, [h for h in hits if h.rule.vendor in keep] + extra, candidates)
 
@@ -254,7 +255,7 @@ class SessionAccumulator:
         chosen = pick(hits, self.current_labels, self.catalog)
         if chosen is None:
             return
-        key = (chosen.vendor, chosen.served_via, chosen.api)
+        key = self._continued((chosen.vendor, chosen.served_via, chosen.api), chosen.candidates)
         provider = self.providers.setdefault(key, _Provider())
         provider.add(
             self.records, when, chosen.support, chosen.candidates, extend=self.last_key == key, vendor=chosen.vendor
@@ -273,6 +274,16 @@ class SessionAccumulator:
                 limit = hit.rule.max_skew_seconds
                 self.fernet_ok += limit is None or skew <= limit
                 self.fernet_skew = skew if self.fernet_skew is None else max(self.fernet_skew, skew)
+
+    def _continued(self, key: ProviderKey, candidates: tuple[str, ...]) -> ProviderKey:
+        """A record whose ids say less than the previous record's (a tool result's API-neutral `call_` id, a
+        route marker alone) continues the previous record's provider rather than open a new one."""
+        last = self.last_key
+        if last is None or key == last:
+            return key
+        same_vendor = key[0] == last[0] and key[1] in (None, last[1]) and key[2] in (None, last[2])
+        route_only = key[0] == "unknown" and not candidates and key[1] is not None and key[1] == last[1]
+        return last if same_vendor or route_only else key
 
     def _merge_partial(self) -> None:
         """Records whose ids say less than their neighbours' join them: a tool result's API-neutral `call_`

@@ -14,6 +14,7 @@ from scanner.sessions.adapters import ADAPTERS, Adapter
 from scanner.sessions.adapters.aider import NAMES as AIDER_NAMES
 from scanner.sessions.adapters.aider import Aider
 from scanner.sessions.adapters.base import stem
+from scanner.sessions.adapters.cassette import Cassette, is_cassette
 from scanner.sessions.adapters.openai_agents import SQLITE_MAGIC, OpenAIAgents
 from scanner.sessions.attribution import SessionAccumulator
 from scanner.sessions.fingerprints import Fingerprinter, Hit
@@ -26,7 +27,8 @@ SNIFF = 64 << 10
 _SHAPE = re.compile(
     rb'"(?:role|sessionId|session_id|session_meta|custom_llm_provider|candidates|choices|output|stopReason|'
     rb'stop_reason|modelVersion|modelInfo|conversationHistoryIndex|encrypted_content|tool_calls|response_id|'
-    rb'sessionID|providerID|history|trajectory|messages|events|reasoning|thinking|parts)"\s*:'
+    rb'sessionID|providerID|history|trajectory|messages|events|reasoning|thinking|parts|model_usage)"\s*:|'
+    rb'"type"\s*:\s*"(?:session_meta|turn_context|response_item|event_msg)"'
 )
 _EXTENSIONS = (".jsonl", ".json", ".ndjson", ".log", ".traj")
 _ENGINES: weakref.WeakKeyDictionary[Catalog, Fingerprinter] = weakref.WeakKeyDictionary()
@@ -76,6 +78,8 @@ def looks_like_log(name: str, data: bytes) -> bool:
         return True
     if data.startswith(SQLITE_MAGIC):
         return b"agent_messages" in data[:SNIFF]
+    if is_cassette(lower, data[:SNIFF]):
+        return True
     if not lower.endswith(_EXTENSIONS) and "." in lower:
         return False
     head = head_of(data)
@@ -95,6 +99,9 @@ def _source(name: str, data: bytes, notes: ReadNotes) -> tuple[Adapter | None, I
     if data.startswith(SQLITE_MAGIC):
         store = OpenAIAgents()
         return store, store.read(data, notes)
+    if is_cassette(name, data[:SNIFF]):
+        cassette = Cassette()
+        return cassette, cassette.read(data, notes)
     return None, records(data, notes)
 
 

@@ -211,8 +211,8 @@ def read_shape(record: Any, wants: Callable[[str], bool] | None = None) -> Shape
                     shape.session_id, session_depth = value.strip(), depth
                 if flags & DECLARED and depth <= _SHALLOW and shape.declared is None and len(value) <= 200:
                     shape.declared = value.strip() or None
-                if flags & URL and len(shape.hosts) < 20 and (h := _host(value)):
-                    shape.hosts.append(h)
+                if flags & (URL | DECLARED) and len(shape.hosts) < 20 and (h := _host(value)):
+                    shape.hosts.append(h)  # `upstream: https://x.openai.azure.com/…` names a host too
                 if flags & TOOL and token:
                     shape.tool_calls += 1
                 if flags & _REASONING_FLAGS:

@@ -6,10 +6,12 @@ whatever nesting the agent chose. A stored document that holds its records in on
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scanner.sessions.adapters.base import Facts, State, labels, stem, text
-from scanner.sessions.shape import Shape
+
+if TYPE_CHECKING:  # the shape module imports the adapters' helpers
+    from scanner.sessions.shape import Shape
 
 _RECORD_LISTS = ("history", "messages", "events", "trajectory", "items", "turns", "entries", "records", "steps")
 _MAX_EXPANDED = 200_000
@@ -35,8 +37,8 @@ class Generic:
         yield value
 
     def facts(self, value: dict[str, Any], state: State) -> Facts:
-        shape = state.get("shape")
-        if not isinstance(shape, Shape):
+        shape: Shape | None = state.get("shape")
+        if shape is None:
             return Facts(session_id=stem(str(state.get("path", ""))))
         if shape.session_id and not state.get("session"):
             state["session"] = shape.session_id  # a document's header names the session of all its records
