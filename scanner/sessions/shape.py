@@ -32,8 +32,8 @@ VISIBLE = "visible"
 ENCRYPTED = "encrypted"
 
 # Key classes, as bit flags: a key may be several things at once (`reasoning` names reasoning and its text).
-(ID, MODEL, TIME, SESSION, DECLARED, URL, REASONING, SECRET, STRONG_SECRET, TEXT, SUMMARY, TOOL, WANT) = (
-    1 << i for i in range(13)
+(ID, MODEL, TIME, SESSION, DECLARED, URL, REASONING, SECRET, STRONG_SECRET, TEXT, SUMMARY, TOOL, ARGS, WANT) = (
+    1 << i for i in range(14)
 )
 
 _ID_KEY = re.compile(r"^(?:id|ID|ref|uuid)$|[_\-.](?:id|ID|ref|uuid)$|[a-z0-9](?:Id|ID|Ref|Uuid)$")
@@ -75,6 +75,8 @@ _STRONG_SECRET_KEYS = frozenset({
 })
 _TEXT_KEYS = frozenset({"text", "body", "content", "reasoning", "thinking", "thought", "value", "description"})
 _TOOL_KEYS = frozenset({"call_id", "tool_call_id", "toolCallId", "tool_use_id", "toolUseId"})
+# What a tool was called with: a `model` in there is what the agent asked for (a subagent's), not what ran.
+_ARGS_KEYS = frozenset({"arguments", "args", "input", "toolArgs", "function_args", "parameters", "tool_input"})
 _REASONING_KINDS = frozenset({
     "reasoning", "thinking", "thought", "thoughts", "reasoning_text", "reasoning_content", "redacted_thinking",
     "reasoning.text", "reasoning.encrypted", "analysis",
@@ -85,7 +87,8 @@ _WS = re.compile(r"\s")
 _BLOB = re.compile(r"[A-Za-z0-9+/=_\-:.]{16,}")
 _HOST = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*://)?(?:[^@/]*@)?([A-Za-z0-9.-]+\.[A-Za-z]{2,})(?::\d+)?(?:[/?#]|$)")
 _REASONING_FLAGS = REASONING | SECRET | STRONG_SECRET | TEXT
-_FACT_FLAGS = (1 << 12) - 1  # every class but WANT
+_IN_REASONING, _IN_ARGS = 1, 2
+_FACT_FLAGS = (1 << 13) - 1  # every class but WANT
 _FLAGS: dict[str, int] = {}
 # Per `wants` function: key -> class flags | WANT. Bounded (20k keys each); a few functions per process.
 _INFO: dict[Callable[[str], bool] | None, dict[str, int]] = {}
@@ -102,6 +105,7 @@ def key_flags(key: str) -> int:
     flags |= DECLARED * (key in _DECLARED_KEYS) | URL * (key in _URL_KEYS) | REASONING * (key in _REASONING_KEYS)
     flags |= SECRET * (key in _SECRET_KEYS) | STRONG_SECRET * (key in _STRONG_SECRET_KEYS)
     flags |= TEXT * (key in _TEXT_KEYS) | SUMMARY * (key == "summary") | TOOL * (key in _TOOL_KEYS)
+    flags |= ARGS * (key in _ARGS_KEYS)
     if len(_FLAGS) < 20_000:
         _FLAGS[key] = flags
     return flags
@@ -147,7 +151,8 @@ def read_shape(record: Any, wants: Callable[[str], bool] | None = None) -> Shape
         info = _INFO[wants] = {}
     best_time: tuple[int, int] | None = None
     session_depth = _SHALLOW + 1
-    queue: deque[tuple[Any, str, int, bool]] = deque([(record, "", 0, False)])
+    # (node, its key, depth, context bits: _IN_REASONING | _IN_ARGS)
+    queue: deque[tuple[Any, str, int, int]] = deque([(record, "", 0, 0)])
     nodes = 0
     leaves = shape.leaves
     keys = shape.keys
@@ -157,7 +162,7 @@ def read_shape(record: Any, wants: Callable[[str], bool] | None = None) -> Shape
         if nodes >= MAX_NODES:
             shape.truncated = True
             break
-        node, parent, depth, in_reasoning = queue.popleft()
+        node, parent, depth, ctx = queue.popleft()
         nodes += 1
         if type(node) is list:
             if depth >= MAX_DEPTH:
@@ -171,7 +176,7 @@ def read_shape(record: Any, wants: Callable[[str], bool] | None = None) -> Shape
                     if pflags & URL and len(shape.hosts) < 20 and (h := _host(item)):
                         shape.hosts.append(h)
                 elif isinstance(item, dict | list):
-                    queue.append((item, parent, depth + 1, in_reasoning))
+                    queue.append((item, parent, depth + 1, ctx))
             continue
         if type(node) is not dict:
             continue
@@ -180,7 +185,8 @@ def read_shape(record: Any, wants: Callable[[str], bool] | None = None) -> Shape
         if type(kind) is not str:
             kind = node.get("kind")
         kind = kind.lower() if type(kind) is str else ""
-        block = in_reasoning or kind in _REASONING_KINDS or node.get("thought") is True
+        block = bool(ctx & _IN_REASONING) or kind in _REASONING_KINDS or node.get("thought") is True
+        in_args = ctx & _IN_ARGS
         if kind:
             if kind in _REDACTED_KINDS:
                 shape.reasoning.add(ENCRYPTED)
@@ -200,7 +206,7 @@ def read_shape(record: Any, wants: Callable[[str], bool] | None = None) -> Shape
                     leaves.append((parent, key, value))
                 if not flags & _FACT_FLAGS:
                     continue
-                if flags & MODEL and token and depth <= _LABEL_DEPTH and len(value) <= 120:
+                if flags & MODEL and token and depth <= _LABEL_DEPTH and len(value) <= 120 and not in_args:
                     _add_label(shape, value)
                 if flags & TIME and depth <= _SHALLOW:
                     best_time = _better_time(shape, best_time, key, depth, value)
@@ -221,10 +227,11 @@ def read_shape(record: Any, wants: Callable[[str], bool] | None = None) -> Shape
                     secret = secret or state == ENCRYPTED
             elif kind_of is dict or kind_of is list:
                 if depth < MAX_DEPTH:
-                    child_reasoning = (block or bool(flags & REASONING)) and not flags & SUMMARY
+                    reasoning = (block or bool(flags & REASONING)) and not flags & SUMMARY
                     if flags & REASONING and kind_of is list and value and key == "thoughts":
                         visible = True  # Gemini CLI's summarized thoughts
-                    queue.append((value, key, depth + 1, child_reasoning))
+                    child = _IN_REASONING * reasoning | (_IN_ARGS if in_args or flags & ARGS else 0)
+                    queue.append((value, key, depth + 1, child))
                 else:
                     shape.truncated = True
             elif kind_of is int or kind_of is float:
