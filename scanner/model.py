@@ -191,6 +191,16 @@ class FernetTimes:
 
 
 @dataclass(frozen=True)
+class SessionCorroboration:
+    """A daemon's or router's log line that names a session and what befell it: a fallback, its upstream."""
+
+    session_id: str
+    kind: str  # fallback | upstream
+    detail: str  # known `key=value` facts of the line only (hosts, never whole URLs; model, route, reason)
+    location: Location
+
+
+@dataclass(frozen=True)
 class SessionEntry:
     session_id: str
     format: str
@@ -206,11 +216,19 @@ class SessionEntry:
     parent_session_id: str | None = None
     mismatched_labels: tuple[str, ...] = ()  # labels whose catalog identity the fingerprints contradict
     notes: tuple[str, ...] = ()
+    corroborated_by: tuple[SessionCorroboration, ...] = ()  # log lines elsewhere that name this session
 
 
 @dataclass(frozen=True)
 class SessionEvidence:
     session: SessionEntry
+
+
+@dataclass(frozen=True)
+class SessionLogEvidence:
+    """A log line about a session, tied to the session of the same id when the inventory is built."""
+
+    note: SessionCorroboration
 
 
 @dataclass(frozen=True)
@@ -245,6 +263,7 @@ Evidence = (
     | CredentialEvidence
     | KillSwitchEvidence
     | SessionEvidence
+    | SessionLogEvidence
     | ClientEvidence
     | McpServerEvidence
 )

@@ -541,3 +541,25 @@ def test_combined_matcher_agrees_with_each_rule_alone(catalog: Catalog) -> None:
                 assert [h.rule.id for h in fp._value_hits(parent, key, leaf)] == one_by_one, (path.name, key, leaf[:40])
                 checked += 1
     assert checked > 500
+
+
+# --- logs beside the sessions corroborate ---------------------------------------------------------------
+
+
+def test_a_daemon_log_line_naming_the_session_is_tied_to_it(scan_dir: ScanFn, tmp_path: Path) -> None:
+    sample = "mixed/session-5e1f0a9c2d7b4e83.jsonl"
+    write(tmp_path, inside(sample), (DATA / sample).read_bytes())
+    # sample_vm's real daemon log, plus the line a router writes when it falls back (its URL carries a key).
+    daemon = (Path(__file__).parent.parent / "sample_vm/var/log/jarvis/jarvisd.log").read_text()
+    daemon += (
+        '2026-11-20T09:14:46.901Z  WARN jarvisd::router: fallback session_id="session-5e1f0a9c2d7b4e83" '
+        'from_model="muse-3.2" reason="upstream-timeout" '
+        'upstream="https://muse-eastus.openai.azure.com/openai/v1/responses?api-key=0123456789abcdef0123456789abcdef"\n'
+    )
+    write(tmp_path, "/var/log/jarvis/jarvisd.log", daemon)
+    _, doc = scan_dir(tmp_path)
+    (s,) = doc["sessions"]
+    (c,) = s["corroborated_by"]
+    assert (c["kind"], c["location"]["path"], c["location"]["line"]) == ("fallback", "/var/log/jarvis/jarvisd.log", 14)
+    assert "upstream=muse-eastus.openai.azure.com" in c["detail"] and "from_model=muse-3.2" in c["detail"]
+    assert "0123456789abcdef" not in json.dumps(doc)  # the URL's key never leaves the log

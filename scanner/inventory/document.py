@@ -82,6 +82,9 @@ def session_document(s: SessionEntry) -> dict[str, Any]:
         "parent_session_id": s.parent_session_id,
         "mismatched_labels": list(s.mismatched_labels),
         "notes": list(s.notes),
+        "corroborated_by": [
+            {"kind": c.kind, "detail": c.detail, "location": _loc(c.location)} for c in s.corroborated_by
+        ],
     }
 
 

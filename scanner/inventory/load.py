@@ -29,6 +29,7 @@ from scanner.model import (
     RouteEntry,
     RuleEvidence,
     SdkEntry,
+    SessionCorroboration,
     SessionEntry,
     SessionProvider,
     Severity,
@@ -200,6 +201,10 @@ def _session(d: dict[str, Any]) -> SessionEntry:
         parent_session_id=d["parent_session_id"],
         mismatched_labels=tuple(d["mismatched_labels"]),
         notes=tuple(d["notes"]),
+        corroborated_by=tuple(
+            SessionCorroboration(d["session_id"], c["kind"], c["detail"], _loc(c["location"]))
+            for c in d.get("corroborated_by", ())
+        ),
     )
 
 

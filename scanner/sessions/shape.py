@@ -134,7 +134,7 @@ class Shape:
     truncated: bool = False  # the walk hit one of its bounds
 
 
-def _host(value: str) -> str | None:
+def host_of(value: str) -> str | None:
     m = _HOST.match(value)
     return m.group(1).lower() if m else None
 
@@ -173,7 +173,7 @@ def read_shape(record: Any, wants: Callable[[str], bool] | None = None) -> Shape
                 if type(item) is str:
                     if item and pflags & WANT and len(leaves) < MAX_LEAVES and len(item) <= MAX_VALUE and not ws(item):
                         leaves.append(("", parent, item))
-                    if pflags & URL and len(shape.hosts) < 20 and (h := _host(item)):
+                    if pflags & URL and len(shape.hosts) < 20 and (h := host_of(item)):
                         shape.hosts.append(h)
                 elif isinstance(item, dict | list):
                     queue.append((item, parent, depth + 1, ctx))
@@ -217,7 +217,7 @@ def read_shape(record: Any, wants: Callable[[str], bool] | None = None) -> Shape
                     shape.session_id, session_depth = value.strip(), depth
                 if flags & DECLARED and depth <= _SHALLOW and shape.declared is None and len(value) <= 200:
                     shape.declared = value.strip() or None
-                if flags & (URL | DECLARED) and len(shape.hosts) < 20 and (h := _host(value)):
+                if flags & (URL | DECLARED) and len(shape.hosts) < 20 and (h := host_of(value)):
                     shape.hosts.append(h)  # `upstream: https://x.openai.azure.com/…` names a host too
                 if flags & TOOL and token:
                     shape.tool_calls += 1
