@@ -55,14 +55,17 @@ def main() -> None:
     catalog = load()
     data = build()
     collect("/var/log/agent/warm.jsonl", "warm.jsonl", None, data[:200_000], catalog)  # warm caches
-    best = float("inf")
+    best = cpu = float("inf")
     for _ in range(3):
-        started = time.perf_counter()
+        started, used = time.perf_counter(), time.process_time()
         sessions, _ = collect("/var/log/agent/bench.jsonl", "bench.jsonl", None, data, catalog)
         best = min(best, time.perf_counter() - started)
+        cpu = min(cpu, time.process_time() - used)
     records = sum(s.records for s in sessions)
     mb = len(data) / 1e6
-    print(f"sessions reader: {records} records, {mb:.0f} MB in {best:.2f}s: {records / best:,.0f} records/s")
+    # CPU time too: on a shared machine it moves far less than the wall time.
+    print(f"sessions reader: {records} records, {mb:.0f} MB in {best:.2f}s: {records / best:,.0f} records/s "
+          f"({records / cpu:,.0f} records per CPU-second)")
 
 
 if __name__ == "__main__":
