@@ -124,7 +124,7 @@ def collect(
             adapter = next(a for a in ADAPTERS if a.claims(path, record.value))
         state["document"] = record.line is None
         for value in adapter.expand(record.value, state):
-            shape = read_shape(value, fingerprinter.wants)
+            shape = read_shape(value, fingerprinter.wants, fingerprinter.key_info)
             state["shape"] = shape
             facts = adapter.facts(value, state)
             if facts.timestamp is None and shape.timestamp is not None:

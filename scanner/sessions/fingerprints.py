@@ -80,13 +80,14 @@ class Fingerprinter:
         self._any_field = "*" in fields
         self._id_fields = "@id" in fields
         self._named = {name.rsplit("/", 1)[-1] for name in fields}
+        self.key_info: dict[str, int] = {}  # the shape walk's cache of key classes for `wants`
 
     def wants(self, key: str) -> bool:
         """Whether any value rule could apply to a value under `key` (the walk keeps only those)."""
         return self._any_field or key in self._named or (self._id_fields and is_id_key(key))
 
     def scan(self, record: dict[str, Any]) -> list[Hit]:
-        return self.match(read_shape(record, self.wants))
+        return self.match(read_shape(record, self.wants, self.key_info))
 
     def match(self, shape: Shape) -> list[Hit]:
         hits: list[Hit] = []

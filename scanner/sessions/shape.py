@@ -90,8 +90,8 @@ _REASONING_FLAGS = REASONING | SECRET | STRONG_SECRET | TEXT
 _IN_REASONING, _IN_ARGS = 1, 2
 _FACT_FLAGS = (1 << 13) - 1  # every class but WANT
 _FLAGS: dict[str, int] = {}
-# Per `wants` function: key -> class flags | WANT. Bounded (20k keys each); a few functions per process.
-_INFO: dict[Callable[[str], bool] | None, dict[str, int]] = {}
+# key -> class flags | WANT, when every token value is wanted. Bounded (20k keys).
+_ALL_WANTED: dict[str, int] = {}
 
 
 def key_flags(key: str) -> int:
@@ -139,16 +139,18 @@ def host_of(value: str) -> str | None:
     return m.group(1).lower() if m else None
 
 
-def read_shape(record: Any, wants: Callable[[str], bool] | None = None) -> Shape:
+def read_shape(
+    record: Any, wants: Callable[[str], bool] | None = None, info: dict[str, int] | None = None
+) -> Shape:
     """Classify one record's JSON tree. Never raises; bounded in nodes, depth and collected values.
     `wants(key)` says whether values under a key are worth keeping as leaves (some fingerprint rule names
-    that key); without it every token value is kept."""
+    that key); without it every token value is kept. `info` is the caller's cache of key classes for that
+    `wants` (the fingerprinter keeps one)."""
     shape = Shape()
     if not isinstance(record, dict | list):
         return shape
-    info = _INFO.get(wants)
     if info is None:
-        info = _INFO[wants] = {}
+        info = _ALL_WANTED if wants is None else {}
     best_time: tuple[int, int] | None = None
     session_depth = _SHALLOW + 1
     # (node, its key, depth, context bits: _IN_REASONING | _IN_ARGS)
