@@ -63,6 +63,10 @@ def session_document(s: SessionEntry) -> dict[str, Any]:
                 "confidence": p.confidence,
                 "first_seen": p.first_seen,
                 "last_seen": p.last_seen,
+                "first_record": p.first_record,
+                "last_record": p.last_record,
+                "record_ranges": [list(r) for r in p.record_ranges],
+                "candidates": list(p.candidates),
                 "evidence": [
                     {"rule": e.rule, "count": e.count, "example": e.example, "confidence": e.confidence}
                     for e in p.evidence
@@ -82,6 +86,9 @@ def session_document(s: SessionEntry) -> dict[str, Any]:
         "parent_session_id": s.parent_session_id,
         "mismatched_labels": list(s.mismatched_labels),
         "notes": list(s.notes),
+        "corroborated_by": [
+            {"kind": c.kind, "detail": c.detail, "location": _loc(c.location)} for c in s.corroborated_by
+        ],
     }
 
 

@@ -36,6 +36,7 @@ from scanner.model import (
     RouteEntry,
     RuleEvidence,
     SdkEntry,
+    SessionCorroboration,
     SessionEntry,
     SessionProvider,
     Severity,
@@ -234,6 +235,8 @@ def _session(d: dict[str, Any]) -> SessionEntry:
                 p["vendor"], p["served_via"], p["api"], p["records"], p["confidence"], p["first_seen"],
                 p["last_seen"],
                 tuple(RuleEvidence(e["rule"], e["count"], e["example"], e["confidence"]) for e in p["evidence"]),
+                tuple(p.get("candidates", ())),
+                tuple((int(r[0]), int(r[1])) for r in p.get("record_ranges", ())),
             )
             for p in d["providers"]
         ),
@@ -244,6 +247,10 @@ def _session(d: dict[str, Any]) -> SessionEntry:
         parent_session_id=d["parent_session_id"],
         mismatched_labels=tuple(d["mismatched_labels"]),
         notes=tuple(d["notes"]),
+        corroborated_by=tuple(
+            SessionCorroboration(d["session_id"], c["kind"], c["detail"], _loc(c["location"]))
+            for c in d.get("corroborated_by", ())
+        ),
     )
 
 
