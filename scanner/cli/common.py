@@ -11,23 +11,40 @@ import typer
 
 from scanner.catalog import Catalog, CatalogError, load
 from scanner.model import Stats
-from scanner.textsafe import escape_control
+from scanner.textsafe import escape_control, safe
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 
 
+# A long run of key-like characters with letters and digits both: what a pasted key looks like. An error message
+# never shows one: a value given in the wrong place (`--max-file-size sk-ant-…`) must not reach a CI log in full.
+_SECRETISH = re.compile(r"(?<![\w/.-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{20,}")
+
+
+def scrub_message(message: str) -> str:
+    return _SECRETISH.sub(lambda m: m.group()[:4] + "…", safe(message))
+
+
+def error_line(message: str) -> str:
+    return f"modelcensus: error: {scrub_message(message)}"
+
+
 def fail(message: str) -> NoReturn:
-    """A clear message and exit 2: bad target, bad usage, bad catalog. Never a traceback."""
-    typer.echo(f"modelcensus: error: {escape_control(message)}", err=True)
+    """A clear one-line message and exit 2: bad target, bad usage, bad catalog. Never a traceback."""
+    typer.echo(error_line(message), err=True)
     raise typer.Exit(2)
 
 
-def parse_size(text: str) -> int:
+def parse_size(text: str, option: str = "--max-file-size") -> int:
+    """A size of at least one byte; the message does not repeat the value (it may be anything, a key included)."""
     m = _SIZE.match(text)
     if not m:
-        fail(f"not a size: {text!r} (try 64M, 1G, 4096)")
-    return int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+        fail(f"{option} takes a size such as 64M, 1G or 4096")
+    size = int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+    if size < 1:
+        fail(f"{option} must be at least one byte (try 64M)")
+    return size
 
 
 def load_catalog(extra: list[Path] | None) -> Catalog:
