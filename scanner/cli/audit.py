@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import pwd
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -14,6 +15,7 @@ from scanner.cli.output import write_output
 from scanner.live.audit import AuditOptions, audit
 from scanner.live.snapshot import Scope
 from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
+from scanner.cli.scan import report_options
 from scanner.render import RENDERERS, render
 
 FORMATS = ", ".join(RENDERERS)
@@ -50,12 +52,16 @@ def audit_command(
 ) -> None:
     """Audit the running machine from inside: the filesystem from / as `scan` reads it, plus processes,
     their environment (credentials redacted), the SDKs they loaded and their network connections."""
+    format = format.lower()
     if format not in RENDERERS:
         fail(f"unknown format {format!r}; choose one of: {FORMATS}")
     if not root.is_dir():
         fail(f"{root}: not a directory")
     if any(p <= 0 for p in pid or []):
         fail("--pid takes a positive process id")
+    for name in user or []:
+        if not _user_exists(name):
+            fail(f"--user {name}: no such user on this machine")
     options = ScanOptions(parse_size(max_file_size), include_pseudo, one_file_system)
     scope = Scope(tuple(pid or ()), tuple(user or ()), tuple(exe_glob or ()))
     cat = load_catalog(catalog)
@@ -66,7 +72,18 @@ def audit_command(
         fail(f"{root}: {exc.strerror or exc}")
     if progress:
         sys.stderr.write("\r\x1b[K")
-    write_output(render(format, inventory), output)
+    write_output(render(format, inventory, report_options(output, False, False, {})), output)
+
+
+def _user_exists(name: str) -> bool:
+    try:
+        if name.isdigit():
+            pwd.getpwuid(int(name))
+        else:
+            pwd.getpwnam(name)
+    except (KeyError, OverflowError):
+        return False
+    return True
 
 
 def live_alias(argv: list[str]) -> list[str]:

@@ -9,8 +9,10 @@ from typing import Annotated
 
 import typer
 
-from scanner.cli.common import fail, load_catalog, parse_size
+from scanner.cli.common import fail, load_catalog, parse_size, stderr_progress
+from scanner.cli.output import write_output
 from scanner.inventory.document import to_document
+from scanner.render.json import clean
 from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
 from scanner.pipeline import scan
 from scanner.sessions import report
@@ -18,6 +20,8 @@ from scanner.targets import DirectoryTarget, WalkOptions
 from scanner.textsafe import escape_control
 
 _FORMATS = ("table", "json")
+# The JSON document `sessions -f json` writes; its JSON Schema ships as scanner/cli/sessions.schema.json.
+SESSIONS_SCHEMA_ID = "modelcensus/sessions@1"
 
 
 def sessions_command(
@@ -27,8 +31,12 @@ def sessions_command(
         list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)")
     ] = None,
     max_file_size: Annotated[
-        str, typer.Option("--max-file-size", help="Read at most this much of a file (e.g. 64M, 1G)")
+        str, typer.Option("--max-file-size", help="Read at most this much of a file (e.g. 64M, 1G)", metavar="SIZE")
     ] = f"{DEFAULT_MAX_FILE_SIZE >> 20}M",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the report here, not stdout", metavar="PATH")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr")] = False,
 ) -> None:
     """Which provider really served each agent session found in the VM's logs, whether its reasoning is
     readable, and how model aliases in configs map to what the logs observed."""
@@ -42,18 +50,22 @@ def sessions_command(
         target = DirectoryTarget(str(path), WalkOptions(options.include_pseudo, options.one_file_system))
     except OSError as exc:
         fail(f"{path}: {exc.strerror or exc}")
-    inv = scan(target, cat, options)
+    progress = stderr_progress if (not quiet and sys.stderr.isatty()) else None
+    inv = scan(target, cat, options, progress=progress)
+    if progress:
+        sys.stderr.write("\r\x1b[K")
     findings = [f for f in inv.findings if f.id.startswith("session-")]
     if format == "json":
         doc = to_document(inv)
         part = {
-            "schema": doc["schema"],
+            "schema": SESSIONS_SCHEMA_ID,
+            "inventory_schema": doc["schema"],
             "sessions": doc["sessions"],
             "routes": doc["routes"],
             "findings": [f for f in doc["findings"] if f["id"].startswith("session-")],
         }
-        sys.stdout.write(json.dumps(part, indent=2, ensure_ascii=True) + "\n")
+        write_output(json.dumps(clean(part), indent=2, ensure_ascii=True) + "\n", output)
         return
     lines = [f"Session findings ({len(findings)})"] if findings else ["Session findings: none"]
     lines += [f"{f.severity.value:<8} {escape_control(f.title)}" for f in findings]
-    sys.stdout.write("\n".join(lines) + "\n\n" + "\n".join(report.sections(inv)))
+    write_output("\n".join(lines) + "\n\n" + "\n".join(report.sections(inv)), output)
