@@ -26,15 +26,15 @@ from scanner.cli.sessions import sessions_command
 
 class OneLineErrors(TyperGroup):
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
-             standalone_mode: bool = True, **extra: Any) -> Any:
+             standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
         if not standalone_mode:
-            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         try:
-            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            rv = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         except _click.exceptions.ClickException as exc:
             sys.stderr.write(error_line(exc.format_message()) + "\n")
             sys.exit(2)
-        except _click.exceptions.Abort:
+        except typer.Abort:
             sys.exit(1)
         sys.exit(rv if isinstance(rv, int) else 0)
 

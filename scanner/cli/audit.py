@@ -12,10 +12,10 @@ import typer
 
 from scanner.cli.common import fail, load_catalog, parse_size, stderr_progress
 from scanner.cli.output import write_output
+from scanner.cli.scan import report_options
 from scanner.live.audit import AuditOptions, audit
 from scanner.live.snapshot import Scope
 from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
-from scanner.cli.scan import report_options
 from scanner.render import RENDERERS, render
 
 FORMATS = ", ".join(RENDERERS)

@@ -3,7 +3,7 @@
 ```toml
 [scan]
 format = "html"              # any --format
-output = "report.html"       # any --output ("-" for stdout); relative to the config file
+output = "report.html"       # any --output ("-" for stdout)
 catalogs = ["acme.toml"]     # added to --catalog; relative to the config file
 max_file_size = "128M"
 fail_on = "high"             # exit 1 when a finding is at least this severe
@@ -11,7 +11,8 @@ ignore_file = ".modelcensus-ignore.toml"   # relative to the config file
 ```
 
 Every path is relative to the file's directory, wherever modelcensus runs from. Options given on the command line
-(or in `MODELCENSUS_*` environment variables) win over the file. An unknown key is an error, so a typo is not silently ignored.
+(or in `MODELCENSUS_*` environment variables) win over the file. An unknown key is an error, so a typo is not
+silently ignored.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def _text(table: dict[str, object], key: str, origin: Path) -> str | None:
 
 
 def _output(value: str | None, base: Path) -> str | None:
-    return value if value in (None, "-") else str(base / value)  # type: ignore[operator]
+    return value if value is None or value == "-" else str(base / value)
 
 
 def load_config(explicit: Path | None, cwd: Path) -> ScanConfig:

@@ -23,8 +23,8 @@ from scanner.policy.gate import at_or_above, split_findings
 from scanner.policy.ignore import expired_entries
 from scanner.render import RENDERERS, render
 from scanner.render.view import ReportOptions
-from scanner.textsafe import safe
 from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.textsafe import safe
 
 FORMATS = ", ".join(RENDERERS)
 

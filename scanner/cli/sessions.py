@@ -12,9 +12,9 @@ import typer
 from scanner.cli.common import fail, load_catalog, parse_size, stderr_progress
 from scanner.cli.output import write_output
 from scanner.inventory.document import to_document
-from scanner.render.json import clean
 from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
 from scanner.pipeline import scan
+from scanner.render.json import clean
 from scanner.sessions import report
 from scanner.targets import DirectoryTarget, WalkOptions
 from scanner.textsafe import escape_control

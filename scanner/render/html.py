@@ -14,7 +14,7 @@ from html import escape
 
 from scanner.inventory.document import session_document
 from scanner.model import Inventory, Location, ModelEntry
-from scanner.render._svg import NEVER, Edge, routes_diagram, sessions_chart, session_vendors, vendor_colours
+from scanner.render._svg import NEVER, Edge, routes_diagram, session_vendors, sessions_chart, vendor_colours
 from scanner.render.headline import Line, finding_rows, headline, not_wiring_lines
 from scanner.render.view import DEFAULT, ReportOptions, Section, clients, connections, mcp_servers, processes
 from scanner.textsafe import safe
@@ -39,10 +39,13 @@ font-size:.92em;word-break:break-all}
 .no{color:#777}svg text{font:11px system-ui,sans-serif}svg .axis{stroke:#888}svg .tick{fill:#555}
 svg .edge{fill:none;stroke:#8895a7;stroke-width:1.4}svg .node{stroke:#aaa}svg rect.vendor+text{fill:#fff}
 .figure{overflow-x:auto;margin:.5em 0 1em;max-width:100%}.scroll{overflow-x:auto;max-width:100%}
-td{overflow-wrap:anywhere}.ignored{color:#666;text-decoration:line-through}.sev-ignored{background:#777}
-.headline li{margin:.1em 0}.headline.plain>li{font-weight:400}.headline>li{font-weight:600}.headline>li li{font-weight:400}
+td{overflow-wrap:anywhere}.ignored{color:#666;text-decoration:line-through}
+.sev-ignored{background:#777}
+.headline li{margin:.1em 0}.headline>li{font-weight:600}
+.headline.plain>li{font-weight:400}.headline>li li{font-weight:400}
 .pair{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}.pair>*{min-width:0;max-width:100%}
-svg rect.never{stroke:#888;stroke-dasharray:3 2}svg rect.never+text{fill:#333}.first code{white-space:nowrap;word-break:normal}
+svg rect.never{stroke:#888;stroke-dasharray:3 2}svg rect.never+text{fill:#333}
+.first code{white-space:nowrap;word-break:normal}
 @media print{body{margin:0;max-width:none;font-size:11px}h2{break-after:avoid}tr,svg{break-inside:avoid}
 .sev{color:#000;border:1px solid #000;background:none}}
 """
@@ -80,7 +83,8 @@ def _findings(inv: Inventory, opts: ReportOptions) -> str:
     out = []
     for r in rows:
         if r.ignored is None:
-            sev = f'<span class="sev sev-{e(r.severity.value)}" title="{e(", ".join(r.ids))}">{e(r.severity.value)}</span>'
+            sev = (f'<span class="sev sev-{e(r.severity.value)}" title="{e(", ".join(r.ids))}">'
+                   f"{e(r.severity.value)}</span>")
             title = e(r.title)
         else:
             sev = f'<span class="sev sev-ignored" title="{e(", ".join(r.ids))}">ignored</span>'

@@ -20,7 +20,8 @@ description = "human-readable text: the headline, findings grouped per model, th
 _COLOUR = {Severity.HIGH: "\x1b[1;31m", Severity.MEDIUM: "\x1b[33m", Severity.LOW: "\x1b[36m", Severity.INFO: ""}
 _RESET = "\x1b[0m"
 _MIN_COL = 6
-_SOFT = frozenset({"where", "seen in", "path", "environment", "config", "first seen at", "file", "detail"})
+_SOFT = frozenset({"where", "seen in", "path", "environment", "config", "first seen at", "file", "detail",
+                   "executable", "local", "remote"})
 _HEADLINE_WRAP = 3  # wrapped lines one headline item may take before it is cut (unless --wide)
 
 
@@ -108,7 +109,7 @@ def headline_text(lines: Sequence[Line], opts: ReportOptions) -> list[str]:
 def section_text(s: Section, opts: ReportOptions) -> str:
     if not s.rows:
         return f"{s.title}: {s.empty}\n" + (f"  {safe(s.note)}\n" if s.note else "")
-    body = "\n".join(grid(s.headers, s.rows, opts))
+    body = "\n".join(grid(s.headers, s.rows, opts, wrap=s.headers.index(s.wrap) if s.wrap else None))
     note = f"  {safe(s.note)}\n" if s.note else ""
     return f"{s.title} ({len(s.rows)})\n{body}\n{note}"
 

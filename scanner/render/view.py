@@ -34,6 +34,7 @@ class Section:
     rows: tuple[tuple[str, ...], ...]
     empty: str = "none"
     note: str = ""  # said under the table (e.g. what was collapsed)
+    wrap: str | None = None  # the column whose cells wrap in a terminal rather than being cut
 
 
 def where(locs: Sequence[Location], most: int = MAX_WHERE) -> str:
@@ -137,7 +138,8 @@ def processes(inv: Inventory, opts: ReportOptions) -> Section | None:
     rows = tuple((str(p.pid), p.user or "?", p.exe or p.name, ", ".join(p.relevance),
                   ", ".join(f"{v.name}={v.value or ''}" for v in p.environment), ", ".join(p.listening))
                  for p in inv.processes)
-    return Section("processes", "Processes", ("pid", "user", "executable", "why", "environment", "listening"), rows)
+    return Section("processes", "Processes", ("pid", "user", "executable", "why", "environment", "listening"), rows,
+                   wrap="why")
 
 
 def connections(inv: Inventory, opts: ReportOptions) -> Section | None:
