@@ -8,6 +8,7 @@ counts per package or source.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -106,11 +107,14 @@ def session_lines(inv: Inventory) -> list[Line]:
     never = sorted(r.alias for r in inv.routes if not r.observed_vendor)
     if never:
         lines.append(Line(1, f"{len(never)} configured alias(es) never observed in a session"))
+    mismatches: dict[tuple[str, str], list[str]] = defaultdict(list)
     for s in inv.sessions:
         if s.mismatched_labels:
             seen = ", ".join(sorted({p.vendor + (f"/{p.served_via}" if p.served_via else "") for p in s.providers}))
-            lines.append(Line(1, f"mismatch: {s.session_id} labelled {', '.join(s.mismatched_labels)} "
-                                 f"but served by {seen}"))
+            mismatches[(", ".join(s.mismatched_labels), seen)].append(s.session_id)
+    for (labels, seen), ids in sorted(mismatches.items()):
+        who = ids[0] if len(ids) == 1 else f"{len(ids)} sessions (first {ids[0]})"
+        lines.append(Line(1, f"mismatch: {who} labelled {labels} but served by {seen}"))
     return lines
 
 
@@ -196,8 +200,30 @@ def finding_rows(inv: Inventory, opts: ReportOptions) -> list[FindingRow]:
         locs: list[Location] = [loc for m in entries for loc in m.locations]
         top = max((f.severity for f in fs), key=_RANK.__getitem__)
         rows.append(FindingRow(top, title, where(locs, 1), ids, _ignored(ids, opts)))
+    rows = _fold_sessions(rows, {x.session_id for x in inv.sessions})
     rows.sort(key=lambda r: (r.ignored is not None, -_RANK[r.severity]))
     return rows
+
+
+def _fold_sessions(rows: list[FindingRow], session_ids: set[str]) -> list[FindingRow]:
+    """Findings about sessions that say the same thing of different sessions become one row with the count."""
+    groups: dict[tuple[str, str, str | None, Severity], list[FindingRow]] = defaultdict(list)
+    out: list[FindingRow] = []
+    for r in rows:
+        sid = r.ids[0].split(":", 1)[-1] if len(r.ids) == 1 and r.ids[0].startswith("session-") else ""
+        if sid in session_ids and sid in r.title:
+            shape = re.sub(r"\d+", "#", r.title.replace(sid, "{}"))
+            groups[(_kind(r.ids[0]), shape, r.ignored, r.severity)].append(r)
+        else:
+            out.append(r)
+    for (_, _shape, ignored, sev), members in groups.items():
+        if len(members) == 1:
+            out.append(members[0])
+            continue
+        head = members[0].title
+        title = f"{len(members)} sessions like this one: " + head
+        out.append(FindingRow(sev, title, members[0].where, tuple(i for m in members for i in m.ids), ignored))
+    return out
 
 
 def _sdk_for(path: str, sdks: Sequence[SdkEntry]) -> SdkEntry | None:
