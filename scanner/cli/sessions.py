@@ -59,7 +59,6 @@ def sessions_command(
         doc = to_document(inv)
         part = {
             "schema": SESSIONS_SCHEMA_ID,
-            "inventory_schema": doc["schema"],
             "sessions": doc["sessions"],
             "routes": doc["routes"],
             "findings": [f for f in doc["findings"] if f["id"].startswith("session-")],
