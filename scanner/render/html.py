@@ -23,6 +23,7 @@ description = "one self-contained HTML page with charts (sessions per day, route
 
 _MAX_WHERE = 3
 _MAX_SKIPPED = 200
+_MAX_SESSIONS = 50
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 _CSS = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2em auto;max-width:1200px;
@@ -32,7 +33,7 @@ h3{margin:1.2em 0 .4em}.meta,.note,.empty{color:#555}
 table{border-collapse:collapse;width:100%;margin:.4em 0 1em}th,td{border:1px solid #ddd;padding:3px 6px;
 text-align:left;vertical-align:top}th{background:#f4f4f4}code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;
 font-size:.92em;word-break:break-all}
-.sev{font-weight:600;border-radius:3px;padding:1px 6px;color:#fff}.sev-high{background:#b00020}
+.sev{font-weight:600;border-radius:3px;padding:1px 6px;color:#fff;white-space:nowrap}.sev-high{background:#b00020}
 .sev-medium{background:#c75c00}.sev-low{background:#8a6d00}.sev-info{background:#4a6fa5}
 .badge{border-radius:8px;padding:0 7px;font-size:.85em;border:1px solid #bbb}.lc-active{background:#e3f4e6}
 .lc-deprecated{background:#fff1c2}.lc-retired{background:#f9d4d4}.lc-unknown{background:#eee}
@@ -150,11 +151,11 @@ def _routes(inv: Inventory, colours: Mapping[str, str]) -> str:
             f'<div>{table}</div></div>')
 
 
-def _sessions(inv: Inventory, colours: Mapping[str, str]) -> str:
+def _sessions(inv: Inventory, colours: Mapping[str, str], opts: ReportOptions) -> str:
     rows = []
     # The pictures work on the sessions' JSON form: the same data a reader of the inventory sees.
     sessions = [session_document(x) for x in inv.sessions]
-    for s in sessions:
+    for s in sessions if opts.all else sessions[:_MAX_SESSIONS]:
         providers = s.get("providers")
         plist = [p for p in providers if isinstance(p, Mapping)] if isinstance(providers, list) else []
         shown = "<br>".join(
@@ -167,6 +168,9 @@ def _sessions(inv: Inventory, colours: Mapping[str, str]) -> str:
     table = _table(["session", "started", "records", "providers (vendor, route, api, records)", "labels", "file"],
                    rows, "no sessions found") if rows else ""
     caption = ('<p class="note">A session that reached two vendors counts once for each.</p>' if rows else "")
+    if len(sessions) > len(rows):
+        table += f'<p class="note">and {len(sessions) - len(rows)} more session(s) (--all lists them; the JSON ' \
+                 "inventory has every one)</p>"
     return f'<div class="figure">{sessions_chart(sessions, colours)}</div>{caption}{table}'
 
 
@@ -255,8 +259,8 @@ def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
         ("headline", "What this machine is wired to", _lines(headline(inv))),
         ("findings", "Findings", _findings(inv, opts)),
         *([("not-wiring", "Not wiring", _lines(nw[1:], "headline plain"))] if nw else []),
-        ("sessions", f"Sessions per day ({len(inv.sessions)})", _sessions(inv, colours)),
         ("routes", "Routes: alias → route → vendor", _routes(inv, colours)),
+        ("sessions", f"Sessions per day ({len(inv.sessions)})", _sessions(inv, colours, opts)),
         ("models", f"Models by vendor ({len(inv.models)})", _models(inv, opts)),
         ("sdks", f"SDKs per environment ({len(inv.sdks)})", _sdks(inv)),
         ("endpoints", f"Endpoints ({len(inv.endpoints)})", _endpoints(inv)),
