@@ -13,7 +13,8 @@ from tests.conftest import SAMPLE_VM, sample_vm_copy, write
 
 _ROUTES = [("azure", "azure/{m}", "gpt-5.5"), ("azure", "azure/{m}", "gpt-5.6-sol"),
            ("bedrock", "bedrock/anthropic.claude-opus-4-1-20250805-v1:0", "claude-opus-4-1"),
-           ("direct", "anthropic/claude-sonnet-4-6", "claude-sonnet-4-6"), ("direct", "openai/gpt-5.5-pro", "gpt-5.5-pro"),
+           ("direct", "anthropic/claude-sonnet-4-6", "claude-sonnet-4-6"),
+           ("direct", "openai/gpt-5.5-pro", "gpt-5.5-pro"),
            ("vertex", "vertex_ai/claude-opus-4-1@20250805", "claude-opus-4-1"),
            ("fireworks", "fireworks_ai/accounts/fireworks/models/kimi-k3", "kimi-k3")]
 _SESSIONS = SAMPLE_VM / "home/agent/.jarvis/sessions/2026-11-20"

@@ -117,7 +117,8 @@ def test_large_report_fits_1400_pixels(large_report: Path, tmp_path: Path) -> No
     assert ">2026-08-01<" in html or ">2026-09-01<" in html  # month ticks with the year on a real time axis
     assert "never observed" in html
     shot = tmp_path / "large.png"
-    seen = visit(large_report, tmp_path / "shot", screenshot=shot, size=os.environ.get("MODELCENSUS_SCREENSHOT_SIZE", "1400,4000"))
+    size = os.environ.get("MODELCENSUS_SCREENSHOT_SIZE", "1400,4000")  # docs/report-large.png: 1400,7000
+    seen = visit(large_report, tmp_path / "shot", screenshot=shot, size=size)
     assert seen.console == [] and seen.page_requests == []
     png = shot.read_bytes()
     assert _pixels(png, from_x=1330) == {(255, 255, 255)}, "something overflows the page to the right"

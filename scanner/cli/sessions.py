@@ -26,9 +26,11 @@ SESSIONS_SCHEMA_ID = "modelcensus/sessions@1"
 
 def sessions_command(
     path: Annotated[Path, typer.Argument(help="Directory to scan as the VM's root (/)", show_default=False)],
-    format: Annotated[str, typer.Option("--format", "-f", help="Output format: table, json")] = "table",
+    format: Annotated[str, typer.Option("--format", "-f", help="Output format: table, json",
+                                        metavar="FORMAT")] = "table",
     catalog: Annotated[
-        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)")
+        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)",
+                                        metavar="PATH")
     ] = None,
     max_file_size: Annotated[
         str, typer.Option("--max-file-size", help="Read at most this much of a file (e.g. 64M, 1G)", metavar="SIZE")
