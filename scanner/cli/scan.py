@@ -22,7 +22,7 @@ from scanner.pipeline import scan
 from scanner.policy.gate import at_or_above, split_findings
 from scanner.policy.ignore import expired_entries
 from scanner.render import RENDERERS, render
-from scanner.render.view import ReportOptions
+from scanner.render._view import ReportOptions
 from scanner.targets import DirectoryTarget, WalkOptions
 from scanner.textsafe import safe
 

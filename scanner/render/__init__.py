@@ -12,7 +12,7 @@ from types import ModuleType
 
 from scanner.model import Inventory
 from scanner.render import cyclonedx, html, json, markdown, sarif, table
-from scanner.render.view import DEFAULT, ReportOptions
+from scanner.render._view import DEFAULT, ReportOptions
 
 Renderer = Callable[[Inventory, ReportOptions], str]
 

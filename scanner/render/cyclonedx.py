@@ -28,7 +28,7 @@ from cyclonedx.output.json import JsonV1Dot6
 from packageurl import PackageURL
 
 from scanner.model import Inventory, Location, ModelEntry, SdkEntry
-from scanner.render.view import DEFAULT, ReportOptions
+from scanner.render._view import DEFAULT, ReportOptions
 from scanner.textsafe import safe
 
 description = "an AI bill of materials as CycloneDX 1.6 JSON (models, SDKs with package URLs, endpoints)"

@@ -14,9 +14,9 @@ from html import escape
 
 from scanner.inventory.document import session_document
 from scanner.model import Inventory, Location, ModelEntry
+from scanner.render._headline import Line, finding_rows, headline, not_wiring_lines
 from scanner.render._svg import NEVER, Edge, routes_diagram, session_vendors, sessions_chart, vendor_colours
-from scanner.render.headline import Line, finding_rows, headline, not_wiring_lines
-from scanner.render.view import DEFAULT, ReportOptions, Section, clients, connections, mcp_servers, processes
+from scanner.render._view import DEFAULT, ReportOptions, Section, clients, connections, mcp_servers, processes
 from scanner.textsafe import safe
 
 description = "one self-contained HTML page with charts (sessions per day, routes), for people"

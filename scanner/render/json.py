@@ -12,7 +12,7 @@ from typing import Any
 
 from scanner.inventory.document import to_document
 from scanner.model import Inventory
-from scanner.render.view import DEFAULT, ReportOptions
+from scanner.render._view import DEFAULT, ReportOptions
 from scanner.textsafe import unsurrogate
 
 description = "the full inventory as JSON (schema modelcensus/inventory@1)"

@@ -12,8 +12,8 @@ import re
 from collections.abc import Sequence
 
 from scanner.model import Inventory
-from scanner.render.headline import Line, finding_rows, headline, not_wiring_lines
-from scanner.render.view import DEFAULT, ReportOptions, Section, detail_sections
+from scanner.render._headline import Line, finding_rows, headline, not_wiring_lines
+from scanner.render._view import DEFAULT, ReportOptions, Section, detail_sections
 from scanner.textsafe import safe
 
 description = "the table report as GitHub-flavoured Markdown (for tickets and pull requests), within 65,536 chars"

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import quote
 
 from scanner.model import Finding, Inventory, Location, Severity
-from scanner.render.view import DEFAULT, ReportOptions
+from scanner.render._view import DEFAULT, ReportOptions
 from scanner.textsafe import safe, unsurrogate
 
 description = "findings as SARIF 2.1.0 for code-scanning dashboards (one rule per kind of finding)"

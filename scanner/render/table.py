@@ -11,8 +11,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from scanner.model import Inventory, Severity
-from scanner.render.headline import Line, finding_rows, headline, not_wiring_lines
-from scanner.render.view import DEFAULT, ReportOptions, Section, detail_sections
+from scanner.render._headline import Line, finding_rows, headline, not_wiring_lines
+from scanner.render._view import DEFAULT, ReportOptions, Section, detail_sections
 from scanner.textsafe import safe
 
 description = "human-readable text: the headline, findings grouped per model, then every section as a table"

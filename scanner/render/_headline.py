@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from scanner.model import Context, Finding, Inventory, Location, ModelEntry, SdkEntry, Severity, SwitchState
-from scanner.render.view import ReportOptions, where
+from scanner.render._view import ReportOptions, where
 
 _RANK = {Severity.INFO: 0, Severity.LOW: 1, Severity.MEDIUM: 2, Severity.HIGH: 3}
 _MODEL_KINDS = ("external-model-wired", "model-deprecated", "model-retired")
