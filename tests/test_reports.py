@@ -19,9 +19,15 @@ from cyclonedx.schema import SchemaVersion
 from cyclonedx.validation.json import JsonStrictValidator
 from typer.testing import CliRunner
 
+from scanner.catalog import load
 from scanner.cli import app
-from scanner.render import RENDERERS
+from scanner.cli.scan import report_options
+from scanner.options import ScanOptions
+from scanner.pipeline import scan
+from scanner.render import RENDERERS, render
+from scanner.render._view import ReportOptions
 from scanner.render.markdown import LIMIT
+from scanner.targets import DirectoryTarget, WalkOptions
 from tests.conftest import REPO, SAMPLE_VM, write
 
 runner = CliRunner()
@@ -214,3 +220,21 @@ def test_config_output_is_relative_to_the_config_file(tmp_path: Path, monkeypatc
     result = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q", "--config", str(conf / "modelcensus.toml")])
     assert result.exit_code == 0, result.output
     assert json.loads((conf / "out" / "report.json").read_text())["schema"]
+
+
+def test_live_only_leaves_out_what_only_files_tell() -> None:
+    result = runner.invoke(app, ["audit", "--pid", str(os.getpid()), "--live-only", "-q"])
+    assert result.exit_code == 0, result.output
+    assert "Processes" in result.stdout  # inspected: shown, even when none is relevant
+    for absent in ("Sessions", "Routes", "Clients", "MCP servers"):
+        assert f"\n{absent}" not in result.stdout, absent
+    assert "sessions: not inspected" in result.stdout
+
+
+def test_colour_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert report_options(None, False, False, {}).colour is False  # pytest's stdout is not a terminal
+    assert "\x1b[" not in runner.invoke(app, ["scan", str(SAMPLE_VM), "-q"]).stdout
+    inv = scan(DirectoryTarget(str(SAMPLE_VM), WalkOptions()), load([]), ScanOptions())
+    coloured = render("table", inv, ReportOptions(colour=True))
+    assert "\x1b[1;31mhigh" in coloured and "\x1b[0m" in coloured

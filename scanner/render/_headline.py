@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from scanner.model import Context, Finding, Inventory, Location, ModelEntry, SdkEntry, Severity, SwitchState
-from scanner.render._view import ReportOptions, where
+from scanner.render._view import ReportOptions, filesystem_inspected, where
 
 _RANK = {Severity.INFO: 0, Severity.LOW: 1, Severity.MEDIUM: 2, Severity.HIGH: 3}
 _MODEL_KINDS = ("external-model-wired", "model-deprecated", "model-retired")
@@ -96,6 +96,8 @@ def wiring_lines(inv: Inventory) -> list[Line]:
 
 
 def session_lines(inv: Inventory) -> list[Line]:
+    if not filesystem_inspected(inv):
+        return [Line(0, "sessions: not inspected (the filesystem was not walked)")]
     if not inv.sessions:
         return [Line(0, "sessions: none found")]
     observed: Counter[str] = Counter()

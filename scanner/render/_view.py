@@ -163,5 +163,15 @@ SECTIONS: list[SectionFn] = [models, sdks, endpoints, credentials, kill_switches
                              mcp_servers, processes, connections, skipped]
 
 
+# Sections only files fill: absent (not "none") when a live audit did not walk the filesystem (--live-only).
+FILESYSTEM_ONLY = frozenset({"sessions", "routes", "clients", "mcp-servers"})
+
+
+def filesystem_inspected(inv: Inventory) -> bool:
+    live = inv.target.live
+    return live is None or not any(p.name == "filesystem" and p.status == "skipped" for p in live.parts)
+
+
 def detail_sections(inv: Inventory, opts: ReportOptions) -> list[Section]:
-    return [s for fn in SECTIONS if (s := fn(inv, opts)) is not None]
+    walked = filesystem_inspected(inv)
+    return [s for fn in SECTIONS if (s := fn(inv, opts)) is not None and (walked or s.key not in FILESYSTEM_ONLY)]

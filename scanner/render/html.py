@@ -16,7 +16,17 @@ from scanner.inventory.document import session_document
 from scanner.model import Inventory, Location, ModelEntry
 from scanner.render._headline import Line, finding_rows, headline, not_wiring_lines
 from scanner.render._svg import NEVER, Edge, routes_diagram, session_vendors, sessions_chart, vendor_colours
-from scanner.render._view import DEFAULT, ReportOptions, Section, clients, connections, mcp_servers, processes
+from scanner.render._view import (
+    DEFAULT,
+    FILESYSTEM_ONLY,
+    ReportOptions,
+    Section,
+    clients,
+    connections,
+    filesystem_inspected,
+    mcp_servers,
+    processes,
+)
 from scanner.textsafe import safe
 
 description = "one self-contained HTML page with charts (sessions per day, routes), for people"
@@ -271,6 +281,8 @@ def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
         *live,
         ("skipped", f"Skipped ({len(inv.skipped)})", _skipped(inv)),
     ]
+    if not filesystem_inspected(inv):  # --live-only: what only files tell was not looked at, so it is not shown
+        sections = [x for x in sections if x[0] not in FILESYSTEM_ONLY]
     body = "".join(f'<section id="{sid}"><h2>{e(title)}</h2>{html}</section>' for sid, title, html in sections)
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
