@@ -238,3 +238,11 @@ def test_colour_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     inv = scan(DirectoryTarget(str(SAMPLE_VM), WalkOptions()), load([]), ScanOptions())
     coloured = render("table", inv, ReportOptions(colour=True))
     assert "\x1b[1;31mhigh" in coloured and "\x1b[0m" in coloured
+
+
+def test_cyclonedx_is_reproducible_with_source_date_epoch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
+    first = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q", "-f", "cyclonedx"]).stdout
+    second = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q", "-f", "cyclonedx"]).stdout
+    assert first == second
+    assert json.loads(first)["metadata"]["timestamp"].startswith("2026-01-01T00:00:00")
