@@ -246,3 +246,8 @@ def test_cyclonedx_is_reproducible_with_source_date_epoch(monkeypatch: pytest.Mo
     second = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q", "-f", "cyclonedx"]).stdout
     assert first == second
     assert json.loads(first)["metadata"]["timestamp"].startswith("2026-01-01T00:00:00")
+
+
+def test_format_values_are_completed() -> None:
+    env = {"_MODELCENSUS_COMPLETE": "complete_bash", "COMP_WORDS": "modelcensus scan x --format ma", "COMP_CWORD": "4"}
+    assert runner.invoke(app, [], env=env, prog_name="modelcensus").stdout.split() == ["markdown"]

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from scanner.cli.common import fail, load_catalog, parse_size, stderr_progress
+from scanner.cli.common import completion, fail, load_catalog, parse_size, stderr_progress
 from scanner.cli.output import write_output
 from scanner.cli.scan import report_options
 from scanner.live.audit import AuditOptions, audit
@@ -41,7 +41,8 @@ def audit_command(
         typer.Option("--one-file-system/--cross-filesystems", help="Stay on the root's filesystem (default: stay)"),
     ] = True,
     format: Annotated[str, typer.Option("--format", "-f", help=f"Output format: {FORMATS}",
-                                        metavar="FORMAT")] = "table",
+                                        metavar="FORMAT",
+                                        autocompletion=completion(RENDERERS))] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report here, not stdout",
                                                 metavar="PATH")] = None,
     catalog: Annotated[

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NoReturn
 
@@ -28,6 +29,12 @@ def scrub_message(message: str) -> str:
 
 def error_line(message: str) -> str:
     return f"modelcensus: error: {scrub_message(message)}"
+
+
+def completion(choices: Iterable[str]) -> Callable[[str], list[str]]:
+    """Shell completion for an option whose values are a fixed list (`--format`)."""
+    names = list(choices)
+    return lambda incomplete: [n for n in names if n.startswith(incomplete.lower())]
 
 
 def fail(message: str) -> NoReturn:

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from scanner.catalog import Catalog
-from scanner.cli.common import fail, load_catalog, parse_size
+from scanner.cli.common import completion, fail, load_catalog, parse_size
 from scanner.cli.output import write_output
 from scanner.cli.policy import FailOn, IgnoreFile, load_ignores, parse_fail_on, warn_expired
 from scanner.cli.scan import run_scan
@@ -43,7 +43,8 @@ def diff_command(
                      metavar="FILE"),
     ] = None,
     format: Annotated[str, typer.Option("--format", "-f", help=f"Output format: {FORMATS}",
-                                        metavar="FORMAT")] = "table",
+                                        metavar="FORMAT",
+                                        autocompletion=completion(DIFF_RENDERERS))] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report here, not stdout",
                                                 metavar="PATH")] = None,
     fail_on: FailOn = None,

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from scanner.cli.common import fail, load_catalog, parse_size, stderr_progress
+from scanner.cli.common import completion, fail, load_catalog, parse_size, stderr_progress
 from scanner.cli.output import write_output
 from scanner.inventory.document import to_document
 from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
@@ -27,7 +27,8 @@ SESSIONS_SCHEMA_ID = "modelcensus/sessions@1"
 def sessions_command(
     path: Annotated[Path, typer.Argument(help="Directory to scan as the VM's root (/)", show_default=False)],
     format: Annotated[str, typer.Option("--format", "-f", help="Output format: table, json",
-                                        metavar="FORMAT")] = "table",
+                                        metavar="FORMAT",
+                                        autocompletion=completion(_FORMATS))] = "table",
     catalog: Annotated[
         list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)",
                                         metavar="PATH")
