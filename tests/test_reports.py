@@ -251,3 +251,16 @@ def test_cyclonedx_is_reproducible_with_source_date_epoch(monkeypatch: pytest.Mo
 def test_format_values_are_completed() -> None:
     env = {"_MODELCENSUS_COMPLETE": "complete_bash", "COMP_WORDS": "modelcensus scan x --format ma", "COMP_CWORD": "4"}
     assert runner.invoke(app, [], env=env, prog_name="modelcensus").stdout.split() == ["markdown"]
+
+
+def test_one_model_spelled_three_ways_is_one_finding(tmp_path: Path) -> None:
+    root = tmp_path / "vm"
+    for name, model in (("one", "claude-opus-4-1"), ("two", "anthropic/claude-opus-4-1"),
+                        ("three", "claude-opus-4-1@20250805")):
+        write(root, f"/etc/agent/{name}.yaml", f"model: {model}\n")
+    text = runner.invoke(app, ["scan", str(root), "-q", "--wide"]).stdout
+    [row] = [line for line in text.splitlines() if "(anthropic) wired via" in line]
+    assert row.split()[1] == "claude-opus-4-1"
+    for spelling in ("anthropic/claude-opus-4-1", "claude-opus-4-1@20250805"):
+        assert spelling in row
+    assert "direct" in row and "vertex" in row

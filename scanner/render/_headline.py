@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from scanner.model import Context, Finding, Inventory, Location, ModelEntry, SdkEntry, Severity, SwitchState
@@ -37,13 +37,32 @@ class FindingRow:
 
 
 def model_key(m: ModelEntry) -> str:
-    """The one name a model goes by whatever its spelling: the catalog's canonical id, else what it aliases."""
-    return m.canonical or m.base_model or m.name
+    """The one name a model goes by whatever its spelling (`claude-opus-4-1`, `anthropic/claude-opus-4-1`,
+    `claude-opus-4-1@20250805`): the model a hosted form or an alias names, else the catalog's canonical id."""
+    if m.base_model and (m.canonical is None or m.canonical.startswith(m.base_model)):
+        return m.base_model
+    return m.canonical or m.name
+
+
+_DATED = re.compile(r"-(?:20\d{6})$")
+
+
+def keyer(models: Iterable[ModelEntry]) -> Callable[[ModelEntry], str]:
+    """`model_key`, with a dated snapshot (`claude-opus-4-1-20250805`) folded into its undated id when that id is
+    among the models too: one model, however it is spelled or pinned."""
+    keys = {model_key(m) for m in models}
+
+    def key(m: ModelEntry) -> str:
+        k = model_key(m)
+        undated = _DATED.sub("", k)
+        return undated if undated != k and undated in keys else k
+
+    return key
 
 
 def is_alias(m: ModelEntry) -> bool:
-    """An entry naming another model (`hx-prod → gpt-5.1`), not merely spelling its own canonical id."""
-    return bool(m.base_model) and m.base_model != m.name and m.canonical != m.base_model
+    """A name of its own pointing at a model (`hx-prod → gpt-5.1`), not a catalogued spelling of that model."""
+    return bool(m.base_model) and m.canonical is None and m.name != m.base_model
 
 
 def _agents(inv: Inventory) -> list[tuple[str, tuple[str, ...]]]:
@@ -56,7 +75,7 @@ def _agents(inv: Inventory) -> list[tuple[str, tuple[str, ...]]]:
     return out
 
 
-def _route_text(route: str, models: Sequence[ModelEntry]) -> str:
+def _route_text(route: str, models: Sequence[ModelEntry], model_key: Callable[[ModelEntry], str]) -> str:
     by_key: dict[str, list[ModelEntry]] = defaultdict(list)
     for m in models:
         by_key[model_key(m)].append(m)
@@ -79,6 +98,7 @@ def wiring_lines(inv: Inventory) -> list[Line]:
         if m.wired:
             vendors[m.vendor or "unknown vendor"][m.served_via or "unstated route"].append(m)
     agents = _agents(inv)
+    model_key = keyer(m for m in inv.models if m.wired)
     lines = []
     for vendor in sorted(vendors, key=lambda v: (v == "unknown vendor", v)):
         routes = vendors[vendor]
@@ -86,7 +106,7 @@ def wiring_lines(inv: Inventory) -> list[Line]:
         users = sorted({name for name, vs in agents if vendor in vs})
         head = f"{vendor}: {count} model(s) via {', '.join(sorted(routes))}"
         lines.append(Line(0, head + (f"; used by {', '.join(users)}" if users else "")))
-        lines.extend(Line(1, _route_text(route, routes[route])) for route in sorted(routes))
+        lines.extend(Line(1, _route_text(route, routes[route], model_key)) for route in sorted(routes))
     if not lines:
         lines.append(Line(0, "no model is wired"))
     unplaced = sorted({name for name, vs in agents if not (set(vs) & set(vendors))})
@@ -166,6 +186,7 @@ def finding_rows(inv: Inventory, opts: ReportOptions) -> list[FindingRow]:
     by_name: dict[str, list[ModelEntry]] = defaultdict(list)
     for m in inv.models:
         by_name[m.name].append(m)
+    model_key = keyer(m for m in inv.models if m.wired)
     groups: dict[str, list[Finding]] = defaultdict(list)
     rows: list[FindingRow] = []
     for f in inv.findings:
