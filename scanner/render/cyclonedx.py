@@ -83,6 +83,18 @@ def _indexed(bom: Bom) -> Bom:
     return bom
 
 
+_KEY = "_Component__comparable_tuple"  # the library's private sort key of a component
+
+
+def _frozen(c: Component) -> Component:
+    """`c` with its sort key computed once. The library rebuilds a 30-field tuple (properties and evidence
+    included) at every comparison and hash while it keeps components sorted: most of the BOM's time on thousands of
+    models. A component is not changed once built here, so its key cannot go stale."""
+    key = getattr(c, _KEY)()
+    setattr(c, _KEY, lambda: key)
+    return c
+
+
 def _props(**values: object) -> list[Property]:
     return [Property(name=f"{_NS}:{k}", value=str(v).lower() if isinstance(v, bool) else _text(v))
             for k, v in values.items() if v is not None and v != ""]
@@ -176,8 +188,8 @@ def to_bom(inv: Inventory) -> Bom:
     bom.metadata.component = subject
     bom.metadata.tools.components.add(Component(type=ComponentType.APPLICATION, name="modelcensus",
                                                 version=inv.tool_version))
-    models = [_model(m) for m in inv.models]
-    sdks = [(s, _sdk(s)) for s in inv.sdks]
+    models = [_frozen(_model(m)) for m in inv.models]
+    sdks = [(s, _frozen(_sdk(s))) for s in inv.sdks]
     services: dict[str, list[Service]] = {}
     for e in inv.endpoints:
         svc = Service(
