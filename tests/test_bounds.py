@@ -1,6 +1,6 @@
 """Hostile images (issue 11): every decompressor and container is bounded, and a bound reached is recorded.
 
-The bomb tests scan in a child process and assert its peak RSS (ru_maxrss) stays under 300 MB; each
+The bomb tests scan in a child process and assert its peak RSS (VmHWM) stays under 300 MB; each
 fixture is built in tmp_path and is small on disk.
 """
 
@@ -43,7 +43,9 @@ def scan_in_child(root: Path, env: dict[str, str] | None = None) -> dict[str, An
     result: dict[str, Any] = json.loads(proc.stdout)
     # Shown with -s: the figures the report quotes. ru_maxrss can only overstate (see tests/scan_child.py).
     print(f"peak RSS {result['rss_mb']:.0f} MB (ru_maxrss {result['maxrss_mb']:.0f} MB)")
-    assert result["maxrss_mb"] < RSS_LIMIT_MB
+    # The child's own high-water mark: ru_maxrss carries the forking pytest process's over exec, so in a long
+    # test run it measures pytest, not the scan.
+    assert result["rss_mb"] < RSS_LIMIT_MB
     return result
 
 

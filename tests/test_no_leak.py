@@ -113,7 +113,7 @@ def test_an_error_message_prints_no_key(catalog: Catalog) -> None:
     keys = _keys(catalog)
     for key in keys.values():
         result = runner.invoke(app, ["scan", "/", "--max-file-size", key])
-        assert result.exit_code == 2 and "not a size" in result.output
+        assert result.exit_code == 2 and "takes a size such as" in result.output
         _assert_clean(result.output, keys, "--max-file-size error")
         result = runner.invoke(app, ["scan", f"/no/such/{key}"])
         assert result.exit_code == 2

@@ -207,6 +207,7 @@ def test_sessions_json_matches_the_schema_it_names(tmp_path: Path) -> None:
     inventory = json.loads((REPO / "scanner" / "inventory" / "schema.json").read_text())
     for key in ("sessions", "routes", "findings"):  # the shipped schema follows the inventory's
         assert schema["properties"][key] == inventory["properties"][key]
+    assert schema["$defs"] == inventory["$defs"]  # what they refer to, too: a new session field fails here first
 
 
 def test_config_output_is_relative_to_the_config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
