@@ -323,3 +323,19 @@ def test_nix_attrset_of_foundry_deployments(tmp_path: Path, scan_dir: ScanFn) ->
     assert (flash["served_via"], flash["base_model"]) == ("azure", "DeepSeek-V4-Flash")
     assert entry(doc, "models", name="azure/gpt-realtime-2.1-mini")["base_model"] == "gpt-realtime-2.1-mini"
     assert not {"GlobalStandard", "DeepSeek", "OpenAI", "azure/sku", "azure/model"} & names(doc)
+
+
+def test_a_service_accounts_oauth_urls_are_not_endpoints(tmp_path: Path, scan_dir) -> None:
+    """The shape `gcloud iam service-accounts keys create` writes: its OAuth and certificate URLs name no model API."""
+    sa = {
+        "type": "service_account", "project_id": "demo-project",
+        "client_email": "agent@demo-project.iam.gserviceaccount.com", "client_id": "123456789012345678901",
+        "auth_uri": "https://accounts.google.com/o/oauth2/auth", "token_uri": "https://oauth2.googleapis.com/token",
+        "auth_provider_x509_cert_url": "https://www.googleapis.com/oauth2/v1/certs",
+        "client_x509_cert_url": "https://www.googleapis.com/robot/v1/metadata/x509/agent",
+        "universe_domain": "googleapis.com",
+    }
+    (tmp_path / "home/bob/.config/gcloud").mkdir(parents=True)
+    (tmp_path / "home/bob/.config/gcloud/sa.json").write_text(json.dumps(sa, indent=2))
+    _, doc = scan_dir(tmp_path)
+    assert [e["host"] for e in doc["endpoints"] if e["wired"]] == []

@@ -292,7 +292,7 @@ CODE_PATH_KINDS = ("module", "package")
 SIGNATURE_KINDS = ("import", "client", "call")
 _CONFIG_KEY_KINDS = {
     "model", "base_url", "deployment_map", "base_model", "provider", "credential",
-    "switch_state", "switch_state_inverted", "deployment_record", "label", "not_model",
+    "switch_state", "switch_state_inverted", "deployment_record", "label", "not_model", "not_endpoint",
 }
 
 

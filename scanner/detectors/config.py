@@ -329,6 +329,7 @@ def interpret(
 ) -> Iterator[Evidence]:
     model_keys = catalog.keys("model")
     url_keys = catalog.keys("base_url")
+    not_endpoint_keys = catalog.keys("not_endpoint")
     map_keys = catalog.keys("deployment_map")
     base_keys = catalog.keys("base_model")
     provider_keys = catalog.keys("provider")
@@ -417,7 +418,9 @@ def interpret(
             yield ModelEvidence(value, loc, bases.get(record), routes.get(record), variable)
             continue
 
-        url_key = key in url_keys or role == "base_url" or (key.endswith(_URL_SUFFIXES) and "://" in value)
+        url_key = key not in not_endpoint_keys and (
+            key in url_keys or role == "base_url" or (key.endswith(_URL_SUFFIXES) and "://" in value)
+        )
         if url_key and (endpoint := _endpoint(value, loc)):
             vendor = env_spec.vendor if env_spec and role == "base_url" else None
             host_spec = catalog.host_info(endpoint.host)
