@@ -19,6 +19,10 @@ from scanner.catalog.schema import CatalogError
 # A hostile file must not turn one scan into millions of Python confirmations.
 MAX_HITS_PER_PATTERN = 2000
 SCAN_TIMEOUT_SECONDS = 120
+# The longest match there can be: a catalog grammar may repeat without bound (`(?:-[a-z0-9]+)*`), but a
+# hit is confirmed within this many bytes of its start, so a file matched in overlapping windows (which
+# overlap by more) gives the same hits as one matched whole.
+MAX_MATCH_BYTES = 32 << 10
 
 
 class PatternKind(str, Enum):
@@ -112,7 +116,7 @@ class Matcher:
             for start in starts:
                 if start < covered:
                     continue
-                m = confirm.match(data, start)
+                m = confirm.match(data, start, start + MAX_MATCH_BYTES)
                 if m is None or m.end() == start:
                     continue
                 covered = m.end()

@@ -36,6 +36,7 @@ _MAX_UTF16_BYTES = 4 << 20
 class BinaryDetector:
     name = "binaries"
     description = "Executables: provider client modules, Go build info, cargo-auditable data, registry paths"
+    windowed = True
 
     def wants(self, view: FileView) -> bool:
         return view.data.startswith(_EXECUTABLE_MAGICS)
@@ -43,16 +44,18 @@ class BinaryDetector:
     def extract(self, view: FileView) -> Iterator[Evidence]:
         yield from self._code_paths(view)
         yield from self._go(view)
-        yield from self._auditable(view)
+        if view.window is None or view.window.offset == 0:
+            yield from self._auditable(view)  # needs the ELF headers: the head's view only
         yield from self._utf16(view)
 
     def _code_paths(self, view: FileView) -> Iterator[Evidence]:
         catalog = view.catalog
         parts: dict[str, set[str]] = defaultdict(set)
         packages: set[tuple[str, str, str]] = set()
+        lo, hi = _owned(view)
         for spec, rx in catalog.code_path_rx:
-            for n, m in enumerate(rx.finditer(view.data)):
-                if n >= _MAX_PATH_HITS:
+            for n, m in enumerate(rx.finditer(view.data, lo)):
+                if n >= _MAX_PATH_HITS or m.start() >= hi:
                     break
                 groups = {k: decode(v) for k, v in m.groupdict().items() if v is not None}
                 if spec.kind == "package" and spec.ecosystem:
@@ -74,7 +77,7 @@ class BinaryDetector:
             yield from _sdk(view, ecosystem, name, version)
 
     def _go(self, view: FileView) -> Iterator[Evidence]:
-        info = gobuild.parse(view.data)
+        info = gobuild.parse(view.data, *_owned(view))
         if info is None:
             return
         for dep in info.deps:
@@ -87,12 +90,13 @@ class BinaryDetector:
     def _utf16(self, view: FileView) -> Iterator[Evidence]:
         # PE files keep their strings in UTF-16; in ELF and Mach-O they are rare and the pass costs
         # seconds per large shared object (measured on a pip-installed litellm tree).
-        if not view.data.startswith(b"MZ"):
+        if not view.head.startswith(b"MZ"):
             return
         strings: list[bytes] = []
         total = 0
-        for n, m in enumerate(_UTF16.finditer(view.data)):
-            if n >= _MAX_UTF16_STRINGS or total >= _MAX_UTF16_BYTES:
+        lo, hi = _owned(view)
+        for n, m in enumerate(_UTF16.finditer(view.data, lo)):
+            if n >= _MAX_UTF16_STRINGS or total >= _MAX_UTF16_BYTES or m.start() >= hi:
                 break
             text = m.group()[::2]
             strings.append(text)
@@ -102,6 +106,12 @@ class BinaryDetector:
         derived = FileView(view.entry, b"\n".join(strings), view.catalog, view.owner_of, view.read_path)
         derived.__dict__["context"] = Context.BINARY  # the decoded strings are still the binary's
         yield from ContentDetector().extract(derived)
+
+
+def _owned(view: FileView) -> tuple[int, int]:
+    """The part of the view's bytes where a match may start (all of them unless the view is a window)."""
+    window = view.window
+    return (0, len(view.data)) if window is None else (window.owned_from, window.owned_to)
 
 
 def _sdk(view: FileView, ecosystem: str, name: str, version: str) -> Iterator[Evidence]:

@@ -37,6 +37,7 @@ _NEARBY = 256
 class ContentDetector:
     name = "content"
     description = "Model ids, hosted forms, API hosts and credentials from the catalogs, in any file"
+    windowed = True
 
     def wants(self, view: FileView) -> bool:
         return True

@@ -51,6 +51,13 @@ class Target(Protocol):
         """At most `limit` bytes of the file; raises `ReadFailure`."""
         ...
 
+    def read_window(self, entry: FileEntry, offset: int, size: int) -> bytes:
+        """At most `size` bytes from `offset` (fewer at the end of the file); raises `ReadFailure`.
+
+        Large files are matched in overlapping windows read one after another, so memory stays bounded.
+        """
+        ...
+
     def read_path(self, inside_path: str, limit: int) -> bytes | None:
         """A file named by its inside path (e.g. `/etc/passwd`), resolved inside the target; None if absent."""
         ...

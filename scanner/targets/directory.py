@@ -238,6 +238,18 @@ class DirectoryTarget:
         finally:
             os.close(fd)
 
+    def read_window(self, entry: FileEntry, offset: int, size: int) -> bytes:
+        # Opened afresh for each window through the same guarded open as `read`; pread keeps no offset.
+        fd = _open_readonly(self.host_path(entry.path))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ReadFailure(SkipReason.CHANGED, "no longer a regular file")
+            return os.pread(fd, size, offset)
+        except OSError as exc:
+            raise ReadFailure(SkipReason.READ_ERROR, exc.strerror or str(exc)) from None
+        finally:
+            os.close(fd)
+
     def read_path(self, inside_path: str, limit: int) -> bytes | None:
         try:
             real = self.resolve(inside_path)

@@ -93,5 +93,8 @@ class Unwalked:
     def read(self, entry: FileEntry, limit: int) -> ReadResult:
         return self.inner.read(entry, limit)
 
+    def read_window(self, entry: FileEntry, offset: int, size: int) -> bytes:
+        return self.inner.read_window(entry, offset, size)
+
     def read_path(self, inside_path: str, limit: int) -> bytes | None:
         return self.inner.read_path(inside_path, limit)
