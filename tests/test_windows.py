@@ -161,12 +161,3 @@ def test_go_build_info_past_the_head_is_read(tmp_path: Path, catalog: Catalog) -
 def test_every_catalog_match_fits_in_the_overlap() -> None:
     """A match longer than the overlap could be cut at a window edge: the matcher never confirms one."""
     assert MAX_MATCH_BYTES <= WINDOW_OVERLAP - 2 * WINDOW_CONTEXT
-
-
-def test_a_run_longer_than_any_match_is_cut_the_same_whole_or_windowed(tmp_path: Path, catalog: Catalog) -> None:
-    run = b"gpt-4o" + b"-abc" * 20_000  # a grammar that repeats without bound, over several windows
-    data = b"\x7fELF" + b"\x00" * 20_000 + run + b"\x00" * 70_000
-    write(tmp_path, "/opt/a/bin/x", data)
-    windowed, _ = _scan(tmp_path, catalog, SMALL)
-    whole, _ = _scan(tmp_path, catalog, ScanOptions())
-    assert _models(windowed) == _models(whole) and len(_models(whole)) == 1

@@ -217,6 +217,14 @@ class Catalog:
                 self._hosted[token] = known
         return known
 
+    def names_deployment(self, token: str) -> bool:
+        """True when `token` is a hosted form that names a deployment (`azure/<name>`): any name is one."""
+        for _, rx in self._forms:
+            m = rx.fullmatch(token)
+            if m is not None:
+                return bool(m.groupdict().get("deployment"))
+        return False
+
     def looks_like_model(self, text: str) -> bool:
         """True when the catalogs recognise `text` as a model id in any form."""
         return self.identify(text).catalog != "unknown" or self.is_hosted_form(text)

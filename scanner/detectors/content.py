@@ -8,9 +8,11 @@ ids that no catalog knows come from the config detector, which reads keys.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator
 
+from scanner.catalog import Catalog
 from scanner.catalog.matcher import Hit, PatternKind
 from scanner.detectors.base import FileView
 from scanner.model import (
@@ -32,6 +34,9 @@ _MAX_TOKEN = 160
 _URL_BEFORE = re.compile(rb"https?://[A-Za-z0-9._:@\-]*$")
 _URL_AFTER = re.compile(rb"[^\s\x00-\x1f\x7f\"'<>`\\)\]}]*")
 _NEARBY = 256
+_ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+# Compiled code and bytecode (and bundles installed as packages): literals may sit back to back there.
+_PACKED = frozenset({Context.BINARY, Context.PACKAGE})
 
 
 class ContentDetector:
@@ -44,11 +49,16 @@ class ContentDetector:
 
     def extract(self, view: FileView) -> Iterator[Evidence]:
         repeats: Counter[bytes] = Counter()
+        packed = view.context in _PACKED
+        runs: set[int] = set()  # token runs of a binary already split into ids
+        starts = [h.start for h in view.hits if h.kind in (PatternKind.MODEL, PatternKind.HOSTED)] if packed else []
         for hit in view.hits:
             repeats[hit.text] += 1
             if repeats[hit.text] > MAX_LOCATIONS:
                 continue  # an entry keeps MAX_LOCATIONS locations: more of the same text in one file adds nothing
-            if hit.kind in (PatternKind.MODEL, PatternKind.HOSTED):
+            if hit.kind in (PatternKind.MODEL, PatternKind.HOSTED) and packed:
+                yield from self._packed(view, hit, runs, starts)
+            elif hit.kind in (PatternKind.MODEL, PatternKind.HOSTED):
                 yield from self._model(view, hit)
             elif hit.kind is PatternKind.HOST:
                 yield from self._host(view, hit)
@@ -67,6 +77,29 @@ class ContentDetector:
         elif hit.kind is PatternKind.HOSTED and not view.catalog.is_hosted_form(name):
             return
         yield ModelEvidence(name, view.location(view.line_of(hit.start), offset=hit.start))
+
+    def _packed(self, view: FileView, hit: Hit, runs: set[int], starts: list[int]) -> Iterator[Evidence]:
+        """Model ids in compiled code and bytecode, where literals sit back to back.
+
+        Rust and Go pack string literals without separators and `.pyc` marshals strings back to back, so
+        the token around a hit can hold several ids (`openai.gpt-5.6-solopenai.gpt-5.6-terra`), or one id
+        and the bytes that follow it. The token is split with the catalog grammar: each part must be an id
+        the catalogs recognise (a listed model, a family id, or a hosted form of one), so a bundle id or a
+        path (`anthropic.claude-code-url-handler`, `bedrock/dist-cjs`) is no model, and an id is never cut
+        (`gpt-6-`, `claude-sonnet-4` of `claude-sonnet-4-5r`).
+        """
+        catalog, data = view.catalog, view.data
+        lo, hi = _run_around(data, hit.start, hit.end)
+        if lo in runs:
+            return
+        runs.add(lo)
+        if data[lo:hi] == hit.text and _recognised(catalog, decode(hit.text)):
+            yield ModelEvidence(decode(hit.text), view.location(view.line_of(hit.start), offset=hit.start))
+            return
+        run = data[lo:hi]
+        inside = sorted({s - lo for s in starts[bisect_left(starts, lo) : bisect_left(starts, hi)]})
+        for start, name in _split(catalog, run, inside):
+            yield ModelEvidence(name, view.location(view.line_of(lo + start), offset=lo + start))
 
     def _host(self, view: FileView, hit: Hit) -> Iterator[Evidence]:
         host = decode(hit.text).lower()
@@ -89,6 +122,83 @@ class ContentDetector:
                 return
         location = view.location(view.line_of(hit.start), offset=hit.start)
         yield credential_evidence(secret, spec.type, spec.vendor, spec.prefix, location, view.meta)
+
+
+def _run_around(data: bytes, start: int, end: int) -> tuple[int, int]:
+    """The run of token characters around a hit, at most _MAX_TOKEN each side."""
+    lo = start
+    while lo > 0 and start - lo < _MAX_TOKEN and data[lo - 1] in _TOKEN:
+        lo -= 1
+    hi = end
+    while hi < len(data) and hi - end < _MAX_TOKEN and data[hi] in _TOKEN:
+        hi += 1
+    return lo, hi
+
+
+def _split(catalog: Catalog, run: bytes, starts: list[int]) -> list[tuple[int, str]]:
+    """The recognised ids a run of packed literals is made of, each with its offset in the run.
+
+    From each candidate start (where the matcher found a hit) the longest prefix the catalogs recognise
+    is taken. It must end at the run's end, at a separator (`/` `:` `@`, or `.` not starting a file
+    extension), or where another id begins; never before `-` or `_` (that is a cut id), and a run ending
+    in `-` is a prefix literal, not an id.
+    An id must begin at a separator or where the one before it ended.
+    """
+    while run and run[-1] in b"./:@":
+        run = run[:-1]
+    starts4 = _starts(catalog)
+
+    def longest(p: int) -> int | None:
+        for e in range(len(run), p, -1):
+            if run[e - 1] not in _ALNUM:
+                continue
+            if e < len(run):
+                nxt = run[e]
+                if nxt in _ALNUM:
+                    if run[e : e + 4] not in starts4:
+                        continue  # packed: the next literal must begin like an id, a vendor or a route
+                elif nxt not in b"./:@" or (nxt == 0x2E and e + 1 < len(run) and run[e + 1] in _ALNUM):
+                    continue  # `-` or `_` next: a cut id; `.rs`, `.json` next: a file name
+            if _recognised(catalog, decode(run[p:e])):
+                return e
+        return None
+
+    out: list[tuple[int, str]] = []
+    pending = sorted(s for s in starts if s < len(run))
+    ended = -1
+    while pending:
+        p = pending.pop(0)
+        if p < ended or (p > 0 and p != ended and run[p - 1] in _ALNUM):
+            continue
+        e = longest(p)
+        if e is None:
+            continue
+        out.append((p, decode(run[p:e])))
+        ended = e
+        if e < len(run) and run[e] in _ALNUM:
+            pending.insert(0, e)  # packed: the next literal starts right here
+    return out
+
+
+def _recognised(catalog: Catalog, text: str) -> bool:
+    """A listed model, a family id, a hosted form of one, or a deployment name (free by definition)."""
+    return catalog.identify(text).catalog != "unknown" or catalog.names_deployment(text)
+
+
+_STARTS: dict[int, frozenset[bytes]] = {}
+
+
+def _starts(catalog: Catalog) -> frozenset[bytes]:
+    """The first four bytes an id (or a vendor or route prefix of one) can begin with, per catalog."""
+    known = _STARTS.get(id(catalog))
+    if known is None:
+        models = [m for f in catalog.files for m in f.models]
+        words = [m.id for m in models] + [a for m in models for a in m.aliases]
+        words += list(catalog.vendor_names) + [h.route for h in catalog.hosted_forms]
+        words += [f"{region}.a" for region in ("us", "eu", "jp", "au", "in", "ca")] + ["apac", "glob"]
+        known = frozenset(w.lower().encode()[:4] for w in words if len(w) >= 4 or "." in w)
+        _STARTS[id(catalog)] = known
+    return known
 
 
 def _token_around(data: bytes, start: int, end: int) -> str:
