@@ -292,6 +292,10 @@ class Catalog:
             return SwitchState.OFF
         return SwitchState.UNKNOWN
 
+    def credential_rx(self, index: int) -> re.Pattern[str]:
+        """The compiled pattern of the catalog's credential format at `index`."""
+        return self._credential_rx[index]
+
     def is_placeholder(self, value: str) -> bool:
         return any(rx.search(value) for rx in self._placeholders)
 

@@ -24,7 +24,7 @@ from scanner.model import (
     ModelEvidence,
     SwitchState,
 )
-from scanner.secrets import credential_evidence, safe_url
+from scanner.secrets import credential_evidence, fingerprint, safe_url
 from scanner.textsafe import decode
 
 # Characters a model token can be made of (`us.anthropic.claude-opus-4-7`, `azure/muse-special`).
@@ -49,10 +49,17 @@ class ContentDetector:
 
     def extract(self, view: FileView) -> Iterator[Evidence]:
         repeats: Counter[bytes] = Counter()
+        claimed: set[tuple[int, int]] = set()
         packed = view.context in _PACKED
         runs: set[int] = set()  # token runs of a binary already split into ids
         starts = [h.start for h in view.hits if h.kind in (PatternKind.MODEL, PatternKind.HOSTED)] if packed else []
-        for hit in view.hits:
+        # Formats that need words nearby are tried first, so they name a secret a generic format also matches.
+        credentials = view.catalog.credentials
+        hits = sorted(
+            view.hits,
+            key=lambda h: (h.start, h.kind is not PatternKind.CREDENTIAL or not credentials[h.index].nearby),
+        )
+        for hit in hits:
             repeats[hit.text] += 1
             if repeats[hit.text] > MAX_LOCATIONS:
                 continue  # an entry keeps MAX_LOCATIONS locations: more of the same text in one file adds nothing
@@ -63,7 +70,7 @@ class ContentDetector:
             elif hit.kind is PatternKind.HOST:
                 yield from self._host(view, hit)
             elif hit.kind is PatternKind.CREDENTIAL:
-                yield from self._credential(view, hit)
+                yield from self._credential(view, hit, claimed)
             elif hit.kind is PatternKind.KILL_SWITCH and view.context is Context.BINARY:
                 # In configs the config detector reads the switch with its value; in a binary the
                 # name alone says the daemon knows the switch.
@@ -111,17 +118,58 @@ class ContentDetector:
             url = safe_url(decode(view.data[before.start() : hit.end] + tail[:300]))
         yield EndpointEvidence(host, url, view.location(view.line_of(hit.start), offset=hit.start))
 
-    def _credential(self, view: FileView, hit: Hit) -> Iterator[Evidence]:
-        spec = view.catalog.credentials[hit.index]
-        secret = decode(hit.text)
-        if view.catalog.is_placeholder(secret):
+    def _credential(self, view: FileView, hit: Hit, claimed: set[tuple[int, int]]) -> Iterator[Evidence]:
+        catalog = view.catalog
+        spec = catalog.credentials[hit.index]
+        secret, at = decode(hit.text), hit.start
+        if "(?P<secret>" in spec.pattern:
+            # A format known by the key that names it (`aws_secret_access_key = …`): the value is the secret.
+            m = catalog.credential_rx(hit.index).match(secret)
+            if m is None or m.group("secret") is None:
+                return
+            secret = m.group("secret")
+            at = hit.start + len(m.string[: m.start("secret")].encode("utf-8", "surrogateescape"))
+        if catalog.is_placeholder(secret):
             return
         if spec.nearby:
             window = view.data[max(0, hit.start - _NEARBY) : hit.end + _NEARBY].lower()
             if not any(word.lower().encode() in window for word in spec.nearby):
                 return
-        location = view.location(view.line_of(hit.start), offset=hit.start)
-        yield credential_evidence(secret, spec.type, spec.vendor, spec.prefix, location, view.meta)
+        span = (hit.start, hit.end)
+        if span in claimed:
+            return  # a more specific format (one that needs words nearby) already named this secret
+        claimed.add(span)
+        pair = _pair(view, catalog, hit, _PAIR_IDS[spec.type]) if spec.type in _PAIR_IDS else None
+        location = view.location(view.line_of(at), offset=at)
+        yield credential_evidence(secret, spec.type, spec.vendor, spec.prefix, location, view.meta, spec.route, pair)
+
+
+# The id a secret goes with, by the secret's type: an AWS secret access key's AKIA/ASIA access key id, a
+# service-account private key's private_key_id. The id is group 1.
+_PAIR_IDS = {
+    "aws-secret-access-key": re.compile(rb"\b((?:AKIA|ASIA)[A-Z2-7]{16})\b"),
+    "gcp-service-account-key": re.compile(rb'"private_key_id"\s{0,8}:\s{0,8}"([a-f0-9]{40})"'),
+}
+_PAIR_REACH = 1024
+
+
+def _pair(view: FileView, catalog: Catalog, hit: Hit, id_rx: re.Pattern[bytes]) -> str | None:
+    """sha256 of the id that goes with a secret: the nearest one in the same INI section or block (no
+    `[section]` line between them), within _PAIR_REACH bytes."""
+    data = view.data
+    lo, hi = max(0, hit.start - _PAIR_REACH), min(len(data), hit.end + _PAIR_REACH)
+    best: tuple[int, bytes] | None = None
+    for m in id_rx.finditer(data, lo, hi):
+        a, b = sorted((m.start(), hit.start))
+        if _SECTION.search(data, a, b) or catalog.is_placeholder(decode(m.group(1))):
+            continue
+        distance = abs(m.start() - hit.start)
+        if best is None or distance < best[0]:
+            best = (distance, m.group(1))
+    return fingerprint(decode(best[1])) if best else None
+
+
+_SECTION = re.compile(rb"\n[ \t]*\[[^\]\n]{1,200}\][ \t]*\r?\n")
 
 
 def _run_around(data: bytes, start: int, end: int) -> tuple[int, int]:
