@@ -136,3 +136,17 @@ def test_jwt_is_a_credential_and_no_secret_reaches_any_format(
         out = render(fmt, inv)
         leaked = [s[:8] for s in secrets if s in out]
         assert not leaked, f"{fmt} shows a secret"
+
+
+def test_terraform_aws_provider_keys_and_the_real_bedrock_samples(tmp_path: Path, scan_dir: ScanFn) -> None:
+    for name in ("bedrock.tf", "litellm-argocd.main.tf", "provider.tf"):
+        write(tmp_path, f"/srv/infra/{name}", (DATA / name).read_bytes())
+    _, doc = scan_dir(tmp_path)
+    creds = by_sha(doc)
+    secret = creds[sha("Zq3FAKEsecret/Key+Value0123456789abcdTFQ")]
+    assert (secret["type"], secret["route"], secret["paired_with"]) == (
+        "aws-secret-access-key", "bedrock", sha("AKIAZ2FAKE7KEYQ2ID3C")
+    )
+    assert [(x["path"], x["line"]) for x in secret["locations"]] == [("/srv/infra/provider.tf", 4)]
+    # The real samples hold model ids and `os.environ/…` references, never a secret.
+    assert {x["path"] for c in doc["credentials"] for x in c["locations"]} == {"/srv/infra/provider.tf"}
