@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import MAX_MATCH_BYTES
@@ -161,3 +164,25 @@ def test_go_build_info_past_the_head_is_read(tmp_path: Path, catalog: Catalog) -
 def test_every_catalog_match_fits_in_the_overlap() -> None:
     """A match longer than the overlap could be cut at a window edge: the matcher never confirms one."""
     assert MAX_MATCH_BYTES <= WINDOW_OVERLAP - 2 * WINDOW_CONTEXT
+
+
+IDS = ["gpt-4o-mini", "claude-sonnet-4-5-20250929", "us.anthropic.claude-opus-4-1-20250805-v1:0", "gemini-2.5-pro"]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    layout=st.lists(st.tuples(st.integers(0, 40_000), st.sampled_from(IDS), st.booleans()), min_size=1, max_size=12),
+    binary=st.booleans(),
+)
+def test_windowed_matching_finds_what_a_whole_read_finds(
+    tmp_path: Path, catalog: Catalog, layout: list[tuple[int, str, bool]], binary: bool
+) -> None:
+    """Whatever the layout, matching in windows gives the same hits, on the same lines, as one whole read."""
+    buf = bytearray(b"\x7fELF\x00" if binary else b"log\n")
+    for gap, model, newline in layout:
+        buf += (b"\x00" if binary else b" ") * gap + model.encode() + (b"\n" if newline else b" ")
+    root = tmp_path / hashlib.sha256(buf).hexdigest()[:12]  # one tree per example
+    write(root, "/var/lib/agent/blob", bytes(buf))
+    windowed, _ = _scan(root, catalog, SMALL)
+    whole, _ = _scan(root, catalog, ScanOptions())
+    assert _models(windowed) == _models(whole)

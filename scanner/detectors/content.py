@@ -51,7 +51,7 @@ class ContentDetector:
         repeats: Counter[bytes] = Counter()
         claimed: set[tuple[int, int]] = set()
         packed = view.context in _PACKED
-        runs: set[int] = set()  # token runs of a binary already split into ids
+        runs: list[int] = [-1, -1]  # the token run of a binary last split into ids: [start, end)
         starts = [h.start for h in view.hits if h.kind in (PatternKind.MODEL, PatternKind.HOSTED)] if packed else []
         # Formats that need words nearby are tried first, so they name a secret a generic format also matches.
         credentials = view.catalog.credentials
@@ -85,7 +85,7 @@ class ContentDetector:
             return
         yield ModelEvidence(name, view.location(view.line_of(hit.start), offset=hit.start))
 
-    def _packed(self, view: FileView, hit: Hit, runs: set[int], starts: list[int]) -> Iterator[Evidence]:
+    def _packed(self, view: FileView, hit: Hit, runs: list[int], starts: list[int]) -> Iterator[Evidence]:
         """Model ids in compiled code and bytecode, where literals sit back to back.
 
         Rust and Go pack string literals without separators and `.pyc` marshals strings back to back, so
@@ -97,9 +97,9 @@ class ContentDetector:
         """
         catalog, data = view.catalog, view.data
         lo, hi = _run_around(data, hit.start, hit.end)
-        if lo in runs:
-            return
-        runs.add(lo)
+        if runs[0] <= hit.start and hit.end <= runs[1]:
+            return  # hits come in order: this one's run was split already
+        runs[:] = [lo, hi]
         if data[lo:hi] == hit.text and _recognised(catalog, decode(hit.text)):
             yield ModelEvidence(decode(hit.text), view.location(view.line_of(hit.start), offset=hit.start))
             return
@@ -197,7 +197,8 @@ def _split(catalog: Catalog, run: bytes, starts: list[int]) -> list[tuple[int, s
     starts4 = _starts(catalog)
 
     def longest(p: int) -> int | None:
-        for e in range(len(run), p, -1):
+        # An id is at most _MAX_TOKEN long, so the work per run is bounded by its hits times that.
+        for e in range(min(len(run), p + _MAX_TOKEN), p, -1):
             if run[e - 1] not in _ALNUM:
                 continue
             if e < len(run):
