@@ -62,6 +62,7 @@ class Location:
     context: Context = Context.CONFIG
     parse_error: bool = False
     via: str | None = None  # the symlink the file was reached through
+    layer: str | None = None  # a container image's layer (digest) the file came from
 
 
 def location_key(loc: Location) -> tuple[str, int, str, str]:
@@ -403,10 +404,29 @@ class LiveHost:
 
 
 @dataclass(frozen=True)
+class ImageLayer:
+    digest: str
+    media_type: str | None
+    size: int | None
+
+
+@dataclass(frozen=True)
+class ImageInfo:
+    """What a container image scan read: its format, manifest digest, platform and layers (bottom first)."""
+
+    format: str  # docker-archive | oci-archive | oci-layout
+    digest: str | None
+    platform: str | None
+    layers: tuple[ImageLayer, ...] = ()
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class TargetInfo:
-    kind: str
+    kind: str  # directory | container-image | live
     location: str
     live: LiveHost | None = None  # only for kind "live"
+    image: ImageInfo | None = None  # only for kind "container-image"
 
 
 @dataclass(frozen=True)

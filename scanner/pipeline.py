@@ -15,6 +15,7 @@ from scanner.inventory.builder import InventoryBuilder
 from scanner.model import Context, Evidence, Inventory, Skip, SkipReason, Stats
 from scanner.options import ScanOptions
 from scanner.targets.base import FileEntry, ReadFailure, Target
+from scanner.targets.container.layers import DecompressionLimit
 from scanner.targets.ownership import Ownership
 from scanner.textsafe import display_path
 
@@ -79,7 +80,8 @@ def _scan_file(
     window = Window(0, 0, boundary) if result.truncated else None
     stats.files_read += 1
     stats.bytes_read += len(result.data)
-    view = FileView(entry, result.data, catalog, ownership.meta, target.read_path, window=window)
+    layer = target.origin_of(entry.path)
+    view = FileView(entry, result.data, catalog, ownership.meta, target.read_path, layer=layer, window=window)
     windowed = [d for d in detectors if _run(d, view, builder, shown) and getattr(d, "windowed", False)]
     if not result.truncated:
         return
@@ -93,6 +95,7 @@ def _scan_file(
         seen=len(result.data),
         head=result.data[:16],
         context=view.context,
+        layer=layer,
     )
     del view, result  # the head can be large: only one window is held at a time
     _match_windows(target, entry, catalog, options, windowed, ownership, builder, stats, rest)
@@ -109,6 +112,7 @@ class _Rest:
     seen: int
     head: bytes
     context: Context
+    layer: str | None
 
 
 def _match_windows(
@@ -132,10 +136,13 @@ def _match_windows(
         except ReadFailure as failure:
             builder.skip(Skip(shown, failure.reason, f"at byte {rest.start}: {failure.detail}"))
             return
+        except DecompressionLimit as exc:  # a container layer inflated past its cap: what came before stands
+            builder.skip(Skip(shown, SkipReason.DECOMPRESSION_LIMIT, f"matched up to byte {rest.start}: {exc}"))
+            return
         last = len(data) < size or rest.start + len(data) >= entry.size
         owned_to = len(data) if last else len(data) - overlap + WINDOW_CONTEXT
         window = Window(rest.start, rest.owned_from, owned_to, rest.line, rest.head)
-        view = FileView(entry, data, catalog, ownership.meta, target.read_path, window=window)
+        view = FileView(entry, data, catalog, ownership.meta, target.read_path, layer=rest.layer, window=window)
         view.__dict__["context"] = rest.context  # a window is classified by the file's head, not its own bytes
         stats.bytes_read += max(0, rest.start + len(data) - rest.seen)
         rest.seen = max(rest.seen, rest.start + len(data))

@@ -7,7 +7,7 @@ import sys
 import typer
 
 from scanner import __version__
-from scanner.cli import catalogs
+from scanner.cli import catalogs, fleet
 from scanner.cli.audit import audit_command, live_alias
 from scanner.cli.diff import diff_command
 from scanner.cli.scan import scan_command
@@ -25,6 +25,7 @@ app.command("sessions")(sessions_command)
 app.command("audit")(audit_command)
 app.command("diff")(diff_command)
 app.add_typer(catalogs.app, name="catalogs")
+app.add_typer(fleet.app, name="fleet")
 
 
 def _version(value: bool) -> None:

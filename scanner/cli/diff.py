@@ -21,6 +21,7 @@ from scanner.model import Inventory, Severity
 from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
 from scanner.policy.gate import apply_ignores, changes_fail
 from scanner.policy.ignore import expired_entries
+from scanner.targets.registry import detect_kind
 
 FORMATS = ", ".join(DIFF_RENDERERS)
 # A baseline gate fails on what is new; below this, a new SDK or an unwired mention, it would fail too often.
@@ -83,7 +84,7 @@ def diff_command(
 
 
 def _side(path: Path, options: ScanOptions, extra: list[Path] | None, loaded: list[Catalog]) -> Inventory:
-    if path.is_dir():
+    if path.is_dir() or detect_kind(str(path)) is not None:  # a tree or an image: scanned first
         if not loaded:
             loaded.append(load_catalog(extra))
         return run_scan(path, loaded[0], options, quiet=not sys.stderr.isatty())

@@ -14,19 +14,25 @@ from scanner.cli.common import fail, load_catalog, parse_size, stderr_progress
 from scanner.cli.config import ConfigError, load_config
 from scanner.cli.output import write_output
 from scanner.cli.policy import FailOn, IgnoreFile, load_ignores, parse_fail_on, warn_expired
-from scanner.model import Inventory
+from scanner.live.environ import settings_evidence
+from scanner.model import Context, Evidence, Inventory, Location, Skip
 from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
 from scanner.pipeline import scan
 from scanner.policy.gate import findings_fail, split_findings
 from scanner.policy.ignore import expired_entries
 from scanner.render import RENDERERS, render
-from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.targets import WalkOptions
+from scanner.targets.registry import DEFAULT_PLATFORM, ImageError, TargetKind, open_target
 
 FORMATS = ", ".join(RENDERERS)
 
 
 def scan_command(
-    path: Annotated[Path, typer.Argument(help="Directory to scan as the VM's root (/)", show_default=False)],
+    path: Annotated[
+        Path,
+        typer.Argument(help="What to scan: a directory (as the VM's root /), a container image (docker save "
+                       "tarball, OCI archive or layout)", show_default=False),
+    ],
     format: Annotated[
         str | None, typer.Option("--format", "-f", help=f"Output format: {FORMATS} [default: table]")
     ] = None,
@@ -48,14 +54,21 @@ def scan_command(
         bool, typer.Option("--one-file-system", help="Do not cross into other mounted filesystems")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr")] = False,
+    as_kind: Annotated[
+        TargetKind | None,
+        typer.Option("--as", help="What PATH is, when not what it looks like [default: detected]"),
+    ] = None,
+    platform: Annotated[
+        str, typer.Option("--platform", help="The platform of a container image index to scan (linux/arm64)")
+    ] = DEFAULT_PLATFORM,
     fail_on: FailOn = None,
     ignore_file: IgnoreFile = None,
     config: Annotated[
         Path | None, typer.Option("--config", help="Options file (default: ./modelcensus.toml when present)")
     ] = None,
 ) -> None:
-    """Scan a mounted agent-VM directory and report the models, providers, SDKs, endpoints,
-    credentials (redacted) and kill switches it is wired to.
+    """Scan an agent VM (a directory as its root, or a container image) and report the models, providers, SDKs,
+    endpoints, credentials (redacted) and kill switches it is wired to.
 
     Exit status: 0 clean, 1 a finding at or above --fail-on, 2 bad usage, target, config, catalog or ignore file."""
     try:
@@ -74,7 +87,7 @@ def scan_command(
     size = parse_size(max_file_size or cfg.max_file_size or f"{DEFAULT_MAX_FILE_SIZE >> 20}M")
     options = ScanOptions(size, include_pseudo, one_file_system)
     cat = load_catalog(list(cfg.catalogs) + list(catalog or []))
-    inventory = run_scan(path, cat, options, quiet)
+    inventory = run_scan(path, cat, options, quiet, as_kind, platform)
     write_output(render(format, inventory), destination)
     today = date.today()
     kept, suppressed = split_findings(inventory.findings, entries, today)
@@ -85,18 +98,27 @@ def scan_command(
         raise typer.Exit(1)
 
 
-def run_scan(path: Path, cat: Catalog, options: ScanOptions, quiet: bool) -> Inventory:
-    """The one way the command line scans a directory (`scan`, and `diff` for a side that is a directory)."""
+def run_scan(
+    path: Path, cat: Catalog, options: ScanOptions, quiet: bool, kind: TargetKind | None = None,
+    platform: str = DEFAULT_PLATFORM,
+) -> Inventory:
+    """The one way the command line scans a target (`scan`, and `diff` for a side that is not an inventory)."""
     if not path.exists():
         fail(f"{path}: no such file or directory")
-    if not path.is_dir():
-        fail(f"{path}: not a directory (only directory targets are supported)")
     try:
-        target = DirectoryTarget(str(path), WalkOptions(options.include_pseudo, options.one_file_system))
+        opened = open_target(str(path), kind, WalkOptions(options.include_pseudo, options.one_file_system), platform)
+    except ImageError as exc:
+        fail(str(exc))
     except OSError as exc:
         fail(f"{path}: {exc.strerror or exc}")
+    extra: list[Evidence | Skip] = list(opened.skips)
+    for where, pairs, env in opened.settings:
+        extra += settings_evidence(pairs, cat, Location(where, None, Context.ENV if env else Context.CONFIG), env)
     progress = stderr_progress if (not quiet and sys.stderr.isatty()) else None
-    inventory = scan(target, cat, options, progress=progress)
+    try:
+        inventory = scan(opened.target, cat, options, progress=progress, extra=extra)
+    finally:
+        opened.close()
     if progress:
         sys.stderr.write("\r\x1b[K")
     return inventory

@@ -49,6 +49,7 @@ class FileView:
     read_path: Callable[[str, int], bytes | None]
     # Set by the config detector when the file's format would not parse; marks every location in it.
     parse_error: bool = False
+    layer: str | None = None  # the container image layer the file came from
     # Set when the view holds one window of a larger file; None when it holds the whole file.
     window: Window | None = None
     _line_cursor: tuple[int, int] = field(default=(0, 1), repr=False)
@@ -134,7 +135,7 @@ class FileView:
                 text = ""
             if is_comment_line(text):
                 ctx = Context.COMMENT
-        return Location(self.path, line, ctx, parse_error or self.parse_error, self.via)
+        return Location(self.path, line, ctx, parse_error or self.parse_error, self.via, self.layer)
 
 
 # Contexts whose lines can be commented out; a mention on such a line is a comment, not a setting.

@@ -24,6 +24,7 @@ class SessionDetector:
     def extract(self, view: FileView) -> Iterator[Evidence]:
         sessions, labels = collect(view.entry.path, view.path, view.via, view.data, view.catalog)
         for seen in labels:
-            yield ModelEvidence(seen.label, Location(view.path, seen.line, Context.SESSION, False, view.via))
+            where = Location(view.path, seen.line, Context.SESSION, False, view.via, view.layer)
+            yield ModelEvidence(seen.label, where)
         for session in sessions:
             yield SessionEvidence(session)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from scanner.catalog import Catalog
 from scanner.inventory.findings import derive_findings
@@ -83,7 +83,7 @@ class _Locations:
             return
         better = loc if _CONTEXT_RANK[loc.context] < _CONTEXT_RANK[old.context] else old
         if loc.parse_error != better.parse_error or old.parse_error != better.parse_error:
-            better = Location(better.path, better.line, better.context, True, better.via)
+            better = replace(better, parse_error=True)
         self.by_key[key] = better
 
     def sorted(self) -> tuple[Location, ...]:

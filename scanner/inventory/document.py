@@ -25,13 +25,16 @@ SCHEMA_ID = "modelcensus/inventory@1"
 
 
 def _loc(loc: Location) -> dict[str, Any]:
-    return {
+    out = {
         "path": loc.path,
         "line": loc.line,
         "context": loc.context.value,
         "parse_error": loc.parse_error,
         "via": loc.via,
     }
+    if loc.layer is not None:  # container images only: a directory's locations keep their shape
+        out["layer"] = loc.layer
+    return out
 
 
 def _cred_loc(cl: CredentialLocation) -> dict[str, Any]:
@@ -164,6 +167,15 @@ def to_document(inv: Inventory) -> dict[str, Any]:
     target: dict[str, Any] = {"kind": inv.target.kind, "location": inv.target.location}
     if inv.target.live is not None:
         target["live"] = _live(inv.target.live)
+    if inv.target.image is not None:
+        im = inv.target.image
+        target["image"] = {
+            "format": im.format,
+            "digest": im.digest,
+            "platform": im.platform,
+            "tags": list(im.tags),
+            "layers": [{"digest": x.digest, "media_type": x.media_type, "size": x.size} for x in im.layers],
+        }
     return {
         "schema": SCHEMA_ID,
         "tool": {"name": "modelcensus", "version": inv.tool_version},

@@ -21,6 +21,8 @@ from scanner.model import (
     EndpointEntry,
     FernetTimes,
     Finding,
+    ImageInfo,
+    ImageLayer,
     Inventory,
     KillSwitchEntry,
     Location,
@@ -89,11 +91,18 @@ def from_document(doc: Any) -> Inventory:
 
 
 def _loc(d: dict[str, Any]) -> Location:
-    return Location(d["path"], d["line"], Context(d["context"]), d["parse_error"], d["via"])
+    return Location(d["path"], d["line"], Context(d["context"]), d["parse_error"], d["via"], d.get("layer"))
 
 
 def _locs(items: list[dict[str, Any]]) -> tuple[Location, ...]:
     return tuple(_loc(x) for x in items)
+
+
+def _image(d: dict[str, Any] | None) -> ImageInfo | None:
+    if d is None:
+        return None
+    layers = tuple(ImageLayer(x["digest"], x["media_type"], x["size"]) for x in d["layers"])
+    return ImageInfo(d["format"], d["digest"], d["platform"], layers, tuple(d["tags"]))
 
 
 def _build(doc: dict[str, Any]) -> Inventory:
@@ -101,7 +110,7 @@ def _build(doc: dict[str, Any]) -> Inventory:
     return Inventory(
         tool_version=doc["tool"]["version"],
         catalogs=tuple(CatalogRef(c["name"], c["version"], c["origin"]) for c in doc["catalogs"]),
-        target=TargetInfo(doc["target"]["kind"], doc["target"]["location"]),
+        target=TargetInfo(doc["target"]["kind"], doc["target"]["location"], image=_image(doc["target"].get("image"))),
         stats=Stats(st["files_seen"], st["files_read"], st["bytes_read"], float(st["seconds"])),
         models=tuple(
             ModelEntry(

@@ -56,10 +56,18 @@ def read_environment(pid: int, environ: Sequence[tuple[str, str]], catalog: Cata
     return EnvReading(tuple(evidence), tuple(sorted(variables, key=lambda v: v.name)))
 
 
-def _interpret(name: str, value: str, catalog: Catalog, loc: Location) -> Iterator[Evidence]:
+def settings_evidence(
+    pairs: Sequence[tuple[str, str]], catalog: Catalog, loc: Location, env: bool = True
+) -> tuple[Evidence, ...]:
+    """Name/value settings read as an env file's (or, with `env` False, a config's) assignments, located at `loc`:
+    a container image config's ENV, labels and command-line flags."""
+    return tuple(ev for name, value in pairs for ev in _interpret(name, value, catalog, loc, env))
+
+
+def _interpret(name: str, value: str, catalog: Catalog, loc: Location, env: bool = True) -> Iterator[Evidence]:
     if len(value) > MAX_VALUE_BYTES:
         return
-    item = ConfigItem((name,), value, None, None, env=True)
+    item = ConfigItem((name,), value, None, None, env=env)
     yield from interpret([item], catalog, lambda _line, _env: loc, None)
     data = value.encode("utf-8", "surrogateescape")
     for hit in catalog.matcher.scan(data):

@@ -58,6 +58,10 @@ class Target(Protocol):
         """
         ...
 
+    def origin_of(self, inside_path: str) -> str | None:
+        """Where a walked file came from inside the target (a container layer's digest); None for a directory."""
+        ...
+
     def read_path(self, inside_path: str, limit: int) -> bytes | None:
         """A file named by its inside path (e.g. `/etc/passwd`), resolved inside the target; None if absent."""
         ...

@@ -98,3 +98,6 @@ class Unwalked:
 
     def read_path(self, inside_path: str, limit: int) -> bytes | None:
         return self.inner.read_path(inside_path, limit)
+
+    def origin_of(self, inside_path: str) -> str | None:
+        return self.inner.origin_of(inside_path)

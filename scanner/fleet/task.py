@@ -1,0 +1,124 @@
+"""One fleet task: scan one target exactly as `modelcensus scan` does, in a subprocess, bounded in time and memory.
+
+Runs on a dask worker. A task that cannot produce an inventory raises `ScanFailed`, so that dask's own retries
+apply; a target whose fingerprint and catalogs match the stored result is not scanned again (`unchanged`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+
+import psutil
+
+from scanner.fleet.fingerprint import target_fingerprint
+from scanner.fleet.manifest import FleetTarget
+
+_POLL_SECONDS = 0.2
+
+
+class ScanFailed(Exception):
+    """The scan of one target gave no inventory: timed out, over its memory limit, or exited with an error."""
+
+
+@dataclass(frozen=True)
+class ScanLimits:
+    timeout: float  # seconds per attempt
+    memory: int  # bytes of resident memory of the scan process and its children
+    catalogs: tuple[str, ...] = ()  # extra catalog files or directories, passed to every scan
+    max_file_size: str | None = None
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    name: str
+    status: str  # scanned | unchanged
+    fingerprint: str
+    seconds: float
+    inventory: str | None = None  # the inventory JSON, as `scan -f json` wrote it
+
+
+def run_target(target: FleetTarget, limits: ScanLimits, known_fingerprint: str | None) -> TaskResult:
+    started = time.monotonic()
+    try:
+        fingerprint = target_fingerprint(target.path)
+    except OSError as exc:
+        raise ScanFailed(f"{target.path}: {exc.strerror or exc}") from None
+    if known_fingerprint == fingerprint:
+        return TaskResult(target.name, "unchanged", fingerprint, round(time.monotonic() - started, 3))
+    with tempfile.TemporaryDirectory(prefix="modelcensus-fleet-") as tmp:
+        out = os.path.join(tmp, "inventory.json")
+        _run_scan(target, limits, out)
+        with open(out, encoding="utf-8") as f:
+            inventory = f.read()
+    return TaskResult(target.name, "scanned", fingerprint, round(time.monotonic() - started, 3), inventory)
+
+
+def scan_command(target: FleetTarget, limits: ScanLimits, out: str) -> list[str]:
+    cmd = [sys.executable, "-m", "scanner", "scan", target.path, "--format", "json", "--output", out, "--quiet"]
+    for c in limits.catalogs:
+        cmd += ["--catalog", c]
+    if limits.max_file_size:
+        cmd += ["--max-file-size", limits.max_file_size]
+    return cmd
+
+
+def _run_scan(target: FleetTarget, limits: ScanLimits, out: str) -> None:
+    timeout = target.timeout or limits.timeout
+    # Its own session, so that a timeout ends the scan and anything it started, and the worker's cwd stays
+    # out of it: a modelcensus.toml beside the worker must not change a fleet scan.
+    err_path = out + ".stderr"
+    with open(err_path, "wb") as err_file:
+        proc = subprocess.Popen(
+            scan_command(target, limits, out),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err_file,  # a file, not a pipe: a chatty scan can never block on a full pipe
+            cwd=os.path.dirname(out),
+            start_new_session=True,
+        )
+    deadline = time.monotonic() + timeout
+    reason = None
+    try:
+        watched = psutil.Process(proc.pid)
+        while proc.poll() is None:
+            if time.monotonic() > deadline:
+                reason = f"timed out after {timeout:g} s"
+                break
+            if _rss(watched) > limits.memory:
+                reason = f"over the memory limit of {limits.memory >> 20} MiB"
+                break
+            time.sleep(_POLL_SECONDS)
+    except psutil.NoSuchProcess:
+        pass
+    if reason:
+        _kill(proc)
+        raise ScanFailed(reason)
+    proc.wait()
+    with open(err_path, "rb") as f:
+        err = f.read(1 << 16).decode("utf-8", "replace")
+    if proc.returncode not in (0, 1) or not os.path.exists(out):
+        lines = [ln for ln in err.strip().splitlines() if ln.strip()]
+        raise ScanFailed(lines[-1][:500] if lines else f"the scan exited with status {proc.returncode}")
+
+
+def _rss(proc: psutil.Process) -> int:
+    total = 0
+    for p in [proc, *proc.children(recursive=True)]:
+        try:
+            total += p.memory_info().rss
+        except psutil.Error:
+            continue
+    return total
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()

@@ -1,0 +1,110 @@
+"""`open_target`: the one place that says what a path is (a directory, a container image, a disk image) and
+opens it with its backend. Every backend hands the same contained walker a `Filesystem`."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+
+from scanner.model import Skip
+from scanner.targets.base import Target
+from scanner.targets.container import CONFIG_LOCATION, DEFAULT_PLATFORM, ImageError, is_container_image, open_container
+from scanner.targets.directory import DirectoryTarget, WalkOptions
+
+__all__ = [
+    "CONFIG_LOCATION", "DEFAULT_PLATFORM", "ImageError", "OpenedTarget", "TargetKind", "detect_kind", "open_target",
+]
+
+
+class TargetKind(str, Enum):
+    DIRECTORY = "directory"
+    CONTAINER = "container"
+    DISK = "disk"
+
+
+# Magic numbers of the disk image formats users hold (at offset 0, or the VHD footer at the end).
+_DISK_MAGIC = ((b"QFI\xfb", "qcow2"), (b"KDMV", "vmdk"), (b"# Disk DescriptorFile", "vmdk"), (b"vhdxfile", "vhdx"))
+
+
+@dataclass
+class OpenedTarget:
+    target: Target
+    skips: tuple[Skip, ...] = ()
+    # Settings the target holds outside its files (a container image's config): (where, pairs, env-style).
+    settings: tuple[tuple[str, tuple[tuple[str, str], ...], bool], ...] = ()
+    close: Callable[[], None] = field(default=lambda: None)
+
+
+def _disk_format(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(512)
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - 512))
+            tail = f.read(512)
+    except OSError:
+        return None
+    for magic, fmt in _DISK_MAGIC:
+        if head.startswith(magic):
+            return fmt
+    if tail.startswith(b"conectix"):
+        return "vhd"
+    if len(head) == 512 and head[510:512] == b"\x55\xaa":
+        return "raw"
+    return None
+
+
+def detect_kind(path: str) -> TargetKind | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    if stat.S_ISDIR(st.st_mode):
+        return TargetKind.CONTAINER if is_container_image(path) else TargetKind.DIRECTORY
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    if is_container_image(path):
+        return TargetKind.CONTAINER
+    return TargetKind.DISK if _disk_format(path) else None
+
+
+def open_target(path: str, kind: TargetKind | None, options: WalkOptions,
+                platform: str = DEFAULT_PLATFORM) -> OpenedTarget:
+    """Raises `ImageError` (a one-line reason) or `OSError` for what cannot be opened."""
+    kind = kind or detect_kind(path)
+    if kind is None:
+        raise ImageError(f"{path}: not a directory, a container image (docker save, OCI) or a disk image")
+    if kind is TargetKind.DIRECTORY:
+        if not os.path.isdir(path):
+            raise ImageError(f"{path}: not a directory")
+        return OpenedTarget(DirectoryTarget(path, options))
+    if kind is TargetKind.DISK:
+        fmt = _disk_format(path) or "unknown format"
+        raise ImageError(f"{path}: a disk image ({fmt}); disk images are not supported yet: mount it read-only and "
+                         "scan the directory")
+    image = open_container(path, platform, options)
+    settings = (
+        (f"{CONFIG_LOCATION}/Env", image.env, True),
+        (f"{CONFIG_LOCATION}/Labels", image.labels, False),
+        (f"{CONFIG_LOCATION}/Cmd", _flags(image.command), False),
+    )
+    return OpenedTarget(image.target, image.skips, settings, image.close)
+
+
+def _flags(command: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """A command line as settings: `--model X` and `--model=X` name a value; the whole line is matched too."""
+    pairs: list[tuple[str, str]] = []
+    for i, arg in enumerate(command):
+        if arg.startswith("--") and len(arg) > 2:
+            name, eq, value = arg[2:].partition("=")
+            if eq:
+                pairs.append((name, value))
+            elif i + 1 < len(command) and not command[i + 1].startswith("-"):
+                pairs.append((name, command[i + 1]))
+    if command:
+        pairs.append(("command", " ".join(command)))
+    return tuple(pairs)

@@ -1,0 +1,293 @@
+"""Container images read in place: docker save, OCI archives and layouts; layers squashed; the same walker."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
+
+from scanner.catalog import Catalog
+from scanner.inventory.document import dumps
+from scanner.live.environ import settings_evidence
+from scanner.model import Context, Location, Skip
+from scanner.options import ScanOptions
+from scanner.pipeline import scan
+from scanner.targets import DirectoryTarget, FileEntry, WalkOptions
+from scanner.targets.container import ImageError, open_container
+from scanner.targets.container.blobs import Range
+from scanner.targets.container.layers import CompressedLayer, DecompressionLimit
+from scanner.targets.memfs import MemoryFilesystem
+from scanner.targets.registry import TargetKind, detect_kind, open_target
+from tests.conftest import SAMPLE_VM, validate_document, write
+from tests.imagebuild import Member, docker_archive, layer_tar, mirror, oci_layout, tar_of, tree_members
+
+KEY = "sk-ant-api03-" + "Zq7" * 31 + "AA"  # a fake of the real format (93 characters, then AA)
+
+
+def scan_image(path: Path, catalog: Catalog, platform: str = "linux/amd64") -> dict[str, Any]:
+    opened = open_target(str(path), None, WalkOptions(), platform)
+    extra: list[Any] = list(opened.skips)
+    for where, pairs, env in opened.settings:
+        extra += settings_evidence(pairs, catalog, Location(where, None, Context.ENV if env else Context.CONFIG), env)
+    try:
+        inv = scan(opened.target, catalog, ScanOptions(), extra=extra)
+    finally:
+        opened.close()
+    doc = json.loads(dumps(inv))
+    validate_document(doc)
+    return doc
+
+
+def _without(doc: dict[str, Any], *keys: str) -> Any:
+    """The document without target, stats and every location's layer: what must equal a directory scan."""
+    def strip(x: Any) -> Any:
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if k not in keys}
+        if isinstance(x, list):
+            return [strip(v) for v in x]
+        return x
+    return strip({k: v for k, v in doc.items() if k not in ("target", "stats")})
+
+
+def _sample_layers() -> list[bytes]:
+    # sample_vm split the way images are built: a base (etc), then the rest.
+    return [layer_tar(tree_members(SAMPLE_VM, only="etc")),
+            layer_tar([m for m in tree_members(SAMPLE_VM) if m.name.split("/")[0] != "etc"])]
+
+
+@pytest.fixture(scope="module")
+def directory_doc(catalog: Catalog) -> dict[str, Any]:
+    return json.loads(dumps(scan(DirectoryTarget(str(SAMPLE_VM)), catalog, ScanOptions())))
+
+
+@pytest.mark.parametrize("shape", ["docker-archive", "oci-layout-gzip", "oci-archive-plain", "oci-layout-zstd"])
+def test_image_inventory_equals_the_directory_inventory(
+    tmp_path: Path, catalog: Catalog, directory_doc: dict[str, Any], shape: str
+) -> None:
+    layers = _sample_layers()
+    if shape == "docker-archive":
+        image = docker_archive(tmp_path / "agent.tar", layers)
+    elif shape == "oci-layout-gzip":
+        image = oci_layout(tmp_path / "layout", layers, "gzip")
+    elif shape == "oci-layout-zstd":
+        pytest.importorskip("zstandard")
+        image = oci_layout(tmp_path / "layout", layers, "zstd")
+    else:
+        image = tar_of(oci_layout(tmp_path / "layout", layers, "none"), tmp_path / "agent-oci.tar")
+    doc = scan_image(image, catalog)
+    assert doc["target"]["kind"] == "container-image"
+    assert doc["target"]["image"]["format"] == shape.rsplit("-", 1)[0] if "layout" in shape else True
+    assert len(doc["target"]["image"]["layers"]) == 2
+    assert _without(doc, "layer") == _without(directory_doc)
+    layers_seen = {loc.get("layer") for m in doc["models"] for loc in m["locations"]}
+    assert layers_seen <= {x["digest"] for x in doc["target"]["image"]["layers"]} and None not in layers_seen
+
+
+def test_deleted_file_and_opaque_directory_hide_the_lower_layers(tmp_path: Path, catalog: Catalog) -> None:
+    base = layer_tar([
+        Member("etc", "dir", mode=0o755), Member("etc/agent", "dir", mode=0o755),
+        Member("etc/agent/secret.env", data=f"ANTHROPIC_API_KEY={KEY}\n".encode()),
+        Member("opt/app/old", "dir"), Member("opt/app/old/models.yaml", data=b"model: claude-opus-4-1\n"),
+        Member("srv/data", "dir"), Member("srv/data/inner.yaml", data=b"model: gpt-4o-mini\n"),
+    ])
+    top = layer_tar([
+        Member("etc/agent/.wh.secret.env"),
+        Member("opt/app/old/.wh..wh..opq"), Member("opt/app/old/new.yaml", data=b"model: claude-sonnet-4-5\n"),
+        Member("srv/data", data=b"a file now hides the directory below\n"),
+    ])
+    doc = scan_image(oci_layout(tmp_path / "img", [base, top]), catalog)
+    models = {m["name"] for m in doc["models"]}
+    assert "claude-sonnet-4-5" in models
+    assert "claude-opus-4-1" not in models and "gpt-4o-mini" not in models
+    assert doc["credentials"] == []
+    assert KEY not in json.dumps(doc)
+
+
+def test_untrusted_member_names_stay_inside_the_image(tmp_path: Path, catalog: Catalog) -> None:
+    layer = layer_tar([
+        Member("../../../../etc/agent.env", data=b"ANTHROPIC_MODEL=claude-opus-4-1\n"),
+        Member("/abs/config.yaml", data=b"model: claude-sonnet-4-5\n"),
+        Member("dev/sda", "chr"), Member("run/pipe", "fifo"),
+        Member("etc/escape", "symlink", link="../../../../../etc/passwd"),
+        Member("etc/pw", "symlink", link="/../../etc/agent.env"),
+    ])
+    opened = open_target(str(oci_layout(tmp_path / "img", [layer])), None, WalkOptions(include_pseudo=True))
+    items = list(opened.target.walk())
+    opened.close()
+    files = {i.path for i in items if isinstance(i, FileEntry)}
+    skips = {i.path: i.reason.value for i in items if isinstance(i, Skip)}
+    assert files == {"/etc/agent.env", "/abs/config.yaml"}
+    assert skips == {"/dev/sda": "device", "/run/pipe": "fifo", "/etc/escape": "symlink-outside-root"}
+    assert any(i.via == "/etc/pw" for i in items if isinstance(i, FileEntry))
+
+
+def test_hard_link_shares_its_target_and_is_read_once(tmp_path: Path, catalog: Catalog) -> None:
+    layer = layer_tar([Member("etc/keys/a.env", data=f"ANTHROPIC_API_KEY={KEY}\n".encode()),
+                       Member("etc/keys/b.env", "hardlink", link="etc/keys/a.env")])
+    doc = scan_image(docker_archive(tmp_path / "img.tar", [layer]), catalog)
+    (cred,) = doc["credentials"]
+    assert sorted(loc["path"] for loc in cred["locations"]) == ["/etc/keys/a.env", "/etc/keys/b.env"]
+
+
+def test_image_config_env_labels_and_command_are_settings(tmp_path: Path, catalog: Catalog) -> None:
+    layer = layer_tar([Member("app/main.py", data=b"print('hi')\n")])
+    image = oci_layout(tmp_path / "img", [layer],
+                       env=["ANTHROPIC_BASE_URL=https://llm-proxy.internal/v1", f"ANTHROPIC_API_KEY={KEY}"],
+                       labels={"org.opencontainers.image.title": "agent"},
+                       cmd=["agentd", "--model", "claude-sonnet-4-5"])
+    doc = scan_image(image, catalog)
+    hosts = {e["host"]: e for e in doc["endpoints"]}
+    assert hosts["llm-proxy.internal"]["locations"][0]["path"] == "image-config/Env"
+    (cred,) = doc["credentials"]
+    assert cred["locations"][0]["path"] == "image-config/Env" and KEY not in json.dumps(doc)
+    model = next(m for m in doc["models"] if m["name"] == "claude-sonnet-4-5")
+    assert model["wired"] and model["locations"][0]["path"] == "image-config/Cmd"
+
+
+def test_platform_is_chosen_from_the_index(tmp_path: Path, catalog: Catalog) -> None:
+    layer = layer_tar([Member("etc/a.env", data=b"ANTHROPIC_MODEL=claude-opus-4-1\n")])
+    image = oci_layout(tmp_path / "img", [layer], platforms=("linux/amd64", "linux/arm64"))
+    assert scan_image(image, catalog, "linux/arm64")["target"]["image"]["platform"] == "linux/arm64"
+    with pytest.raises(ImageError, match=r"no manifest for platform linux/s390x \(the index offers: linux/amd64, "
+                                         r"linux/arm64\)"):
+        open_container(str(image), "linux/s390x")
+
+
+def test_kinds_are_detected_and_disk_images_are_a_clear_error(tmp_path: Path) -> None:
+    layer = layer_tar([Member("a.txt", data=b"x")])
+    assert detect_kind(str(tmp_path)) is TargetKind.DIRECTORY
+    assert detect_kind(str(oci_layout(tmp_path / "l", [layer]))) is TargetKind.CONTAINER
+    assert detect_kind(str(docker_archive(tmp_path / "d.tar", [layer]))) is TargetKind.CONTAINER
+    qcow = tmp_path / "vm.qcow2"
+    qcow.write_bytes(b"QFI\xfb" + b"\0" * 1000)
+    assert detect_kind(str(qcow)) is TargetKind.DISK
+    done = subprocess.run([sys.executable, "-m", "scanner", "scan", str(qcow)], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith("modelcensus: error: ") and "qcow2" in done.stderr
+    junk = tmp_path / "notes.txt"
+    junk.write_text("hello")
+    done = subprocess.run([sys.executable, "-m", "scanner", "scan", str(junk)], capture_output=True, text=True)
+    assert done.returncode == 2 and "not a directory, a container image" in done.stderr
+
+
+def test_cli_scans_an_image_and_diffs_two_releases(tmp_path: Path) -> None:
+    def release(model: str, name: str) -> Path:
+        env = Member("etc/a.env", data=f"ANTHROPIC_MODEL={model}\n".encode())
+        return docker_archive(tmp_path / name, [layer_tar([env])])
+
+    old, new = release("claude-opus-4-1", "v1.tar"), release("claude-opus-4-5", "v2.tar")
+    done = subprocess.run([sys.executable, "-m", "scanner", "scan", str(new), "-f", "json", "-q"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["target"]["image"]["tags"] == ["agent:1.0"]
+    diff = subprocess.run([sys.executable, "-m", "scanner", "diff", str(old), str(new), "-f", "json"],
+                          capture_output=True, text=True)
+    assert diff.returncode == 0, diff.stderr
+    ids = {c["id"] for c in json.loads(diff.stdout)["changes"]}
+    assert {"models:claude-opus-4-1", "models:claude-opus-4-5"} <= ids
+
+
+def test_gzip_layer_reads_any_range_and_stops_at_its_cap(tmp_path: Path) -> None:
+    data = os.urandom(1 << 16) * 300  # ~19 MiB: several checkpoints
+    blob = tmp_path / "layer.gz"
+    blob.write_bytes(gzip.compress(data, compresslevel=1) + gzip.compress(b"second member"))
+    fd = os.open(blob, os.O_RDONLY)
+    try:
+        layer = CompressedLayer(Range(fd, 0, blob.stat().st_size), "gzip")
+        whole = data + b"second member"  # two gzip members read as one stream
+        for offset in (len(data) - 100, 5, 9 << 20, 17 << 20, 3):
+            assert layer.read_at(offset, 4096) == whole[offset : offset + 4096]
+        assert layer.read_at(len(data), 100) == b"second member"
+        bomb = tmp_path / "bomb.gz"
+        bomb.write_bytes(gzip.compress(b"\0" * (64 << 20)))
+        fd2 = os.open(bomb, os.O_RDONLY)
+        capped = CompressedLayer(Range(fd2, 0, bomb.stat().st_size), "gzip", limit=8 << 20)
+        with pytest.raises(DecompressionLimit):
+            capped.read_at(0, 32 << 20)
+        os.close(fd2)
+    finally:
+        os.close(fd)
+
+
+def test_a_bomb_layer_is_a_recorded_skip(tmp_path: Path, catalog: Catalog) -> None:
+    bomb = layer_tar([Member("big.bin", data=b"\0" * (300 << 20))])
+    image = oci_layout(tmp_path / "img", [layer_tar([Member("etc/ok.yaml", data=b"model: claude-opus-4-1\n")]), bomb])
+    layers = image / "blobs" / "sha256"
+    assert max(p.stat().st_size for p in layers.iterdir()) < 2 << 20  # the bomb is small on disk
+    doc = scan_image(image, catalog)
+    assert "claude-opus-4-1" in {m["name"] for m in doc["models"]}
+    assert not [s for s in doc["skipped"] if s["reason"] == "read-error"]
+
+
+# --- the one walker over another backend -------------------------------------------------------
+
+
+def _walk(target: DirectoryTarget) -> list[tuple[str, str, str | None]]:
+    out = []
+    for item in target.walk():
+        if isinstance(item, Skip):
+            out.append(("skip", f"{item.path} {item.reason.value}", None))
+        else:
+            out.append(("file", item.path, item.via))
+    return out
+
+
+_NAMES = ["a", "b", "c", "..", ".", "etc", "x.yaml"]
+
+
+@given(
+    ops=hs.lists(
+        hs.tuples(
+            hs.sampled_from(["dir", "file", "link"]),
+            hs.lists(hs.sampled_from(["a", "b", "c", "x.yaml"]), min_size=1, max_size=3),
+            hs.tuples(hs.booleans(), hs.lists(hs.sampled_from(_NAMES), min_size=0, max_size=6)),
+        ),
+        max_size=25,
+    )
+)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_memory_backend_walks_exactly_as_the_host_directory(tmp_path_factory: pytest.TempPathFactory,
+                                                            ops: list) -> None:
+    """Containment, loops, broken and escaping links: the walker gives the same answer over either backend."""
+    root = tmp_path_factory.mktemp("tree")
+    for kind, parts, (absolute, link_parts) in ops:
+        path = root.joinpath(*parts)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if kind == "dir":
+                path.mkdir(exist_ok=True)
+            elif kind == "file":
+                path.write_text("model: claude-opus-4-8\n")
+            else:
+                path.symlink_to(("/" if absolute else "") + "/".join(link_parts))
+        except OSError:
+            continue
+    host = _walk(DirectoryTarget(str(root)))
+    memory = _walk(DirectoryTarget("memory", fs=MemoryFilesystem(mirror(root))))
+    assert memory == host
+
+
+def test_memory_backend_holds_the_fixed_containment_cases(tmp_path: Path) -> None:
+    write(tmp_path, "/etc/passwd", "root:x:0:0:root:/root:/bin/sh\n")
+    write(tmp_path, "/proc/1/environ", "ANTHROPIC_API_KEY=x\n")
+    (tmp_path / "etc/pw").symlink_to("/../../../etc/passwd")
+    (tmp_path / "escape").symlink_to("../../../../etc/shadow")
+    (tmp_path / "to-proc").symlink_to("/proc/1/environ")
+    (tmp_path / "a").symlink_to("b")
+    (tmp_path / "b").symlink_to("a")
+    os.mkfifo(tmp_path / "fifo")
+    target = DirectoryTarget("memory", fs=MemoryFilesystem(mirror(tmp_path)))
+    assert _walk(target) == _walk(DirectoryTarget(str(tmp_path)))
+    skips = {s.split(" ")[0]: s.split(" ")[1] for k, s, _ in _walk(target) if k == "skip"}
+    assert skips == {"/a": "symlink-loop", "/b": "symlink-loop", "/escape": "symlink-outside-root",
+                     "/fifo": "fifo", "/proc": "pseudo-filesystem", "/to-proc": "pseudo-filesystem"}
+    assert target.read_path("/etc/pw", 1 << 10) == b"root:x:0:0:root:/root:/bin/sh\n"
+    assert target.read_path("/to-proc", 1 << 10) is None
