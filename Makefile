@@ -4,12 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck bench sample-vm-perms clean
+.PHONY: demo test fuzz lint typecheck bench eval sample-vm-perms clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,fleet]'
+	$(BIN)/python -m pip install --quiet -e '.[test,fleet,images]'
 	@touch $(STAMP)
 
 # Key files of sample_vm get the mode (and, as root, the owner) the VM gives them; git keeps neither.
@@ -24,9 +24,21 @@ test: $(STAMP) sample-vm-perms
 	$(BIN)/mypy scanner
 	$(BIN)/python -m pytest
 
+# The property suites with the "fuzz" hypothesis profile (tests/conftest.py): thousands of examples each.
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q tests/test_fuzz.py tests/test_config_formats.py \
+		tests/test_diff_properties.py tests/test_sessions_robustness.py
+
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py
+	$(BIN)/python scripts/bench_real.py
 	$(BIN)/python scripts/bench_fleet.py
+	$(BIN)/python scripts/bench_images.py
+
+# Not part of `test`: builds real-part corpora from the registries (network, ~6 GB under .eval/), then
+# scans and scores them against their truth files (eval/README.md). EVAL_ARGS="--only dev-machine" etc.
+eval: $(STAMP)
+	$(BIN)/python eval/run_eval.py $(EVAL_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .bench

@@ -228,6 +228,48 @@ class McpServerEvidence:
     location: Location
 
 
+@dataclass(frozen=True)
+class AgentPackageEvidence:
+    """An installed package of an agent product (catalogs/agents.toml `[[agents]]`): its main package or a
+    platform package (`@openai/codex-linux-x64`) that carries its native binary."""
+
+    product: str  # the catalog product id
+    ecosystem: str  # npm | pypi
+    package: str
+    version: str | None
+    install_path: str  # the package's directory (inside path)
+    environment: str  # the node_modules / site-packages that holds it
+    platform: bool
+    entry_points: tuple[str, ...]  # inside paths of its declared executables (`bin`)
+    dependencies: tuple[str, ...]  # package names it declares (to tell which installed SDKs it bundles)
+    location: Location
+
+
+@dataclass(frozen=True)
+class AgentFileEvidence:
+    """A file inside an agent product's install: a native binary, or where its shipped model list lives."""
+
+    product: str
+    package_path: str  # the directory of the (main or platform) package that holds the file
+    role: str  # binary | ships
+    models: tuple[str, ...]  # for `ships`: the catalogued model ids found in the file
+    location: Location
+
+
+@dataclass(frozen=True)
+class AgentConfigEvidence:
+    """What one config file of an agent product selects for one user. Credentials by sha256 only."""
+
+    product: str
+    user: str | None
+    models: tuple[str, ...]
+    served_via: str | None
+    base_url: str | None
+    mcp_servers: tuple[str, ...]
+    credentials: tuple[str, ...]  # sha256
+    location: Location
+
+
 Evidence = (
     ModelEvidence
     | SdkEvidence
@@ -237,6 +279,9 @@ Evidence = (
     | SessionEvidence
     | ClientEvidence
     | McpServerEvidence
+    | AgentPackageEvidence
+    | AgentFileEvidence
+    | AgentConfigEvidence
 )
 
 
@@ -327,6 +372,44 @@ class McpServerEntry:
     env: tuple[str, ...]
     user: str | None
     config: str  # the config file that declares it
+    locations: tuple[Location, ...]
+
+
+@dataclass(frozen=True)
+class BundledSdk:
+    """An SDK package an agent product bundles (installed inside or beside it, and declared by it)."""
+
+    ecosystem: str
+    name: str
+    version: str | None
+
+
+@dataclass(frozen=True)
+class AgentConfig:
+    """How one user configures an agent product, folded over that user's config files."""
+
+    user: str | None
+    models: tuple[str, ...]  # selected model ids, as written: wiring
+    served_via: str | None  # route: direct | bedrock | vertex | azure | openrouter | … | None
+    base_url: str | None  # scrubbed
+    mcp_servers: tuple[str, ...]
+    credentials: tuple[str, ...]  # sha256 of credentials this config provides
+    files: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AgentEntry:
+    """One installed agent product (catalogs/agents.toml `[[agents]]`), or one only configured (no install)."""
+
+    name: str  # the catalog product id
+    product: str  # its display name
+    version: str | None
+    ecosystem: str | None  # npm | pypi | binary | None (configured, not found installed)
+    install_path: str | None
+    binaries: tuple[str, ...]
+    sdks: tuple[BundledSdk, ...]
+    ships: tuple[str, ...]  # model ids its shipped catalog names: not wiring
+    configs: tuple[AgentConfig, ...]
     locations: tuple[Location, ...]
 
 
@@ -422,11 +505,28 @@ class ImageInfo:
 
 
 @dataclass(frozen=True)
+class DiskFilesystem:
+    type: str  # ext | xfs | btrfs | …
+    mount: str | None  # where the image's /etc/fstab (or being the root) puts it; None when not mounted
+    volume: str | None
+    size: int | None
+
+
+@dataclass(frozen=True)
+class DiskInfo:
+    """What a disk image scan read: its format and every filesystem found in it."""
+
+    format: str  # raw | qcow2 | vmdk | vhd | vhdx
+    filesystems: tuple[DiskFilesystem, ...] = ()
+
+
+@dataclass(frozen=True)
 class TargetInfo:
-    kind: str  # directory | container-image | live
+    kind: str  # directory | container-image | disk-image | live
     location: str
     live: LiveHost | None = None  # only for kind "live"
     image: ImageInfo | None = None  # only for kind "container-image"
+    disk: DiskInfo | None = None  # only for kind "disk-image"
 
 
 @dataclass(frozen=True)
@@ -517,4 +617,5 @@ class Inventory:
     connections: tuple[ConnectionEntry, ...] | None = None
     clients: tuple[ClientEntry, ...] = ()
     mcp_servers: tuple[McpServerEntry, ...] = ()
+    agents: tuple[AgentEntry, ...] = ()
     env_settings: tuple[EnvSetting, ...] = ()  # input of live findings; not serialised

@@ -19,3 +19,4 @@ class ScanOptions:
     progress: bool = False
     window_size: int = WINDOW_SIZE
     window_overlap: int = WINDOW_OVERLAP
+    jobs: int = 1  # processes for the per-file work; the command line defaults to the usable cores

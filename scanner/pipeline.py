@@ -1,25 +1,57 @@
-"""The whole flow on one screen: target -> files -> detectors -> evidence -> inventory."""
+"""The whole flow on one screen: target -> files -> detectors -> evidence -> inventory.
+
+Each file's analysis is one function of (entry, its bytes) to a `FileResult`: its evidence and skips, in the order
+the detectors gave them. The builder folds results in walk order, so the inventory does not depend on which
+worker of a pool (`jobs` > 1, `scanner.pool`) finished first: `--jobs 1` and `--jobs 4` give the same bytes.
+"""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 
 from scanner import __version__
 from scanner.catalog import Catalog
-from scanner.catalog.matcher import MatchTimeout
+from scanner.catalog.matcher import MAX_DISTINCT_PER_PATTERN, MatchTimeout
 from scanner.detectors import DETECTORS, Detector, FileView
 from scanner.detectors.base import Window
 from scanner.inventory.builder import InventoryBuilder
 from scanner.model import Context, Evidence, Inventory, Skip, SkipReason, Stats
 from scanner.options import ScanOptions
+from scanner.readonce import RepeatFilter, SeenFiles, relocate
 from scanner.targets.base import FileEntry, ReadFailure, Target
 from scanner.targets.container.layers import DecompressionLimit
 from scanner.targets.ownership import Ownership
 from scanner.textsafe import display_path
 
 Progress = Callable[[Stats, str], None]
+
+
+@dataclass
+class FileResult:
+    """What one file gave: evidence and skips in order, and what was read. Built in a worker, folded by the parent."""
+
+    items: list[Evidence | Skip] = field(default_factory=list)
+    files_read: int = 0
+    bytes_read: int = 0
+
+    def add_all(self, evidence: Iterable[Evidence | Skip]) -> None:
+        self.items.extend(evidence)
+
+    def skip(self, skip: Skip) -> None:
+        self.items.append(skip)
+
+
+@dataclass(frozen=True)
+class FileWork:
+    """Everything the per-file analysis needs, the same in the parent and in every worker."""
+
+    target: Target
+    catalog: Catalog
+    options: ScanOptions
+    detectors: Sequence[Detector]
+    ownership: Ownership
 
 
 def scan(
@@ -30,24 +62,32 @@ def scan(
     progress: Progress | None = None,
     extra: Iterable[Evidence | Skip] = (),
 ) -> Inventory:
-    """The inventory of a target; `extra` is evidence seen outside its files (a live process's environment)."""
+    """The inventory of a target; `extra` is evidence seen outside its files (a live process's environment).
+
+    With `options.jobs` > 1 the per-file work runs in forked workers when the target can be shared with them."""
     started = time.monotonic()
     stats = Stats()
     builder = InventoryBuilder(catalog)
-    for ev in extra:
-        if isinstance(ev, Skip):
-            builder.skip(ev)
-        else:
-            builder.add(ev)
-    ownership = Ownership.of(target)
-    for item in target.walk():
+    builder.add_all(extra)
+    work = FileWork(target, catalog, options, detectors, Ownership.of(target))
+    seen = SeenFiles()
+    for item, result in _results(work, options.jobs, RepeatFilter()):
         if isinstance(item, Skip):
             builder.skip(item)
             continue
         stats.files_seen += 1
         if progress and stats.files_seen % 500 == 0:
             progress(stats, item.path)
-        _scan_file(target, item, catalog, options, detectors, ownership, builder, stats)
+        if result is None:  # a second path to a file already analysed: its result, relocated, without a read
+            first = seen.first(item)
+            if first is not None:
+                builder.add_all(relocate(first[1], first[0], item))
+                continue
+            result = analyze_file(work, item)  # its first result was past the keeping bound: read it again
+        builder.add_all(result.items)
+        seen.keep(item, result.items)
+        stats.files_read += result.files_read
+        stats.bytes_read += result.bytes_read
     stats.seconds = round(time.monotonic() - started, 3)
     return builder.build(__version__, target.info, stats)
 
@@ -57,37 +97,49 @@ def scan(
 WINDOW_CONTEXT = 4096
 
 
-def _scan_file(
-    target: Target,
-    entry: FileEntry,
-    catalog: Catalog,
-    options: ScanOptions,
-    detectors: Sequence[Detector],
-    ownership: Ownership,
-    builder: InventoryBuilder,
-    stats: Stats,
-) -> None:
+def _results(
+    work: FileWork, jobs: int, is_repeat: Callable[[FileEntry], bool]
+) -> Iterator[tuple[FileEntry | Skip, FileResult | None]]:
+    """Every walked item with its result in walk order; None for a skip and for a repeat (not analysed)."""
+    if jobs > 1 and getattr(work.target, "shareable", False):
+        from scanner.pool import pooled_results
+
+        yield from pooled_results(work, jobs, is_repeat)
+        return
+    for item in work.target.walk():
+        if isinstance(item, Skip) or is_repeat(item):
+            yield item, None
+        else:
+            yield item, analyze_file(work, item)
+
+
+def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
+    """One file: read it (bounded), run every detector that wants it; a failure costs this file, never the scan."""
+    out = FileResult()
+    target, options = work.target, work.options
     shown = display_path(entry.path)
     try:
         result = target.read(entry, options.max_file_size)
     except ReadFailure as failure:
-        builder.skip(Skip(shown, failure.reason, failure.detail))
-        return
+        out.skip(Skip(shown, failure.reason, failure.detail))
+        return out
     overlap = max(options.window_overlap, 2 * WINDOW_CONTEXT)
     # A file past the cap is parsed from its head only; the head owns the hits up to the first window's.
     start = max(0, len(result.data) - overlap)
     boundary = start + WINDOW_CONTEXT if start else 0
     window = Window(0, 0, boundary) if result.truncated else None
-    stats.files_read += 1
-    stats.bytes_read += len(result.data)
+    out.files_read += 1
+    out.bytes_read += len(result.data)
     layer = target.origin_of(entry.path)
-    view = FileView(entry, result.data, catalog, ownership.meta, target.read_path, layer=layer, window=window)
-    windowed = [d for d in detectors if _run(d, view, builder, shown) and getattr(d, "windowed", False)]
+    meta, read_path = work.ownership.meta, target.read_path
+    view = FileView(entry, result.data, work.catalog, meta, read_path, layer=layer, window=window)
+    windowed = [d for d in work.detectors if _run(d, view, out, shown) and getattr(d, "windowed", False)]
+    _record_cut(view, out, shown)
     if not result.truncated:
-        return
+        return out
     if not view.is_binary:
         detail = f"parsed the first {len(result.data)} of {entry.size} bytes; patterns matched in all of it"
-        builder.skip(Skip(shown, SkipReason.TOO_LARGE, detail))
+        out.skip(Skip(shown, SkipReason.TOO_LARGE, detail))
     rest = _Rest(
         start=start,
         owned_from=boundary - start,
@@ -98,7 +150,15 @@ def _scan_file(
         layer=layer,
     )
     del view, result  # the head can be large: only one window is held at a time
-    _match_windows(target, entry, catalog, options, windowed, ownership, builder, stats, rest)
+    _match_windows(work, entry, windowed, out, rest)
+    return out
+
+
+def _record_cut(view: FileView, out: FileResult, shown: str) -> None:
+    cut = getattr(view.__dict__.get("hits"), "cut", 0)
+    if cut:
+        detail = f"{cut} match(es) of values past {MAX_DISTINCT_PER_PATTERN} distinct per catalog pattern not kept"
+        out.skip(Skip(shown, SkipReason.CAP_REACHED, detail))
 
 
 @dataclass
@@ -116,17 +176,10 @@ class _Rest:
 
 
 def _match_windows(
-    target: Target,
-    entry: FileEntry,
-    catalog: Catalog,
-    options: ScanOptions,
-    detectors: Sequence[Detector],
-    ownership: Ownership,
-    builder: InventoryBuilder,
-    stats: Stats,
-    rest: _Rest,
+    work: FileWork, entry: FileEntry, detectors: Sequence[Detector], out: FileResult, rest: _Rest
 ) -> None:
     """The rest of a file past --max-file-size, in windows that overlap; each hit is owned by one window."""
+    target, options = work.target, work.options
     shown = display_path(entry.path)
     overlap = max(options.window_overlap, 2 * WINDOW_CONTEXT)
     size = max(options.window_size, 2 * overlap)
@@ -134,20 +187,22 @@ def _match_windows(
         try:
             data = target.read_window(entry, rest.start, size)
         except ReadFailure as failure:
-            builder.skip(Skip(shown, failure.reason, f"at byte {rest.start}: {failure.detail}"))
+            out.skip(Skip(shown, failure.reason, f"at byte {rest.start}: {failure.detail}"))
             return
         except DecompressionLimit as exc:  # a container layer inflated past its cap: what came before stands
-            builder.skip(Skip(shown, SkipReason.DECOMPRESSION_LIMIT, f"matched up to byte {rest.start}: {exc}"))
+            out.skip(Skip(shown, SkipReason.DECOMPRESSION_LIMIT, f"matched up to byte {rest.start}: {exc}"))
             return
         last = len(data) < size or rest.start + len(data) >= entry.size
         owned_to = len(data) if last else len(data) - overlap + WINDOW_CONTEXT
         window = Window(rest.start, rest.owned_from, owned_to, rest.line, rest.head)
-        view = FileView(entry, data, catalog, ownership.meta, target.read_path, layer=rest.layer, window=window)
+        meta, read_path = work.ownership.meta, target.read_path
+        view = FileView(entry, data, work.catalog, meta, read_path, layer=rest.layer, window=window)
         view.__dict__["context"] = rest.context  # a window is classified by the file's head, not its own bytes
-        stats.bytes_read += max(0, rest.start + len(data) - rest.seen)
+        out.bytes_read += max(0, rest.start + len(data) - rest.seen)
         rest.seen = max(rest.seen, rest.start + len(data))
         for detector in detectors:
-            _run(detector, view, builder, shown, ask=False)
+            _run(detector, view, out, shown, ask=False)
+        _record_cut(view, out, shown)
         if last:
             return
         if rest.context is not Context.BINARY:
@@ -156,16 +211,16 @@ def _match_windows(
         rest.owned_from = WINDOW_CONTEXT
 
 
-def _run(detector: Detector, view: FileView, builder: InventoryBuilder, shown: str, ask: bool = True) -> bool:
+def _run(detector: Detector, view: FileView, out: FileResult, shown: str, ask: bool = True) -> bool:
     """Run one detector on a view; True when it wanted the view. A failure costs this file, never the scan."""
     try:
         if ask and not detector.wants(view):
             return False
-        builder.add_all(detector.extract(view))
+        out.add_all(detector.extract(view))
     except MatchTimeout as exc:
-        builder.skip(Skip(shown, SkipReason.DETECTOR_ERROR, f"{detector.name}: {exc}"))
+        out.skip(Skip(shown, SkipReason.DETECTOR_ERROR, f"{detector.name}: {exc}"))
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as exc:  # a detector bug (or a native panic) must cost one file, never the scan
-        builder.skip(Skip(shown, SkipReason.DETECTOR_ERROR, f"{detector.name}: {type(exc).__name__}"))
+        out.skip(Skip(shown, SkipReason.DETECTOR_ERROR, f"{detector.name}: {type(exc).__name__}"))
     return True

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import HealthCheck, settings
 
 from scanner.catalog import Catalog, load
 from scanner.inventory.document import dumps, load_schema
@@ -97,3 +99,14 @@ def sample_vm_copy(root: Path) -> Path:
     spec.loader.exec_module(module)
     module.main(str(root), str(REPO / "sample_vm.perms"))
     return root
+
+
+# Hypothesis profiles: "ci" bounds every property in `make test`; `make fuzz` runs "fuzz" (HYPOTHESIS_PROFILE).
+# A test's own @settings(max_examples=…) still wins over the profile.
+settings.register_profile(
+    "ci", max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+)
+settings.register_profile(
+    "fuzz", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

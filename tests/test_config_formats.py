@@ -103,9 +103,13 @@ def test_huge_integer_is_a_parse_failure(parse, text: str) -> None:  # type: ign
 
 
 def test_json_flattening_stops_at_max_items() -> None:
-    # Every node visited counts (nulls too, which are never items): the walk stops before "late".
+    # Every node visited counts (nulls too, which are never items): the walk stops before "late",
+    # and says so with what it had read.
     text = '{"model": "muse-9.1",\n "pad": [' + ",".join(["null"] * (fmt.MAX_ITEMS + 10)) + '],\n "late": "x"}'
-    assert fmt.parse_json(text) == [ConfigItem(("model",), "muse-9.1", 1)]
+    with pytest.raises(fmt.BudgetExceeded) as cut:
+        fmt.parse_json(text)
+    assert cut.value.items == [ConfigItem(("model",), "muse-9.1", 1)]
+    assert str(fmt.MAX_ITEMS) in cut.value.detail
 
 
 # --- YAML ------------------------------------------------------------------------------------------
@@ -153,14 +157,17 @@ def billion_laughs(levels: int = 9) -> str:
 
 def test_yaml_alias_bomb_is_bounded() -> None:
     # 9**9 ≈ 387 million leaves if expanded; the walk must stop at MAX_ITEMS, not hang or exhaust memory.
-    items = fmt.parse_yaml(billion_laughs())
+    with pytest.raises(fmt.BudgetExceeded) as cut:
+        fmt.parse_yaml(billion_laughs())
+    items = cut.value.items
     assert 0 < len(items) <= fmt.MAX_ITEMS
     assert items[0] == ConfigItem(("a", "[0]"), "lol", 1)
 
 
 def test_yaml_alias_bomb_in_several_documents_is_still_bounded() -> None:
-    items = fmt.parse_yaml(billion_laughs() + "---\n" + billion_laughs())
-    assert len(items) <= fmt.MAX_ITEMS
+    with pytest.raises(fmt.BudgetExceeded) as cut:
+        fmt.parse_yaml(billion_laughs() + "---\n" + billion_laughs())
+    assert len(cut.value.items) <= fmt.MAX_ITEMS
 
 
 @pytest.mark.parametrize("text", ["model: [unclosed\n", "a: b: c\n", "key: *undefined_anchor\n", "\t- x\n"])

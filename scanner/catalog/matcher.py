@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
 
@@ -16,8 +17,14 @@ import yara_x
 
 from scanner.catalog.schema import CatalogError
 
-# A hostile file must not turn one scan into millions of Python confirmations.
+# A hostile file must not turn one scan into millions of Python confirmations: the engine stops a pattern
+# after MAX_HITS_PER_PATTERN matches. A pattern that reached it is searched on by its confirming regex from
+# there, so a new value after thousands of repeats is still found; repeats of one text past
+# MAX_REPEATS_KEPT are counted, not kept, and distinct texts past MAX_DISTINCT_PER_PATTERN are cut and
+# counted in `Hits.cut` (the scan records that as a skip).
 MAX_HITS_PER_PATTERN = 2000
+MAX_REPEATS_KEPT = 200  # = model.MAX_LOCATIONS: an entry keeps no more locations than this
+MAX_DISTINCT_PER_PATTERN = 100_000
 SCAN_TIMEOUT_SECONDS = 120
 # The longest match there can be: a catalog grammar may repeat without bound (`(?:-[a-z0-9]+)*`), but a
 # hit is confirmed within this many bytes of its start, so a file matched in overlapping windows (which
@@ -52,6 +59,12 @@ class Hit:
 
 class MatchTimeout(Exception):
     pass
+
+
+class Hits(list[Hit]):
+    """Hits of one scan; `cut` counts the matches of distinct texts left out past MAX_DISTINCT_PER_PATTERN."""
+
+    cut: int = 0
 
 
 def _yara_source(rules: list[Rule]) -> str:
@@ -99,15 +112,15 @@ class Matcher:
             self._local.scanner = scanner
         return scanner
 
-    def scan(self, data: bytes) -> list[Hit]:
+    def scan(self, data: bytes) -> Hits:
         """Confirmed, non-overlapping (per pattern) hits, ordered by offset."""
+        hits = Hits()
         if not data:
-            return []
+            return hits
         try:
             results = self._scanner().scan(data)
         except yara_x.TimeoutError:
             raise MatchTimeout(f"pattern search exceeded {SCAN_TIMEOUT_SECONDS}s") from None
-        hits: list[Hit] = []
         for matched in results.matching_rules:
             i = int(matched.identifier[1:])
             rule, confirm = self.rules[i], self._confirm[i]
@@ -121,5 +134,24 @@ class Matcher:
                     continue
                 covered = m.end()
                 hits.append(Hit(rule.kind, rule.index, start, m.end(), m.group()))
+            if len(starts) >= MAX_HITS_PER_PATTERN:
+                hits.cut += _search_on(data, rule, confirm, max(covered, starts[-1] + 1), hits)
         hits.sort(key=lambda h: (h.start, h.end, h.kind.value, h.index))
         return hits
+
+
+def _search_on(data: bytes, rule: Rule, confirm: re.Pattern[bytes], pos: int, hits: Hits) -> int:
+    """Hits of one capped pattern from `pos` on, found by its own regex; returns how many were cut."""
+    seen = Counter(h.text for h in hits if h.kind is rule.kind and h.index == rule.index)
+    cut = 0
+    for m in confirm.finditer(data, pos):
+        text = m.group()
+        if not text:
+            continue
+        if text not in seen and len(seen) >= MAX_DISTINCT_PER_PATTERN:
+            cut += 1
+            continue
+        seen[text] += 1
+        if seen[text] <= MAX_REPEATS_KEPT:
+            hits.append(Hit(rule.kind, rule.index, m.start(), m.end(), text))
+    return cut

@@ -22,6 +22,8 @@ FINGERPRINT_DECODES = ("fernet", "litellm-id")
 FINGERPRINT_PSEUDO_VENDORS = ("self-hosted", "unknown")
 PROCESS_ROLES = ("agent", "inference-proxy", "mcp-server", "model-server")
 AGENT_CONFIG_FORMATS = ("json", "toml")
+AGENT_SETTINGS_FORMATS = ("json", "toml", "yaml", "env")
+AGENT_ECOSYSTEMS = ("npm", "pypi")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -179,6 +181,51 @@ class AgentConfigSpec:
 
 
 @dataclass(frozen=True)
+class AgentSettingsFile:
+    """One config file of an agent product, and the key paths in it that say how the product is wired.
+
+    A key path is dotted (`env.ANTHROPIC_MODEL`); `*` is any one key (`profiles.*.model`) and
+    `{other.key}` is that key's value in the same file (`model_providers.{model_provider}.base_url`).
+    """
+
+    path: str  # glob (see scanner/catalog/globs.py)
+    format: str  # json | toml | yaml | env
+    model: tuple[str, ...] = ()
+    base_url: tuple[str, ...] = ()
+    mcp: tuple[str, ...] = ()  # container keys whose map's keys are MCP server names
+    credentials: tuple[str, ...] = ()
+    route_keys: tuple[str, ...] = ()  # keys read only for [[agents.routes]] (besides the ones above)
+
+
+@dataclass(frozen=True)
+class AgentRoute:
+    """`key` set to one of `equals` (case-insensitive), or starting with `prefix`, selects `route`."""
+
+    key: str
+    route: str
+    equals: tuple[str, ...] = ()
+    prefix: str | None = None
+
+
+@dataclass(frozen=True)
+class AgentProduct:
+    """An agent product: how to recognise its install, where its shipped model list is, how users configure it."""
+
+    id: str
+    name: str
+    vendor: str | None
+    packages: tuple[tuple[str, str], ...]  # (ecosystem, package name)
+    platform_packages: tuple[str, ...] = ()  # npm package-name globs (`@openai/codex-linux-*`)
+    binaries: tuple[str, ...] = ()  # executable file names inside its packages
+    ships: tuple[str, ...] = ()  # globs, relative to a package dir, of files that hold its model list
+    native: tuple[str, ...] = ()  # globs of a standalone install's executable (a native installer's)
+    default_route: str | None = None  # the route when a config selects a model and nothing reroutes it
+    settings: tuple[AgentSettingsFile, ...] = ()
+    routes: tuple[AgentRoute, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True)
 class Placeholders:
     pattern: str
     examples: Examples
@@ -210,6 +257,7 @@ class CatalogFile:
     source_signatures: tuple[SourceSignature, ...] = ()
     module_names: dict[str, str] = field(default_factory=dict)
     agent_configs: tuple[AgentConfigSpec, ...] = ()
+    agents: tuple[AgentProduct, ...] = ()
 
 
 # section name -> (required keys, optional keys)
@@ -232,10 +280,20 @@ _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "client_names": ({"name"}, {"vendor", "served_via"}),
     "source_signatures": ({"kind", "name", "pattern", "match", "no_match"}, {"vendor", "served_via"}),
     "agent_configs": ({"tool", "path", "format", "containers", "match", "no_match"}, {"note"}),
+    "agents": (
+        {"id", "name"},
+        {"vendor", "npm", "pypi", "platform_packages", "binaries", "ships", "native", "default_route", "settings",
+         "routes", "note"},
+    ),
 }
+_AGENT_SETTINGS_KEYS = ({"path", "format"}, {"model", "base_url", "mcp", "credentials", "route_keys"})
+_AGENT_ROUTE_KEYS = ({"key", "route"}, {"equals", "prefix"})
 CODE_PATH_KINDS = ("module", "package")
 SIGNATURE_KINDS = ("import", "client", "call")
-_CONFIG_KEY_KINDS = {"model", "base_url", "deployment_map", "base_model", "provider", "credential"}
+_CONFIG_KEY_KINDS = {
+    "model", "base_url", "deployment_map", "base_model", "provider", "credential",
+    "switch_state", "switch_state_inverted", "deployment_record", "label", "not_model",
+}
 
 
 def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
@@ -333,9 +391,49 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
             )
             for r in rows["agent_configs"]
         ),
+        agents=tuple(_agent(origin, r) for r in rows["agents"]),
     )
     _check_values(catalog)
     return catalog
+
+
+def _agent(origin: str, r: dict[str, Any]) -> AgentProduct:
+    label = f"[[agents]] {r['id']}"
+    settings = []
+    for i, f in enumerate(_rows_of(origin, f"{label} settings", r.get("settings", []))):
+        _check_keys(origin, f"{label} settings #{i + 1}", f, *_AGENT_SETTINGS_KEYS)
+        settings.append(
+            AgentSettingsFile(
+                str(f["path"]),
+                str(f["format"]),
+                *(tuple(_strs(f.get(k, []))) for k in ("model", "base_url", "mcp", "credentials", "route_keys")),
+            )
+        )
+    routes = []
+    for i, x in enumerate(_rows_of(origin, f"{label} routes", r.get("routes", []))):
+        _check_keys(origin, f"{label} routes #{i + 1}", x, *_AGENT_ROUTE_KEYS)
+        routes.append(AgentRoute(str(x["key"]), str(x["route"]), tuple(_strs(x.get("equals", []))), x.get("prefix")))
+    packages = tuple((eco, name) for eco in AGENT_ECOSYSTEMS for name in _strs(r.get(eco, [])))
+    return AgentProduct(
+        id=str(r["id"]),
+        name=str(r["name"]),
+        vendor=r.get("vendor"),
+        packages=packages,
+        platform_packages=tuple(_strs(r.get("platform_packages", []))),
+        binaries=tuple(_strs(r.get("binaries", []))),
+        ships=tuple(_strs(r.get("ships", []))),
+        native=tuple(_strs(r.get("native", []))),
+        default_route=r.get("default_route"),
+        settings=tuple(settings),
+        routes=tuple(routes),
+        note=r.get("note"),
+    )
+
+
+def _rows_of(origin: str, label: str, value: Any) -> list[dict[str, Any]]:
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise CatalogError(f"{origin}: {label} must be an array of tables")
+    return value
 
 
 def _fingerprint(r: dict[str, Any], examples: Examples) -> FingerprintSpec:
@@ -436,3 +534,33 @@ def _check_values(cat: CatalogFile) -> None:
         problem = glob_problem(a.path)
         if problem:
             raise CatalogError(f"{label}: {problem}")
+    ids: set[str] = set()
+    for product in cat.agents:
+        label = f"{where}: agent {product.id}"
+        if not re.fullmatch(r"[a-z0-9][a-z0-9._-]*", product.id):
+            raise CatalogError(f"{label}: id must be a lowercase slug")
+        if product.id in ids:
+            raise CatalogError(f"{label}: id defined twice")
+        ids.add(product.id)
+        if not product.packages and not product.binaries and not product.settings:
+            raise CatalogError(f"{label}: names no package, binary or settings file to recognise it by")
+        for f in product.settings:
+            if f.format not in AGENT_SETTINGS_FORMATS:
+                raise CatalogError(f"{label}: settings {f.path}: format {f.format!r} not in {AGENT_SETTINGS_FORMATS}")
+            problem = glob_problem(f.path)
+            if problem:
+                raise CatalogError(f"{label}: settings: {problem}")
+            for key in (*f.model, *f.base_url, *f.mcp, *f.credentials, *f.route_keys):
+                if not key or "" in key.split("."):
+                    raise CatalogError(f"{label}: settings {f.path}: key path {key!r} has an empty segment")
+        for glob in product.ships:
+            problem = glob_problem(glob)
+            if problem or glob.startswith(("/", "~/")):
+                raise CatalogError(f"{label}: ships: {problem or f'{glob!r} must be relative to the package dir'}")
+        for glob in product.native:
+            problem = glob_problem(glob)
+            if problem:
+                raise CatalogError(f"{label}: native: {problem}")
+        for route in product.routes:
+            if not route.equals and route.prefix is None:
+                raise CatalogError(f"{label}: route {route.key} -> {route.route}: needs `equals` or `prefix`")

@@ -82,6 +82,12 @@ def show_command(
     if f.agent_configs:
         rows = [[a.tool, a.path, a.format, ", ".join(a.containers)] for a in f.agent_configs]
         typer.echo(tabulate(rows, headers=["agent tool", "path", "format", "MCP server keys"]))
+    if f.agents:
+        rows = [
+            [a.id, a.name, ", ".join(f"{eco}:{n}" for eco, n in a.packages), str(len(a.settings)), str(len(a.ships))]
+            for a in f.agents
+        ]
+        typer.echo(tabulate(rows, headers=["agent product", "name", "packages", "settings files", "ships globs"]))
 
 
 @app.command("validate")

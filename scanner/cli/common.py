@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from functools import cache
 from pathlib import Path
 from typing import NoReturn
 
@@ -18,15 +19,33 @@ _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 
 
 def fail(message: str) -> NoReturn:
-    """A clear message and exit 2: bad target, bad usage, bad catalog. Never a traceback."""
-    typer.echo(f"modelcensus: error: {escape_control(message)}", err=True)
+    """A clear message and exit 2: bad target, bad usage, bad catalog. Never a traceback, never a key:
+    the message (it may quote a path or a value given) passes the built-in catalog's scrub."""
+    typer.echo(f"modelcensus: error: {escape_control(_scrubbed(message))}", err=True)
     raise typer.Exit(2)
+
+
+@cache
+def _builtin() -> Catalog | None:
+    try:
+        return load()
+    except CatalogError:  # the built-in catalogs are tested; still, an error message must get out
+        return None
+
+
+def _scrubbed(message: str) -> str:
+    """Text for stderr (an error, a progress path) with every credential the built-in catalogs know redacted."""
+    catalog = _builtin()
+    return catalog.scrub(message) if catalog else _LONG_TOKEN.sub(lambda m: m.group()[:4] + "…", message)
+
+
+_LONG_TOKEN = re.compile(r"[A-Za-z0-9_\-+/=.]{24,}")
 
 
 def parse_size(text: str) -> int:
     m = _SIZE.match(text)
     if not m:
-        fail(f"not a size: {text!r} (try 64M, 1G, 4096)")
+        fail("not a size (try 64M, 1G, 4096)")  # the value is not echoed: it could be anything pasted
     return int(float(m.group(1)) * _UNITS[m.group(2).lower()])
 
 
@@ -40,6 +59,20 @@ def load_catalog(extra: list[Path] | None) -> Catalog:
 
 
 def stderr_progress(stats: Stats, path: str) -> None:
-    shown = escape_control(path)[-60:]
+    shown = escape_control(_scrubbed(path))[-60:]
     sys.stderr.write(f"\r\x1b[K{stats.files_seen} files, {stats.bytes_read >> 20} MiB  {shown}")
     sys.stderr.flush()
+
+
+def usable_cores() -> int:
+    import os
+
+    return max(1, len(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def parse_jobs(jobs: int | None) -> int:
+    if jobs is None:
+        return usable_cores()
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, not {jobs}")
+    return jobs

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from scanner.catalog import Catalog
-from scanner.cli.common import fail, load_catalog, parse_size
+from scanner.cli.common import fail, load_catalog, parse_size, usable_cores
 from scanner.cli.output import write_output
 from scanner.cli.policy import FailOn, IgnoreFile, load_ignores, parse_fail_on, warn_expired
 from scanner.cli.scan import run_scan
@@ -71,7 +71,7 @@ def diff_command(
             fail("give two sides: modelcensus diff OLD NEW (each an inventory JSON file or a directory)")
         old_path, new_path = sides
     entries = load_ignores(ignore_file)
-    options = ScanOptions(parse_size(max_file_size))
+    options = ScanOptions(parse_size(max_file_size), jobs=usable_cores())
     catalogs: list[Catalog] = []  # loaded once, and only when a side must be scanned
     old, new = (_side(p, options, catalog, catalogs) for p in (old_path, new_path))
     today = date.today()

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from scanner.catalog import Catalog
-from scanner.cli.common import fail, load_catalog, parse_size, stderr_progress
+from scanner.cli.common import fail, load_catalog, parse_jobs, parse_size, stderr_progress
 from scanner.cli.config import ConfigError, load_config
 from scanner.cli.output import write_output
 from scanner.cli.policy import FailOn, IgnoreFile, load_ignores, parse_fail_on, warn_expired
@@ -31,7 +31,8 @@ def scan_command(
     path: Annotated[
         Path,
         typer.Argument(help="What to scan: a directory (as the VM's root /), a container image (docker save "
-                       "tarball, OCI archive or layout)", show_default=False),
+                       "tarball, OCI archive or layout) or a disk image (raw, qcow2, vmdk, vhd, vhdx)",
+                       show_default=False),
     ],
     format: Annotated[
         str | None, typer.Option("--format", "-f", help=f"Output format: {FORMATS} [default: table]")
@@ -61,14 +62,22 @@ def scan_command(
     platform: Annotated[
         str, typer.Option("--platform", help="The platform of a container image index to scan (linux/arm64)")
     ] = DEFAULT_PLATFORM,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Processes for the per-file work [default: the usable cores]")
+    ] = None,
+    allow_backing_files: Annotated[
+        bool,
+        typer.Option("--allow-backing-files", help="Let a disk image read its backing files (beside it only)"),
+    ] = False,
     fail_on: FailOn = None,
     ignore_file: IgnoreFile = None,
     config: Annotated[
         Path | None, typer.Option("--config", help="Options file (default: ./modelcensus.toml when present)")
     ] = None,
 ) -> None:
-    """Scan an agent VM (a directory as its root, or a container image) and report the models, providers, SDKs,
-    endpoints, credentials (redacted) and kill switches it is wired to.
+    """Scan an agent VM (a directory as its root, a container image, or a disk image) and report the models,
+    providers, SDKs, endpoints, credentials (redacted) and kill switches it is wired to. Disk images need the
+    images extra: dissect.target, AGPL-3.0, imported only when a disk image is scanned.
 
     Exit status: 0 clean, 1 a finding at or above --fail-on, 2 bad usage, target, config, catalog or ignore file."""
     try:
@@ -85,9 +94,9 @@ def scan_command(
     if destination is not None and path.exists() and _inside(destination, path):
         fail(f"{destination}: is inside the scanned target {path}; the target is never written to")
     size = parse_size(max_file_size or cfg.max_file_size or f"{DEFAULT_MAX_FILE_SIZE >> 20}M")
-    options = ScanOptions(size, include_pseudo, one_file_system)
+    options = ScanOptions(size, include_pseudo, one_file_system, jobs=parse_jobs(jobs))
     cat = load_catalog(list(cfg.catalogs) + list(catalog or []))
-    inventory = run_scan(path, cat, options, quiet, as_kind, platform)
+    inventory = run_scan(path, cat, options, quiet, as_kind, platform, allow_backing_files)
     write_output(render(format, inventory), destination)
     today = date.today()
     kept, suppressed = split_findings(inventory.findings, entries, today)
@@ -100,13 +109,14 @@ def scan_command(
 
 def run_scan(
     path: Path, cat: Catalog, options: ScanOptions, quiet: bool, kind: TargetKind | None = None,
-    platform: str = DEFAULT_PLATFORM,
+    platform: str = DEFAULT_PLATFORM, allow_backing: bool = False,
 ) -> Inventory:
     """The one way the command line scans a target (`scan`, and `diff` for a side that is not an inventory)."""
     if not path.exists():
         fail(f"{path}: no such file or directory")
     try:
-        opened = open_target(str(path), kind, WalkOptions(options.include_pseudo, options.one_file_system), platform)
+        walk = WalkOptions(options.include_pseudo, options.one_file_system)
+        opened = open_target(str(path), kind, walk, platform, allow_backing)
     except ImageError as exc:
         fail(str(exc))
     except OSError as exc:

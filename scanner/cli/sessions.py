@@ -9,19 +9,21 @@ from typing import Annotated
 
 import typer
 
-from scanner.cli.common import fail, load_catalog, parse_size
+from scanner.cli.common import fail, load_catalog, parse_size, usable_cores
+from scanner.cli.scan import run_scan
 from scanner.inventory.document import to_document
 from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
-from scanner.pipeline import scan
 from scanner.sessions import report
-from scanner.targets import DirectoryTarget, WalkOptions
 from scanner.textsafe import escape_control
 
 _FORMATS = ("table", "json")
 
 
 def sessions_command(
-    path: Annotated[Path, typer.Argument(help="Directory to scan as the VM's root (/)", show_default=False)],
+    path: Annotated[
+        Path, typer.Argument(help="What to scan: a directory (the VM's root /), a container or disk image",
+                             show_default=False),
+    ],
     format: Annotated[str, typer.Option("--format", "-f", help="Output format: table, json")] = "table",
     catalog: Annotated[
         list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)")
@@ -34,15 +36,8 @@ def sessions_command(
     readable, and how model aliases in configs map to what the logs observed."""
     if format not in _FORMATS:
         fail(f"unknown format {format!r}; choose one of: {', '.join(_FORMATS)}")
-    if not path.is_dir():
-        fail(f"{path}: not a directory")
-    options = ScanOptions(parse_size(max_file_size))
-    cat = load_catalog(catalog)
-    try:
-        target = DirectoryTarget(str(path), WalkOptions(options.include_pseudo, options.one_file_system))
-    except OSError as exc:
-        fail(f"{path}: {exc.strerror or exc}")
-    inv = scan(target, cat, options)
+    options = ScanOptions(parse_size(max_file_size), jobs=usable_cores())
+    inv = run_scan(path, load_catalog(catalog), options, quiet=True)  # any target kind scan takes
     findings = [f for f in inv.findings if f.id.startswith("session-")]
     if format == "json":
         doc = to_document(inv)

@@ -7,8 +7,10 @@ would not parse marks the content detector's locations in it with `parse_error`.
 from __future__ import annotations
 
 from scanner.detectors.agent_configs import AgentConfigDetector
+from scanner.detectors.agents import AgentDetector
 from scanner.detectors.base import Detector, FileView
 from scanner.detectors.binaries import BinaryDetector
+from scanner.detectors.compressed import CompressedDetector
 from scanner.detectors.config import ConfigDetector
 from scanner.detectors.content import ContentDetector
 from scanner.detectors.ecosystems import EcosystemDetector
@@ -22,12 +24,14 @@ from scanner.detectors.source import SourceDetector
 DETECTORS: tuple[Detector, ...] = (
     ConfigDetector(),
     ContentDetector(),
+    CompressedDetector(),
     InstalledPackageDetector(),
     ManifestDetector(),
     KeyFileDetector(),
     SessionDetector(),
     BinaryDetector(),
     AgentConfigDetector(),
+    AgentDetector(),
     EcosystemDetector(),
     LockfileDetector(),
     SourceDetector(),

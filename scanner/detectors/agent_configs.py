@@ -104,15 +104,23 @@ def _dig(doc: dict[str, Any], path: str) -> dict[str, Any] | None:
 
 
 def _server(name: str, spec: dict[str, Any], user: str | None, location: Any) -> McpServerEvidence:
-    command = spec.get("command") if isinstance(spec.get("command"), str) else None
+    raw_command = spec.get("command")
+    command = raw_command if isinstance(raw_command, str) else None
     args = [str(a) for a in spec.get("args", []) if isinstance(a, str | int | float)] if command else []
     if command and isinstance(spec.get("args"), list):
         command = " ".join([command, *_redact_args(args)])
+    elif isinstance(raw_command, list) and raw_command and all(isinstance(a, str) for a in raw_command):
+        # opencode writes the command line as one list: `"command": ["npx", "-y", "server"]`.
+        command = " ".join([raw_command[0], *_redact_args(raw_command[1:])])
     raw_url = spec.get("url") or spec.get("serverUrl") or spec.get("httpUrl")
     url = safe_url(raw_url) if isinstance(raw_url, str) else None
     kind = str(spec.get("type") or spec.get("transport") or "").lower()
     if kind in ("stdio", "sse"):
         transport = kind
+    elif kind == "local":  # opencode: local = a command, remote = a URL
+        transport = "stdio"
+    elif kind == "remote":
+        transport = "sse" if url and url.rstrip("/").endswith("/sse") else "http"
     elif kind in ("http", "streamable-http", "streamablehttp", "streamable_http"):
         transport = "http"
     elif command:

@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Protocol
 
 from scanner.catalog import Catalog
-from scanner.catalog.matcher import Hit
+from scanner.catalog.matcher import Hits
 from scanner.detectors.contexts import classify, is_comment_line
 from scanner.model import Context, Evidence, FileMeta, Location, Skip
 from scanner.targets.base import FileEntry
@@ -50,6 +50,9 @@ class FileView:
     # Set by the config detector when the file's format would not parse; marks every location in it.
     parse_error: bool = False
     layer: str | None = None  # the container image layer the file came from
+    # Set by the config detector: words of the file's labels and descriptions (`"name": "Qwen3 Coder 30B
+    # (local)"`), minus every value the file sets; a catalog match that is only such a word is prose, not an id.
+    label_words: frozenset[str] = frozenset()
     # Set when the view holds one window of a larger file; None when it holds the whole file.
     window: Window | None = None
     _line_cursor: tuple[int, int] = field(default=(0, 1), repr=False)
@@ -72,13 +75,21 @@ class FileView:
 
     @cached_property
     def context(self) -> Context:
+        if self.catalog.native_install(self.entry.path) is not None:
+            # An agent product's own executable outside any package dir (a native installer's): what it ships,
+            # like the same binary inside node_modules, not what the machine is wired to.
+            return Context.PACKAGE
         return classify(self.entry.path, self.data[:8192])
 
     @cached_property
-    def hits(self) -> list[Hit]:
+    def hits(self) -> Hits:
         hits = self.catalog.matcher.scan(self.data)
         window = self.window
-        return hits if window is None else [h for h in hits if window.owns(h.start)]
+        if window is None:
+            return hits
+        owned = Hits(h for h in hits if window.owns(h.start))
+        owned.cut = hits.cut
+        return owned
 
     @cached_property
     def text(self) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from scanner.detectors.base import FileView
 from scanner.detectors.content import ContentDetector
 from scanner.formats import auditable, gobuild
-from scanner.model import ClientEvidence, Context, Evidence, SdkEvidence
+from scanner.model import ClientEvidence, Context, Evidence, SdkEvidence, Skip, SkipReason
 from scanner.textsafe import decode
 
 _EXECUTABLE_MAGICS = (
@@ -41,21 +41,25 @@ class BinaryDetector:
     def wants(self, view: FileView) -> bool:
         return view.data.startswith(_EXECUTABLE_MAGICS)
 
-    def extract(self, view: FileView) -> Iterator[Evidence]:
+    def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
         yield from self._code_paths(view)
         yield from self._go(view)
         if view.window is None or view.window.offset == 0:
             yield from self._auditable(view)  # needs the ELF headers: the head's view only
         yield from self._utf16(view)
 
-    def _code_paths(self, view: FileView) -> Iterator[Evidence]:
+    def _code_paths(self, view: FileView) -> Iterator[Evidence | Skip]:
         catalog = view.catalog
         parts: dict[str, set[str]] = defaultdict(set)
         packages: set[tuple[str, str, str]] = set()
         lo, hi = _owned(view)
         for spec, rx in catalog.code_path_rx:
             for n, m in enumerate(rx.finditer(view.data, lo)):
-                if n >= _MAX_PATH_HITS or m.start() >= hi:
+                if m.start() >= hi:
+                    break  # the next window's
+                if n >= _MAX_PATH_HITS:
+                    detail = f"code paths: matches after the first {_MAX_PATH_HITS} of one grammar not read"
+                    yield Skip(view.path, SkipReason.CAP_REACHED, detail)
                     break
                 groups = {k: decode(v) for k, v in m.groupdict().items() if v is not None}
                 if spec.kind == "package" and spec.ecosystem:
@@ -87,7 +91,7 @@ class BinaryDetector:
         for name, version in auditable.crates(view.data):
             yield from _sdk(view, "cargo", name, version)
 
-    def _utf16(self, view: FileView) -> Iterator[Evidence]:
+    def _utf16(self, view: FileView) -> Iterator[Evidence | Skip]:
         # PE files keep their strings in UTF-16; in ELF and Mach-O they are rare and the pass costs
         # seconds per large shared object (measured on a pip-installed litellm tree).
         if not view.head.startswith(b"MZ"):
@@ -96,7 +100,15 @@ class BinaryDetector:
         total = 0
         lo, hi = _owned(view)
         for n, m in enumerate(_UTF16.finditer(view.data, lo)):
-            if n >= _MAX_UTF16_STRINGS or total >= _MAX_UTF16_BYTES or m.start() >= hi:
+            if m.start() >= hi:
+                break  # the next window's
+            if n >= _MAX_UTF16_STRINGS or total >= _MAX_UTF16_BYTES:
+                # Matched already, in place, is only ASCII: what is past the cap is recorded as not read.
+                detail = (
+                    f"UTF-16 strings: only the first {n} ({total} bytes) decoded "
+                    f"(caps {_MAX_UTF16_STRINGS} strings, {_MAX_UTF16_BYTES >> 20} MiB)"
+                )
+                yield Skip(view.path, SkipReason.CAP_REACHED, detail)
                 break
             text = m.group()[::2]
             strings.append(text)

@@ -23,6 +23,9 @@ from scanner.model import (
     KillSwitchEvidence,
     Location,
     ModelEvidence,
+    Skip,
+    SkipReason,
+    SwitchState,
 )
 from scanner.secrets import credential_evidence, safe_url
 from scanner.textsafe import display_path
@@ -48,10 +51,20 @@ _BY_EXT: dict[str, Callable[[str], list[fmt.ConfigItem]]] = {
     ".yml": fmt.parse_yaml,
     ".toml": fmt.parse_toml,
     ".ini": fmt.parse_ini,
-    ".cfg": fmt.parse_ini,
-    ".conf": fmt.parse_ini,
-    ".properties": fmt.parse_ini,
+    ".cfg": fmt.parse_conf,
+    ".conf": fmt.parse_conf,
+    ".properties": fmt.parse_conf,
+    ".tf": fmt.parse_hcl,
+    ".tfvars": fmt.parse_hcl,
+    ".hcl": fmt.parse_hcl,
+    ".nix": fmt.parse_hcl,
 }
+# Formats that look like JSON at their first byte but are not (Nix, Bicep, CUE, Jsonnet…): never sniffed.
+_NOT_JSON = {".nix", ".bicep", ".cue", ".jsonnet", ".libsonnet", ".dhall", ".kdl", ".lua", ".pkl", ".ncl"}
+_INI_HEADER = re.compile(rb"\[[A-Za-z0-9_][^\]\[\n\"{}]*\][ \t]*\r?\n")
+# Shell startup files and scripts: their `export KEY=value` lines are environment assignments.
+_SHELL_NAMES = {".bashrc", ".bash_profile", ".profile", ".zshrc", ".zshenv", ".zprofile", ".kshrc", "profile"}
+_SHELL_EXT = (".sh", ".bash", ".zsh")
 
 
 def pick_parser(view: FileView) -> Callable[[str], list[fmt.ConfigItem]] | None:
@@ -60,13 +73,18 @@ def pick_parser(view: FileView) -> Callable[[str], list[fmt.ConfigItem]] | None:
         return None
     if name.endswith(_SYSTEMD_EXT) or (view.entry.path.startswith("/etc/systemd/") and name.endswith(".conf")):
         return fmt.parse_systemd
-    if view.context is Context.ENV:
+    if view.context is Context.ENV or name in _SHELL_NAMES or name.endswith(_SHELL_EXT):
         return fmt.parse_env
     ext = name[name.rfind(".") :] if "." in name else ""
     if ext in _BY_EXT:
         return _BY_EXT[ext]
+    if view.context is not Context.CONFIG or ext in _NOT_JSON:
+        return None
     # Only the head is looked at: stripping the whole file would copy up to the read cap for every config file.
-    if view.context is Context.CONFIG and view.data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
+    head = view.data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if _INI_HEADER.match(head):
+        return fmt.parse_ini  # `[default]` then `key = value`: ~/.aws/config, ~/.aws/credentials, git config
+    if head[:1] in (b"{", b"["):
         return fmt.parse_json
     return None
 
@@ -77,30 +95,47 @@ class ConfigDetector:
 
     def wants(self, view: FileView) -> bool:
         return (
-            view.context in (Context.CONFIG, Context.ENV)
-            and view.entry.size <= MAX_CONFIG_BYTES
+            view.context in (Context.CONFIG, Context.ENV, Context.SOURCE)
+            and (view.context is not Context.SOURCE or view.name.endswith(_SHELL_EXT))
             and pick_parser(view) is not None
         )
 
-    def extract(self, view: FileView) -> Iterator[Evidence]:
+    def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
         parser = pick_parser(view)
         assert parser is not None
+        if view.entry.size > MAX_CONFIG_BYTES:
+            # Not parsed by key; the content detector still matches its bytes. Recorded, never a silent gap.
+            detail = f"config keys not parsed: {view.entry.size} bytes, over {MAX_CONFIG_BYTES >> 20} MiB"
+            yield Skip(view.path, SkipReason.CAP_REACHED, detail)
+            return
+        broken = False
         try:
             items = parser(view.text)
-            broken = False
-        except fmt.ParseFailure:
+        except fmt.BudgetExceeded as cut:
+            items = cut.items
+            yield Skip(view.path, SkipReason.BUDGET_EXCEEDED, f"{_format_name(parser)}: {cut.detail}")
+        except fmt.ParseFailure as exc:
             items, broken = fmt.parse_loose(view.text), True
             view.parse_error = True
+            read = f"{len(items)} setting(s) read line by line" if items else "nothing read line by line"
+            if len(view.data) >= view.entry.size:  # a file cut at the read cap is already `too-large`
+                yield Skip(view.path, SkipReason.PARSE_ERROR, f"{_format_name(parser)}: {exc}; {read}")
+
+        view.label_words = label_words(items, view.catalog)
 
         def locate(line: int | None, env: bool) -> Location:
             ctx = Context.ENV if env else view.context
             return view.location(line, ctx, parse_error=broken)
 
-        yield from interpret(items, view.catalog, locate, view.meta)
+        evidence = interpret(items, view.catalog, locate, view.meta)
+        if view.context is Context.SOURCE:
+            # A shell script's models and keys are the source detector's; its kill switches are settings.
+            evidence = (ev for ev in evidence if isinstance(ev, KillSwitchEvidence))
+        yield from evidence
         if parser is fmt.parse_systemd:
             yield from self._environment_files(view, items)
 
-    def _environment_files(self, view: FileView, items: list[fmt.ConfigItem]) -> Iterator[Evidence]:
+    def _environment_files(self, view: FileView, items: list[fmt.ConfigItem]) -> Iterator[Evidence | Skip]:
         """`EnvironmentFile=` is resolved inside the target root and read as an env file."""
         for item in items:
             if item.path[-1:] != ("EnvironmentFile",):
@@ -116,7 +151,40 @@ class ConfigDetector:
                 commented = line is not None and 0 < line <= len(_l) and is_comment_line(_l[line - 1])
                 return Location(display_path(_p), line, Context.COMMENT if commented else Context.ENV)
 
-            yield from interpret(fmt.parse_env(text), view.catalog, locate, None)
+            try:
+                env_items = fmt.parse_env(text)
+            except fmt.BudgetExceeded as cut:
+                env_items = cut.items
+                yield Skip(display_path(inside), SkipReason.BUDGET_EXCEEDED, f"ENV: {cut.detail}")
+            yield from interpret(env_items, view.catalog, locate, None)
+
+
+_WORD_EDGES = "()[]{}<>,;:.!?\"'`"
+
+
+def label_words(items: list[fmt.ConfigItem], catalog: Catalog) -> frozenset[str]:
+    """The words of labels and descriptions (values with a blank under a `label` key), minus every value the
+    file sets whole: `Qwen3` of "Qwen3 Coder 30B (local)" is prose; a `model: Qwen3` elsewhere would keep it.
+    Also the values of `not_model` keys (`image: ollama/ollama:rocm`)."""
+    label_keys, other_keys = catalog.keys("label"), catalog.keys("not_model")
+    words: set[str] = set()
+    values: set[str] = set()
+    others: set[str] = set()
+    for item in items:
+        value = item.value.strip()
+        keys = [p for p in item.path if not p.startswith("[")]
+        key = _norm(keys[-1]) if keys else ""
+        if key in other_keys:
+            others.add(value)
+            continue
+        values.add(value)
+        if " " in value and key in label_keys:
+            words.update(w.strip(_WORD_EDGES) for w in value.split())
+    return frozenset((words - values) | (others - values))
+
+
+def _format_name(parser: Callable[[str], list[fmt.ConfigItem]]) -> str:
+    return parser.__name__.removeprefix("parse_").upper()
 
 
 def _norm(key: str) -> str:
@@ -131,14 +199,129 @@ def _record(path: tuple[str, ...]) -> tuple[str, ...]:
     return path[:-1]
 
 
-
-
 def _route_of(value: str, catalog: Catalog) -> str:
     v = value.strip().lower()
     routes = {f.route for f in catalog.hosted_forms}
     if v in routes:
         return v
     return "direct" if v in catalog.vendor_names else v
+
+
+@dataclasses.dataclass(frozen=True)
+class _Deployment:
+    """An Azure deployment record: its name is an alias of `model`."""
+
+    name: str
+    model: str
+    line: int | None
+    fields: frozenset[tuple[str, ...]]  # the item paths it consumes (never models themselves)
+
+
+# Where a deployment record keeps the model it serves, relative to the record.
+_DEPLOYMENT_MODEL = (("model", "name"), ("properties", "model", "name"), ("model",), ("base_model",))
+_DEPLOYMENT_NAME = (("name",), ("deployment_name",), ("deployment",))
+
+
+def _deployments(items: list[fmt.ConfigItem], catalog: Catalog) -> list[_Deployment]:
+    """Records `{name, model | model.name | properties.model.name}` that say they are Azure deployments: by a
+    marker key or type (`sku`, `azurerm_cognitive_deployment`, the ARM type), or by sitting in a deployment map."""
+    markers = catalog.keys("deployment_record")
+    map_keys = catalog.keys("deployment_map")
+    values: dict[tuple[str, ...], fmt.ConfigItem] = {}
+    for item in items:
+        values.setdefault(tuple(_norm(p) for p in item.path), item)
+    records = {path[: -len(rel)] for path in values for rel in _DEPLOYMENT_NAME if path[-len(rel) :] == rel}
+    # Each record's fields, by one pass over every path's prefixes (never a record x path product).
+    fields: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
+    for path in values:
+        for cut in range(len(path)):
+            if path[:cut] in records:
+                fields.setdefault(path[:cut], set()).add(path)
+    found = []
+    for rec in sorted(records):
+        name_item = next((values[rec + r] for r in _DEPLOYMENT_NAME if rec + r in values), None)
+        model_rel = next((r for r in _DEPLOYMENT_MODEL if rec + r in values), None)
+        if name_item is None or model_rel is None:
+            continue
+        own = fields.get(rec, set())
+        marked = (
+            any(p in markers for p in rec)
+            or any(k[len(rec)] in markers for k in own)
+            or _norm(values.get(rec + ("type",), name_item).value).split("@")[0] in markers
+            or any(p in map_keys for p in rec)
+        )
+        model = values[rec + model_rel].value.strip()
+        name = name_item.value.strip()
+        if marked and _MODELISH.match(model) and _MODELISH.match(name) and "/" not in name:
+            found.append(_Deployment(name, model, name_item.line, frozenset(own)))
+    return found
+
+
+def _switch_tables(items: list[fmt.ConfigItem], catalog: Catalog) -> dict[tuple[str, ...], tuple[str, bool]]:
+    """Items that hold the state of a kill-switch table or object (`[runtime.kill_switch]` + `engaged = false`,
+    `"killSwitch": {"enabled": true}`): item path -> (switch name, inverted)."""
+    direct, inverted = catalog.keys("switch_state"), catalog.keys("switch_state_inverted")
+    out = {}
+    for item in items:
+        keys = [p for p in item.path if not p.startswith("[")]
+        if len(keys) < 2 or not catalog.is_kill_switch_key(keys[-2]):
+            continue
+        field = _norm(keys[-1])
+        if field in direct or field in inverted:
+            out[item.path] = (".".join(keys[:-1]), field in inverted)
+    return out
+
+
+def _flag_switches(
+    items: list[fmt.ConfigItem], catalog: Catalog
+) -> tuple[dict[tuple[str, ...], KillSwitchEvidence], set[tuple[str, ...]]]:
+    """flagd / OpenFeature flag definitions (`flags.NAME.{state, defaultVariant, variants}`) whose flag is
+    named as a kill switch: its value is the default variant's while the flag is ENABLED."""
+    flags: dict[tuple[str, ...], dict[str, fmt.ConfigItem]] = {}
+    for item in items:
+        p = item.path
+        at = -1
+        if len(p) >= 3 and p[-3] == "flags":
+            at = len(p) - 3
+        elif len(p) >= 4 and p[-4] == "flags" and p[-2] == "variants":
+            at = len(p) - 4
+        if at >= 0:
+            flags.setdefault(p[: at + 2], {})["/".join(p[at + 2 :])] = item
+    out = {}
+    consumed: set[tuple[str, ...]] = set()  # the other fields of a kill-switch flag are read through it
+    for flag, fields in flags.items():
+        default = fields.get("defaultVariant")
+        if default is None or not catalog.is_kill_switch_key(flag[-1]):
+            continue
+        consumed |= {f.path for f in fields.values()}
+        state = fields.get("state")
+        chosen = fields.get(f"variants/{default.value}")
+        value = chosen.value if chosen else default.value
+        if state is not None and state.value.upper() == "DISABLED":
+            value, switch = "DISABLED", SwitchState.OFF  # a disabled flag is not evaluated: never engaged
+        else:
+            switch = catalog.switch_state(value)
+        out[default.path] = KillSwitchEvidence(flag[-1], value, switch, Location("", default.line))
+    return out, consumed
+
+
+def _model_map_keys(items: list[fmt.ConfigItem], locate: Locate) -> Iterator[ModelEvidence]:
+    """`"models": {"qwen3.5:4b": {"name": "Qwen 3.5 4B"}}` (opencode, Crush): the keys of a models map are the
+    ids; the `name` beside them is a label. A key is taken when it looks like an id (a digit, `:` or `/`)."""
+    seen: set[tuple[str, ...]] = set()
+    for item in items:
+        p = item.path
+        for i in range(len(p) - 2):
+            if _norm(p[i]) != "models" or p[i + 1].startswith("["):
+                continue
+            key = p[i + 1]
+            if p[: i + 2] not in seen and _MODELISH.match(key) and any(c.isdigit() or c in ":/" for c in key):
+                seen.add(p[: i + 2])
+                yield ModelEvidence(key, locate(item.line, False))
+
+
+def _flip(state: SwitchState) -> SwitchState:
+    return {SwitchState.ON: SwitchState.OFF, SwitchState.OFF: SwitchState.ON}.get(state, state)
 
 
 def interpret(
@@ -161,6 +344,16 @@ def interpret(
         elif key in base_keys and _MODELISH.match(item.value):
             bases.setdefault(_record(item.path), item.value)
 
+    consumed: set[tuple[str, ...]] = set()
+    for dep in _deployments(items, catalog):
+        loc = locate(dep.line, False)
+        yield ModelEvidence(f"azure/{dep.name}", loc, base_model=dep.model, served_via="azure")
+        yield ModelEvidence(dep.model, loc)
+        consumed |= dep.fields
+    yield from _model_map_keys(items, locate)
+    switch_fields = _switch_tables(items, catalog)
+    flag_switches, flag_fields = _flag_switches(items, catalog)
+
     for item in items:
         keys = [p for p in item.path if not p.startswith("[")]
         if not keys:
@@ -175,28 +368,51 @@ def interpret(
         # Carried so a live audit can compare a process's running value with this file's, by name.
         variable = raw_key if item.env or raw_key.isupper() else None
 
+        if item.path in flag_switches:
+            flag = flag_switches[item.path]
+            yield dataclasses.replace(flag, location=loc)
+            continue
+        if item.path in flag_fields:
+            continue
+        if item.path in switch_fields:
+            name, inverted = switch_fields[item.path]
+            state = catalog.switch_state(value)
+            yield KillSwitchEvidence(name, value, _flip(state) if inverted else state, loc)
+            continue
+
         secret_key = role == "credential" or key in secret_keys or key.endswith(_SECRET_SUFFIXES)
-        # A comment can make an override a kill switch; never a secret (its value would be shown).
-        named_in_comment = bool(item.comment and not secret_key and catalog.mentions_kill_switch(item.comment))
+        # A comment can make an override a kill switch: only a setting whose value is an on/off spelling, and
+        # never a secret (its value would be shown) or a variable a catalog knows as something else.
+        named_in_comment = bool(
+            item.comment
+            and not secret_key
+            and role in (None, "kill_switch")
+            and catalog.switch_state(value) is not SwitchState.UNKNOWN
+            and catalog.mentions_kill_switch(item.comment)
+        )
         if catalog.is_kill_switch_key(raw_key) or role == "kill_switch" or named_in_comment:
             name = raw_key if item.env else ".".join(keys)
             note = item.comment if named_in_comment else None
             yield KillSwitchEvidence(name, value, catalog.switch_state(value), loc, note)
             continue
 
-        is_model_key = (
+        in_record = tuple(_norm(p) for p in item.path) in consumed
+        is_model_key = not in_record and (
             key in model_keys
             or key.endswith("_model")
             or role == "model"
             or (key in {"id", "name"} and any(_norm(k) in model_keys for k in keys[:-1]))
         )
-        in_map = next((i for i, k in enumerate(keys[:-1]) if _norm(k) in map_keys), None)
-        if in_map is not None and _MODELISH.match(value):
-            deployment = keys[in_map + 1]
-            if is_model_key or len(keys) == in_map + 2:
+        at = next((i for i, k in enumerate(item.path[:-1]) if _norm(k) in map_keys), None)
+        if at is not None and not in_record and _MODELISH.match(value):
+            deployment = item.path[at + 1]
+            # A map `{deployment: model}` or `{deployment: {model: …}}`; a list of records is handled above.
+            if not deployment.startswith("[") and (is_model_key or len(item.path) == at + 2):
                 yield ModelEvidence(f"azure/{deployment}", loc, base_model=value, served_via="azure")
                 yield ModelEvidence(value, loc)
                 continue
+            if deployment.startswith("["):
+                is_model_key = False
         if is_model_key and _MODELISH.match(value) and not value.isdigit() and "://" not in value:
             yield ModelEvidence(value, loc, bases.get(record), routes.get(record), variable)
             continue

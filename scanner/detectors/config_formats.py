@@ -1,19 +1,24 @@
 """Structured config formats flattened to (key path, value, line) items.
 
-Each parser takes text and returns `ConfigItem`s, or raises `ParseFailure`. JSON is read the tolerant
-way agents write it (BOM, CRLF, `//` and `/* */` comments, trailing commas). Line numbers are exact for
-YAML, env files, INI and systemd units, and recovered by position for JSON and TOML.
+Each parser takes text and returns `ConfigItem`s, raises `ParseFailure` when the text is not in its format,
+or `BudgetExceeded` (with what it read so far) when the file holds more than `MAX_ITEMS` nodes. JSON is read
+the tolerant way agents write it (BOM, CRLF, `//` and `/* */` comments, trailing commas).
+
+Every parser is linear in the size of its input: no regex here can backtrack over a run of the same
+character, and line numbers come from one offset-to-line map per file (`LineMap`), never from searching
+the text again for a value.
 """
 
 from __future__ import annotations
 
-import configparser
 import json
 import re
 import shlex
 import sys
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
 import yaml
@@ -23,7 +28,12 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-MAX_ITEMS = 100_000  # YAML aliases can make a small file a huge tree ("billion laughs")
+# The work budget of one file, in nodes visited (values, containers, nulls, assignments). YAML aliases can
+# make a small file a huge tree ("billion laughs"); a 4 MiB config has far fewer nodes than this.
+MAX_ITEMS = 100_000
+
+# libyaml's C loader where PyYAML was built with it; the pure-Python one is 10-20x slower.
+YAML_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -39,56 +49,171 @@ class ParseFailure(Exception):
     pass
 
 
+class BudgetExceeded(Exception):
+    """The file has more nodes than a parser may visit; `items` is what was read before the cut."""
+
+    def __init__(self, detail: str, items: list[ConfigItem]) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.items = items
+
+
+class _Budget:
+    def __init__(self, items: list[ConfigItem], limit: int = MAX_ITEMS) -> None:
+        self.left = limit
+        self.items = items
+
+    def spend(self, what: str) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise BudgetExceeded(f"more than {MAX_ITEMS} {what}; read up to the cut", self.items)
+
+
+class LineMap:
+    """1-based line of any offset of one text, built in one pass; lines end at `\\n`."""
+
+    def __init__(self, text: str) -> None:
+        self._starts = list(accumulate((len(part) + 1 for part in text.split("\n")[:-1]), initial=0))
+
+    def line(self, offset: int) -> int:
+        return bisect_right(self._starts, offset)
+
+
 # --- JSON ------------------------------------------------------------------------------------------
 
-_JSON_COMMENTS = re.compile(r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/', re.DOTALL)
-_JSON_TRAILING = re.compile(r'"(?:\\.|[^"\\])*"|,(?=\s*[}\]])', re.DOTALL)
+# One token at a time, each alternative unambiguous (unrolled, possessive loops that keep no backtracking
+# state), an unterminated string or comment running to the end: a failed match never restarts at the next
+# quote, so `\"` * 400k stays linear.
+# Possessive quantifiers (Python 3.11+) keep no backtracking state; 3.10 gets the same patterns without.
+_POSSESSIVE = "+" if sys.version_info >= (3, 11) else ""
 
 
-def _blank(m: re.Match[str]) -> str:
-    tok = m.group()
-    if tok.startswith('"'):
-        return tok
-    return re.sub(r"[^\n]", " ", tok)  # keep newlines so line numbers still hold
+def _linear(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """`~` in `pattern` marks a quantifier that may be possessive."""
+    return re.compile(pattern.replace("~", _POSSESSIVE), flags)
+
+
+_JSON_TOKEN = _linear(
+    r"\s*~(?:"  # the blanks before a token are consumed by the same match, never one search per character
+    r'"[^"\\]*~(?:\\.[^"\\]*~)*~"?'  # a string
+    r"|//[^\n]*~"  # a line comment
+    r"|/\*[^*]*~(?:\*+~(?!/)[^*]*~)*~(?:\*+/)?"  # a block comment
+    r"|[{}\[\]:,]"
+    r'|[^\s{}\[\]:,"/]+~|/'  # a literal (number, true, false, null) or stray text
+    r")",
+    re.DOTALL,
+)
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+# A value costs at most four tokens (key, colon, value, comma): more tokens than this is over budget anyway,
+# and the token list is what a hostile file would grow in memory.
+MAX_JSON_TOKENS = 4 * MAX_ITEMS
+
+
+def _json_tokens(text: str, keep: bool = True) -> tuple[list[tuple[int, str]], str]:
+    """The significant tokens (offset, text) and the text with comments and trailing commas blanked.
+    `keep=False` keeps only the last token (enough for trailing commas): cleaning alone has no token budget."""
+    tokens: list[tuple[int, str]] = []
+    blanks: list[tuple[int, int, str]] = []
+    # Trailing blanks are cut first: after the last token, every position would retry the leading `\s*`.
+    for m in _JSON_TOKEN.finditer(text, 0, len(text.rstrip())):
+        end = m.end()
+        tok = text[end - 1] if end - m.start() == 1 else m.group().lstrip()
+        start = end - len(tok)
+        if tok[0] == "/" and tok[1:2] in ("/", "*"):
+            blanks.append((start, end, _NOT_NEWLINE.sub(" ", tok)))
+            continue
+        if tok in ("}", "]") and tokens and tokens[-1][1] == ",":
+            comma = tokens.pop()[0]
+            blanks.append((comma, comma + 1, " "))
+        tokens.append((start, tok))
+        if len(tokens) > MAX_JSON_TOKENS:
+            if keep:
+                raise BudgetExceeded(f"more than {MAX_JSON_TOKENS} JSON tokens; nothing read", [])
+            del tokens[:-1]
+    if not blanks:
+        return tokens, text
+    blanks.sort()
+    pieces, last = [], 0
+    for start, end, blank in blanks:
+        pieces += [text[last:start], blank]
+        last = end
+    pieces.append(text[last:])
+    return tokens, "".join(pieces)
 
 
 def clean_json(text: str) -> str:
     """Comments, then trailing commas, blanked out; strings and line breaks left intact."""
-    text = _JSON_COMMENTS.sub(_blank, text.lstrip("\ufeff"))
-    return _JSON_TRAILING.sub(_blank, text)
+    return _json_tokens(text.lstrip("\ufeff"), keep=False)[1]
 
 
 def parse_json(text: str) -> list[ConfigItem]:
-    cleaned = clean_json(text)
+    tokens, cleaned = _json_tokens(text.lstrip("\ufeff"))
     try:
-        doc = json.loads(cleaned)
+        json.loads(cleaned)  # the C decoder says whether it is JSON; the tokens say where each value is
     except (ValueError, RecursionError) as exc:  # JSONDecodeError, and int digit limits
-        raise ParseFailure(type(exc).__name__) from None
-    return _with_lines(_flatten(doc), cleaned, json_quote=True)
+        raise ParseFailure(_json_error(exc)) from None
+    return _json_items(tokens, LineMap(cleaned))
 
 
-def parse_toml(text: str) -> list[ConfigItem]:
-    try:
-        doc = tomllib.loads(text.lstrip("\ufeff"))
-    except (ValueError, RecursionError) as exc:  # TOMLDecodeError, and int digit limits
-        raise ParseFailure(type(exc).__name__) from None
-    return _with_lines(_flatten(doc), text, json_quote=False)
+def _json_error(exc: Exception) -> str:
+    if isinstance(exc, json.JSONDecodeError):
+        return f"{type(exc).__name__} at line {exc.lineno}: {exc.msg}"
+    return type(exc).__name__
 
 
-def _flatten(doc: Any) -> Iterator[tuple[tuple[str, ...], str]]:
-    stack: list[tuple[tuple[str, ...], Any]] = [((), doc)]
-    count = 0
-    while stack:
-        path, node = stack.pop()
-        count += 1
-        if count > MAX_ITEMS:
-            return
-        if isinstance(node, dict):
-            stack.extend((path + (str(k),), v) for k, v in reversed(list(node.items())))
-        elif isinstance(node, list):
-            stack.extend((path + (f"[{i}]",), v) for i, v in reversed(list(enumerate(node))))
-        elif node is not None:
-            yield path, _scalar(node)
+@dataclass
+class _Frame:
+    path: tuple[str, ...]
+    is_object: bool
+    index: int = 0
+    key: str | None = None
+    want_key: bool = False
+
+
+def _json_string(tok: str) -> str:
+    return tok[1:-1] if "\\" not in tok else str(json.loads(tok))
+
+
+def _json_items(tokens: list[tuple[int, str]], lines: LineMap) -> list[ConfigItem]:
+    """Items in document order from a token stream the decoder accepted."""
+    items: list[ConfigItem] = []
+    budget = _Budget(items)
+    stack: list[_Frame] = []
+
+    def value_path() -> tuple[str, ...]:
+        if not stack:
+            return ()
+        top = stack[-1]
+        if top.is_object:
+            return top.path + (top.key or "",)
+        top.index += 1
+        return top.path + (f"[{top.index - 1}]",)
+
+    for offset, tok in tokens:
+        first = tok[0]
+        if first in "}]":
+            stack.pop()
+        elif first == ",":
+            if stack and stack[-1].is_object:
+                stack[-1].want_key = True
+        elif first == ":":
+            continue
+        elif stack and stack[-1].want_key:
+            stack[-1].key, stack[-1].want_key = _json_string(tok), False
+        else:
+            budget.spend("JSON values")
+            path = value_path()
+            if first in "{[":
+                stack.append(_Frame(path, first == "{", want_key=first == "{"))
+            elif first == '"':
+                items.append(ConfigItem(path, _json_string(tok), lines.line(offset)))
+            elif tok in ("true", "false"):
+                items.append(ConfigItem(path, tok, lines.line(offset)))
+            elif tok != "null":
+                items.append(ConfigItem(path, _scalar(json.loads(tok)), lines.line(offset)))
+    return items
 
 
 def _scalar(value: Any) -> str:
@@ -97,139 +222,401 @@ def _scalar(value: Any) -> str:
     return str(value)
 
 
-def _with_lines(
-    pairs: Iterator[tuple[tuple[str, ...], str]], text: str, json_quote: bool
-) -> list[ConfigItem]:
-    """Line numbers by finding each value where a value stands (after `:`, `=`, `[` or `,`), in document
-    order; newlines are counted incrementally, so the cost stays linear in the file."""
-    items = []
-    cursor = 0
-    counted_to, line_at = 0, 1
+# --- TOML ------------------------------------------------------------------------------------------
 
-    def line_of(pos: int) -> int:
-        nonlocal counted_to, line_at
-        if pos < counted_to:
-            counted_to, line_at = 0, 1
-        line_at += text.count("\n", counted_to, pos)
-        counted_to = pos
-        return line_at
 
-    for path, value in pairs:
-        quoted = [json.dumps(value)] if json_quote else [json.dumps(value), f"'{value}'"]
-        alternatives = [re.escape(f) for f in quoted] + [re.escape(value) + r"(?=[\s,\]}#]|$)"]
-        rx = re.compile(r"[:=\[,]\s*(?:" + "|".join(alternatives) + ")")
-        m = rx.search(text, cursor) or rx.search(text)
-        if m is None:
-            items.append(ConfigItem(path, value, None))
-            continue
-        start = m.end() - len(m.group().lstrip(":=[, \t\r\n"))
-        if m.start() >= cursor:
-            cursor = m.end()
-        items.append(ConfigItem(path, value, line_of(start)))
+def parse_toml(text: str) -> list[ConfigItem]:
+    text = text.lstrip("\ufeff")
+    try:
+        doc = tomllib.loads(text)
+    except (ValueError, RecursionError) as exc:  # TOMLDecodeError, and int digit limits
+        raise ParseFailure(f"{type(exc).__name__}: {exc}"[:200]) from None
+    lines = _toml_key_lines(text)
+    items: list[ConfigItem] = []
+    budget = _Budget(items)
+    for path, value in _flatten(doc, budget):
+        items.append(ConfigItem(path, value, _line_of_path(lines, path)))
     return items
 
 
+def _flatten(doc: Any, budget: _Budget) -> Iterator[tuple[tuple[str, ...], str]]:
+    stack: list[tuple[tuple[str, ...], Any]] = [((), doc)]
+    while stack:
+        path, node = stack.pop()
+        budget.spend("values")
+        if isinstance(node, dict):
+            stack.extend((path + (str(k),), v) for k, v in reversed(list(node.items())))
+        elif isinstance(node, list):
+            stack.extend((path + (f"[{i}]",), v) for i, v in reversed(list(enumerate(node))))
+        elif node is not None:
+            yield path, _scalar(node)
+
+
+def _line_of_path(lines: dict[tuple[str, ...], int], path: tuple[str, ...]) -> int | None:
+    """The line of the key that declares `path`, or of its nearest declared ancestor (inline tables, arrays)."""
+    for end in range(len(path), 0, -1):
+        line = lines.get(path[:end])
+        if line is not None:
+            return line
+    return None
+
+
+# An unterminated string runs to the end of its line, so that a failed match never restarts at the next quote.
+_TOML_STRINGS = _linear(r'"[^"\\\n]*~(?:\\.[^"\\\n]*~)*~"?|\'[^\'\n]*~\'?')
+_TOML_BARE = re.compile(r"[A-Za-z0-9_\-]+")
+
+
+def _toml_key(text: str) -> tuple[str, ...] | None:
+    """`a."b.c".d` -> ("a", "b.c", "d"); None when it is not a key."""
+    parts: list[str] = []
+    pos, end = 0, len(text)
+    while True:
+        while pos < end and text[pos] in " \t":
+            pos += 1
+        if pos < end and text[pos] in "\"'":
+            m = _TOML_STRINGS.match(text, pos)
+            if m is None:
+                return None
+            raw = m.group()
+            if len(raw) < 2 or raw[-1] != raw[0]:
+                return None
+            parts.append(_json_string(raw) if raw[0] == '"' else raw[1:-1])
+        else:
+            m = _TOML_BARE.match(text, pos)
+            if m is None:
+                return None
+            parts.append(m.group())
+        pos = m.end()
+        while pos < end and text[pos] in " \t":
+            pos += 1
+        if pos == end:
+            return tuple(parts)
+        if text[pos] != ".":
+            return None
+        pos += 1
+
+
+def _toml_key_lines(text: str) -> dict[tuple[str, ...], int]:
+    """Each key path's line, from one pass over the lines (tables, arrays of tables, dotted keys)."""
+    lines: dict[tuple[str, ...], int] = {}
+    table: tuple[str, ...] = ()
+    aot: dict[tuple[str, ...], int] = {}  # the current element of each array of tables
+    multiline: str | None = None  # inside a """ or ''' string
+    depth = 0  # inside a multi-line array
+
+    def expand(key: tuple[str, ...]) -> tuple[str, ...]:
+        out: tuple[str, ...] = ()
+        for i, part in enumerate(key):
+            out += (part,)
+            if key[: i + 1] in aot and i + 1 < len(key):
+                out += (f"[{aot[key[: i + 1]]}]",)
+        return out
+
+    for n, line in enumerate(text.split("\n"), 1):
+        s = line.strip()
+        if multiline is not None:
+            if s.count(multiline) % 2:
+                multiline = None
+            continue
+        bare = _TOML_STRINGS.sub('""', s)
+        if depth > 0:
+            depth = max(0, depth + bare.count("[") - bare.count("]"))
+            continue
+        if not s or s.startswith("#"):
+            continue
+        if s.startswith("[["):
+            key = _toml_key(s[2 : s.find("]]")]) if "]]" in s else None
+            if key:
+                aot[key] = aot.get(key, -1) + 1
+                for other in [k for k in aot if len(k) > len(key) and k[: len(key)] == key]:
+                    del aot[other]
+                table = expand(key) + (f"[{aot[key]}]",)
+                lines.setdefault(table, n)
+            continue
+        if s.startswith("["):
+            key = _toml_key(s[1 : s.find("]")]) if "]" in s else None
+            if key:
+                table = expand(key)
+                lines.setdefault(table, n)
+            continue
+        eq = bare.find("=")
+        if eq <= 0:
+            continue
+        key = _toml_key(bare[:eq]) if '"' not in bare[:eq] else _toml_key(_quoted_key(s))
+        if key:
+            lines.setdefault(table + key, n)
+        value = bare[eq + 1 :]
+        for quote in ('"""', "'''"):
+            if s.count(quote) % 2:
+                multiline = quote
+        depth = max(0, value.count("[") - value.count("]"))
+    return lines
+
+
+def _quoted_key(s: str) -> str:
+    """The key part of a line whose key is quoted (the blanked copy lost the quoted text)."""
+    pos = 0
+    while pos < len(s):
+        m = _TOML_STRINGS.match(s, pos)
+        if m:
+            pos = m.end()
+        elif s[pos] == "=":
+            return s[:pos]
+        else:
+            pos += 1
+    return s
+
+
 # --- YAML ------------------------------------------------------------------------------------------
+# Read as a stream of parser events, never composed into a node tree: a 4 MiB file of `- a` lines would
+# build a million nodes (hundreds of MB) before the budget could stop it. Anchored nodes keep their events
+# (within the budget) so that an alias, merge keys (`<<: *defaults`) included, is walked where it is used.
+
+
+@dataclass
+class _YamlMap:
+    path: tuple[str, ...]
+    key: str = ""
+    expect_key: bool = True
+    skip_value: bool = False  # the value of a key that is no scalar (`? [a, b]`)
+
+
+@dataclass
+class _YamlSeq:
+    path: tuple[str, ...]
+    index: int = 0
+
+
+@dataclass
+class _YamlSkip:
+    depth: int = 1
+
+
+_YamlFrame = _YamlMap | _YamlSeq | _YamlSkip
+_NULLS = ("", "~", "null")
 
 
 def parse_yaml(text: str) -> list[ConfigItem]:
     items: list[ConfigItem] = []
-    budget = [MAX_ITEMS]  # shared by every document of the file
+    budget = _Budget(items)  # shared by every document of the file
     try:
-        for doc in yaml.compose_all(text.lstrip("\ufeff"), Loader=yaml.SafeLoader):
-            if doc is not None:
-                _walk_yaml(doc, items, budget)
-            if budget[0] <= 0:
-                break
+        _yaml_events(yaml.parse(text.lstrip("\ufeff"), Loader=YAML_LOADER), items, budget)
     except (yaml.YAMLError, RecursionError) as exc:
-        raise ParseFailure(type(exc).__name__) from None
+        raise ParseFailure(_yaml_error(exc)) from None
     return items
 
 
-def _walk_yaml(root: yaml.Node, items: list[ConfigItem], budget: list[int]) -> None:
-    stack: list[tuple[tuple[str, ...], yaml.Node]] = [((), root)]
-    while stack:
-        path, node = stack.pop()
-        budget[0] -= 1
-        if budget[0] < 0:
+def _yaml_error(exc: Exception) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    where = f" at line {mark.line + 1}" if mark is not None else ""
+    return f"{type(exc).__name__}{where}"
+
+
+def _yaml_events(events: Iterator[yaml.Event], items: list[ConfigItem], budget: _Budget) -> None:
+    stack: list[_YamlFrame] = []
+    anchors: dict[str, list[yaml.Event]] = {}
+    dropped: set[str] = set()  # anchors whose events went over the budget: their aliases read as nothing
+    recording: list[tuple[str, list[yaml.Event], list[int]]] = []  # anchor, its events, open depth
+    recorded = 0
+    sources: list[Iterator[yaml.Event]] = [events]
+    while sources:
+        ev = next(sources[-1], None)
+        if ev is None:
+            sources.pop()
+            continue
+        if len(sources) == 1:  # the file itself, not an alias being replayed
+            if isinstance(ev, yaml.DocumentStartEvent):
+                stack, anchors, dropped, recording = [], {}, set(), []
+            anchor = getattr(ev, "anchor", None) if isinstance(ev, yaml.NodeEvent) else None
+            if anchor is not None and not isinstance(ev, yaml.AliasEvent):
+                recording.append((anchor, [], [0]))
+            for _, kept, depth in recording:
+                kept.append(ev)
+                depth[0] += 1 if isinstance(ev, yaml.CollectionStartEvent) else 0
+                depth[0] -= 1 if isinstance(ev, yaml.CollectionEndEvent) else 0
+            recorded += len(recording)
+            while recording and recording[-1][2][0] == 0:
+                name, kept, _ = recording.pop()
+                anchors[name] = kept
+            if recorded > MAX_ITEMS and recording:
+                dropped.update(name for name, _, _ in recording)
+                recording, recorded = [], 0
+        _yaml_event(ev, stack, items, budget, anchors, dropped, sources)
+
+
+def _yaml_event(
+    ev: yaml.Event,
+    stack: list[_YamlFrame],
+    items: list[ConfigItem],
+    budget: _Budget,
+    anchors: dict[str, list[yaml.Event]],
+    dropped: set[str],
+    sources: list[Iterator[yaml.Event]],
+) -> None:
+    top = stack[-1] if stack else None
+    if isinstance(top, _YamlSkip):
+        if isinstance(ev, yaml.CollectionStartEvent):
+            top.depth += 1
+        elif isinstance(ev, yaml.CollectionEndEvent):
+            top.depth -= 1
+            if top.depth == 0:
+                stack.pop()
+        return
+    if isinstance(ev, yaml.CollectionEndEvent):
+        if stack:
+            stack.pop()
+        return
+    if not isinstance(ev, yaml.NodeEvent):
+        return  # stream and document boundaries
+    if isinstance(ev, yaml.AliasEvent):
+        replay = anchors.get(ev.anchor or "")
+        if replay is None:
+            if ev.anchor in dropped:
+                budget.spend("YAML nodes")
+                if isinstance(top, _YamlMap):
+                    top.expect_key = not top.expect_key
+                return
+            raise ParseFailure(f"an alias to an undefined anchor *{ev.anchor}")
+        sources.append(iter(replay))
+        return
+    if isinstance(top, _YamlMap) and top.expect_key:
+        if isinstance(ev, yaml.ScalarEvent):
+            top.key, top.expect_key = str(ev.value), False
+        else:  # a complex key: it and its value are skipped
+            top.expect_key, top.skip_value = False, True
+            stack.append(_YamlSkip())
+        return
+    budget.spend("YAML nodes")
+    if isinstance(top, _YamlMap):
+        path = top.path + (top.key,)
+        skip, top.expect_key, top.skip_value = top.skip_value, True, False
+        if skip:
+            if isinstance(ev, yaml.CollectionStartEvent):
+                stack.append(_YamlSkip())
             return
-        if isinstance(node, yaml.MappingNode):
-            pairs = [(k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode)]
-            stack.extend((path + (str(k.value),), v) for k, v in reversed(pairs))
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend((path + (f"[{i}]",), v) for i, v in reversed(list(enumerate(node.value))))
-        elif isinstance(node, yaml.ScalarNode) and node.value not in ("", "~", "null"):
-            items.append(ConfigItem(path, str(node.value), node.start_mark.line + 1))
+    elif isinstance(top, _YamlSeq):
+        path = top.path + (f"[{top.index}]",)
+        top.index += 1
+    else:
+        path = ()
+    if isinstance(ev, yaml.ScalarEvent):
+        if ev.value not in _NULLS:
+            items.append(ConfigItem(path, str(ev.value), ev.start_mark.line + 1 if ev.start_mark else None))
+    elif isinstance(ev, yaml.MappingStartEvent):
+        stack.append(_YamlMap(path))
+    elif isinstance(ev, yaml.SequenceStartEvent):
+        stack.append(_YamlSeq(path))
 
 
 # --- line formats: env files, INI, systemd units --------------------------------------------------
 
-_ENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(.*?)\s*$")
+_ENV_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+_INLINE_COMMENT = re.compile(r"\s#")
+_INI_SEPARATOR = re.compile(r"[=:]")
 
 
 def _unquote(value: str) -> str:
     """`"v"  # note` -> v ; `'v'` -> v ; `v # note` -> v"""
-    if value[:1] in ("\"", "'"):
+    if value[:1] in ('"', "'"):
         end = value.find(value[0], 1)
         if end != -1:
             return value[1:end]
-    return re.sub(r"\s+#.*$", "", value)
+    m = _INLINE_COMMENT.search(value)
+    return (value[: m.start()] if m else value).rstrip()
+
+
+def env_assignment(line: str) -> tuple[str, str] | None:
+    """`export KEY = value # note` -> (KEY, value); None when the line assigns nothing."""
+    s = line.strip()
+    if s.startswith("export") and s[6:7] in (" ", "\t"):
+        s = s[6:].lstrip()
+    key, sep, rest = s.partition("=")
+    key = key.rstrip()
+    if not sep or not _ENV_KEY.fullmatch(key):
+        return None
+    return key, _unquote(rest.strip())
+
+
+def _commented_out(body: str, assigns: bool) -> bool:
+    """A comment line that is itself a setting turned off (`# KEY=1`): the prose above it documents it."""
+    return assigns and env_assignment(body) is not None
 
 
 def parse_env(text: str) -> list[ConfigItem]:
-    items = []
+    items: list[ConfigItem] = []
+    budget = _Budget(items)
     comment: list[str] = []
     for n, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
         if stripped.startswith("#"):
-            comment.append(stripped.lstrip("#").strip())
+            body = stripped.lstrip("#").strip()
+            comment = [] if _commented_out(body, True) else comment + [body]
             continue
-        m = _ENV_LINE.match(line)
-        if m:
-            items.append(ConfigItem((m.group(1),), _unquote(m.group(2)), n, " ".join(comment) or None, env=True))
+        pair = env_assignment(stripped)
+        if pair:
+            budget.spend("assignments")
+            items.append(ConfigItem((pair[0],), pair[1], n, " ".join(comment) or None, env=True))
         comment = []
     return items
 
 
-_INI_PAIR = re.compile(r"([^=:\s][^=:]*?)\s*[=:]\s*(.*)$")
+def _ini_pair(stripped: str) -> tuple[str, str] | None:
+    m = _INI_SEPARATOR.search(stripped)
+    if m is None or m.start() == 0:
+        return None
+    key = stripped[: m.start()].rstrip()
+    return (key, _unquote(stripped[m.end() :].strip())) if key else None
 
 
 def parse_ini(text: str) -> list[ConfigItem]:
-    parser = configparser.RawConfigParser(strict=False, interpolation=None, allow_no_value=True)
-    try:
-        parser.read_string(text.lstrip("\ufeff"))
-    except configparser.Error as exc:
-        raise ParseFailure(type(exc).__name__) from None
-    lines = text.splitlines()
-    items = []
-    section = ""
+    """INI as configparser reads it: a setting before the first section header is a parse failure."""
+    return _ini(text, strict=True)
+
+
+def parse_conf(text: str) -> list[ConfigItem]:
+    """`.conf` / `.properties`: INI, or plain `key = value` lines without sections."""
+    return _ini(text, strict=False)
+
+
+def _ini(text: str, strict: bool) -> list[ConfigItem]:
+    items: list[ConfigItem] = []
+    budget = _Budget(items)
+    section: str | None = None
     comment: list[str] = []
-    for n, line in enumerate(lines, 1):
+    for n, line in enumerate(text.lstrip("\ufeff").splitlines(), 1):
         stripped = line.strip()
+        if not stripped:
+            comment = []
+            continue
         if stripped.startswith(("#", ";")):
-            comment.append(stripped.lstrip("#;").strip())
+            body = stripped.lstrip("#;").strip()
+            comment = [] if _commented_out(body, True) else comment + [body]
             continue
         if stripped.startswith("[") and stripped.endswith("]"):
             section = stripped[1:-1].strip()
+        elif strict and section is None:
+            raise ParseFailure(f"a setting before any [section] at line {n}")
         else:
-            m = _INI_PAIR.match(stripped)
-            if m:
-                key, value = m.group(1), _unquote(m.group(2))
-                path = (section, key) if section else (key,)
-                items.append(ConfigItem(path, value, n, " ".join(comment) or None))
+            pair = _ini_pair(stripped)
+            if pair:
+                budget.spend("settings")
+                path = (section, pair[0]) if section else (pair[0],)
+                items.append(ConfigItem(path, pair[1], n, " ".join(comment) or None))
         comment = []
     return items
 
 
 def parse_systemd(text: str) -> list[ConfigItem]:
     """Unit keys, with `Environment=` split into its assignments (flagged `env`)."""
-    items = []
+    items: list[ConfigItem] = []
+    budget = _Budget(items)
     section = ""
     comment: list[str] = []
     for n, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
         if stripped.startswith(("#", ";")):
-            comment.append(stripped.lstrip("#;").strip())
+            body = stripped.lstrip("#;").strip()
+            comment = [] if "=" in body and _ENV_KEY.match(body) else comment + [body]
             continue
         if stripped.startswith("[") and stripped.endswith("]"):
             section = stripped[1:-1]
@@ -244,8 +631,10 @@ def parse_systemd(text: str) -> list[ConfigItem]:
                 for word in words:
                     name, sep, val = word.partition("=")
                     if sep:
+                        budget.spend("settings")
                         items.append(ConfigItem((name,), val, n, note, env=True))
             else:
+                budget.spend("settings")
                 items.append(ConfigItem((section, key), value, n, note))
         comment = []
     return items
@@ -253,14 +642,127 @@ def parse_systemd(text: str) -> list[ConfigItem]:
 
 # --- last resort: a broken file read line by line -------------------------------------------------
 
-_LOOSE_PAIR = re.compile(r"""^\s*["']?([A-Za-z_][\w.\-]*)["']?\s*[:=]\s*["']?([^"',#]*)["']?\s*,?\s*$""")
+_LOOSE_KEY = re.compile(r"""["']?([A-Za-z_][\w.\-]*)["']?[ \t]*[:=]""")
+_LOOSE_STOP = re.compile(r"""["',#]""")
+
+
+def _loose_pair(line: str) -> tuple[str, str] | None:
+    """`key: value` / `key = value` / `"key": "value",` -> (key, value), read without backtracking."""
+    s = line.strip()
+    m = _LOOSE_KEY.match(s)
+    if m is None:
+        return None
+    rest = s[m.end() :].lstrip()
+    if rest[:1] in ('"', "'"):
+        rest = rest[1:]
+    stop = _LOOSE_STOP.search(rest)
+    value, tail = (rest[: stop.start()], rest[stop.start() :]) if stop else (rest, "")
+    if tail[:1] in ('"', "'"):
+        tail = tail[1:]
+    tail = tail.strip()
+    if tail.startswith(","):
+        tail = tail[1:].strip()
+    value = value.strip()
+    return (m.group(1), value) if value and not tail else None
 
 
 def parse_loose(text: str) -> list[ConfigItem]:
     """`key: value` / `key = value` / `"key": "value"` lines of a file whose format would not parse."""
-    items = []
+    items: list[ConfigItem] = []
     for n, line in enumerate(text.splitlines(), 1):
-        m = _LOOSE_PAIR.match(line)
-        if m and m.group(2).strip():
-            items.append(ConfigItem((m.group(1),), m.group(2).strip(), n))
+        pair = _loose_pair(line)
+        if pair:
+            items.append(ConfigItem((pair[0],), pair[1], n))
+            if len(items) >= MAX_ITEMS:
+                break
+    return items
+
+
+# --- HCL (Terraform): blocks, attributes and object literals -----------------------------------------
+
+_HCL_TOKEN = _linear(
+    r'"[^"\\\n]*~(?:\\.[^"\\\n]*~)*~"?'  # a string (one line; an interpolation's quotes are tolerated)
+    r"|<<-?[A-Za-z_][A-Za-z0-9_]*"  # a heredoc opener, its body skipped below
+    r"|#[^\n]*~|//[^\n]*~|/\*[^*]*~(?:\*+~(?!/)[^*]*~)*~(?:\*+/)?"  # comments
+    r"|[{}\[\]()=:,\n]"
+    r"|[A-Za-z_][A-Za-z0-9_.\-]*~|-?[0-9][0-9A-Za-z.+\-]*~"  # identifiers, traversals, numbers
+    r"|[ \t\r]+~|.",
+)
+
+
+@dataclass
+class _HclFrame:
+    path: tuple[str, ...]
+    is_list: bool
+    index: int = 0
+
+
+def parse_hcl(text: str) -> list[ConfigItem]:
+    """Terraform / HCL: `block "label" { key = "value" }`, nested blocks, object and list literals (also
+    inside `yamlencode({...})`); Nix attribute sets read the same way (`a.b = "v";`). Values that are
+    expressions (references, calls) are no items."""
+    items: list[ConfigItem] = []
+    budget = _Budget(items)
+    lines = LineMap(text)
+    stack: list[_HclFrame] = [_HclFrame((), False)]
+    labels: list[tuple[str, ...]] = []  # the words of a block header since the last newline
+    key: tuple[str, ...] | None = None  # the key path of a `key =` / `a.b =` waiting for its value
+    pos, end = 0, len(text)
+    while pos < end:
+        m = _HCL_TOKEN.match(text, pos)
+        assert m is not None  # the last alternative matches any character
+        tok, start, pos = m.group(), m.start(), m.end()
+        first = tok[0]
+        top = stack[-1]
+        if first in " \t\r#" or tok.startswith(("//", "/*")):
+            continue
+        if tok.startswith("<<"):
+            term = re.compile(r"^[ \t]*" + re.escape(tok.lstrip("<-")) + r"[ \t]*$", re.MULTILINE)
+            found = term.search(text, pos)
+            pos = found.end() if found else end
+            key = None
+            continue
+        if first == "\n":
+            labels = []
+            continue
+        if first in "{[(":
+            if key is not None:
+                name: tuple[str, ...] = key
+            elif top.is_list:
+                name = (f"[{top.index}]",)
+                top.index += 1
+            else:
+                name = tuple(part for label in labels for part in label)
+            path = top.path if first == "(" else top.path + name
+            stack.append(_HclFrame(path, first == "["))
+            if first != "(":
+                key = None
+            labels = []
+            continue
+        if first in "}])":
+            if len(stack) > 1:
+                stack.pop()
+            key = None
+            continue
+        if first in "=:":
+            if labels:
+                key = labels[-1]
+            labels = []
+            continue
+        if first == ",":
+            key = None
+            continue
+        word = tok[1:-1] if first == '"' and len(tok) > 1 and tok.endswith('"') else tok
+        if key is not None:
+            if first == '"' and "${" not in word or first.isdigit() or first == "-" or tok in ("true", "false"):
+                budget.spend("HCL values")
+                items.append(ConfigItem(top.path + key, word, lines.line(start)))
+            key = None
+        elif top.is_list and first == '"':
+            budget.spend("HCL values")
+            items.append(ConfigItem(top.path + (f"[{top.index}]",), word, lines.line(start)))
+            top.index += 1
+        else:
+            # A bare `a.b` is an attribute path (Nix, HCL traversals); a quoted "a.b" is one name.
+            labels.append((word,) if first == '"' else tuple(word.split(".")))
     return items

@@ -83,6 +83,8 @@ class ContentDetector:
             name = token
         elif hit.kind is PatternKind.HOSTED and not view.catalog.is_hosted_form(name):
             return
+        if name in view.label_words:
+            return  # a word of a display name or description (the config detector read the structure)
         yield ModelEvidence(name, view.location(view.line_of(hit.start), offset=hit.start))
 
     def _packed(self, view: FileView, hit: Hit, runs: list[int], starts: list[int]) -> Iterator[Evidence]:
@@ -96,7 +98,8 @@ class ContentDetector:
         (`gpt-6-`, `claude-sonnet-4` of `claude-sonnet-4-5r`).
         """
         catalog, data = view.catalog, view.data
-        lo, hi = _run_around(data, hit.start, hit.end)
+        exact = _marshal_string(data, hit.start, hit.end) if view.head[2:4] == b"\r\n" else None
+        lo, hi = exact or _run_around(data, hit.start, hit.end)
         if runs[0] <= hit.start and hit.end <= runs[1]:
             return  # hits come in order: this one's run was split already
         runs[:] = [lo, hi]
@@ -170,6 +173,21 @@ def _pair(view: FileView, catalog: Catalog, hit: Hit, id_rx: re.Pattern[bytes]) 
 
 
 _SECTION = re.compile(rb"\n[ \t]*\[[^\]\n]{1,200}\][ \t]*\r?\n")
+
+
+# marshal's short string types (ascii, ascii interned, and both with FLAG_REF): a type byte, a length byte,
+# then exactly that many bytes. A .pyc holds its strings this way, back to back.
+_MARSHAL_SHORT = frozenset({0x7A, 0x5A, 0xFA, 0xDA})
+
+
+def _marshal_string(data: bytes, start: int, end: int) -> tuple[int, int] | None:
+    """The bounds of the marshalled short string a hit starts in (a .pyc): a hit may run past its end."""
+    for p in range(start, max(1, start - _MAX_TOKEN) - 1, -1):
+        if p >= 2 and data[p - 2] in _MARSHAL_SHORT and p + data[p - 1] > start:
+            return p, p + data[p - 1]
+        if p < start and data[p] not in _TOKEN:
+            return None
+    return None
 
 
 def _run_around(data: bytes, start: int, end: int) -> tuple[int, int]:

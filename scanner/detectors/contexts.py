@@ -14,8 +14,50 @@ _PACKAGE_DIRS = re.compile(
     r"/(?:site-packages|dist-packages|node_modules|bower_components|vendor|third_party|\.cargo/registry|"
     r"go/pkg/mod|\.m2/repository|gems|\.pnpm)/|/usr/lib/python3[\d.]*/|/usr/lib/node_modules/"
 )
-_TEST_SEGMENTS = {"test", "tests", "__tests__", "fixtures", "testdata", "test_data", "spec", "specs", "__fixtures__"}
-_TEST_NAME = re.compile(r"^(?:test_.*\.py|.*_test\.(?:py|go)|.*\.(?:test|spec)\.[cm]?[jt]sx?|conftest\.py)$")
+# Package managers' own databases: what is installed, described by its maintainers, never wiring.
+_PACKAGE_DBS = (
+    "/var/lib/dpkg/",
+    "/var/lib/apt/lists/",
+    "/var/cache/apt/",
+    "/var/lib/rpm/",
+    "/usr/lib/sysimage/rpm/",
+    "/var/lib/dnf/",
+    "/var/cache/dnf/",
+    "/var/cache/yum/",
+    "/lib/apk/db/",
+    "/var/lib/apk/",
+    "/var/cache/apk/",
+    "/var/lib/pacman/",
+    "/var/cache/pacman/",
+    "/var/lib/snapd/",
+    "/var/lib/flatpak/",
+    "/nix/var/nix/db/",
+)
+# System shared libraries: their strings are the library's (`CAP_KILL` in libcap), never a setting.
+_SYSTEM_LIBRARY = re.compile(r"^/(?:usr/)?(?:lib|lib32|lib64|libx32|libexec)/.*\.so(?:\.[0-9]+)*$")
+# Compiled bytecode: marshalled strings back to back; its source file beside it (or in a package) is what counts.
+_BYTECODE_EXT = {".pyc", ".pyo"}
+_TEST_SEGMENTS = {
+    "test",
+    "tests",
+    "__tests__",
+    "fixtures",
+    "testdata",
+    "test_data",
+    "test-data",
+    "spec",
+    "specs",
+    "__fixtures__",
+    "__mocks__",
+    "__snapshots__",
+    "testfixtures",
+    "test_fixtures",
+    "e2e",
+    "cassettes",
+}
+_TEST_NAME = re.compile(
+    r"^(?:test_.*\.[a-z0-9]+|.*_test\.[a-z0-9]+|.*_spec\.[a-z0-9]+|.*\.(?:test|spec)\.[a-z0-9]+|conftest\.py)$"
+)
 _DOC_NAME = re.compile(
     r"^(?:readme|changelog|changes|history|news|license|licence|copying|notice|authors|contributing)(?:\..*)?$",
     re.IGNORECASE,
@@ -78,7 +120,12 @@ def classify(path: str, head: bytes) -> Context:
     name = segments[-1]
     lower = name.lower()
     ext = lower[lower.rfind(".") :] if "." in lower else ""
-    if _PACKAGE_DIRS.search(path):
+    if (
+        _PACKAGE_DIRS.search(path)
+        or path.startswith(_PACKAGE_DBS)
+        or ext in _BYTECODE_EXT
+        or (".so" in lower and _SYSTEM_LIBRARY.match(path))
+    ):
         return Context.PACKAGE
     if _TEST_NAME.match(lower) or _TEST_SEGMENTS.intersection(s.lower() for s in segments[:-1]):
         return Context.TEST
@@ -90,6 +137,8 @@ def classify(path: str, head: bytes) -> Context:
         or (ext in _DOC_EXT and not lower.startswith("requirements"))
     ):
         return Context.DOCS
+    if path.startswith("/usr/share/"):
+        return Context.PACKAGE  # data files packages install (iso-codes, mime types, desktop entries)
     if is_binary(head):
         return Context.BINARY
     if _SESSION_NAME.search(lower) or (_SESSION_DIRS.search(path) and ext in {".json", ".jsonl"}):

@@ -8,17 +8,16 @@ LLM SDK are reported, with the directory or archive that holds them as their env
 
 from __future__ import annotations
 
-import io
 import json
 import re
-import zipfile
 from collections.abc import Iterator
 
 from scanner.detectors.base import FileView
-from scanner.model import Context, Evidence, SdkEvidence
+from scanner.formats import ziparchive
+from scanner.formats.ziparchive import ProblemKind, ZipProblem
+from scanner.model import Context, Evidence, SdkEvidence, Skip, SkipReason
 from scanner.textsafe import display_path
 
-_MAX_JAR_MEMBERS = 20_000
 _MAX_POM_BYTES = 64 << 10
 _POM = re.compile(r"^META-INF/maven/[^/]+/[^/]+/pom\.properties$")
 _GEMSPEC = re.compile(r"^(?P<name>.+)-(?P<version>\d[^-]*)\.gemspec$")
@@ -40,10 +39,12 @@ class EcosystemDetector:
             return "/specifications/" in path
         return name.endswith(".nuspec") or name in ("project.assets.json", ".crates2.json")
 
-    def extract(self, view: FileView) -> Iterator[Evidence]:
+    def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
         name = view.name
         if name.endswith((".jar", ".war", ".ear")):
-            found = _jar(view.data)
+            problems: list[ZipProblem] = []
+            found = _jar(view.data, problems)
+            yield from (Skip(view.path, _SKIP_OF[p.kind], p.detail) for p in problems)
             ecosystem, env = "maven", view.path
         elif name.endswith(".gemspec"):
             m = _GEMSPEC.match(name)
@@ -98,22 +99,20 @@ def _crates2(doc: object) -> list[tuple[str, str]]:
     return [(m.group("name"), m.group("version")) for key in installs if (m := _CRATES2_KEY.match(str(key)))]
 
 
-def _jar(data: bytes) -> list[tuple[str, str]]:
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, OSError, ValueError):
-        return []
+_SKIP_OF = {
+    ProblemKind.UNREADABLE: SkipReason.PARSE_ERROR,
+    ProblemKind.LIMIT: SkipReason.DECOMPRESSION_LIMIT,
+    ProblemKind.CAP: SkipReason.CAP_REACHED,
+}
+
+
+def _jar(data: bytes, problems: list[ZipProblem]) -> list[tuple[str, str]]:
+    """Maven coordinates from every `pom.properties` in the archive, each member read bounded."""
     found: list[tuple[str, str]] = []
-    with archive:
-        for info in archive.infolist()[:_MAX_JAR_MEMBERS]:
-            if not _POM.match(info.filename) or info.file_size > _MAX_POM_BYTES:
-                continue
-            try:
-                text = archive.read(info).decode("utf-8", "replace")
-            except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError):
-                continue
-            props = dict(line.split("=", 1) for line in text.splitlines() if "=" in line and not line.startswith("#"))
-            group, artifact = props.get("groupId", "").strip(), props.get("artifactId", "").strip()
-            if group and artifact:
-                found.append((f"{group}:{artifact}", props.get("version", "").strip()))
+    for member in ziparchive.members(data, lambda n: _POM.match(n) is not None, problems, _MAX_POM_BYTES):
+        text = member.data.decode("utf-8", "replace")
+        props = dict(line.split("=", 1) for line in text.splitlines() if "=" in line and not line.startswith("#"))
+        group, artifact = props.get("groupId", "").strip(), props.get("artifactId", "").strip()
+        if group and artifact:
+            found.append((f"{group}:{artifact}", props.get("version", "").strip()))
     return found

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterator
 
 from scanner.detectors.base import FileView
-from scanner.model import Context, Evidence, SdkEvidence
+from scanner.model import Context, Evidence, SdkEvidence, Skip, SkipReason
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -24,6 +24,7 @@ _PNPM_KEY = re.compile(r"^\s{2}'?/?(@?[^@\s'/]+(?:/[^@\s']+)?)@(\d[^(:'\s]*)")
 _GO_REQ = re.compile(r"^\s*(?:require\s+)?([a-z0-9.\-]+(?:/[A-Za-z0-9._~\-]+)+)\s+(v\d[^\s/]*)")
 _GEM_SPEC = re.compile(r"^ {4}([A-Za-z0-9_.\-]+) \(([^)]+)\)$")
 Pin = tuple[str, str, int | None]
+_MAX_LOCKFILE = 32 << 20
 
 
 class LockfileDetector:
@@ -31,11 +32,15 @@ class LockfileDetector:
     description = "Pinned SDK versions in package-lock, pnpm-lock, poetry/uv/Cargo locks, go.mod/go.sum, Gemfile.lock"
 
     def wants(self, view: FileView) -> bool:
-        if view.context in (Context.PACKAGE, Context.BINARY) or view.entry.size > 32 << 20:
+        if view.context in (Context.PACKAGE, Context.BINARY):
             return False
         return view.name.lower() in _PARSERS
 
-    def extract(self, view: FileView) -> Iterator[Evidence]:
+    def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
+        if view.entry.size > _MAX_LOCKFILE:
+            detail = f"lockfile not parsed: {view.entry.size} bytes, over {_MAX_LOCKFILE >> 20} MiB"
+            yield Skip(view.path, SkipReason.CAP_REACHED, detail)
+            return
         ecosystem, parse = _PARSERS[view.name.lower()]
         seen: set[tuple[str, str]] = set()
         for pkg, version, line in parse(view.text):

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from scanner.detectors.base import FileView
-from scanner.model import Context, Evidence, SdkEvidence
+from scanner.model import Context, Evidence, SdkEvidence, Skip, SkipReason
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -22,6 +22,7 @@ else:  # pragma: no cover
 _REQ = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._\-]*)\s*(?:\[[^\]]*\])?\s*([^;#]*)")
 _REQ_NAME = re.compile(r"^requirements.*\.(?:txt|in)$|^constraints.*\.txt$")
 _NPM_SECTIONS = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
+_MAX_MANIFEST = 4 << 20
 
 
 class ManifestDetector:
@@ -29,12 +30,16 @@ class ManifestDetector:
     description = "Declared (not installed) SDK dependencies in requirements*.txt, pyproject.toml, package.json"
 
     def wants(self, view: FileView) -> bool:
-        if view.context in (Context.PACKAGE, Context.BINARY) or view.entry.size > 4 << 20:
+        if view.context in (Context.PACKAGE, Context.BINARY):
             return False
         name = view.name.lower()
         return bool(_REQ_NAME.match(name)) or name in ("pyproject.toml", "package.json")
 
-    def extract(self, view: FileView) -> Iterator[Evidence]:
+    def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
+        if view.entry.size > _MAX_MANIFEST:
+            detail = f"manifest not parsed: {view.entry.size} bytes, over {_MAX_MANIFEST >> 20} MiB"
+            yield Skip(view.path, SkipReason.CAP_REACHED, detail)
+            return
         name = view.name.lower()
         if name == "package.json":
             pins = _package_json(view.text)

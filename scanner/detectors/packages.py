@@ -64,6 +64,8 @@ class InstalledPackageDetector:
         if spec is None:
             return
         path = view.entry.path
+        if _aliased_platform_package(view, path, doc["name"]):
+            return
         store = path.find("/node_modules/.pnpm/")
         # pnpm keeps packages in node_modules/.pnpm/<name>@<version>/node_modules/: the project's
         # node_modules is the environment, not the store's inner folder.
@@ -71,3 +73,16 @@ class InstalledPackageDetector:
         env = display_path(path[: end + len("/node_modules")])
         version = doc.get("version") if isinstance(doc.get("version"), str) else None
         yield SdkEvidence("npm", spec.name, version, True, env, view.location(None, Context.PACKAGE))
+
+
+def _aliased_platform_package(view: FileView, path: str, name: str) -> bool:
+    """An npm alias install (`@openai/codex-linux-x64` -> `npm:@openai/codex@0.171.0-linux-x64`) of an agent
+    product's platform package: its manifest names the main package, its directory the platform one. The
+    agents detector reports it under the directory's name; here it would be a second, false version."""
+    from scanner.detectors.agents import npm_package_of
+
+    where = npm_package_of(path)
+    if where is None or where[0] == name:
+        return False
+    found = view.catalog.product_package("npm", where[0])
+    return found is not None and found[1]

@@ -2,7 +2,8 @@
 
 Identity per section: a model by name, an SDK by (ecosystem, name, environment inside the target, installed),
 an endpoint by host, a credential by sha256, a kill switch by (name, file), a session vendor by vendor, a route
-by alias, an MCP server by name, a process by executable. Locations are kept only as context (`paths`).
+by alias, an MCP server by name, an agent product by (name, install path), a process by executable. Locations
+are kept only as context (`paths`).
 Sections beyond the core (`routes`, `mcp_servers`, `processes`) are read generically, by a key field, when present.
 """
 
@@ -137,6 +138,30 @@ def kill_switches(inv: Inventory) -> dict[str, Item]:
     )
 
 
+def agents(inv: Inventory) -> dict[str, Item]:
+    """An agent product by (name, install path): its version and what its users' settings select. What it ships
+    and bundles is not compared here: those model ids and SDK versions are the `models` and `sdks` sections'."""
+    return _index(
+        Item(
+            f"{a.name}@{a.install_path or '-'}",
+            a.name + (f" in {a.install_path}" if a.install_path else " (configured, not installed)"),
+            {
+                "product": a.product,
+                "version": a.version,
+                "ecosystem": a.ecosystem,
+                # Folded over users: settings moved between a home and /etc are the same settings.
+                "models": sorted({m for c in a.configs for m in c.models}),
+                "served_via": sorted({c.served_via or "-" for c in a.configs}),
+                "base_url": sorted({c.base_url for c in a.configs if c.base_url}),
+                "mcp_servers": sorted({m for c in a.configs for m in c.mcp_servers}),
+                "credentials": sorted({x for c in a.configs for x in c.credentials}),
+            },
+            tuple(sorted({loc.path for loc in a.locations}))[:MAX_PATHS],
+        )
+        for a in inv.agents
+    )
+
+
 # --- sections other branches add: read generically, by a key field, whatever their exact shape -----------
 
 # Facts that change with every run or only say where: never a change.
@@ -223,5 +248,6 @@ SECTIONS: dict[str, Callable[[Inventory], dict[str, Item]]] = {
     # A route's declared side (route, base model) is its model's: reported once, under models.
     "routes": _generic("routes", ("alias", "name"), frozenset({"declared_via", "base_model"})),
     "mcp_servers": _generic("mcp_servers", ("name",)),
+    "agents": agents,
     "processes": _generic("processes", ("executable", "exe")),
 }

@@ -6,6 +6,8 @@ import struct
 
 ELF_MAGIC = b"\x7fELF"
 _MAX_SECTIONS = 4096
+_WIDE_HEADER = struct.calcsize("<IIQQQQ")
+_NARROW_HEADER = struct.calcsize("<IIIIII")
 
 
 def section(data: bytes, wanted: str) -> bytes | None:
@@ -22,6 +24,10 @@ def section(data: bytes, wanted: str) -> bytes | None:
             (shoff,) = struct.unpack_from(order + "I", data, 0x20)
             shentsize, shnum, shstrndx = struct.unpack_from(order + "HHH", data, 0x2E)
         if shoff == 0 or shnum == 0 or shnum > _MAX_SECTIONS or shstrndx >= shnum:
+            return None
+        # A hostile e_shoff (up to 2**64) or entry size must not reach struct with an offset past the bytes:
+        # a table outside the file (or outside what was read of it) means no section is readable.
+        if shentsize < (_WIDE_HEADER if wide else _NARROW_HEADER) or shoff + shnum * shentsize > len(data):
             return None
         headers = [_header(data, shoff + i * shentsize, wide, order) for i in range(shnum)]
         names_off, names_size = headers[shstrndx][1], headers[shstrndx][2]

@@ -6,15 +6,24 @@ arrives, and each entry keeps at most MAX_LOCATIONS locations (the first ones in
 
 from __future__ import annotations
 
-from collections import defaultdict
+import re
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from scanner.catalog import Catalog
+from scanner.catalog.index import _package_key as package_key
 from scanner.inventory.findings import derive_findings
+from scanner.inventory.redact import redact_all
 from scanner.model import (
     MAX_LOCATIONS,
     WIRING_CONTEXTS,
+    AgentConfig,
+    AgentConfigEvidence,
+    AgentEntry,
+    AgentFileEvidence,
+    AgentPackageEvidence,
+    BundledSdk,
     ClientEntry,
     ClientEvidence,
     Context,
@@ -38,6 +47,7 @@ from scanner.model import (
     SessionEntry,
     SessionEvidence,
     Skip,
+    SkipReason,
     Stats,
     SwitchState,
     TargetInfo,
@@ -49,6 +59,7 @@ MAX_URLS = 20
 MAX_SKIPS = 100_000
 MAX_SESSIONS = 20_000
 MAX_SETTINGS = 10_000  # environment-style base URL / model assignments kept for live findings
+MAX_AGENT_ITEMS = 10_000  # agent package / file / config evidence kept (distinct installs are few)
 
 # When two detectors place the same line in different contexts, the more specific one wins.
 _CONTEXT_RANK = {
@@ -91,6 +102,10 @@ class _Locations:
         return tuple(locs[:MAX_LOCATIONS])
 
 
+def _version_key(ev: AgentPackageEvidence) -> tuple[int, ...]:
+    return tuple(int(n) for n in re.findall(r"\d+", ev.version or "")[:8])
+
+
 def _wired(locs: tuple[Location, ...]) -> bool:
     return any(loc.context in WIRING_CONTEXTS for loc in locs)
 
@@ -115,15 +130,21 @@ class InventoryBuilder:
         self._clients: dict[tuple[str, str | None, str | None, str], _Locations] = defaultdict(_Locations)
         self._client_parts: dict[tuple[str, str | None, str | None, str], set[str]] = defaultdict(set)
         self._settings: set[EnvSetting] = set()
+        self._cut: Counter[str] = Counter()  # what a cap left out, by what it was: recorded in `skipped`
         self._mcp: dict[tuple[str, str, str | None, str | None, tuple[str, ...], str | None, str], _Locations] = (
             defaultdict(_Locations)
         )
+        self._agent_pkgs: dict[tuple[str, str], AgentPackageEvidence] = {}
+        self._agent_files: set[AgentFileEvidence] = set()
+        self._agent_cfgs: set[AgentConfigEvidence] = set()
 
     # --- intake -----------------------------------------------------------------------------------
 
     def skip(self, skip: Skip) -> None:
         if len(self._skips) < MAX_SKIPS:
             self._skips.add(skip)
+        elif skip not in self._skips:
+            self._cut[f"skip record sighting(s) past {MAX_SKIPS} distinct"] += 1
 
     def add_all(self, evidence: Iterable[Evidence | Skip]) -> None:
         """Evidence of one file, and the skips a detector records for what it could not understand."""
@@ -150,8 +171,8 @@ class InventoryBuilder:
             self._hosts[ev.host].add(ev.location)
             if ev.overrides:
                 self._overrides[ev.host].add(ev.overrides)
-            if ev.url and len(self._urls[ev.host]) < MAX_URLS:
-                self._urls[ev.host].add(self.catalog.scrub(ev.url))
+            if ev.url:
+                self._url(ev.host, self.catalog.scrub(ev.url))
             if ev.variable:
                 shown = self.catalog.scrub(ev.url or ev.host)
                 self._setting(EnvSetting(ev.variable, "base_url", shown, ev.location, ev.overrides is not None))
@@ -172,16 +193,35 @@ class InventoryBuilder:
         elif isinstance(ev, SessionEvidence):
             if len(self._sessions) < MAX_SESSIONS:
                 self._sessions.append(ev.session)
+            else:
+                self._cut[f"session(s) past {MAX_SESSIONS}"] += 1
         elif isinstance(ev, ClientEvidence):
             ckey = (ev.provider, ev.vendor, ev.served_via, ev.kind)
             self._clients[ckey].add(ev.location)
-            if len(self._client_parts[ckey]) < MAX_URLS:
-                self._client_parts[ckey].update(ev.components)
+            parts = self._client_parts[ckey]
+            for part in ev.components:
+                if len(parts) < MAX_URLS:
+                    parts.add(part)
+                elif part not in parts:
+                    self._cut[f"client component sighting(s) past {MAX_URLS} distinct per client"] += 1
         elif isinstance(ev, McpServerEvidence):
             url = self.catalog.scrub(ev.url) if ev.url else None
             command = self.catalog.scrub(ev.command) if ev.command else None
-            mkey = (ev.name, ev.transport, command, url, ev.env, ev.user, ev.location.path)
+            mkey = (self.catalog.scrub(ev.name), ev.transport, command, url, ev.env, ev.user, ev.location.path)
             self._mcp[mkey].add(ev.location)
+        elif isinstance(ev, AgentPackageEvidence):
+            akey = (ev.product, ev.install_path)
+            known_pkg = self._agent_pkgs.get(akey)
+            if known_pkg is None and len(self._agent_pkgs) < MAX_AGENT_ITEMS:
+                self._agent_pkgs[akey] = ev
+            elif known_pkg is not None and ev.ecosystem == "binary" and _version_key(ev) > _version_key(known_pkg):
+                self._agent_pkgs[akey] = ev  # a native installer keeps old versions beside the current one
+        elif isinstance(ev, AgentFileEvidence):
+            if len(self._agent_files) < MAX_AGENT_ITEMS:
+                self._agent_files.add(ev)
+        elif isinstance(ev, AgentConfigEvidence):
+            if len(self._agent_cfgs) < MAX_AGENT_ITEMS:
+                self._agent_cfgs.add(ev)
         elif isinstance(ev, KillSwitchEvidence):
             value = self.catalog.scrub(ev.value) if ev.value else ev.value
             key = (ev.name, value, ev.state.value)
@@ -192,10 +232,24 @@ class InventoryBuilder:
     def _setting(self, setting: EnvSetting) -> None:
         if len(self._settings) < MAX_SETTINGS:
             self._settings.add(setting)
+        elif setting not in self._settings:
+            self._cut[f"environment setting sighting(s) past {MAX_SETTINGS} distinct"] += 1
+
+    def _url(self, host: str, url: str) -> None:
+        urls = self._urls[host]
+        if len(urls) < MAX_URLS:
+            urls.add(url)
+        elif url not in urls:
+            self._cut[f"URL sighting(s) past {MAX_URLS} distinct per host"] += 1
+
+    def _cut_skips(self) -> list[Skip]:
+        """One skip per cap that left something out, with how many; the path names the scan itself."""
+        return [Skip("(inventory)", SkipReason.CAP_REACHED, f"{n} {what} not kept") for what, n in self._cut.items()]
 
     # --- output -----------------------------------------------------------------------------------
 
     def build(self, tool_version: str, target: TargetInfo, stats: Stats) -> Inventory:
+        agents = self._build_agents()
         models = self._build_models()
         sdks = tuple(
             sorted(
@@ -228,7 +282,9 @@ class InventoryBuilder:
             kill_switches=switches,
             sessions=sessions,
             routes=build_routes(models, sessions, self._routes),
-            skipped=tuple(sorted(self._skips, key=lambda s: (s.path, s.reason.value, s.detail))),
+            skipped=tuple(
+                sorted({*self._skips, *self._cut_skips()}, key=lambda s: (s.path, s.reason.value, s.detail))
+            ),
             clients=self._build_clients(),
             mcp_servers=tuple(
                 McpServerEntry(n, t, c, u, e, user, cfg, locs.sorted())
@@ -236,11 +292,13 @@ class InventoryBuilder:
                     self._mcp.items(), key=lambda kv: (kv[0][6], kv[0][0], kv[0][1], kv[0][2] or "", kv[0][3] or "")
                 )
             ),
+            agents=agents,
             env_settings=tuple(
                 sorted(self._settings, key=lambda e: (e.name, location_key(e.location), e.role, e.value))
             ),
         )
-        return derive_findings(inv)
+        # The one redaction step: every string of the finished inventory, findings included, is scrubbed.
+        return redact_all(derive_findings(inv), self.catalog)
 
     def _build_models(self) -> tuple[ModelEntry, ...]:
         # A deployment map names the model behind an alias; spread it to every spelling of that alias.
@@ -288,6 +346,123 @@ class InventoryBuilder:
         entries.sort(key=lambda m: (m.vendor or "~", not m.wired, m.name))
         return tuple(entries)
 
+    def _build_agents(self) -> tuple[AgentEntry, ...]:
+        """One entry per install of an agent product: its main package, with the platform packages, binaries,
+        model-list files and bundled SDKs inside or beside it; every user's settings of that product."""
+        configs = self._agent_configs()
+        mains = sorted((ev for ev in self._agent_pkgs.values() if not ev.platform), key=lambda e: e.install_path)
+        groups: dict[tuple[str, str], list[AgentPackageEvidence]] = {(m.product, m.install_path): [m] for m in mains}
+        for ev in sorted(self._agent_pkgs.values(), key=lambda e: e.install_path):
+            if not ev.platform:
+                continue
+            owner = next(
+                (
+                    m
+                    for m in mains
+                    if m.product == ev.product
+                    and (ev.install_path.startswith(m.install_path + "/") or ev.environment == m.environment)
+                ),
+                None,
+            )
+            if owner is not None:  # alone, a platform package (or a library a product names as one) is no install
+                groups[(ev.product, owner.install_path)].append(ev)
+        entries = [self._agent_entry(product, path, pkgs, configs.get(product, ())) for (product, path), pkgs in
+                   groups.items()]  # fmt: skip
+        installed = {product for product, _ in groups}
+        for product_id, cfgs in configs.items():
+            product = self.catalog.product(product_id)
+            if product_id not in installed and product is not None:
+                entries.append(AgentEntry(product_id, product.name, None, None, None, (), (), (), cfgs, ()))
+        entries.sort(key=lambda a: (a.name, a.install_path or ""))
+        return tuple(entries)
+
+    def _agent_entry(
+        self, product_id: str, path: str, pkgs: list[AgentPackageEvidence], configs: tuple[AgentConfig, ...]
+    ) -> AgentEntry:
+        product = self.catalog.product(product_id)
+        main = next((p for p in pkgs if not p.platform), pkgs[0])
+        dirs = {p.install_path for p in pkgs}
+        binaries = {b for p in pkgs for b in p.entry_points}
+        ships: set[str] = set()
+        locs = _Locations()
+        for p in pkgs:
+            locs.add(p.location)
+        for f in self._agent_files:
+            inside = f.package_path in dirs or (main.ecosystem == "pypi" and path.startswith(f.package_path + "/lib/"))
+            if f.product != product_id or not inside:
+                continue
+            if f.role == "binary":
+                binaries.add(f.location.path)
+            elif main.ecosystem == "binary" and f.location.path not in main.entry_points:
+                continue  # an older version a native installer left beside the current one
+            else:
+                ships.update(f.models)
+                locs.add(f.location)
+        deps = {package_key(main.ecosystem, d) for d in main.dependencies}
+        platform_names = {p.package for p in pkgs if p.platform}
+        sdks: dict[tuple[str, str, str | None], None] = {}
+        for eco, name, version, installed, env in sorted(self._sdks, key=lambda k: (k[0], k[1], k[2] or "")):
+            if not installed or env is None or eco != main.ecosystem or name in platform_names:
+                continue
+            nested = env.startswith(path + "/")
+            beside = env == main.environment and package_key(eco, name) in deps
+            if (nested or beside) and self.catalog.sdk(eco, name) is not None:
+                sdks[(eco, name, version)] = None
+        return AgentEntry(
+            product_id,
+            product.name if product else product_id,
+            main.version,
+            main.ecosystem,
+            path,
+            tuple(sorted(binaries)),
+            tuple(BundledSdk(e, n, v) for e, n, v in sdks),
+            tuple(sorted(ships)),
+            configs,
+            locs.sorted(),
+        )
+
+    def _agent_configs(self) -> dict[str, tuple[AgentConfig, ...]]:
+        """Each product's settings folded per user: the first file (by path) that states a route or a base
+        URL decides it; models, MCP servers, credentials and files are the union."""
+        by_user: dict[tuple[str, str | None], list[AgentConfigEvidence]] = defaultdict(list)
+        for ev in self._agent_cfgs:
+            by_user[(ev.product, ev.user)].append(ev)
+        out: dict[str, list[AgentConfig]] = defaultdict(list)
+        for (product_id, user), evs in sorted(by_user.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
+            evs.sort(key=lambda e: location_key(e.location))
+            # A secret in a model slot is a credential (reported as one), never a model: as for ModelEvidence.
+            models = tuple(dict.fromkeys(m for e in evs for m in e.models if self.catalog.scrub(m) == m))
+            route = next((e.served_via for e in evs if e.served_via), None)
+            base_url = next((e.base_url for e in evs if e.base_url), None)
+            route = route or self._route_of(product_id, base_url, bool(models))
+            if route and route not in ("direct", "self-hosted"):
+                for m in models:  # a route set in one file (env) reroutes the model another file selects
+                    self._model_via[m].add(route)
+            out[product_id].append(
+                AgentConfig(
+                    user,
+                    models,
+                    route,
+                    base_url,
+                    tuple(sorted({self.catalog.scrub(s) for e in evs for s in e.mcp_servers})),
+                    tuple(sorted({c for e in evs for c in e.credentials})),
+                    tuple(sorted({e.location.path for e in evs})),
+                )
+            )
+        return {k: tuple(v) for k, v in out.items()}
+
+    def _route_of(self, product_id: str, base_url: str | None, selects: bool) -> str | None:
+        product = self.catalog.product(product_id)
+        if base_url:
+            host = base_url.split("://", 1)[-1].split("/", 1)[0].split(":", 1)[0]
+            spec = self.catalog.host_info(host)
+            if spec is None:
+                return None  # a gateway or a self-hosted server: the route is whatever it does
+            if spec.served_via:
+                return spec.served_via
+            return "direct" if product and spec.vendor == product.vendor else None
+        return product.default_route if product and selects else None
+
     def _build_clients(self) -> tuple[ClientEntry, ...]:
         entries = [
             ClientEntry(p, v, via, kind, tuple(sorted(self._client_parts[(p, v, via, kind)])), locs.sorted())
@@ -299,11 +474,12 @@ class InventoryBuilder:
     def _sdk_entry(self, key: tuple[str, str, str | None, bool, str | None], locs: _Locations) -> SdkEntry:
         ecosystem, name, version, installed, env = key
         spec = self.catalog.sdk(ecosystem, name)
+        product = None if spec else self.catalog.product_package(ecosystem, name)  # an agent's platform package
         return SdkEntry(
             ecosystem,
             name,
             version,
-            spec.vendor if spec else None,
+            spec.vendor if spec else product[0].vendor if product else None,
             spec.served_via if spec else None,
             installed,
             env,

@@ -11,6 +11,7 @@ from importlib import resources
 from typing import Any
 
 from scanner.model import (
+    AgentEntry,
     ConnectionEntry,
     CredentialLocation,
     Inventory,
@@ -97,6 +98,33 @@ def _route(r: RouteEntry) -> dict[str, Any]:
     }
 
 
+def agent_document(a: AgentEntry) -> dict[str, Any]:
+    """One agent product as the inventory JSON writes it (the `agents` section)."""
+    return {
+        "name": a.name,
+        "product": a.product,
+        "version": a.version,
+        "ecosystem": a.ecosystem,
+        "install_path": a.install_path,
+        "binaries": list(a.binaries),
+        "sdks": [{"ecosystem": s.ecosystem, "name": s.name, "version": s.version} for s in a.sdks],
+        "ships": list(a.ships),
+        "configs": [
+            {
+                "user": c.user,
+                "models": list(c.models),
+                "served_via": c.served_via,
+                "base_url": c.base_url,
+                "mcp_servers": list(c.mcp_servers),
+                "credentials": list(c.credentials),
+                "files": list(c.files),
+            }
+            for c in a.configs
+        ],
+        "locations": [_loc(x) for x in a.locations],
+    }
+
+
 def _live(h: LiveHost) -> dict[str, Any]:
     return {
         "hostname": h.hostname,
@@ -175,6 +203,14 @@ def to_document(inv: Inventory) -> dict[str, Any]:
             "platform": im.platform,
             "tags": list(im.tags),
             "layers": [{"digest": x.digest, "media_type": x.media_type, "size": x.size} for x in im.layers],
+        }
+    if inv.target.disk is not None:
+        target["disk"] = {
+            "format": inv.target.disk.format,
+            "filesystems": [
+                {"type": f.type, "mount": f.mount, "volume": f.volume, "size": f.size}
+                for f in inv.target.disk.filesystems
+            ],
         }
     return {
         "schema": SCHEMA_ID,
@@ -281,6 +317,7 @@ def to_document(inv: Inventory) -> dict[str, Any]:
             }
             for m in inv.mcp_servers
         ],
+        "agents": [agent_document(a) for a in inv.agents],
         **_live_sections(inv),
     }
 

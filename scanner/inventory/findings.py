@@ -7,6 +7,7 @@ Finding ids are stable (no paths, no line numbers), so baselines and diffs can k
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 
@@ -96,6 +97,41 @@ def kill_switches(inv: Inventory) -> Iterator[Finding]:
             )
 
 
+_SWITCH_VERB = {SwitchState.ON: "arms", SwitchState.OFF: "disarms"}
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
+def _words(name: str) -> tuple[str, ...]:
+    """`safety.killSwitch` -> ("SAFETY", "KILL", "SWITCH"); `JARVIS_SAFETY_KILL_SWITCH` likewise, word by word."""
+    return tuple(w.upper() for w in _WORD.findall(name))
+
+
+def kill_switch_overridden(inv: Inventory) -> Iterator[Finding]:
+    """A kill switch a config file sets and an environment assignment of the same switch sets otherwise: the
+    environment override wins (`safety.kill_switch = true` in a TOML file, `SAFETY_KILL_SWITCH=0` in an env
+    file or a unit's `Environment=`; an env name may carry a product prefix, `JARVIS_SAFETY_KILL_SWITCH`)."""
+    known = [k for k in inv.kill_switches if k.state in _SWITCH_VERB]
+    configs = [(k, loc) for k in known for loc in k.locations if loc.context is Context.CONFIG]
+    envs = [(k, loc) for k in known for loc in k.locations if loc.context is Context.ENV]
+    done: set[tuple[str, str]] = set()
+    for cfg, cfg_loc in configs:
+        words = _words(cfg.name)
+        for env, env_loc in envs:
+            if env.state is cfg.state or (cfg.name, env.name) in done:
+                continue
+            if not words or _words(env.name)[-len(words) :] != words:
+                continue
+            done.add((cfg.name, env.name))
+            yield Finding(
+                f"kill-switch-overridden:{cfg.name}:{env.name}",
+                Severity.HIGH if env.state is SwitchState.OFF else Severity.MEDIUM,
+                f"kill switch {cfg.name}: config {_SWITCH_VERB[cfg.state]} it ({cfg.name}={cfg.value} in "
+                f"{cfg_loc.path}); the environment {_SWITCH_VERB[env.state]} it ({env.name}={env.value} in "
+                f"{env_loc.path}); the environment override wins",
+                tuple(sorted({cfg_loc, env_loc}, key=location_key)),
+            )
+
+
 def vendor_default_overridden(inv: Inventory) -> Iterator[Finding]:
     """A vendor SDK's base-URL variable sends its traffic to another host: a reverse proxy in the path."""
     for e in inv.endpoints:
@@ -158,6 +194,7 @@ RULES: tuple[Rule, ...] = (
     lifecycle,
     credentials,
     kill_switches,
+    kill_switch_overridden,
     base_url_overrides,
     vendor_default_overridden,
     dormant_clients,

@@ -13,11 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 from scanner.inventory.document import SCHEMA_ID, load_schema
 from scanner.model import (
+    AgentConfig,
+    AgentEntry,
+    BundledSdk,
     CatalogRef,
     ClientEntry,
     Context,
     CredentialEntry,
     CredentialLocation,
+    DiskFilesystem,
+    DiskInfo,
     EndpointEntry,
     FernetTimes,
     Finding,
@@ -105,12 +110,22 @@ def _image(d: dict[str, Any] | None) -> ImageInfo | None:
     return ImageInfo(d["format"], d["digest"], d["platform"], layers, tuple(d["tags"]))
 
 
+def _disk(d: dict[str, Any] | None) -> DiskInfo | None:
+    if d is None:
+        return None
+    found = tuple(DiskFilesystem(f["type"], f["mount"], f["volume"], f["size"]) for f in d["filesystems"])
+    return DiskInfo(d["format"], found)
+
+
 def _build(doc: dict[str, Any]) -> Inventory:
     st = doc["stats"]
     return Inventory(
         tool_version=doc["tool"]["version"],
         catalogs=tuple(CatalogRef(c["name"], c["version"], c["origin"]) for c in doc["catalogs"]),
-        target=TargetInfo(doc["target"]["kind"], doc["target"]["location"], image=_image(doc["target"].get("image"))),
+        target=TargetInfo(
+            doc["target"]["kind"], doc["target"]["location"], image=_image(doc["target"].get("image")),
+            disk=_disk(doc["target"].get("disk")),
+        ),
         stats=Stats(st["files_seen"], st["files_read"], st["bytes_read"], float(st["seconds"])),
         models=tuple(
             ModelEntry(
@@ -180,6 +195,28 @@ def _build(doc: dict[str, Any]) -> Inventory:
                            m["config"], _locs(m["locations"]))
             for m in doc.get("mcp_servers", ())
         ),
+        agents=tuple(_agent(a) for a in doc.get("agents", ())),
+    )
+
+
+def _agent(d: dict[str, Any]) -> AgentEntry:
+    return AgentEntry(
+        d["name"],
+        d["product"],
+        d["version"],
+        d["ecosystem"],
+        d["install_path"],
+        tuple(d["binaries"]),
+        tuple(BundledSdk(s["ecosystem"], s["name"], s["version"]) for s in d["sdks"]),
+        tuple(d["ships"]),
+        tuple(
+            AgentConfig(
+                c["user"], tuple(c["models"]), c["served_via"], c["base_url"], tuple(c["mcp_servers"]),
+                tuple(c["credentials"]), tuple(c["files"]),
+            )
+            for c in d["configs"]
+        ),
+        _locs(d["locations"]),
     )
 
 

@@ -19,7 +19,7 @@ from cyclonedx.model.service import Service
 from cyclonedx.output.json import JsonV1Dot6
 from packageurl import PackageURL
 
-from scanner.model import Inventory, Location, ModelEntry, SdkEntry
+from scanner.model import AgentEntry, Inventory, Location, ModelEntry, SdkEntry
 
 description = "an AI bill of materials as CycloneDX 1.6 JSON (models, SDKs with package URLs, endpoints)"
 
@@ -95,6 +95,27 @@ def _sdk(s: SdkEntry) -> Component:
     )
 
 
+def _agent(a: AgentEntry) -> Component:
+    """An installed agent product: an `application` with its package URL (npm / pypi)."""
+    eco = a.ecosystem or ""
+    package = None
+    if a.install_path and eco == "npm" and "/node_modules/" in a.install_path:
+        package = a.install_path.rsplit("/node_modules/", 1)[1]
+    p = purl(SdkEntry(eco, package, a.version, None, None, True, None, ())) if package else None
+    ref = f"agent:{a.name}:{a.version or '-'}:{a.install_path or '-'}"
+    return Component(
+        type=ComponentType.APPLICATION,
+        name=a.name,
+        version=a.version,
+        bom_ref=ref,
+        purl=p,
+        description=a.product,
+        properties=_props(install_path=a.install_path, ecosystem=a.ecosystem, ships=len(a.ships),
+                          users=",".join(sorted({c.user or "(system)" for c in a.configs}))),
+        evidence=_evidence(ref, a.locations),
+    )
+
+
 def to_bom(inv: Inventory) -> Bom:
     bom = Bom()
     subject = Component(
@@ -132,7 +153,10 @@ def to_bom(inv: Inventory) -> Bom:
         bom.components.add(c)
         if s.vendor and services.get(s.vendor):
             bom.register_dependency(c, services[s.vendor])
-    bom.register_dependency(subject, models + [c for _, c in sdks])
+    agents = [_agent(a) for a in inv.agents]
+    for c in agents:
+        bom.components.add(c)
+    bom.register_dependency(subject, models + [c for _, c in sdks] + agents)
     return bom
 
 

@@ -166,6 +166,17 @@ def _endpoints(inv: Inventory) -> str:
     return _table(["host", "vendor", "via", "wired", "seen in", "where"], rows, "no endpoints found")
 
 
+def _agents(inv: Inventory) -> str:
+    rows = []
+    for a in inv.agents:
+        for c in a.configs or (None,):
+            rows.append([f"<code>{e(a.name)}</code>", e(a.version or ""), f"<code>{e(a.install_path or '')}</code>",
+                         e(len(a.ships)), e(c.user or "(system)") if c else "", e(", ".join(c.models)) if c else "",
+                         e(c.served_via or "") if c else "", e(", ".join(c.mcp_servers)) if c else ""])
+    return _table(["agent", "version", "install path", "ships", "user", "models", "via", "mcp servers"], rows,
+                  "no agent products found")
+
+
 def _skipped(inv: Inventory) -> str:
     reasons = Counter(s.reason.value for s in inv.skipped)
     summary = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items())) or "nothing: every file was read"
@@ -187,6 +198,7 @@ def render(inv: Inventory) -> str:
         ("endpoints", f"Endpoints ({len(inv.endpoints)})", _endpoints(inv)),
         ("credentials", f"Credentials ({len(inv.credentials)}, redacted)", _credentials(inv)),
         ("kill-switches", f"Kill switches ({len(inv.kill_switches)})", _switches(inv)),
+        ("agents", f"Agents ({len(inv.agents)})", _agents(inv)),
         ("skipped", f"Skipped ({len(inv.skipped)})", _skipped(inv)),
     ]
     body = "".join(f'<section id="{sid}"><h2>{e(title)}</h2>{html}</section>' for sid, title, html in sections)

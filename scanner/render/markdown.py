@@ -71,7 +71,20 @@ def render(inv: Inventory) -> str:
         "Kill switches", ["name", "value", "state", "seen in", "where"],
         [[md(k.name), md(k.value or ""), k.state.value, _contexts(k.locations), _where(k.locations)]
          for k in inv.kill_switches]))
+    parts.append(_agents(inv))
     reasons = Counter(s.reason.value for s in inv.skipped)
     summary = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items())) or "nothing"
     parts.append(f"**Skipped:** {summary}\n")
     return "\n".join(parts)
+
+
+def _agents(inv: Inventory) -> str:
+    """Agent products: one row per (install, user who configures it)."""
+    rows = []
+    for a in inv.agents:
+        for c in a.configs or (None,):
+            rows.append([md(a.name), md(a.version or ""), md(a.install_path or "(not installed)"), str(len(a.ships)),
+                         md(c.user or "(system)") if c else "", md(", ".join(c.models)) if c else "",
+                         md(c.served_via or "") if c else "", md(", ".join(c.mcp_servers)) if c else ""])
+    return _table("Agents", ["agent", "version", "install path", "ships", "user", "models", "via", "mcp servers"],
+                  rows)

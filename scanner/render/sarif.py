@@ -64,6 +64,11 @@ _HELP: dict[str, tuple[str, str]] = {
         "A setting that is meant to stop or redirect model traffic is turned off in the environment the service "
         "runs with. Check whether traffic reaches a vendor that the switch was meant to keep it from.",
     ),
+    "kill-switch-overridden": (
+        "An environment setting overrides a kill switch of a config file",
+        "A config file sets a kill switch one way and an environment assignment of the same switch (an env file, a "
+        "unit's Environment=) sets it the other way. The environment override is the one in force.",
+    ),
     "kill-switch-armed": (
         "A kill switch is set",
         "A setting that stops or redirects model traffic is set. Recorded so that a change of its state shows up.",

@@ -122,6 +122,7 @@ def render(inv: Inventory) -> str:
     out.extend(sessions_report.sections(inv))
     out += _live_sections(inv)
     out.append(_clients_and_mcp(inv))
+    out.append(_agents(inv))
     reasons = Counter(s.reason.value for s in inv.skipped)
     summary = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items())) or "nothing"
     out.append(f"Skipped: {summary}\n")
@@ -191,3 +192,16 @@ def _clients_and_mcp(inv: Inventory) -> str:
         ],
     )
     return clients + "\n" + servers
+
+
+def _agents(inv: Inventory) -> str:
+    """Installed agent products: one row per (install, user who configures it)."""
+    rows: list[list[object]] = [
+        [a.name, a.version or "", a.install_path or "(not installed)", len(a.ships),
+         (c.user or "(system)") if c else "", ", ".join(c.models) if c else "", (c.served_via or "") if c else "",
+         ", ".join(c.mcp_servers) if c else ""]
+        for a in inv.agents
+        for c in (a.configs or (None,))
+    ]  # fmt: skip
+    headers = ["agent", "version", "install path", "ships", "user", "models", "via", "mcp servers"]
+    return _section("Agents (install, user)", headers, rows)

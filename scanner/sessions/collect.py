@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from scanner.catalog import Catalog
-from scanner.model import Context, Location, SessionEntry
+from scanner.model import Context, Location, SessionEntry, SkipReason
 from scanner.sessions.adapters import ADAPTERS, Adapter
 from scanner.sessions.adapters.aider import NAMES as AIDER_NAMES
 from scanner.sessions.adapters.aider import Aider
@@ -20,6 +20,7 @@ from scanner.sessions.reader import GZIP_MAGIC, ReadNotes, Record, chunks, recor
 from scanner.sessions.reasoning import record_reasoning
 
 MAX_SESSIONS_PER_FILE = 500
+MAX_LABELS_PER_FILE = 1_000
 SNIFF = 64 << 10
 # Keys whose presence makes a JSON file worth reading as a session log.
 _SHAPE = re.compile(
@@ -76,9 +77,15 @@ def _source(name: str, data: bytes, notes: ReadNotes) -> tuple[Adapter | None, I
 
 
 def collect(
-    path: str, shown: str, via: str | None, data: bytes, catalog: Catalog
+    path: str,
+    shown: str,
+    via: str | None,
+    data: bytes,
+    catalog: Catalog,
+    skipped: list[tuple[SkipReason, str]] | None = None,
 ) -> tuple[list[SessionEntry], list[LabelSeen]]:
-    """The sessions of one log file, and where each model label was first seen in it."""
+    """The sessions of one log file, and where each model label was first seen in it; `skipped` receives
+    what a bound cut (inflation cap, SQLite budget, sessions or labels over their caps)."""
     notes = ReadNotes()
     name = path.rsplit("/", 1)[-1]
     adapter, stream = _source(name, data, notes)
@@ -88,6 +95,7 @@ def collect(
     signal: set[str] = set()
     seen_labels: dict[str, int | None] = {}
     overflow = 0
+    labels_cut = 0
     for record in stream:
         if adapter is None:
             adapter = next(a for a in ADAPTERS if a.claims(path, record.value))
@@ -108,12 +116,27 @@ def collect(
             if hits or facts.labels or reasoning or adapter.name != "generic":
                 signal.add(sid)
             for label in facts.labels:
-                if len(seen_labels) < 100:
+                if len(seen_labels) < MAX_LABELS_PER_FILE:
                     seen_labels.setdefault(label, record.line)
+                elif label not in seen_labels:
+                    labels_cut += 1
     extra = (f"{overflow} record(s) of sessions beyond {MAX_SESSIONS_PER_FILE} per file not attributed",) * bool(
         overflow
     )
     summary = notes.summary() + extra
+    if skipped is not None:
+        skipped.extend(_cuts(notes, overflow, labels_cut))
     entries = [acc.finish(catalog, summary) for sid, acc in sorted(sessions.items()) if sid in signal]
     labels = [LabelSeen(label, line) for label, line in seen_labels.items()] if entries else []
     return entries, labels
+
+
+def _cuts(notes: ReadNotes, overflow: int, labels_cut: int) -> list[tuple[SkipReason, str]]:
+    out = notes.skips()
+    if overflow:
+        detail = f"{overflow} record(s) of sessions beyond {MAX_SESSIONS_PER_FILE} per file"
+        out.append((SkipReason.CAP_REACHED, detail))
+    if labels_cut:
+        detail = f"{labels_cut} sighting(s) of model labels beyond {MAX_LABELS_PER_FILE} distinct per file not placed"
+        out.append((SkipReason.CAP_REACHED, detail))
+    return out

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from scanner.model import SkipReason
+
 GZIP_MAGIC = b"\x1f\x8b"
 CHUNK = 1 << 20
 MAX_LINE = 8 << 20
@@ -33,6 +35,22 @@ class ReadNotes:
     document_too_large: bool = False
     gave_up: bool = False
     extra: list[str] = field(default_factory=list)
+    limits: list[tuple[SkipReason, str]] = field(default_factory=list)  # bounds reached, recorded as skips too
+
+    def limit(self, reason: SkipReason, detail: str) -> None:
+        self.limits.append((reason, detail))
+        self.extra.append(detail)
+
+    def skips(self) -> list[tuple[SkipReason, str]]:
+        """What a bound cut from this file, as (reason, detail) for `skipped`: never only a note in a session."""
+        out = []
+        if self.inflate_capped:
+            out.append((SkipReason.DECOMPRESSION_LIMIT, f"gzip inflated only up to {MAX_INFLATED >> 20} MiB"))
+        if self.long_lines:
+            out.append((SkipReason.CAP_REACHED, f"{self.long_lines} line(s) over {MAX_LINE >> 20} MiB not read"))
+        if self.document_too_large:
+            out.append((SkipReason.CAP_REACHED, f"JSON document over {MAX_DOCUMENT >> 20} MiB not parsed"))
+        return out + self.limits
 
     def summary(self) -> tuple[str, ...]:
         out = []

@@ -23,6 +23,9 @@ class FileEntry:
     uid: int
     gid: int
     via: str | None = None  # inside path of the symlink it was reached through
+    dev: int = 0  # (dev, ino): one file however many paths reach it (hard links, symlinks)
+    ino: int = 0
+    nlink: int = 1
 
 
 @dataclass(frozen=True)

@@ -101,6 +101,11 @@ class DirectoryTarget:
         self._exclude = dict(self.options.exclude)
         self._current: _Frame | None = None  # the directory the walk is listing: its files are opened from it
 
+    @property
+    def shareable(self) -> bool:
+        """Whether forked scan workers may read through this target (its backend keeps no shared positions)."""
+        return bool(getattr(self.fs, "shareable", False))
+
     # --- paths ------------------------------------------------------------------------------------
 
     def host_path(self, inside: str) -> str:
@@ -496,4 +501,5 @@ def _entry_or_skip(inside: str, st: stat_result, via: str | None) -> FileEntry |
     allocated = getattr(st, "st_blocks", 0) * 512
     if st.st_size >= SPARSE_MIN_SIZE and allocated * SPARSE_RATIO < st.st_size:
         return Skip(shown, SkipReason.SPARSE, f"size {st.st_size} bytes, {allocated} allocated" + to)
-    return FileEntry(path=inside, size=st.st_size, mode=mode, uid=st.st_uid, gid=st.st_gid, via=via)
+    return FileEntry(path=inside, size=st.st_size, mode=mode, uid=st.st_uid, gid=st.st_gid, via=via,
+                     dev=st.st_dev, ino=st.st_ino, nlink=st.st_nlink)

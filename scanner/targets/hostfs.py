@@ -56,6 +56,10 @@ class Filesystem(Protocol):
 class HostFilesystem:
     """A host directory as the root, through `openat`-style calls relative to directory descriptors."""
 
+    # Forked scan workers may use it: every call is relative to a descriptor, reads are positional or on
+    # descriptors of their own.
+    shareable = True
+
     def __init__(self, root: str) -> None:
         self.root = root
 

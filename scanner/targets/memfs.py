@@ -83,6 +83,8 @@ def node_stat(node: Node) -> os.stat_result:
 
 
 class MemoryFilesystem:
+    shareable = True  # a fork copies the tree; contents are read by position (pread on layer blobs)
+
     def __init__(self, root: Node) -> None:
         if not stat.S_ISDIR(root.mode):
             raise ValueError("the root of a tree must be a directory")

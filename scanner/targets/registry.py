@@ -38,10 +38,15 @@ class OpenedTarget:
     close: Callable[[], None] = field(default=lambda: None)
 
 
+# A bare filesystem or LVM image (no partition table) is a raw disk too: (offset, magic).
+_RAW_MAGIC = ((1080, b"\x53\xef"), (0, b"XFSB"), (65600, b"_BHRfS_M"), (512, b"LABELONE"))
+
+
 def _disk_format(path: str) -> str | None:
     try:
         with open(path, "rb") as f:
-            head = f.read(512)
+            start = f.read(65608)
+            head = start[:512]
             f.seek(0, os.SEEK_END)
             size = f.tell()
             f.seek(max(0, size - 512))
@@ -54,6 +59,8 @@ def _disk_format(path: str) -> str | None:
     if tail.startswith(b"conectix"):
         return "vhd"
     if len(head) == 512 and head[510:512] == b"\x55\xaa":
+        return "raw"
+    if any(start[o : o + len(m)] == m for o, m in _RAW_MAGIC):
         return "raw"
     return None
 
@@ -73,7 +80,7 @@ def detect_kind(path: str) -> TargetKind | None:
 
 
 def open_target(path: str, kind: TargetKind | None, options: WalkOptions,
-                platform: str = DEFAULT_PLATFORM) -> OpenedTarget:
+                platform: str = DEFAULT_PLATFORM, allow_backing: bool = False) -> OpenedTarget:
     """Raises `ImageError` (a one-line reason) or `OSError` for what cannot be opened."""
     kind = kind or detect_kind(path)
     if kind is None:
@@ -83,9 +90,9 @@ def open_target(path: str, kind: TargetKind | None, options: WalkOptions,
             raise ImageError(f"{path}: not a directory")
         return OpenedTarget(DirectoryTarget(path, options))
     if kind is TargetKind.DISK:
-        fmt = _disk_format(path) or "unknown format"
-        raise ImageError(f"{path}: a disk image ({fmt}); disk images are not supported yet: mount it read-only and "
-                         "scan the directory")
+        from scanner.targets.disk import open_disk  # dissect (AGPL, the images extra) only for disk images
+
+        return OpenedTarget(open_disk(path, _disk_format(path) or "raw", options, allow_backing))
     image = open_container(path, platform, options)
     settings = (
         (f"{CONFIG_LOCATION}/Env", image.env, True),

@@ -1,6 +1,7 @@
 """OpenAI Agents SDK `SQLiteSession` stores: table `agent_messages(session_id, message_data)` where each row
 is one Responses-API input item as JSON. The database is opened from the bytes already read (never from
-the target's path), so nothing in the target is opened twice or written (no journal, no WAL)."""
+the target's path), so nothing in the target is opened twice or written (no journal, no WAL); `sqlite_store`
+bounds the work, the memory and the temp storage, and only the real table is read."""
 
 from __future__ import annotations
 
@@ -9,42 +10,46 @@ import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
+from scanner.model import SkipReason
 from scanner.sessions.adapters.base import Facts, Passthrough, State, dig, labels, obj, parse_time, text
 from scanner.sessions.reader import ReadNotes, Record
+from scanner.sessions.sqlite_store import MAX_VALUE, WORK_BUDGET, StoreBudgetExceeded, capped, is_table, open_store
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 MAX_ROWS = 200_000
-MAX_ROW = 4 << 20
+MAX_ROW = MAX_VALUE
+_SELECT = (
+    f"SELECT {capped('session_id', 1024)}, {capped('message_data')}, {capped('created_at', 1024)} "
+    "FROM agent_messages ORDER BY id LIMIT ?"
+)
 
 
 class OpenAIAgents(Passthrough):
     name = "openai-agents-sdk"
+
+    def __init__(self, budget: int = WORK_BUDGET) -> None:
+        self.budget = budget  # SQLite steps the read of one store may take
 
     def claims(self, path: str, first: dict[str, Any]) -> bool:
         return "__agents_session" in first
 
     def read(self, data: bytes, notes: ReadNotes) -> Iterator[Record]:
         try:
-            con = sqlite3.connect(":memory:")
-            con.deserialize(data)
-            rows = con.execute(
-                "SELECT session_id, message_data, created_at FROM agent_messages ORDER BY id LIMIT ?", (MAX_ROWS,)
-            )
-            for number, (session, raw, created) in enumerate(rows, 1):
-                if not isinstance(raw, str) or len(raw) > MAX_ROW:
-                    notes.malformed += 1
-                    continue
-                try:
-                    value = json.loads(raw)
-                except ValueError:
-                    notes.malformed += 1
-                    continue
-                if isinstance(value, dict):
-                    yield Record(number, {"__agents_session": str(session), "__created": created, "item": value})
-        except sqlite3.Error as exc:
-            notes.extra.append(f"SQLite store not readable: {exc}")
-        finally:
-            con.close()
+            with open_store(data, self.budget) as con:
+                if not is_table(con, "agent_messages"):
+                    notes.extra.append("SQLite store has no agent_messages table (a view is never read)")
+                    return
+                for number, (session, raw, created) in enumerate(con.execute(_SELECT, (MAX_ROWS + 1,)), 1):
+                    if number > MAX_ROWS:
+                        notes.limit(SkipReason.CAP_REACHED, f"SQLite store: rows after the first {MAX_ROWS} not read")
+                        break
+                    record = _record(number, session, raw, created, notes)
+                    if record is not None:
+                        yield record
+        except StoreBudgetExceeded as exc:
+            notes.limit(SkipReason.BUDGET_EXCEEDED, str(exc))
+        except (sqlite3.Error, MemoryError) as exc:
+            notes.extra.append(f"SQLite store not readable: {type(exc).__name__}: {str(exc)[:200]}")
 
     def expand(self, value: dict[str, Any], state: State) -> Iterator[dict[str, Any]]:
         yield value
@@ -56,3 +61,17 @@ class OpenAIAgents(Passthrough):
             timestamp=parse_time(value.get("__created")),
             labels=labels(dig(item, "provider_data", "model"), item.get("model")),
         )
+
+
+def _record(number: int, session: object, raw: object, created: object, notes: ReadNotes) -> Record | None:
+    if not isinstance(raw, str | bytes):
+        notes.malformed += 1  # NULL: missing, or over MAX_ROW bytes (checked in SQL, never fetched)
+        return None
+    try:
+        value = json.loads(raw)
+    except (ValueError, RecursionError):
+        notes.malformed += 1
+        return None
+    if not isinstance(value, dict):
+        return None
+    return Record(number, {"__agents_session": str(session), "__created": created, "item": value})

@@ -1,0 +1,249 @@
+"""Shared helpers of the corpus builders: running installers, writing files, fake secrets, truth TOML.
+
+Nothing here imports the scanner: the truth of a corpus comes from what the builder writes and from
+inspecting installed files, never from modelcensus output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+EVAL_DIR = Path(__file__).resolve().parent
+REPO = EVAL_DIR.parent
+CACHE = REPO / ".eval"
+SAMPLES = Path(os.environ.get("MODELCENSUS_SAMPLES", "/work/shared/samples/configs"))
+# Configs copied into the repo (tests/data/configs/<shape>/): the builders read these, so a clean clone
+# builds the same corpora without /work/shared.
+CONFIG_COPIES = REPO / "tests" / "data" / "configs"
+
+
+def sample(shape: str, name: str) -> str:
+    """Text of a real config sample, from the repo copy when present, else from the shared samples."""
+    for base in (CONFIG_COPIES, SAMPLES):
+        path = base / shape / name
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    raise SystemExit(f"eval: sample {shape}/{name} not found in {CONFIG_COPIES} or {SAMPLES}")
+
+
+def as_list(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else [v]
+
+
+def run(cmd: list[str], **kw: Any) -> None:
+    print("eval: $", " ".join(cmd), file=sys.stderr, flush=True)
+    subprocess.run(cmd, check=True, **kw)
+
+
+def write(root: Path, path: str, text: str, mode: int = 0o644) -> Path:
+    """Write `text` at `path` (absolute inside the tree) under `root`."""
+    target = root / path.lstrip("/")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    target.chmod(mode)
+    return target
+
+
+def write_json(root: Path, path: str, data: Any, mode: int = 0o644) -> Path:
+    return write(root, path, json.dumps(data, indent=2) + "\n", mode)
+
+
+def npm_global(prefix: Path, specs: list[str]) -> None:
+    """`npm install -g --prefix` as a user installs an agent CLI; platform packages of linux-x64 land."""
+    prefix.mkdir(parents=True, exist_ok=True)
+    run(["npm", "install", "-g", "--prefix", str(prefix), "--os", "linux", "--cpu", "x64",
+         "--no-fund", "--no-audit", "--loglevel", "error", *specs])
+
+
+def npm_local(prefix: Path, specs: list[str]) -> None:
+    prefix.mkdir(parents=True, exist_ok=True)
+    run(["npm", "install", "--prefix", str(prefix), "--no-fund", "--no-audit", "--loglevel", "error",
+         "--no-package-lock", *specs])
+
+
+def venv_install(venv: Path, specs: list[str], compile_pyc: bool = True) -> None:
+    if not (venv / "bin" / "python").exists():
+        run([sys.executable, "-m", "venv", str(venv)])
+    extra = [] if compile_pyc else ["--no-compile"]
+    run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+         *extra, *specs])
+
+
+def pip_target(target: Path, specs: list[str]) -> None:
+    target.mkdir(parents=True, exist_ok=True)
+    run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+         "--target", str(target), *specs])
+
+
+def done(root: Path, step: str) -> bool:
+    return (root.parent / f".{step}.done").exists()
+
+
+def mark(root: Path, step: str) -> None:
+    (root.parent / f".{step}.done").write_text("ok\n")
+
+
+def reset(path: Path) -> None:
+    if path.exists():
+        shutil.rmtree(path)
+
+
+# ---------------------------------------------------------------- fake secrets of the real formats
+
+_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def _stream(seed: str, alphabet: str, n: int) -> str:
+    out: list[str] = []
+    counter = 0
+    while len(out) < n:
+        block = hashlib.sha256(f"{seed}:{counter}".encode()).digest()
+        out.extend(alphabet[b % len(alphabet)] for b in block)
+        counter += 1
+    return "".join(out[:n])
+
+
+def fake_secret(kind: str, seed: str) -> str:
+    """A deterministic fake secret of the real format of `kind` (never a live key)."""
+    upper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    b64 = _ALNUM + "+/"
+    url = _ALNUM + "-_"
+    hexd = "0123456789abcdef"
+    forms = {
+        "anthropic": lambda: "sk-ant-api03-" + _stream(seed, url, 93) + "AA",
+        "openai": lambda: "sk-proj-" + _stream(seed, url, 156),
+        "openrouter": lambda: "sk-or-v1-" + _stream(seed, hexd, 64),
+        "aws-access-key-id": lambda: "AKIA" + _stream(seed, upper, 16),
+        "aws-secret": lambda: _stream(seed, b64, 40),
+        "azure-openai": lambda: _stream(seed, hexd, 32),
+        "google-api-key": lambda: "AIza" + _stream(seed, url, 35),
+        "github-pat": lambda: "ghp_" + _stream(seed, _ALNUM, 36),
+        "dashscope": lambda: "sk-" + _stream(seed, hexd, 32),
+        "mistral": lambda: _stream(seed, _ALNUM, 32),
+        "litellm-master": lambda: "sk-" + _stream(seed, _ALNUM, 22),
+    }
+    return forms[kind]()
+
+
+def commented(root: Path, path: str, text: str) -> dict[str, Any]:
+    """A commented-out line the builder planted, with its line number: never to be reported as a setting."""
+    lines = (root / path.lstrip("/")).read_text().splitlines()
+    return {"path": path, "line": lines.index(text) + 1, "text": text}
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def rsa_pem(seed_dir: Path) -> str:
+    """A freshly generated RSA key (openssl), cached per corpus so the truth hash stays stable."""
+    key = seed_dir / "planted_rsa.pem"
+    if not key.exists():
+        seed_dir.mkdir(parents=True, exist_ok=True)
+        run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", str(key)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return key.read_text()
+
+
+# ---------------------------------------------------------------- inspection of installed files
+
+def package_json_version(pkg_dir: Path) -> str | None:
+    try:
+        return str(json.loads((pkg_dir / "package.json").read_text())["version"])
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def dist_info_version(site: Path, name: str) -> str | None:
+    norm = re.sub(r"[-_.]+", "_", name).lower()
+    for meta in site.glob("*.dist-info/METADATA"):
+        stem = meta.parent.name[: -len(".dist-info")]
+        dist, _, version = stem.rpartition("-")
+        if re.sub(r"[-_.]+", "_", dist).lower() == norm:
+            return version
+    return None
+
+
+# Model ids as a product ships them: whole quoted string literals of a vendor's id grammar. Quoting is
+# what makes a literal an id in a JS bundle (Bun/Node single executables keep their JS source as text).
+SHIP_ID = re.compile(
+    rb"""["'`]((?:claude-(?:opus|sonnet|haiku)-[0-9][a-z0-9.@-]*)"""
+    rb"""|(?:gpt-[0-9][a-z0-9.-]*)|(?:o[134](?:-mini|-pro)?)|(?:gemini-[0-9][a-z0-9.-]*)"""
+    rb"""|(?:qwen[0-9][a-z0-9.-]*)|(?:grok-[0-9][a-z0-9.-]*)|(?:codestral-[a-z0-9.-]+)"""
+    rb"""|(?:mistral-(?:large|medium|small)[a-z0-9.-]*)|(?:deepseek-(?:chat|reasoner|v[0-9][a-z0-9.-]*)))["'`]"""
+)
+
+
+def shipped_ids(files: list[Path], chunk: int = 64 << 20) -> list[str]:
+    """Quoted vendor-grammar literals in the given files (read in overlapping chunks)."""
+    found: set[str] = set()
+    for path in files:
+        with path.open("rb") as fh:
+            tail = b""
+            while True:
+                block = fh.read(chunk)
+                if not block:
+                    break
+                data = tail + block
+                for m in SHIP_ID.finditer(data):
+                    ident = m.group(1).decode()
+                    if not ident.endswith(("-", ".")):
+                        found.add(ident)
+                tail = data[-256:]
+    return sorted(found)
+
+
+# ---------------------------------------------------------------- a small TOML writer for truth files
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return str(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, (list, tuple)) and all(not isinstance(x, dict) for x in v):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{_key(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
+    if v is None:
+        return '""'
+    raise TypeError(f"cannot write {v!r} as TOML")
+
+
+def _key(k: str) -> str:
+    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else json.dumps(k)
+
+
+def _table_lines(prefix: str, table: dict[str, Any], out: list[str]) -> None:
+    scalars = {k: v for k, v in table.items()
+               if not (isinstance(v, dict) or (isinstance(v, list) and v and all(isinstance(x, dict) for x in v)))}
+    for k, v in scalars.items():
+        out.append(f"{_key(k)} = {_toml_value(v)}")
+    for k, v in table.items():
+        if k in scalars:
+            continue
+        name = f"{prefix}.{_key(k)}" if prefix else _key(k)
+        if isinstance(v, dict):
+            out.append("")
+            out.append(f"[{name}]")
+            _table_lines(name, v, out)
+        else:
+            for item in v:
+                out.append("")
+                out.append(f"[[{name}]]")
+                _table_lines(name, item, out)
+
+
+def dump_toml(data: dict[str, Any], header: str = "") -> str:
+    out: list[str] = [f"# {line}" if line else "#" for line in header.splitlines()]
+    _table_lines("", data, out)
+    return "\n".join(out).strip() + "\n"

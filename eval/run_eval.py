@@ -1,0 +1,180 @@
+"""`make eval`: build the corpora that are missing (cached under .eval/), scan each with the current code in
+every output format, score the JSON against the truth, score `modelcensus diff` old -> new, print a summary.
+
+    python eval/run_eval.py [--only CORPUS ...] [--reuse]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import common as c
+import score
+import tomllib
+
+CORPORA = ["dev-machine", "debian-agent", "dev-machine-old"]
+FORMATS = {"json": "inventory.json", "table": "scan.txt", "markdown": "scan.md", "html": "scan.html",
+           "sarif": "scan.sarif", "cyclonedx": "scan.cdx.json"}
+MODELCENSUS = c.REPO / ".venv" / "bin" / "modelcensus"
+
+
+def build(corpus: str) -> None:
+    stamp = c.CACHE / corpus / ".built"
+    if stamp.exists():
+        return
+    builder = {"dev-machine": ["build_dev_machine.py"], "dev-machine-old": ["build_dev_machine.py", "--old"],
+               "debian-agent": ["build_debian_agent.py"]}[corpus]
+    c.run([sys.executable, str(c.EVAL_DIR / builder[0]), *builder[1:]], cwd=c.EVAL_DIR)
+    stamp.write_text("ok\n")
+
+
+def scan(corpus: str, rescan: bool) -> Path:
+    base = c.CACHE / corpus
+    out = base / "outputs"
+    out.mkdir(exist_ok=True)
+    for fmt, name in FORMATS.items():
+        target = out / name
+        if target.exists() and not rescan:
+            continue
+        proc = subprocess.run([str(MODELCENSUS), "scan", str(base / "root"), "-q", "-f", fmt, "-o", str(target)],
+                              capture_output=True, text=True)
+        if proc.returncode not in (0, 1):
+            print(f"eval: scan of {corpus} as {fmt} failed ({proc.returncode}): {proc.stderr.strip()[:500]}")
+    inventory = base / "inventory.json"
+    if (out / "inventory.json").exists():
+        inventory.write_bytes((out / "inventory.json").read_bytes())
+    return inventory
+
+
+def diff_truth(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """The changes inspection expects between the two truths: model ids, product versions, SDK versions, MCP."""
+    def states(t: dict[str, Any]) -> dict[str, str]:
+        st = {m["id"]: "shipped" for m in t["catalogued"]}
+        st.update({w["id"]: "wired" for w in t["wired"]})
+        return st
+    so, sn = states(old), states(new)
+    expected: list[dict[str, Any]] = []
+    for mid in sorted(set(so) | set(sn)):
+        a, b = so.get(mid), sn.get(mid)
+        if a == b:
+            continue
+        if a is None:
+            expected.append({"section": "models", "kind": "added", "key": mid, "new": b})
+        elif b is None:
+            expected.append({"section": "models", "kind": "removed", "key": mid, "old": a})
+        else:
+            expected.append({"section": "models", "kind": "changed", "key": mid, "field": "wired",
+                             "old": a == "wired", "new": b == "wired"})
+
+    # An id that leaves (or joins) a changed product but is still (already) a quoted literal elsewhere in
+    # the other tree is not a change inspection can assert: it is ambiguous, neither expected nor noise.
+    ambiguous: set[str] = set()
+    for kind, tree, tr in (("removed", "dev-machine", new), ("added", "dev-machine-old", old)):
+        ids = [e["key"] for e in expected if e["section"] == "models" and e["kind"] == kind]
+        ambiguous |= quoted_elsewhere(c.CACHE / tree / "root", ids,
+                                      {f for a in tr["agents"] for f in a.get("ships_files", [])})
+    expected = [e for e in expected if not (e["section"] == "models" and e["key"] in ambiguous)]
+
+    def sdks(t: dict[str, Any]) -> dict[tuple[str, str, str], str]:
+        return {(s["ecosystem"], s["name"], env): s["version"] for s in t["sdks"] for env in s["environments"]}
+    alias = {f"{s['ecosystem']}/{s['name']}": f"{s['ecosystem']}/{s['alias']}"
+             for t in (old, new) for s in t["sdks"] if s.get("alias")}
+    do, dn = sdks(old), sdks(new)
+    for key in sorted(set(do) | set(dn)):
+        a, b = do.get(key), dn.get(key)
+        if a == b:
+            continue
+        k = f"{key[0]}/{key[1]}"
+        if a is None:
+            expected.append({"section": "sdks", "kind": "added", "key": k, "new": b, "environment": key[2]})
+        elif b is None:
+            expected.append({"section": "sdks", "kind": "removed", "key": k, "old": a, "environment": key[2]})
+        else:
+            expected.append({"section": "sdks", "kind": "changed", "key": k, "field": "version", "old": a, "new": b,
+                             "environment": key[2], "aliases": [alias[k]] if k in alias else []})
+    packages = {a["name"]: a.get("package", "") for a in new["agents"] if a.get("package")}
+    ao = {a["name"]: a["version"] for a in old["agents"]}
+    an = {a["name"]: a["version"] for a in new["agents"]}
+    for name in sorted(set(ao) | set(an)):
+        if ao.get(name) != an.get(name):
+            expected.append({"section": "agents", "kind": "changed", "key": name, "field": "version",
+                             "old": ao.get(name) or "", "new": an.get(name) or "",
+                             "aliases": [packages[name]] if name in packages else []})
+    mo = {(m["name"], m["user"]) for m in old["mcp_servers"]}
+    mn = {(m["name"], m["user"]) for m in new["mcp_servers"]}
+    for name, user in sorted(mn - mo):
+        expected.append({"section": "mcp_servers", "kind": "added", "key": name, "user": user})
+    for name, user in sorted(mo - mn):
+        expected.append({"section": "mcp_servers", "kind": "removed", "key": name, "user": user})
+    return {"corpus": "dev-machine-old -> dev-machine", "expected": expected, "ambiguous": sorted(ambiguous)}
+
+
+def quoted_elsewhere(root: Path, ids: list[str], skip: set[str]) -> set[str]:
+    """Which of `ids` occur as a quoted literal in a file of `root` other than the `skip` paths."""
+    if not ids:
+        return set()
+    pats = c.CACHE / "diff-patterns.txt"
+    pats.write_text("".join(f'"{i}"\n' for i in ids))
+    proc = subprocess.run(["grep", "-r", "-a", "-o", "-F", "-f", str(pats), str(root)],
+                          capture_output=True, text=True, errors="replace")
+    found: set[str] = set()
+    prefix = str(root)
+    for line in proc.stdout.splitlines():
+        path, _, match = line.rpartition(':"')
+        if path[len(prefix):] not in skip:
+            found.add(match.rstrip('"'))
+    return found
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", nargs="*", choices=CORPORA)
+    ap.add_argument("--show", type=int, default=20, help="misses and false positives listed per section")
+    ap.add_argument("--reuse", action="store_true", help="score the last scan's outputs instead of scanning again")
+    a = ap.parse_args()
+    corpora = a.only or CORPORA
+    score.SHOW = a.show
+    rows: list[tuple[str, str, float | None, float | None]] = []
+    inventories: dict[str, Path] = {}
+    for corpus in corpora:
+        build(corpus)
+        inventories[corpus] = scan(corpus, not a.reuse)
+        truth = tomllib.loads((c.CACHE / corpus / "truth.toml").read_text())
+        inv = json.loads(inventories[corpus].read_text())
+        print(f"\n######## {corpus}")
+        sections = score.score(truth, inv, c.CACHE / corpus / "outputs", c.CACHE / corpus / "planted-secrets.json")
+        for s in sections:
+            s.print()
+            rows.append((corpus, s.name.strip() if not s.notes or s.n_truth or s.n_reported else s.notes[0],
+                         s.recall, s.precision))
+    if {"dev-machine", "dev-machine-old"} <= set(inventories):
+        old = tomllib.loads((c.CACHE / "dev-machine-old" / "truth.toml").read_text())
+        new = tomllib.loads((c.CACHE / "dev-machine" / "truth.toml").read_text())
+        dt = diff_truth(old, new)
+        text = c.dump_toml(dt, "Expected `modelcensus diff dev-machine-old dev-machine`, from the two truth files.")
+        (c.EVAL_DIR / "truth" / "dev-machine.diff.toml").write_text(text)
+        diff_json = c.CACHE / "diff.json"
+        proc = subprocess.run([str(MODELCENSUS), "diff", str(inventories["dev-machine-old"]),
+                               str(inventories["dev-machine"]), "-f", "json", "-o", str(diff_json)],
+                              capture_output=True, text=True)
+        if proc.returncode not in (0, 1) or not diff_json.exists():
+            print(f"eval: diff failed ({proc.returncode}): {proc.stderr.strip()[:500]}")
+        else:
+            print("\n######## diff dev-machine-old -> dev-machine")
+            sections, noise = score.score_diff(dt, json.loads(diff_json.read_text()))
+            for s in sections:
+                s.print()
+            print(f"\nnoise changes: {noise}")
+            rows.append(("diff", sections[0].name, sections[0].recall, None))
+            rows.append(("diff", f"noise changes = {noise}", None, None))
+    score.print_table(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

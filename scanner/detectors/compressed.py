@@ -1,0 +1,50 @@
+"""Gzip files (rotated logs, `.jsonl.gz` sessions): their inflated text is matched like any file's.
+
+The content detector sees raw bytes, and a compressed payload hides every key and model id in it. Here the
+file is inflated, bounded (MAX_INFLATED bytes, in pieces, every member), and the same catalog patterns run
+over the inflated text, with the context its name has without `.gz`. Reaching the cap is recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from scanner.catalog.matcher import MAX_DISTINCT_PER_PATTERN
+from scanner.detectors.base import FileView
+from scanner.detectors.content import ContentDetector
+from scanner.detectors.contexts import classify
+from scanner.model import Evidence, Skip, SkipReason
+from scanner.sessions.reader import GZIP_MAGIC, ReadNotes, chunks
+
+MAX_INFLATED = 64 << 20
+
+
+class CompressedDetector:
+    name = "compressed"
+    description = "Catalog patterns (credentials above all) inside gzip-compressed files, inflated bounded"
+
+    def wants(self, view: FileView) -> bool:
+        return view.data.startswith(GZIP_MAGIC)
+
+    def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
+        notes = ReadNotes()
+        inflated = bytearray()
+        for piece in chunks(view.data, MAX_INFLATED, notes):
+            inflated += piece
+        if notes.inflate_capped:
+            detail = f"gzip content matched only in its first {MAX_INFLATED >> 20} MiB inflated"
+            yield Skip(view.path, SkipReason.DECOMPRESSION_LIMIT, detail)
+        if notes.inflate_error:
+            yield Skip(view.path, SkipReason.PARSE_ERROR, "gzip stream corrupt or cut; the readable part was matched")
+        if not inflated:
+            return
+        data = bytes(inflated)
+        del inflated
+        derived = FileView(view.entry, data, view.catalog, view.owner_of, view.read_path)
+        plain = view.entry.path[:-3] if view.entry.path.lower().endswith(".gz") else view.entry.path
+        derived.__dict__["context"] = classify(plain, data[:8192])
+        yield from ContentDetector().extract(derived)
+        cut = getattr(derived.__dict__.get("hits"), "cut", 0)
+        if cut:
+            detail = f"gzip content: {cut} match(es) past {MAX_DISTINCT_PER_PATTERN} distinct per pattern not kept"
+            yield Skip(view.path, SkipReason.CAP_REACHED, detail)

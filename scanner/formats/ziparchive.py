@@ -1,0 +1,113 @@
+"""Bounded reading of zip members (jars, wars, wheels): the declared sizes of a hostile archive are never trusted.
+
+Members are inflated in small pieces with a cap on the bytes produced and on the compression ratio, so a
+member that lies about its size costs at most the cap. Only stored and deflated members are read: the
+stdlib inflates bzip2 and LZMA members in one unbounded call. Every way an archive can fail to open or a
+member fail to read (a future zip version, a cut member, a corrupt stream, encryption) becomes a
+`ZipProblem` the caller records as a skip; nothing raises.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from enum import Enum
+
+_PIECE = 64 << 10
+MAX_MEMBER = 1 << 20  # inflated bytes read from one member
+MAX_RATIO = 200  # inflated / compressed; deflate tops out near 1032 only on crafted input
+MAX_MEMBERS = 100_000  # entries looked at in the central directory
+_READABLE = frozenset({zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED})
+# What zipfile raises on hostile or damaged archives (each seen by fuzzing or by reading zipfile.py).
+_FAILURES = (
+    zipfile.BadZipFile,
+    zipfile.LargeZipFile,
+    NotImplementedError,  # a zip version over 6.3, strong encryption, patched data
+    EOFError,  # a member cut short
+    zlib.error,
+    RuntimeError,  # an encrypted member without a password
+    OSError,
+    ValueError,  # includes UnicodeDecodeError of a member name
+    OverflowError,
+    IndexError,
+    KeyError,
+)
+
+
+class ProblemKind(str, Enum):
+    UNREADABLE = "unreadable"  # the archive or a member could not be parsed
+    LIMIT = "limit"  # a member inflated past MAX_MEMBER or MAX_RATIO
+    CAP = "cap"  # more central-directory entries than MAX_MEMBERS
+
+
+@dataclass(frozen=True)
+class ZipProblem:
+    kind: ProblemKind
+    detail: str  # names the member and the cause; may carry target text (the caller scrubs output)
+
+
+@dataclass(frozen=True)
+class Member:
+    name: str
+    data: bytes
+
+
+def _why(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0][:200] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def members(
+    data: bytes,
+    wanted: Callable[[str], bool],
+    problems: list[ZipProblem],
+    max_member: int = MAX_MEMBER,
+    max_ratio: int = MAX_RATIO,
+) -> Iterator[Member]:
+    """The inflated bytes of every member whose name `wanted` accepts; what could not be read lands in `problems`."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except _FAILURES as exc:
+        problems.append(ZipProblem(ProblemKind.UNREADABLE, f"archive not readable ({_why(exc)})"))
+        return
+    with archive:
+        infos = archive.infolist()
+        if len(infos) > MAX_MEMBERS:
+            cut = len(infos) - MAX_MEMBERS
+            problems.append(ZipProblem(ProblemKind.CAP, f"{cut} of {len(infos)} zip entries not looked at"))
+        for info in infos[:MAX_MEMBERS]:
+            if info.is_dir() or not wanted(info.filename):
+                continue
+            if info.compress_type not in _READABLE:
+                detail = f"member {info.filename!r}: compression method {info.compress_type} not read"
+                problems.append(ZipProblem(ProblemKind.UNREADABLE, detail))
+                continue
+            body = _inflate(archive, info, max_member, max_ratio, problems)
+            if body is not None:
+                yield Member(info.filename, body)
+
+
+def _inflate(
+    archive: zipfile.ZipFile, info: zipfile.ZipInfo, max_member: int, max_ratio: int, problems: list[ZipProblem]
+) -> bytes | None:
+    out = bytearray()
+    # The ratio is checked against the bytes really consumed, not the declared compressed size alone.
+    budget = min(max_member, max(info.compress_size, 1) * max_ratio)
+    try:
+        with archive.open(info) as member:
+            while True:
+                piece = member.read(_PIECE)
+                if not piece:
+                    return bytes(out)
+                out += piece
+                if len(out) > budget:
+                    why = "size" if budget == max_member else "compression ratio"
+                    detail = f"member {info.filename!r}: inflated past its {why} cap ({budget} bytes)"
+                    problems.append(ZipProblem(ProblemKind.LIMIT, detail))
+                    return None
+    except _FAILURES as exc:
+        problems.append(ZipProblem(ProblemKind.UNREADABLE, f"member {info.filename!r}: {_why(exc)}"))
+        return None

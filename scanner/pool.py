@@ -1,0 +1,77 @@
+"""The per-file work of a scan on every core: forked workers analyse batches of files, the parent folds in order.
+
+The YARA-X binding holds the GIL, so threads would not help; processes do. Workers are forked once the catalog
+is compiled, so each starts with the compiled rules and the target already open (copy-on-write, no start-up
+cost), and reads files itself: only `FileEntry`s go out and `FileResult`s come back. The parent keeps a bounded
+window of batches in flight and yields their results strictly in walk order, so the inventory is the same bytes
+whatever the number of workers. A target is shared with workers only when its backend says it may be
+(`shareable`: positional reads only, no state a fork could tear): host directories and container images.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+
+from scanner.model import Skip
+from scanner.pipeline import FileResult, FileWork, analyze_file
+from scanner.targets.base import FileEntry
+
+BATCH_FILES = 64
+BATCH_BYTES = 32 << 20  # a batch of many small files, or of a few big ones
+IN_FLIGHT_PER_WORKER = 4
+
+_work: FileWork | None = None  # set in the parent just before the fork; each worker inherits it
+
+
+def _analyze(batch: list[FileEntry]) -> list[FileResult]:
+    assert _work is not None
+    return [analyze_file(_work, entry) for entry in batch]
+
+
+def _batches(work: FileWork) -> Iterator[list[FileEntry | Skip]]:
+    batch: list[FileEntry | Skip] = []
+    files = size = 0
+    for item in work.target.walk():
+        batch.append(item)
+        if isinstance(item, FileEntry):
+            files += 1
+            size += min(item.size, work.options.max_file_size)
+        if files >= BATCH_FILES or size >= BATCH_BYTES:
+            yield batch
+            batch, files, size = [], 0, 0
+    if batch:
+        yield batch
+
+
+def pooled_results(
+    work: FileWork, jobs: int, is_repeat: Callable[[FileEntry], bool]
+) -> Iterator[tuple[FileEntry | Skip, FileResult | None]]:
+    global _work
+    _ = work.catalog.matcher  # compiled before the fork, once for every worker
+    _work = work
+    pending: deque[tuple[list[FileEntry | Skip], list[FileEntry], Future[list[FileResult]]]] = deque()
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        try:
+            for batch in _batches(work):
+                files = [i for i in batch if isinstance(i, FileEntry) and not is_repeat(i)]
+                pending.append((batch, files, pool.submit(_analyze, files)))
+                while len(pending) >= jobs * IN_FLIGHT_PER_WORKER:
+                    yield from _fold(*pending.popleft())
+            while pending:
+                yield from _fold(*pending.popleft())
+        finally:
+            _work = None
+            for _, _, fut in pending:
+                fut.cancel()
+
+
+def _fold(
+    batch: list[FileEntry | Skip], files: list[FileEntry], fut: Future[list[FileResult]]
+) -> Iterator[tuple[FileEntry | Skip, FileResult | None]]:
+    """The batch in walk order, each analysed file with its result; None for skips and repeats."""
+    results = {id(entry): r for entry, r in zip(files, fut.result(), strict=True)}
+    for item in batch:
+        yield item, results.get(id(item))

@@ -1,0 +1,85 @@
+"""A file is read once: a second path to the same (device, inode), through a hard link or a symlink, takes the
+first path's result relocated to it, without a second read.
+
+Only results that may be met again are kept: files with more than one link, and files reached through a
+symlink (whose real path the walk may meet later). A bounded number of evidence items is kept; past it, a
+repeat is read again (correct, only slower). Everything is decided in walk order, so it is deterministic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from scanner.model import Evidence, Location, SessionEvidence, Skip
+from scanner.targets.base import FileEntry
+from scanner.textsafe import display_path
+
+MAX_KEPT_ITEMS = 200_000
+
+Key = tuple[int, int]
+
+
+def key_of(entry: FileEntry) -> Key | None:
+    return (entry.dev, entry.ino) if entry.ino else None
+
+
+def worth_keeping(entry: FileEntry) -> bool:
+    return entry.nlink > 1 or entry.via is not None
+
+
+class RepeatFilter:
+    """At dispatch, in walk order: is this entry a repeat of one whose result will be kept?"""
+
+    def __init__(self) -> None:
+        self._keys: set[Key] = set()
+
+    def __call__(self, entry: FileEntry) -> bool:
+        key = key_of(entry)
+        if key is None:
+            return False
+        if key in self._keys:
+            return True
+        if worth_keeping(entry):
+            self._keys.add(key)
+        return False
+
+
+class SeenFiles:
+    def __init__(self) -> None:
+        self._kept: dict[Key, tuple[FileEntry, list[Evidence | Skip]]] = {}
+        self._items = 0
+        self.reused = 0
+
+    def first(self, entry: FileEntry) -> tuple[FileEntry, list[Evidence | Skip]] | None:
+        key = key_of(entry)
+        return self._kept.get(key) if key else None
+
+    def keep(self, entry: FileEntry, items: list[Evidence | Skip]) -> None:
+        key = key_of(entry)
+        if key is None or key in self._kept or not worth_keeping(entry):
+            return
+        if self._items + len(items) > MAX_KEPT_ITEMS:
+            return
+        self._kept[key] = (entry, items)
+        self._items += len(items)
+
+
+def relocate(items: list[Evidence | Skip], first: FileEntry, entry: FileEntry) -> list[Evidence | Skip]:
+    """The first path's evidence as seen at `entry`'s path (and the symlink it came through)."""
+    old_path, new_path = display_path(first.path), display_path(entry.path)
+    new_via = display_path(entry.via) if entry.via else None
+
+    def moved(loc: Location) -> Location:
+        if loc.path != old_path:
+            return loc  # a file the first one named (an EnvironmentFile): it stays where it is
+        return replace(loc, path=new_path, via=new_via)
+
+    out: list[Evidence | Skip] = []
+    for item in items:
+        if isinstance(item, Skip):
+            out.append(replace(item, path=new_path) if item.path == old_path else item)
+        elif isinstance(item, SessionEvidence):
+            out.append(replace(item, session=replace(item.session, location=moved(item.session.location))))
+        else:
+            out.append(replace(item, location=moved(item.location)))
+    return out

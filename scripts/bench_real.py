@@ -1,0 +1,194 @@
+"""`make bench` (real part): the full scan against ripgrep on a tree built from real parts, side by side.
+
+The tree (`.bench/real`, cached) holds pip-installed torch, transformers and the LLM SDKs, the npm agent products
+of the eval developer machine (their 100–400 MB executables), a copy of the host's `/usr` (hard links, so it
+costs no space) and 500 MB of JSONL agent sessions made from the real sample records. ripgrep runs with the
+patterns the catalog compiles and the same number of processes as `--jobs`; the read floor is every byte read
+by that many processes. The 10% and 1% subsets (every 10th / 100th file, hard-linked) show how cost grows.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+BENCH = REPO / ".bench"
+REAL = BENCH / "real"
+STAMP = BENCH / "real.version"
+VERSION = "1"
+JOBS = 2
+MIB = 1 << 20
+PIP = ["torch==2.13.0", "transformers==4.57.1", "openai", "anthropic", "litellm", "google-genai", "mistralai"]
+SAMPLES = Path("/work/shared/samples") if Path("/work/shared/samples").is_dir() else REPO.parent / "shared/samples"
+
+
+def _run(*cmd: str, **kw: object) -> None:
+    subprocess.run(list(cmd), check=True, **kw)  # type: ignore[call-overload]
+
+
+def build() -> None:
+    if STAMP.is_file() and STAMP.read_text().strip() == VERSION and REAL.is_dir():
+        return
+    shutil.rmtree(REAL, ignore_errors=True)
+    REAL.mkdir(parents=True)
+    site = REAL / "opt/ml/venv/lib/python3.11/site-packages"
+    _run(sys.executable, "-m", "pip", "install", "--quiet", "--no-compile", "--target", str(site), *PIP)
+    modules = REPO / ".eval/dev-machine/root/usr/lib/node_modules"
+    dest = REAL / "usr/lib/node_modules"
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    if modules.is_dir():
+        _run("cp", "-al", str(modules), str(dest)) if _same_fs(modules, REAL) else _run("cp", "-a", str(modules),
+                                                                                          str(dest))
+    else:
+        _run("npm", "install", "-g", "--silent", "--prefix", str(REAL / "usr"), "--os", "linux", "--cpu", "x64",
+             "@anthropic-ai/claude-code@2.1.332", "@openai/codex@0.171.0", "opencode-ai@1.18.33")
+    host_usr = REAL / "host/usr"
+    host_usr.parent.mkdir(parents=True)
+    if _same_fs(Path("/usr"), REAL):
+        subprocess.run(["cp", "-al", "/usr", str(host_usr)], check=False, stderr=subprocess.DEVNULL)
+    else:
+        for part in ("lib/python3", "share"):
+            subprocess.run(["cp", "-a", f"/usr/{part}", str(host_usr / part)], check=False, stderr=subprocess.DEVNULL)
+    _sessions(REAL / "home/agent", 500 * MIB)
+    for pct in (10, 1):
+        _subset(pct)
+    STAMP.write_text(VERSION + "\n")
+
+
+def _same_fs(a: Path, b: Path) -> bool:
+    return os.stat(a).st_dev == os.stat(b).st_dev
+
+
+def _sessions(home: Path, total: int) -> None:
+    """JSONL sessions of Claude Code and Codex shape: the real sample records, with fresh ids, until `total`."""
+    rng = random.Random(20261201)
+    sources = [SAMPLES / "claude-code/session-basic.jsonl", SAMPLES / "codex-cli/rollout-session-basic.jsonl",
+               SAMPLES / "codex-cli/rollout-session-reasoning-head.jsonl"]
+    records = [line for src in sources if src.exists() for line in src.read_text().splitlines() if line.strip()]
+    written = n = 0
+    while written < total:
+        sid = f"{rng.getrandbits(128):032x}"
+        if n % 2:
+            path = home / f".claude/projects/-home-agent-app/{sid}.jsonl"
+        else:
+            path = home / f".codex/sessions/2026/11/{n % 28 + 1:02d}/rollout-{sid}.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        body = "\n".join(records[rng.randrange(len(records))] for _ in range(4000)) + "\n"
+        path.write_text(body)
+        written += len(body)
+        n += 1
+
+
+def _subset(pct: int) -> None:
+    root = BENCH / f"real-{pct}"
+    shutil.rmtree(root, ignore_errors=True)
+    for i, path in enumerate(sorted(p for p in REAL.rglob("*") if p.is_file() and not p.is_symlink())):
+        if i % (100 // pct) == 0:
+            dest = root / path.relative_to(REAL)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            os.link(path, dest)
+
+
+def patterns_file() -> Path:
+    from scanner.catalog import load
+    from scanner.catalog.loader import searchable_patterns
+
+    patterns = [p for f in load().files for _, p in searchable_patterns(f)]
+    (path := BENCH / "patterns.txt").write_text("".join(f"{p}\n" for p in patterns))
+    return path
+
+
+class TreeRss:
+    """The peak of the summed RSS of a process and all its descendants, sampled every 50 ms."""
+
+    def __init__(self, pid: int) -> None:
+        import psutil
+
+        self.proc, self.peak = psutil.Process(pid), 0
+        self._stop = threading.Event()
+        self._t = threading.Thread(target=self._run, daemon=True)
+        self._t.start()
+
+    def _run(self) -> None:
+        import psutil
+
+        while not self._stop.is_set():
+            total = 0
+            try:
+                for p in [self.proc, *self.proc.children(recursive=True)]:
+                    total += p.memory_info().rss
+            except psutil.Error:
+                pass
+            self.peak = max(self.peak, total)
+            time.sleep(0.05)
+
+    def stop(self) -> int:
+        self._stop.set()
+        self._t.join()
+        return self.peak
+
+
+def timed(cmd: list[str], out: Path) -> tuple[float, float, int]:
+    started = time.perf_counter()
+    with out.open("wb") as f:
+        proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.DEVNULL)
+        rss = TreeRss(proc.pid)
+        _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - started
+    return seconds, usage.ru_utime + usage.ru_stime, rss.stop()
+
+
+def read_floor(root: Path, jobs: int) -> float:
+    files = sorted(str(p) for p in root.rglob("*") if p.is_file() and not p.is_symlink())
+    shards = [files[i::jobs] for i in range(jobs)]
+    code = "import sys\nfor p in sys.stdin.read().split('\\0'):\n    if p:\n        open(p,'rb').read()\n"
+    started = time.perf_counter()
+    procs = [subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE) for _ in shards]
+    for proc, shard in zip(procs, shards, strict=True):
+        assert proc.stdin is not None
+        proc.stdin.write("\0".join(shard).encode("utf-8", "surrogateescape"))
+        proc.stdin.close()
+    for proc in procs:
+        proc.wait()
+    return time.perf_counter() - started
+
+
+def measure(root: Path, patterns: Path) -> None:
+    files = sum(1 for p in root.rglob("*") if p.is_file() and not p.is_symlink())
+    size = sum(p.stat().st_size for p in root.rglob("*") if p.is_file() and not p.is_symlink())
+    floor = read_floor(root, JOBS)  # also warms the page cache for both tools
+    scan_cmd = [str(REPO / ".venv/bin/modelcensus"), "scan", str(root), "-f", "json", "-q", "-o",
+                str(BENCH / "real.json"), "--jobs", str(JOBS)]
+    mc = timed(scan_cmd, BENCH / "real.out")
+    rg = shutil.which("rg")
+    print(f"{root.name}: {files} files, {size / 1e9:.2f} GB; read floor ({JOBS} processes) {floor:.1f} s")
+    print(f"  modelcensus --jobs {JOBS}: {mc[0]:6.1f} s, {mc[1]:6.1f} CPU-s, peak RSS of all processes "
+          f"{mc[2] >> 20} MiB, {size / MIB / mc[0]:.0f} MB/s")
+    if rg:
+        cmd = [rg, "-a", "--no-unicode", "--hidden", "--no-ignore", "-j", str(JOBS), "-c", "-f", str(patterns),
+               str(root)]
+        r = timed(cmd, BENCH / "rg.out")
+        print(f"  ripgrep -j {JOBS}:          {r[0]:6.1f} s, {r[1]:6.1f} CPU-s, peak RSS {r[2] >> 20} MiB")
+        print(f"  ratio: {mc[0] / r[0]:.2f}x ripgrep's time, {mc[0] / floor:.2f}x the read floor")
+    else:
+        print("  ripgrep is not on PATH (apt-get install ripgrep) - no ratio")
+
+
+def main() -> None:
+    build()
+    patterns = patterns_file()
+    for root in (REAL, BENCH / "real-10", BENCH / "real-1"):
+        measure(root, patterns)
+    if os.getloadavg()[0] > (os.cpu_count() or 1) / 2:
+        print(f"note: load average {os.getloadavg()[0]:.1f}; other processes are skewing the wall times")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,199 @@
+"""Disk images read unmounted through dissect.target: built with the tools users have (mkfs.ext4 -d, sfdisk,
+qemu-img), each scanned inventory equal to the same tree scanned as a directory."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scanner.catalog import Catalog
+from scanner.inventory.document import dumps
+from scanner.options import ScanOptions
+from scanner.pipeline import scan
+from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.targets.container.errors import ImageError
+from scanner.targets.registry import TargetKind, detect_kind, open_target
+from tests.conftest import SAMPLE_VM, validate_document
+
+pytest.importorskip("dissect.target", reason="the images extra (dissect.target) is not installed")
+needs = pytest.mark.skipif(shutil.which("mkfs.ext4") is None, reason="mkfs.ext4 (e2fsprogs) is not installed")
+MIB = 1 << 20
+
+
+def _run(*cmd: str) -> None:
+    subprocess.run(cmd, check=True, capture_output=True)
+
+
+def _without(doc: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in doc.items() if k not in ("target", "stats")}
+
+
+def scan_path(path: Path, catalog: Catalog, **kw: Any) -> dict[str, Any]:
+    opened = open_target(str(path), None, WalkOptions(), **kw)
+    try:
+        inv = scan(opened.target, catalog, ScanOptions(), extra=list(opened.skips))
+    finally:
+        opened.close()
+    doc = json.loads(dumps(inv))
+    validate_document(doc)
+    return doc
+
+
+@pytest.fixture(scope="module")
+def ext4(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if shutil.which("mkfs.ext4") is None:
+        pytest.skip("mkfs.ext4 (e2fsprogs) is not installed")
+    out = tmp_path_factory.mktemp("disk") / "root.ext4"
+    _run("mkfs.ext4", "-q", "-F", "-d", str(SAMPLE_VM), str(out), "64M")
+    return out
+
+
+@pytest.fixture(scope="module")
+def gpt_raw(ext4: Path) -> Path:
+    """A raw disk with a GPT and one Linux partition at 1 MiB holding the ext4 filesystem."""
+    if shutil.which("sfdisk") is None:
+        pytest.skip("sfdisk (fdisk) is not installed")
+    disk = ext4.parent / "disk.raw"
+    with open(disk, "wb") as f:
+        f.truncate(ext4.stat().st_size + 4 * MIB)
+    subprocess.run(["sfdisk", "-q", str(disk)], input="label: gpt\nstart=2048, type=linux\n", text=True,
+                   check=True, capture_output=True)
+    with open(disk, "r+b") as f, open(ext4, "rb") as src:
+        f.seek(MIB)
+        shutil.copyfileobj(src, f)
+    return disk
+
+
+@pytest.fixture(scope="module")
+def directory_doc(catalog: Catalog) -> dict[str, Any]:
+    return json.loads(dumps(scan(DirectoryTarget(str(SAMPLE_VM)), catalog, ScanOptions())))
+
+
+def _convert(raw: Path, fmt: str, *opts: str) -> Path:
+    if shutil.which("qemu-img") is None:
+        pytest.skip("qemu-img (qemu-utils) is not installed")
+    out = raw.with_suffix(f".{fmt}{''.join(o.replace('=', '-').replace(',', '') for o in opts if o != '-o')}")
+    if not out.exists():
+        _run("qemu-img", "convert", "-O", fmt, *opts, str(raw), str(out))
+    return out
+
+
+@needs
+@pytest.mark.parametrize(
+    ("fmt", "opts"),
+    [
+        ("bare-ext4", ()),
+        ("raw-gpt", ()),
+        ("qcow2", ()),
+        ("qcow2", ("-c",)),
+        ("vmdk", ("-o", "subformat=monolithicSparse")),
+        ("vmdk", ("-o", "subformat=streamOptimized")),
+        ("vmdk", ("-o", "subformat=twoGbMaxExtentSparse")),
+        ("vhdx", ()),
+        ("vpc", ()),
+    ],
+)
+def test_disk_image_inventory_equals_the_directory_inventory(
+    ext4: Path, gpt_raw: Path, catalog: Catalog, directory_doc: dict[str, Any], fmt: str, opts: tuple[str, ...]
+) -> None:
+    if fmt == "bare-ext4":
+        image = ext4
+    elif fmt == "raw-gpt":
+        image = gpt_raw
+    else:
+        image = _convert(gpt_raw, fmt, *opts)
+    assert detect_kind(str(image)) is TargetKind.DISK
+    doc = scan_path(image, catalog)
+    assert doc["target"]["kind"] == "disk-image"
+    assert doc["target"]["disk"]["filesystems"][0]["type"] == "ext"
+    assert doc["target"]["disk"]["filesystems"][0]["mount"] == "/"
+    assert _without(doc) == _without(directory_doc)
+
+
+@needs
+def test_backing_file_by_host_path_is_refused_and_beside_only_with_the_flag(gpt_raw: Path, catalog: Catalog) -> None:
+    if shutil.which("qemu-img") is None:
+        pytest.skip("qemu-img (qemu-utils) is not installed")
+    base = _convert(gpt_raw, "qcow2")
+    host = gpt_raw.parent / "host-overlay.qcow2"
+    _run("qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b", "/etc/passwd", "-u", str(host), "64M")
+    with pytest.raises(ImageError, match=r"refers to '/etc/passwd' outside its directory \(.*host-overlay.qcow2 -> "
+                                         r"/etc/passwd\); refused"):
+        open_target(str(host), None, WalkOptions(), allow_backing=True)
+    beside = gpt_raw.parent / "beside-overlay.qcow2"
+    _run("qemu-img", "create", "-q", "-f", "qcow2", "-F", "qcow2", "-b", base.name, str(beside))
+    with pytest.raises(ImageError, match="pass --allow-backing-files"):
+        open_target(str(beside), None, WalkOptions())
+    doc = scan_path(beside, catalog, allow_backing=True)
+    assert "claude-opus-4-8" in {m["name"] for m in doc["models"]}
+    done = subprocess.run([sys.executable, "-m", "scanner", "scan", str(host)], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "/etc/passwd" in done.stderr
+
+
+def test_without_the_extra_a_disk_image_is_a_one_line_error(tmp_path: Path) -> None:
+    img = tmp_path / "vm.qcow2"
+    img.write_bytes(b"QFI\xfb" + b"\0" * 4092)
+    code = ("import sys; sys.modules['dissect.target'] = None; from scanner.cli import main; "
+            f"sys.argv = ['modelcensus', 'scan', {str(img)!r}]; main()")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "pip install 'modelcensus[images]'" in done.stderr and "AGPL-3.0" in done.stderr
+
+
+@pytest.mark.skipif(shutil.which("mkfs.btrfs") is None, reason="mkfs.btrfs (btrfs-progs) is not installed")
+def test_btrfs_image_with_a_symlink_to_a_symlink(tmp_path: Path, catalog: Catalog) -> None:
+    """dissect.btrfs raises on lstat of a symlink to a symlink: the entry's inode still gives its facts."""
+    root = tmp_path / "root"
+    shutil.copytree(SAMPLE_VM, root, symlinks=True)
+    (root / "etc" / "link2").symlink_to("/etc/jarvis/runtime.env")
+    (root / "etc" / "link1").symlink_to("link2")
+    image = tmp_path / "vm.btrfs"
+    with open(image, "wb") as f:
+        f.truncate(128 * MIB)
+    _run("mkfs.btrfs", "-q", "--rootdir", str(root), str(image))
+    doc = scan_path(image, catalog)
+    assert doc["target"]["disk"]["filesystems"][0]["type"] == "btrfs"
+    direct = json.loads(dumps(scan(DirectoryTarget(str(root)), catalog, ScanOptions())))
+    assert _without(doc) == _without(direct)
+
+
+def _lvm_tools() -> str | None:
+    missing = [t for t in ("losetup", "pvcreate", "vgcreate", "lvcreate", "vgchange") if shutil.which(t) is None]
+    return f"{', '.join(missing)} not installed" if missing else None
+
+
+@needs
+def test_lvm_volume_inside_a_qcow2(tmp_path: Path, catalog: Catalog, directory_doc: dict[str, Any]) -> None:
+    """An ext4 logical volume in a volume group on the image's one physical volume, as cloud images have."""
+    why = _lvm_tools()
+    if why or shutil.which("qemu-img") is None:
+        pytest.skip(why or "qemu-img (qemu-utils) is not installed")
+    raw = tmp_path / "lvm.raw"
+    with open(raw, "wb") as f:
+        f.truncate(96 * MIB)
+    loop = subprocess.run(["losetup", "-f", "--show", str(raw)], capture_output=True, text=True)
+    if loop.returncode != 0:
+        pytest.skip(f"no loop device here: {loop.stderr.strip()}")
+    dev = loop.stdout.strip()
+    vg = f"mcvg{tmp_path.name[-6:].replace('_', '').replace('-', '')}"
+    try:
+        _run("pvcreate", "-q", "-y", dev)
+        _run("vgcreate", "-q", vg, dev)
+        _run("lvcreate", "-q", "-y", "-n", "root", "-L", "72M", vg)
+        _run("mkfs.ext4", "-q", "-F", "-d", str(SAMPLE_VM), f"/dev/{vg}/root")
+    except subprocess.CalledProcessError as exc:
+        pytest.skip(f"LVM cannot be built here: {exc.stderr.decode(errors='replace').strip()[:200]}")
+    finally:
+        subprocess.run(["vgchange", "-q", "-an", vg], capture_output=True)
+        subprocess.run(["losetup", "-d", dev], capture_output=True)
+    image = tmp_path / "lvm.qcow2"
+    _run("qemu-img", "convert", "-O", "qcow2", str(raw), str(image))
+    doc = scan_path(image, catalog)
+    assert [f["type"] for f in doc["target"]["disk"]["filesystems"]] == ["ext"]
+    assert _without(doc) == _without(directory_doc)
