@@ -186,3 +186,15 @@ def test_windowed_matching_finds_what_a_whole_read_finds(
     windowed, _ = _scan(root, catalog, SMALL)
     whole, _ = _scan(root, catalog, ScanOptions())
     assert _models(windowed) == _models(whole)
+
+
+def test_a_pem_key_across_a_window_edge_is_one_credential(tmp_path: Path, catalog: Catalog) -> None:
+    body = "\n".join("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2" for _ in range(26))
+    pem = f"-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----"
+    edge = _owned_edges(SMALL, 2)[1]
+    data = b"x" * (edge - 700) + b"\n" + pem.encode() + b"\n" + b"y" * 60_000
+    write(tmp_path, "/srv/deploy/notes.txt", data)
+    inv = scan(DirectoryTarget(str(tmp_path)), catalog, SMALL)
+    keys = [c for c in inv.credentials if c.type == "private-key"]
+    assert len(keys) == 1 and keys[0].sha256 == hashlib.sha256(pem.encode()).hexdigest()
+    assert [loc.location.line for loc in keys[0].locations] == [2]
