@@ -168,6 +168,19 @@ class SessionProvider:
     first_seen: str | None
     last_seen: str | None
     evidence: tuple[RuleEvidence, ...]
+    # Vendors still possible when the evidence cannot tell them apart (a look-alike id, a bare label).
+    candidates: tuple[str, ...] = ()
+    # Which of the session's records (1-based, in order) this provider served: inclusive (first, last) runs;
+    # a run spans records no provider claimed (a user turn) but never another provider's.
+    record_ranges: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def first_record(self) -> int | None:
+        return self.record_ranges[0][0] if self.record_ranges else None
+
+    @property
+    def last_record(self) -> int | None:
+        return self.record_ranges[-1][1] if self.record_ranges else None
 
 
 @dataclass(frozen=True)
@@ -178,6 +191,16 @@ class FernetTimes:
     consistent: int
     inconsistent: int
     max_skew_seconds: int | None
+
+
+@dataclass(frozen=True)
+class SessionCorroboration:
+    """A daemon's or router's log line that names a session and what befell it: a fallback, its upstream."""
+
+    session_id: str
+    kind: str  # fallback | upstream
+    detail: str  # known `key=value` facts of the line only (hosts, never whole URLs; model, route, reason)
+    location: Location
 
 
 @dataclass(frozen=True)
@@ -196,11 +219,19 @@ class SessionEntry:
     parent_session_id: str | None = None
     mismatched_labels: tuple[str, ...] = ()  # labels whose catalog identity the fingerprints contradict
     notes: tuple[str, ...] = ()
+    corroborated_by: tuple[SessionCorroboration, ...] = ()  # log lines elsewhere that name this session
 
 
 @dataclass(frozen=True)
 class SessionEvidence:
     session: SessionEntry
+
+
+@dataclass(frozen=True)
+class SessionLogEvidence:
+    """A log line about a session, tied to the session of the same id when the inventory is built."""
+
+    note: SessionCorroboration
 
 
 @dataclass(frozen=True)
@@ -277,6 +308,7 @@ Evidence = (
     | CredentialEvidence
     | KillSwitchEvidence
     | SessionEvidence
+    | SessionLogEvidence
     | ClientEvidence
     | McpServerEvidence
     | AgentPackageEvidence

@@ -243,6 +243,8 @@ def main() -> None:
         print(f"\nmodelcensus / ripgrep, same run: {wall:.1f}x the wall time, {cpu:.1f}x the CPU time")
     if os.getloadavg()[0] > (os.cpu_count() or 1) / 2:
         print(f"note: load average {os.getloadavg()[0]:.1f}; other processes are skewing the wall times")
+    # The session reader on its own (records/s on ~200k real-shaped records): scripts/bench_sessions.py.
+    subprocess.run([sys.executable, str(REPO / "scripts/bench_sessions.py")], check=True)
 
 
 if __name__ == "__main__":

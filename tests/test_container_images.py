@@ -84,11 +84,11 @@ def test_image_inventory_equals_the_directory_inventory(
         image = tar_of(oci_layout(tmp_path / "layout", layers, "none"), tmp_path / "agent-oci.tar")
     doc = scan_image(image, catalog)
     assert doc["target"]["kind"] == "container-image"
-    assert doc["target"]["image"]["format"] == shape.rsplit("-", 1)[0] if "layout" in shape else True
-    assert len(doc["target"]["image"]["layers"]) == 2
+    assert doc["target"]["format"] == shape.rsplit("-", 1)[0] if "layout" in shape else True
+    assert len(doc["target"]["layers"]) == 2
     assert _without(doc, "layer") == _without(directory_doc)
     layers_seen = {loc.get("layer") for m in doc["models"] for loc in m["locations"]}
-    assert layers_seen <= {x["digest"] for x in doc["target"]["image"]["layers"]} and None not in layers_seen
+    assert layers_seen <= {x["digest"] for x in doc["target"]["layers"]} and None not in layers_seen
 
 
 def test_deleted_file_and_opaque_directory_hide_the_lower_layers(tmp_path: Path, catalog: Catalog) -> None:
@@ -155,7 +155,7 @@ def test_image_config_env_labels_and_command_are_settings(tmp_path: Path, catalo
 def test_platform_is_chosen_from_the_index(tmp_path: Path, catalog: Catalog) -> None:
     layer = layer_tar([Member("etc/a.env", data=b"ANTHROPIC_MODEL=claude-opus-4-1\n")])
     image = oci_layout(tmp_path / "img", [layer], platforms=("linux/amd64", "linux/arm64"))
-    assert scan_image(image, catalog, "linux/arm64")["target"]["image"]["platform"] == "linux/arm64"
+    assert scan_image(image, catalog, "linux/arm64")["target"]["platform"] == "linux/arm64"
     with pytest.raises(ImageError, match=r"no manifest for platform linux/s390x \(the index offers: linux/amd64, "
                                          r"linux/arm64\)"):
         open_container(str(image), "linux/s390x")
@@ -187,7 +187,7 @@ def test_cli_scans_an_image_and_diffs_two_releases(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "scanner", "scan", str(new), "-f", "json", "-q"],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["target"]["image"]["tags"] == ["agent:1.0"]
+    assert json.loads(done.stdout)["target"]["tags"] == ["agent:1.0"]
     diff = subprocess.run([sys.executable, "-m", "scanner", "diff", str(old), str(new), "-f", "json"],
                           capture_output=True, text=True)
     assert diff.returncode == 0, diff.stderr

@@ -115,7 +115,7 @@ _session = st.builds(
     st.integers(0, 5),
     st.just(()),
     st.sampled_from(["visible", "encrypted"]),
-    st.lists(_provider, max_size=2).map(tuple),
+    st.lists(_provider, min_size=1, max_size=2).map(tuple),  # a session always names a provider (issue 10)
 )
 
 

@@ -111,8 +111,8 @@ def test_disk_image_inventory_equals_the_directory_inventory(
     assert detect_kind(str(image)) is TargetKind.DISK
     doc = scan_path(image, catalog)
     assert doc["target"]["kind"] == "disk-image"
-    assert doc["target"]["disk"]["filesystems"][0]["type"] == "ext"
-    assert doc["target"]["disk"]["filesystems"][0]["mount"] == "/"
+    assert doc["target"]["filesystems"][0]["type"] == "ext"
+    assert doc["target"]["filesystems"][0]["mount"] == "/"
     assert _without(doc) == _without(directory_doc)
 
 
@@ -158,7 +158,7 @@ def test_btrfs_image_with_a_symlink_to_a_symlink(tmp_path: Path, catalog: Catalo
         f.truncate(128 * MIB)
     _run("mkfs.btrfs", "-q", "--rootdir", str(root), str(image))
     doc = scan_path(image, catalog)
-    assert doc["target"]["disk"]["filesystems"][0]["type"] == "btrfs"
+    assert doc["target"]["filesystems"][0]["type"] == "btrfs"
     direct = json.loads(dumps(scan(DirectoryTarget(str(root)), catalog, ScanOptions())))
     assert _without(doc) == _without(direct)
 
@@ -195,5 +195,5 @@ def test_lvm_volume_inside_a_qcow2(tmp_path: Path, catalog: Catalog, directory_d
     image = tmp_path / "lvm.qcow2"
     _run("qemu-img", "convert", "-O", "qcow2", str(raw), str(image))
     doc = scan_path(image, catalog)
-    assert [f["type"] for f in doc["target"]["disk"]["filesystems"]] == ["ext"]
+    assert [f["type"] for f in doc["target"]["filesystems"]] == ["ext"]
     assert _without(doc) == _without(directory_doc)

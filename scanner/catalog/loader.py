@@ -140,8 +140,9 @@ def check_references(files: list[CatalogFile]) -> list[str]:
     vendors = {vid for cat in files for vid, _ in cat.vendors} | set(FINGERPRINT_PSEUDO_VENDORS)
     for cat in files:
         for fp in cat.fingerprints:
-            if fp.vendor not in vendors:
-                problems.append(f"{cat.origin}: fingerprint {fp.id}: unknown vendor {fp.vendor!r}")
+            for vendor in (fp.vendor, *fp.candidates):
+                if vendor not in vendors:
+                    problems.append(f"{cat.origin}: fingerprint {fp.id}: unknown vendor {vendor!r}")
     owner: dict[str, str] = {}
     for cat in files:
         for m in cat.models:

@@ -124,6 +124,7 @@ class FingerprintSpec:
     confidence: str = "medium"
     max_skew_seconds: int | None = None  # fernet: embedded time vs the record's time
     note: str | None = None
+    candidates: tuple[str, ...] = ()  # vendor `unknown`: the vendors this look-alike leaves possible
 
 
 @dataclass(frozen=True)
@@ -273,7 +274,7 @@ _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "kill_switches": ({"pattern", "match", "no_match"}, {"note"}),
     "fingerprints": (
         {"id", "vendor", "pattern", "confidence", "match", "no_match"},
-        {"fields", "on", "api", "served_via", "decode", "max_skew_seconds", "note"},
+        {"fields", "on", "api", "served_via", "decode", "max_skew_seconds", "note", "candidates"},
     ),
     "processes": ({"role", "pattern", "match", "no_match"}, {"vendor", "note"}),
     "code_paths": ({"kind", "pattern", "match", "no_match"}, {"ecosystem"}),
@@ -451,6 +452,7 @@ def _fingerprint(r: dict[str, Any], examples: Examples) -> FingerprintSpec:
         confidence=str(r["confidence"]),
         max_skew_seconds=int(skew) if skew is not None else None,
         note=r.get("note"),
+        candidates=tuple(_strs(r.get("candidates", []))),
     )
 
 

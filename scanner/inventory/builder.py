@@ -44,8 +44,10 @@ from scanner.model import (
     ModelEvidence,
     SdkEntry,
     SdkEvidence,
+    SessionCorroboration,
     SessionEntry,
     SessionEvidence,
+    SessionLogEvidence,
     Skip,
     SkipReason,
     Stats,
@@ -53,6 +55,7 @@ from scanner.model import (
     TargetInfo,
     location_key,
 )
+from scanner.sessions.corroborate import attach
 from scanner.sessions.routes import build_routes
 
 MAX_URLS = 20
@@ -126,6 +129,7 @@ class InventoryBuilder:
         self._switch_note: dict[tuple[str, str | None, str], str] = {}
         self._skips: set[Skip] = set()
         self._sessions: list[SessionEntry] = []
+        self._session_notes: list[SessionCorroboration] = []
         self._routes = frozenset(f.route for f in catalog.hosted_forms) - {"direct", "self-hosted"}
         self._clients: dict[tuple[str, str | None, str | None, str], _Locations] = defaultdict(_Locations)
         self._client_parts: dict[tuple[str, str | None, str | None, str], set[str]] = defaultdict(set)
@@ -195,6 +199,11 @@ class InventoryBuilder:
                 self._sessions.append(ev.session)
             else:
                 self._cut[f"session(s) past {MAX_SESSIONS}"] += 1
+        elif isinstance(ev, SessionLogEvidence):
+            if len(self._session_notes) < MAX_SESSIONS:
+                self._session_notes.append(ev.note)
+            else:
+                self._cut[f"session log note(s) past {MAX_SESSIONS}"] += 1
         elif isinstance(ev, ClientEvidence):
             ckey = (ev.provider, ev.vendor, ev.served_via, ev.kind)
             self._clients[ckey].add(ev.location)
@@ -267,8 +276,9 @@ class InventoryBuilder:
                 self._switches.items(), key=lambda kv: (kv[0][0], kv[0][1] or "", kv[0][2])
             )
         )
-        sessions = tuple(
-            sorted(self._sessions, key=lambda s: (s.started_at or "", s.location.path, s.session_id, s.format))
+        sessions = attach(
+            sorted(self._sessions, key=lambda s: (s.started_at or "", s.location.path, s.session_id, s.format)),
+            self._session_notes,
         )
         inv = Inventory(
             tool_version=tool_version,

@@ -63,6 +63,10 @@ def session_document(s: SessionEntry) -> dict[str, Any]:
                 "confidence": p.confidence,
                 "first_seen": p.first_seen,
                 "last_seen": p.last_seen,
+                "first_record": p.first_record,
+                "last_record": p.last_record,
+                "record_ranges": [list(r) for r in p.record_ranges],
+                "candidates": list(p.candidates),
                 "evidence": [
                     {"rule": e.rule, "count": e.count, "example": e.example, "confidence": e.confidence}
                     for e in p.evidence
@@ -82,6 +86,9 @@ def session_document(s: SessionEntry) -> dict[str, Any]:
         "parent_session_id": s.parent_session_id,
         "mismatched_labels": list(s.mismatched_labels),
         "notes": list(s.notes),
+        "corroborated_by": [
+            {"kind": c.kind, "detail": c.detail, "location": _loc(c.location)} for c in s.corroborated_by
+        ],
     }
 
 
@@ -195,23 +202,23 @@ def to_document(inv: Inventory) -> dict[str, Any]:
     target: dict[str, Any] = {"kind": inv.target.kind, "location": inv.target.location}
     if inv.target.live is not None:
         target["live"] = _live(inv.target.live)
-    if inv.target.image is not None:
+    if inv.target.image is not None:  # a container image: its format, manifest digest, platform and layers
         im = inv.target.image
-        target["image"] = {
+        target.update({
             "format": im.format,
             "digest": im.digest,
             "platform": im.platform,
             "tags": list(im.tags),
             "layers": [{"digest": x.digest, "media_type": x.media_type, "size": x.size} for x in im.layers],
-        }
-    if inv.target.disk is not None:
-        target["disk"] = {
+        })
+    if inv.target.disk is not None:  # a disk image: its format and every filesystem found in it
+        target.update({
             "format": inv.target.disk.format,
             "filesystems": [
                 {"type": f.type, "mount": f.mount, "volume": f.volume, "size": f.size}
                 for f in inv.target.disk.filesystems
             ],
-        }
+        })
     return {
         "schema": SCHEMA_ID,
         "tool": {"name": "modelcensus", "version": inv.tool_version},

@@ -36,6 +36,7 @@ from scanner.model import (
     RouteEntry,
     RuleEvidence,
     SdkEntry,
+    SessionCorroboration,
     SessionEntry,
     SessionProvider,
     Severity,
@@ -103,15 +104,15 @@ def _locs(items: list[dict[str, Any]]) -> tuple[Location, ...]:
     return tuple(_loc(x) for x in items)
 
 
-def _image(d: dict[str, Any] | None) -> ImageInfo | None:
-    if d is None:
+def _image(d: dict[str, Any]) -> ImageInfo | None:
+    if "layers" not in d:
         return None
     layers = tuple(ImageLayer(x["digest"], x["media_type"], x["size"]) for x in d["layers"])
     return ImageInfo(d["format"], d["digest"], d["platform"], layers, tuple(d["tags"]))
 
 
-def _disk(d: dict[str, Any] | None) -> DiskInfo | None:
-    if d is None:
+def _disk(d: dict[str, Any]) -> DiskInfo | None:
+    if "filesystems" not in d:
         return None
     found = tuple(DiskFilesystem(f["type"], f["mount"], f["volume"], f["size"]) for f in d["filesystems"])
     return DiskInfo(d["format"], found)
@@ -123,8 +124,8 @@ def _build(doc: dict[str, Any]) -> Inventory:
         tool_version=doc["tool"]["version"],
         catalogs=tuple(CatalogRef(c["name"], c["version"], c["origin"]) for c in doc["catalogs"]),
         target=TargetInfo(
-            doc["target"]["kind"], doc["target"]["location"], image=_image(doc["target"].get("image")),
-            disk=_disk(doc["target"].get("disk")),
+            doc["target"]["kind"], doc["target"]["location"], image=_image(doc["target"]),
+            disk=_disk(doc["target"]),
         ),
         stats=Stats(st["files_seen"], st["files_read"], st["bytes_read"], float(st["seconds"])),
         models=tuple(
@@ -236,6 +237,8 @@ def _session(d: dict[str, Any]) -> SessionEntry:
                 p["vendor"], p["served_via"], p["api"], p["records"], p["confidence"], p["first_seen"],
                 p["last_seen"],
                 tuple(RuleEvidence(e["rule"], e["count"], e["example"], e["confidence"]) for e in p["evidence"]),
+                tuple(p.get("candidates", ())),
+                tuple((int(r[0]), int(r[1])) for r in p.get("record_ranges", ())),
             )
             for p in d["providers"]
         ),
@@ -246,6 +249,10 @@ def _session(d: dict[str, Any]) -> SessionEntry:
         parent_session_id=d["parent_session_id"],
         mismatched_labels=tuple(d["mismatched_labels"]),
         notes=tuple(d["notes"]),
+        corroborated_by=tuple(
+            SessionCorroboration(d["session_id"], c["kind"], c["detail"], _loc(c["location"]))
+            for c in d.get("corroborated_by", ())
+        ),
     )
 
 

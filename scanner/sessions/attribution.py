@@ -1,28 +1,42 @@
 """Per-session conclusions: fold each record's fingerprint hits, facts and reasoning into one session entry.
 
+Attribution is per record. Each record goes to one provider: the vendor whose rules weigh most in it (high 3,
+medium 2, low 1). Rules of vendor `unknown` (a route marker such as Azure's content filters, a proxy's id, a
+look-alike id) say only the route or the API; the vendor then comes from the record's model label when the
+catalogs place it (`deepseek` via `azure`), and stays `unknown` otherwise, with the vendors a look-alike leaves
+possible as `candidates`. Ids the runtime minted (bare 32-hex, `call_` + 32 hex, sequential) make a record
+`self-hosted` only when nothing external is in it. A session with no fingerprint at all gets one `unknown`
+provider spanning all its records, so `providers` is never empty.
+
 State is bounded per session: counters keyed by rule and provider (both finite), one example per rule, at
-most MAX_LABELS labels. Each record is attributed to one provider, the vendor whose rules weigh most in
-it, so a session that switches provider mid-way shows several providers, each with its own records.
+most MAX_LABELS labels and MAX_RANGES record runs per provider.
 """
 
 from __future__ import annotations
 
 import re
+import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from scanner.catalog import Catalog
+from scanner.catalog.schema import Examples, FingerprintSpec
 from scanner.model import FernetTimes, Location, RuleEvidence, SessionEntry, SessionProvider
 from scanner.sessions.adapters.base import Facts
 from scanner.sessions.fingerprints import Hit
 from scanner.sessions.reasoning import session_reasoning
 
 MAX_LABELS = 20
+MAX_RANGES = 50
 PSEUDO_VENDORS = ("self-hosted", "unknown")
 _WEIGHT = {"high": 3, "medium": 2, "low": 1}
 _CONFIDENCE = {v: k for k, v in _WEIGHT.items()}
 _WORD = re.compile(r"[a-z0-9]+")
+# A model label the catalogs place: it names the vendor where the ids name only a route or a look-alike.
+LABEL_RULE = FingerprintSpec("model-label", "unknown", "", Examples(), confidence="low")
+
+ProviderKey = tuple[str, str | None, str | None]
 
 
 def iso(seconds: float | None) -> str | None:
@@ -44,16 +58,33 @@ class _Provider:
     rules: Counter[str] = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)
     confidence: dict[str, str] = field(default_factory=dict)
+    candidates: dict[str, None] = field(default_factory=dict)
+    ranges: list[list[int]] = field(default_factory=list)
+    vendor_weight: int = 0  # the weightiest hit that named this vendor (not only its route)
 
-    def add(self, when: float | None, hits: list[Hit]) -> None:
+    def add(
+        self, number: int, when: float | None, hits: list[Hit], candidates: tuple[str, ...], extend: bool,
+        vendor: str,
+    ) -> None:
         self.records += 1
+        for hit in hits:
+            if hit.rule.vendor == vendor or hit.rule is LABEL_RULE:
+                self.vendor_weight = max(self.vendor_weight, _WEIGHT[hit.rule.confidence])
         if when is not None:
             self.first = when if self.first is None else min(self.first, when)
             self.last = when if self.last is None else max(self.last, when)
         for hit in hits:
-            self.rules[hit.rule.id] += 1
-            self.examples.setdefault(hit.rule.id, shorten(hit.value))
-            self.confidence[hit.rule.id] = hit.rule.confidence
+            rule = hit.rule.id
+            self.rules[rule] += 1
+            if rule not in self.examples:
+                self.examples[rule] = shorten(hit.value)
+                self.confidence[rule] = hit.rule.confidence
+        for vendor in candidates:
+            self.candidates.setdefault(vendor)
+        if self.ranges and (extend or len(self.ranges) >= MAX_RANGES):
+            self.ranges[-1][1] = number
+        else:
+            self.ranges.append([number, number])
 
     def merge(self, other: _Provider) -> None:
         self.records += other.records
@@ -65,34 +96,141 @@ class _Provider:
         for rule, example in other.examples.items():
             self.examples.setdefault(rule, example)
         self.confidence.update(other.confidence)
+        self.vendor_weight = max(self.vendor_weight, other.vendor_weight)
+        for vendor in other.candidates:
+            self.candidates.setdefault(vendor)
+        self.ranges = _coalesce(self.ranges + other.ranges)
 
 
-def _pick(hits: list[Hit]) -> tuple[str, str | None, str | None, list[Hit]]:
-    """(vendor, served_via, api, supporting hits) of one record."""
+def _coalesce(ranges: list[list[int]]) -> list[list[int]]:
+    out: list[list[int]] = []
+    for first, last in sorted(ranges):
+        if out and first <= out[-1][1] + 1:
+            out[-1][1] = max(out[-1][1], last)
+        else:
+            out.append([first, last])
+    return out[:MAX_RANGES]
+
+
+@dataclass(frozen=True)
+class Pick:
+    """Who served one record, and the hits that say so."""
+
+    vendor: str
+    served_via: str | None
+    api: str | None
+    support: list[Hit]
+    candidates: tuple[str, ...] = ()
+
+
+def label_vendor(label: str, catalog: Catalog) -> str | None:
+    """The vendor a model label names, when the catalogs know the model or its family (a route prefix alone,
+    `azure/x`, names no vendor). A router's `vendor/model` slug is read by its model part."""
+    ident = catalog.identify(label)
+    if ident.catalog == "unknown" and "/" in label:
+        ident = catalog.identify(label.rsplit("/", 1)[1])
+    return ident.vendor if ident.catalog != "unknown" else None
+
+
+def _placed(labels: tuple[str, ...], catalog: Catalog) -> list[tuple[str, str]]:
+    return [(label, v) for label in labels if (v := label_vendor(label, catalog))]
+
+
+# (vendor, via, api, candidates, vendors of the supporting hits, the label that named the vendor)
+_Concluded = tuple[str, str | None, str | None, tuple[str, ...], frozenset[str], str | None]
+_MEMO: weakref.WeakKeyDictionary[Catalog, dict[object, _Concluded]] = weakref.WeakKeyDictionary()
+
+
+def pick(hits: list[Hit], labels: tuple[str, ...], catalog: Catalog) -> Pick | None:
+    """The provider of one record from its hits and model labels; None when nothing in it names one.
+    Records repeat the same few combinations of rules: the conclusion is memoised per combination."""
+    if not hits:
+        return None
+    memo = _MEMO.get(catalog)
+    if memo is None:
+        memo = _MEMO[catalog] = {}
+    key = (tuple((h.rule.id, h.served_via) for h in hits), labels)
+    found = memo.get(key)
+    if found is None:
+        chosen = _pick(hits, labels, catalog)
+        keep = frozenset(h.rule.vendor for h in chosen.support)
+        label = next((h.value for h in chosen.support if h.rule is LABEL_RULE), None)
+        found = (chosen.vendor, chosen.served_via, chosen.api, chosen.candidates, keep, label)
+        if len(memo) < 10_000:
+            memo[key] = found
+        return chosen
+    vendor, via, api, candidates, keep, label = found
+    support = [h for h in hits if h.rule.vendor in keep]
+    if label is not None:
+        support.append(Hit(LABEL_RULE, label))
+    return Pick(vendor, via, api, support, candidates)
+
+
+def _pick(hits: list[Hit], labels: tuple[str, ...], catalog: Catalog) -> Pick:
+    vendors = {h.rule.vendor for h in hits}
+    if len(vendors) == 1 and (only := next(iter(vendors))) not in PSEUDO_VENDORS:
+        return _settled(only, hits)  # the common case: every hit names the same vendor
     weight: Counter[str] = Counter()
     for hit in hits:
-        weight[hit.rule.vendor] += _WEIGHT[hit.rule.confidence]
-    real = [v for v in weight if v not in PSEUDO_VENDORS]
-    pool = real or list(weight)
-    vendor = sorted(pool, key=lambda v: (-weight[v], v))[0]
-    support = [h for h in hits if h.rule.vendor in (vendor, "unknown")]
+        if hit.rule.vendor not in PSEUDO_VENDORS:
+            weight[hit.rule.vendor] += _WEIGHT[hit.rule.confidence]
+    candidates: tuple[str, ...] = ()
+    extra: list[Hit] = []
+    if weight:
+        top = max(weight.values())
+        tied = sorted(v for v, w in weight.items() if w == top)
+        vendor = tied[0]
+        if len(tied) > 1:
+            placed = _placed(labels, catalog)
+            # Two vendors' ids weigh the same: a label may settle it; otherwise say both.
+            chosen = next(((lb, v) for lb, v in placed if v in tied), None)
+            vendor = chosen[1] if chosen else "unknown"
+            extra = [Hit(LABEL_RULE, chosen[0])] if chosen else []
+            candidates = tuple(tied)
+    elif any(h.rule.vendor == "unknown" for h in hits):
+        # A route or a look-alike: runtime-minted ids beside it are the cloud's (Azure AI Foundry's 32-hex).
+        possible = tuple(dict.fromkeys(c for h in hits if h.rule.vendor == "unknown" for c in h.rule.candidates))
+        placed = _placed(labels, catalog)
+        chosen = next(((lb, v) for lb, v in placed if not possible or v in possible), None)
+        vendor = chosen[1] if chosen else "unknown"
+        extra = [Hit(LABEL_RULE, chosen[0])] if chosen else []
+        candidates = possible
+    else:
+        # Runtime-minted ids only. A vendor whose API mints the same shape (Mistral's 32-hex ids) stays
+        # possible, and the label may name it.
+        possible = tuple(dict.fromkeys(c for h in hits for c in h.rule.candidates))
+        chosen = next(((lb, v) for lb, v in _placed(labels, catalog) if v in possible), None)
+        vendor = chosen[1] if chosen else "self-hosted"
+        extra = [Hit(LABEL_RULE, chosen[0])] if chosen else []
+        candidates = ("self-hosted", *possible) if chosen else ()
+    keep = {vendor, "unknown", *candidates} - ({"self-hosted"} if vendor != "self-hosted" else set())
+    return _settled(vendor, [h for h in hits if h.rule.vendor in keep] + extra, candidates)
+
+
+def _settled(vendor: str, support: list[Hit], candidates: tuple[str, ...] = ()) -> Pick:
+    """Route and API from the supporting hits, the vendor's own and weightiest first."""
     ranked = sorted(support, key=lambda h: (h.rule.vendor != vendor, -_WEIGHT[h.rule.confidence], h.rule.id))
     via = next((h.served_via or h.rule.served_via for h in ranked if h.served_via or h.rule.served_via), None)
     api = next((h.rule.api for h in ranked if h.rule.api), None)
-    return vendor, via, api, support
+    return Pick(vendor, via, api, support, candidates)
 
 
 class SessionAccumulator:
-    def __init__(self, session_id: str, fmt: str, location: Location) -> None:
+    def __init__(self, session_id: str, fmt: str, location: Location, catalog: Catalog) -> None:
         self.session_id = session_id
         self.format = fmt
         self.location = location
+        self.catalog = catalog
         self.records = 0
         self.first: float | None = None
         self.last: float | None = None
         self.labels: dict[str, None] = {}
+        self.current_labels: tuple[str, ...] = ()
+        self.label_vendors: dict[str, set[str]] = {}
+        self._last_seen: tuple[str, tuple[str, ...]] | None = None
         self.reasoning: set[str] = set()
-        self.providers: dict[tuple[str, str | None, str | None], _Provider] = {}
+        self.providers: dict[ProviderKey, _Provider] = {}
+        self.last_key: ProviderKey | None = None
         self.declared: str | None = None
         self.parent: str | None = None
         self.fernet_tokens = 0
@@ -108,13 +246,27 @@ class SessionAccumulator:
         for label in facts.labels:
             if len(self.labels) < MAX_LABELS:
                 self.labels.setdefault(label)
+        # A record without a label of its own runs under the last one the session named.
+        if facts.labels:
+            self.current_labels = facts.labels
         self.declared = self.declared or facts.declared
         self.parent = self.parent or facts.parent_session_id
         self.reasoning |= reasoning
-        if not hits:
+        chosen = pick(hits, self.current_labels, self.catalog)
+        if chosen is None:
             return
-        vendor, via, api, support = _pick(hits)
-        self.providers.setdefault((vendor, via, api), _Provider()).add(when, support)
+        key = self._continued((chosen.vendor, chosen.served_via, chosen.api), chosen.candidates)
+        provider = self.providers.setdefault(key, _Provider())
+        provider.add(
+            self.records, when, chosen.support, chosen.candidates, extend=self.last_key == key, vendor=chosen.vendor
+        )
+        self.last_key = key
+        if chosen.vendor not in PSEUDO_VENDORS and (chosen.vendor, self.current_labels) != self._last_seen:
+            self._last_seen = (chosen.vendor, self.current_labels)
+            for label in self.current_labels[:MAX_LABELS]:
+                seen = self.label_vendors.setdefault(label, set())
+                if len(seen) < 8:
+                    seen.add(chosen.vendor)
         for hit in hits:
             if hit.fernet_time is not None and when is not None:
                 skew = int(abs(when - hit.fernet_time))
@@ -123,27 +275,44 @@ class SessionAccumulator:
                 self.fernet_ok += limit is None or skew <= limit
                 self.fernet_skew = skew if self.fernet_skew is None else max(self.fernet_skew, skew)
 
-    def _merge_unstated_api(self) -> None:
-        """Records that carry only an API-neutral id (a tool result's `call_` id) join the one provider of the
-        same vendor and route whose API is known."""
+    def _continued(self, key: ProviderKey, candidates: tuple[str, ...]) -> ProviderKey:
+        """A record whose ids say less than the previous record's (a tool result's API-neutral `call_` id, a
+        route marker alone) continues the previous record's provider rather than open a new one."""
+        last = self.last_key
+        if last is None or key == last:
+            return key
+        same_vendor = key[0] == last[0] and key[1] in (None, last[1]) and key[2] in (None, last[2])
+        route_only = key[0] == "unknown" and not candidates and key[1] is not None and key[1] == last[1]
+        return last if same_vendor or route_only else key
+
+    def _merge_partial(self) -> None:
+        """Records whose ids say less than their neighbours' join them: a tool result's API-neutral `call_`
+        id joins the one provider of the same vendor whose API is known, and a route-only record (`unknown`
+        via azure) joins the one provider of that route."""
         for key in [k for k in self.providers if k[2] is None]:
-            twins = [k for k in self.providers if k[:2] == key[:2] and k[2] is not None]
-            if len(twins) == 1:
+            twins = [k for k in self.providers if k[0] == key[0] and k[2] is not None and key[1] in (None, k[1])]
+            if len(twins) == 1 and key in self.providers:
+                self.providers[twins[0]].merge(self.providers.pop(key))
+        for key in [k for k in self.providers if k[0] == "unknown" and k[1] and not self.providers[k].candidates]:
+            twins = [k for k in self.providers if k != key and k[1] == key[1]]
+            if len(twins) == 1 and key in self.providers:
                 self.providers[twins[0]].merge(self.providers.pop(key))
 
     def finish(self, catalog: Catalog, notes: tuple[str, ...]) -> SessionEntry:
-        self._merge_unstated_api()
+        self._merge_partial()
         labels = tuple(self.labels)
         providers = tuple(
             sorted(
                 (self._provider(key, acc, labels, catalog) for key, acc in self.providers.items()),
-                key=lambda p: (p.first_seen or "", -p.records, p.vendor, p.served_via or "", p.api or ""),
+                key=lambda p: (p.first_record or 0, p.first_seen or "", -p.records, p.vendor, p.served_via or ""),
             )
-        )
+        ) or (self._no_evidence(labels, catalog),)
         fernet = None
         if self.fernet_tokens:
             bad = self.fernet_tokens - self.fernet_ok
             fernet = FernetTimes(self.fernet_tokens, self.fernet_ok, bad, self.fernet_skew)
+        steady = tuple(label for label, vendors in self.label_vendors.items() if len(vendors) > 1)
+        mismatched = tuple(dict.fromkeys((*_mismatched(labels, providers, catalog), *steady)))
         return SessionEntry(
             session_id=self.session_id,
             format=self.format,
@@ -157,13 +326,21 @@ class SessionAccumulator:
             fernet=fernet,
             declared=self.declared,
             parent_session_id=self.parent,
-            mismatched_labels=_mismatched(labels, providers, catalog),
+            mismatched_labels=mismatched,
             notes=notes,
         )
 
-    def _provider(
-        self, key: tuple[str, str | None, str | None], acc: _Provider, labels: tuple[str, ...], catalog: Catalog
-    ) -> SessionProvider:
+    def _no_evidence(self, labels: tuple[str, ...], catalog: Catalog) -> SessionProvider:
+        """No record carried a fingerprint: `unknown`, with the vendors the labels claim as candidates."""
+        claimed = {label: v for label in labels if (v := label_vendor(label, catalog))}
+        evidence = tuple(RuleEvidence(LABEL_RULE.id, 1, shorten(label), "low") for label in claimed)
+        ranges = ((1, self.records),) if self.records else ()
+        return SessionProvider(
+            "unknown", None, None, self.records, "low", iso(self.first), iso(self.last), evidence,
+            candidates=tuple(dict.fromkeys(claimed.values())), record_ranges=ranges,
+        )
+
+    def _provider(self, key: ProviderKey, acc: _Provider, labels: tuple[str, ...], catalog: Catalog) -> SessionProvider:
         vendor, via, api = key
         evidence = [
             RuleEvidence(rule, count, acc.examples[rule], acc.confidence[rule])
@@ -176,8 +353,15 @@ class SessionAccumulator:
             if via:
                 evidence.append(RuleEvidence("stated-route", acc.records, source, "medium"))
         confidence = _CONFIDENCE[max((_WEIGHT[e.confidence] for e in evidence), default=1)]
+        if vendor == "unknown":
+            confidence = min(confidence, "medium", key=_WEIGHT.__getitem__)  # a route is sure, who served is not
+        else:
+            # As sure as what named the vendor: a label alone is a claim, however certain the route.
+            confidence = _CONFIDENCE[max(min(_WEIGHT[confidence], acc.vendor_weight or 1), 1)]
         return SessionProvider(
-            vendor, via, api, acc.records, confidence, iso(acc.first), iso(acc.last), tuple(evidence)
+            vendor, via, api, acc.records, confidence, iso(acc.first), iso(acc.last), tuple(evidence),
+            candidates=tuple(c for c in acc.candidates if c != vendor),
+            record_ranges=tuple((a, b) for a, b in acc.ranges),
         )
 
 
@@ -211,7 +395,6 @@ def _mismatched(labels: tuple[str, ...], providers: tuple[SessionProvider, ...],
         return ()
     out = []
     for label in labels:
-        ident = catalog.identify(label)
-        if ident.catalog == "unknown" or ident.vendor not in external:
+        if label_vendor(label, catalog) not in external:
             out.append(label)
     return tuple(out)

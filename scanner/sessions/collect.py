@@ -5,19 +5,21 @@ from __future__ import annotations
 import re
 import weakref
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scanner.catalog import Catalog
+from scanner.catalog.schema import Examples, FingerprintSpec
 from scanner.model import Context, Location, SessionEntry, SkipReason
 from scanner.sessions.adapters import ADAPTERS, Adapter
 from scanner.sessions.adapters.aider import NAMES as AIDER_NAMES
 from scanner.sessions.adapters.aider import Aider
 from scanner.sessions.adapters.base import stem
+from scanner.sessions.adapters.cassette import Cassette, is_cassette
 from scanner.sessions.adapters.openai_agents import SQLITE_MAGIC, OpenAIAgents
 from scanner.sessions.attribution import SessionAccumulator
-from scanner.sessions.fingerprints import Fingerprinter
+from scanner.sessions.fingerprints import Fingerprinter, Hit
 from scanner.sessions.reader import GZIP_MAGIC, ReadNotes, Record, chunks, records
-from scanner.sessions.reasoning import record_reasoning
+from scanner.sessions.shape import read_shape
 
 MAX_SESSIONS_PER_FILE = 500
 MAX_LABELS_PER_FILE = 1_000
@@ -25,10 +27,15 @@ SNIFF = 64 << 10
 # Keys whose presence makes a JSON file worth reading as a session log.
 _SHAPE = re.compile(
     rb'"(?:role|sessionId|session_id|session_meta|custom_llm_provider|candidates|choices|output|stopReason|'
-    rb'stop_reason|modelVersion|modelInfo|conversationHistoryIndex|encrypted_content|tool_calls|response_id)"\s*:'
+    rb'stop_reason|modelVersion|modelInfo|conversationHistoryIndex|encrypted_content|tool_calls|response_id|'
+    rb'sessionID|providerID|history|trajectory|messages|events|reasoning|thinking|parts|model_usage)"\s*:|'
+    rb'"type"\s*:\s*"(?:session_meta|turn_context|response_item|event_msg)"'
 )
-_EXTENSIONS = (".jsonl", ".json", ".ndjson", ".log")
+_EXTENSIONS = (".jsonl", ".json", ".ndjson", ".log", ".traj")
 _ENGINES: weakref.WeakKeyDictionary[Catalog, Fingerprinter] = weakref.WeakKeyDictionary()
+
+
+_HOST_HITS: weakref.WeakKeyDictionary[Catalog, dict[str, FingerprintSpec | None]] = weakref.WeakKeyDictionary()
 
 
 def engine(catalog: Catalog) -> Fingerprinter:
@@ -36,6 +43,24 @@ def engine(catalog: Catalog) -> Fingerprinter:
     if found is None:
         found = _ENGINES[catalog] = Fingerprinter(catalog.fingerprints)
     return found
+
+
+def host_rule(catalog: Catalog, host: str) -> FingerprintSpec | None:
+    """An API host a record names, as a fingerprint: a vendor's own host names the vendor; a cloud's or a
+    router's host (`*.openai.azure.com`, `bedrock-runtime.*`) names only the route, never the vendor."""
+    cache = _HOST_HITS.setdefault(catalog, {})
+    if host in cache:
+        return cache[host]
+    spec = catalog.host_info(host)
+    rule = None
+    if spec is not None:
+        via = spec.served_via if spec.served_via not in (None, "direct") else None
+        if via or spec.vendor:
+            vendor = "unknown" if via or not spec.vendor else spec.vendor
+            rule = FingerprintSpec("api-host", vendor, "", Examples(), served_via=via, confidence="medium")
+    if len(cache) < 10_000:
+        cache[host] = rule
+    return rule
 
 
 def head_of(data: bytes) -> bytes:
@@ -54,6 +79,8 @@ def looks_like_log(name: str, data: bytes) -> bool:
         return True
     if data.startswith(SQLITE_MAGIC):
         return b"agent_messages" in data[:SNIFF]
+    if is_cassette(lower, data[:SNIFF]):
+        return True
     if not lower.endswith(_EXTENSIONS) and "." in lower:
         return False
     head = head_of(data)
@@ -73,6 +100,9 @@ def _source(name: str, data: bytes, notes: ReadNotes) -> tuple[Adapter | None, I
     if data.startswith(SQLITE_MAGIC):
         store = OpenAIAgents()
         return store, store.read(data, notes)
+    if is_cassette(name, data[:SNIFF]):
+        cassette = Cassette()
+        return cassette, cassette.read(data, notes)
     return None, records(data, notes)
 
 
@@ -82,10 +112,12 @@ def collect(
     via: str | None,
     data: bytes,
     catalog: Catalog,
+    context: Context = Context.SESSION,
     skipped: list[tuple[SkipReason, str]] | None = None,
 ) -> tuple[list[SessionEntry], list[LabelSeen]]:
-    """The sessions of one log file, and where each model label was first seen in it; `skipped` receives
-    what a bound cut (inflation cap, SQLite budget, sessions or labels over their caps)."""
+    """The sessions of one log file, and where each model label was first seen in it. `context` is the
+    file's: a session log inside a test or fixture tree keeps `test`, so it never counts as wiring.
+    `skipped` receives what a bound cut (inflation cap, SQLite budget, sessions or labels over their caps)."""
     notes = ReadNotes()
     name = path.rsplit("/", 1)[-1]
     adapter, stream = _source(name, data, notes)
@@ -99,21 +131,30 @@ def collect(
     for record in stream:
         if adapter is None:
             adapter = next(a for a in ADAPTERS if a.claims(path, record.value))
+        state["document"] = record.line is None
         for value in adapter.expand(record.value, state):
+            shape = read_shape(value, fingerprinter.wants, fingerprinter.key_info)
+            state["shape"] = shape
             facts = adapter.facts(value, state)
+            if facts.timestamp is None and shape.timestamp is not None:
+                facts = replace(facts, timestamp=shape.timestamp)
             sid = facts.session_id or stem(path)
             acc = sessions.get(sid)
             if acc is None:
                 if len(sessions) >= MAX_SESSIONS_PER_FILE:
                     overflow += 1
                     continue
-                location = Location(shown, record.line, Context.SESSION, False, via)
-                acc = sessions[sid] = SessionAccumulator(sid, str(state.get("format", adapter.name)), location)
-            hits = fingerprinter.scan(value)
-            reasoning = record_reasoning(value)
-            acc.add(facts, hits, reasoning)
+                location = Location(shown, record.line, context, False, via)
+                fmt = str(state.get("format", adapter.name))
+                acc = sessions[sid] = SessionAccumulator(sid, fmt, location, catalog)
+            hits = fingerprinter.match(shape)
+            for host in shape.hosts:
+                rule = host_rule(catalog, host)
+                if rule is not None:
+                    hits.append(Hit(rule, host))
+            acc.add(facts, hits, shape.reasoning)
             # A known agent's log is a session log; the generic adapter needs a sign of one.
-            if hits or facts.labels or reasoning or adapter.name != "generic":
+            if hits or facts.labels or shape.reasoning or adapter.name != "generic":
                 signal.add(sid)
             for label in facts.labels:
                 if len(seen_labels) < MAX_LABELS_PER_FILE:

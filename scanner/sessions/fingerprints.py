@@ -1,8 +1,11 @@
 """Applying the catalogs' `[[fingerprints]]` to one record: which rules fire on which values.
 
-A record is walked breadth-first with a bounded number of nodes and depth; every string value is tested
-only by the rules that name its key (`call_id`, or `tool_calls/id` for a key under a parent), and every key
-name by the key rules. A rule with `decode` fires only when the value also decodes (a Fernet token's layout,
+The record is read once by `shape.read_shape`, which collects its token values with the key (and parent
+key) each sits under. A rule names the fields it applies to: a key (`call_id`), a key under a parent
+(`tool_calls/id`), `@id` (any key that names an id: `id`, `*_id`, `*Id`, `ref`, …) or `*` (any key). For each
+distinct (parent, key) the rules that apply are compiled once into one alternation, so a value that fits
+no rule costs one regex call whatever the number of rules; only a value the alternation matches is tried
+rule by rule. A rule with `decode` fires only when the value also decodes (a Fernet token's layout,
 LiteLLM's base64 id), and the decoded facts ride along on the hit.
 """
 
@@ -11,18 +14,18 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
 from scanner.catalog.schema import FingerprintSpec
 from scanner.sessions.fernet import fernet_time, strip_tag
+from scanner.sessions.shape import Shape, is_id_key, read_shape
 
-MAX_NODES = 20_000
-MAX_DEPTH = 40
-MAX_VALUE = 1 << 20
 MAX_HITS = 2_000
+_CACHE = 20_000
 _LITELLM_FIELDS = re.compile(r"([a-z_]+):([^;]*)")
+
+_Rules = tuple[tuple[FingerprintSpec, "re.Pattern[str]"], ...]
 
 
 @dataclass(frozen=True)
@@ -33,62 +36,114 @@ class Hit:
     served_via: str | None = None  # decoded from the value (LiteLLM's upstream provider)
 
 
+class _FieldRules:
+    """The value rules of one (parent, key), and their alternations compiled on demand: `after(i)` is rules
+    i.. joined with one named group per rule, so the group that matched names the rule."""
+
+    def __init__(self, rules: _Rules) -> None:
+        self.rules = rules
+        self._after: dict[int, re.Pattern[str]] = {}
+        # A pattern with groups of its own could shadow ours: then each rule is confirmed alone.
+        self._plain = not any("(?P" in spec.pattern or "\\" + "1" in spec.pattern for spec, _ in rules)
+
+    def after(self, start: int) -> re.Pattern[str]:
+        rx = self._after.get(start)
+        if rx is None:
+            parts = (f"(?P<r{i}>{spec.pattern})" for i, (spec, _) in enumerate(self.rules) if i >= start)
+            rx = self._after[start] = re.compile("|".join(parts))
+        return rx
+
+    def index(self, m: re.Match[str], start: int, value: str) -> int:
+        if self._plain and m.lastgroup:
+            return int(m.lastgroup[1:])
+        return next(i for i in range(start, len(self.rules)) if self.rules[i][1].fullmatch(value))
+
+
+def _applies(fields: tuple[str, ...], parent: str, key: str) -> bool:
+    for name in fields:
+        if name == "*" or name == key or (name == "@id" and is_id_key(key)):
+            return True
+        if "/" in name and name == f"{parent}/{key}":
+            return True
+    return False
+
+
 class Fingerprinter:
     def __init__(self, specs: list[FingerprintSpec]) -> None:
-        self._by_field: dict[str, list[tuple[FingerprintSpec, re.Pattern[str]]]] = {}
-        self._any: list[tuple[FingerprintSpec, re.Pattern[str]]] = []
-        self._keys: list[tuple[FingerprintSpec, re.Pattern[str]]] = []
-        for spec in specs:
-            rx = re.compile(spec.pattern)
-            if spec.on == "key":
-                self._keys.append((spec, rx))
-            elif "*" in spec.fields:
-                self._any.append((spec, rx))
-            else:
-                for name in spec.fields:
-                    self._by_field.setdefault(name, []).append((spec, rx))
+        self._values = [(spec, re.compile(spec.pattern)) for spec in specs if spec.on != "key"]
+        self._keys = [(spec, re.compile(spec.pattern)) for spec in specs if spec.on == "key"]
+        self._field_cache: dict[tuple[str, str], _FieldRules] = {}
         self._key_cache: dict[str, tuple[FingerprintSpec, ...]] = {}
+        self._seen_keys: set[str] = set()
+        self._marker_keys: set[str] = set()
+        fields = {name for spec, _ in self._values for name in spec.fields}
+        self._any_field = "*" in fields
+        self._id_fields = "@id" in fields
+        self._named = {name.rsplit("/", 1)[-1] for name in fields}
+        self.key_info: dict[str, int] = {}  # the shape walk's cache of key classes for `wants`
+
+    def wants(self, key: str) -> bool:
+        """Whether any value rule could apply to a value under `key` (the walk keeps only those)."""
+        return self._any_field or key in self._named or (self._id_fields and is_id_key(key))
 
     def scan(self, record: dict[str, Any]) -> list[Hit]:
+        return self.match(read_shape(record, self.wants, self.key_info))
+
+    def match(self, shape: Shape) -> list[Hit]:
         hits: list[Hit] = []
-        queue: deque[tuple[Any, str, int]] = deque([(record, "", 0)])
-        nodes = 0
-        while queue and nodes < MAX_NODES and len(hits) < MAX_HITS:
-            node, parent, depth = queue.popleft()
-            nodes += 1
-            if isinstance(node, list):
-                if depth < MAX_DEPTH:
-                    queue.extend((item, parent, depth + 1) for item in node[:MAX_NODES])
-                continue
-            if not isinstance(node, dict):
-                continue
-            for key, value in node.items():
-                if not isinstance(key, str):
-                    continue
-                for spec in self._key_rules(key):
-                    hits.append(Hit(spec, key))
-                if isinstance(value, str):
-                    if value and len(value) <= MAX_VALUE:
-                        hits.extend(self._value_hits(parent, key, value))
-                elif isinstance(value, dict | list) and depth < MAX_DEPTH:
-                    queue.append((value, key, depth + 1))
+        # Key rules: set operations in C over the record's key names; a key is classified once per scan.
+        new = shape.keys - self._seen_keys
+        if new and len(self._seen_keys) < _CACHE:
+            for key in new:
+                if self._key_rules(key):
+                    self._marker_keys.add(key)
+            self._seen_keys |= new
+        elif new:
+            hits.extend(Hit(spec, key) for key in new for spec in self._key_rules(key) if key not in self._marker_keys)
+        for key in shape.keys & self._marker_keys:
+            hits.extend(Hit(spec, key) for spec in self._key_rules(key))
+        cache = self._field_cache
+        for parent, key, value in shape.leaves:
+            found = cache.get((parent, key))
+            if found is None:
+                found = self._compile(parent, key)
+            if found.rules:
+                hits.extend(self._matches(found, value))
+                if len(hits) >= MAX_HITS:
+                    break
         return hits
+
+    def _compile(self, parent: str, key: str) -> _FieldRules:
+        found = _FieldRules(tuple((spec, rx) for spec, rx in self._values if _applies(spec.fields, parent, key)))
+        if len(self._field_cache) < _CACHE:
+            self._field_cache[(parent, key)] = found
+        return found
+
+    def _matches(self, found: _FieldRules, value: str) -> list[Hit]:
+        """Every rule of the field that matches the value whole, in catalog order: one alternation finds the
+        first, the alternation of the rules after it finds the next, and so on (most values need one call)."""
+        out: list[Hit] = []
+        start = 0
+        while start < len(found.rules):
+            m = found.after(start).fullmatch(value)
+            if m is None:
+                break
+            index = found.index(m, start, value)
+            out.extend(self._decoded(found.rules[index][0], value))
+            start = index + 1
+        return out
 
     def _key_rules(self, key: str) -> tuple[FingerprintSpec, ...]:
         cached = self._key_cache.get(key)
         if cached is None:
             cached = tuple(spec for spec, rx in self._keys if rx.fullmatch(key))
-            if len(self._key_cache) < 10_000:
+            if len(self._key_cache) < _CACHE:
                 self._key_cache[key] = cached
         return cached
 
     def _value_hits(self, parent: str, key: str, value: str) -> list[Hit]:
-        out: list[Hit] = []
-        candidates = self._by_field.get(key, []) + self._by_field.get(f"{parent}/{key}", []) + self._any
-        for spec, rx in candidates:
-            if rx.fullmatch(value):
-                out.extend(self._decoded(spec, value))
-        return out
+        found = self._field_cache.get((parent, key)) or self._compile(parent, key)
+        return self._matches(found, value) if found.rules else []
 
     def _decoded(self, spec: FingerprintSpec, value: str) -> list[Hit]:
         if spec.decode == "fernet":

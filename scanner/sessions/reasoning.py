@@ -1,65 +1,25 @@
-"""Whether a record's reasoning is readable by the operator, encrypted at the source, or absent.
+"""Whether a session's reasoning is readable by the operator, encrypted at the source, or absent.
 
-Shapes, not formats: a `reasoning` / `thinking` block with text is visible; one that carries only an
-`encrypted_content` blob, a signature or `redacted_thinking` data is encrypted. A summary alone is not the
-reasoning (it is what the provider chose to show), so it does not make reasoning visible.
+Each record's reasoning states come from the shape walk (`shape.read_shape`): a reasoning or thinking block
+with text is visible; one that carries only an `encrypted_content` blob, a signature or `redacted_thinking`
+data is encrypted. A summary alone is not the reasoning (it is what the provider chose to show), so it does
+not make reasoning visible. A session with both is `mixed`.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
-VISIBLE = "visible"
-ENCRYPTED = "encrypted"
+from scanner.sessions.shape import ENCRYPTED, VISIBLE, read_shape
+
 ABSENT = "absent"
 MIXED = "mixed"
-
-_BLOCK_TYPES = {"reasoning", "thinking"}
-_TEXT_KEYS = ("reasoning", "thinking", "text")
-_SECRET_KEYS = ("encrypted_content", "signature", "thinkingSignature", "data")
-_MAX_NODES = 5_000
-
-
-def _nonempty(value: Any) -> bool:
-    if isinstance(value, str):
-        return bool(value.strip())
-    if isinstance(value, list):
-        return any(_nonempty(v.get("text") if isinstance(v, dict) else v) for v in value)
-    return False
+__all__ = ["ABSENT", "ENCRYPTED", "MIXED", "VISIBLE", "record_reasoning", "session_reasoning"]
 
 
 def record_reasoning(record: dict[str, Any]) -> set[str]:
     """The reasoning states present in one record: a subset of {visible, encrypted}."""
-    found: set[str] = set()
-    queue: deque[Any] = deque([record])
-    nodes = 0
-    while queue and nodes < _MAX_NODES:
-        node = queue.popleft()
-        nodes += 1
-        if isinstance(node, list):
-            queue.extend(node)
-            continue
-        if not isinstance(node, dict):
-            continue
-        kind = node.get("type") if isinstance(node.get("type"), str) else None
-        if kind == "redacted_thinking" or "redactedContent" in node:
-            found.add(ENCRYPTED)
-        elif kind in _BLOCK_TYPES or "reasoningText" in node:
-            inner = node.get("reasoningText")
-            block: dict[str, Any] = inner if isinstance(inner, dict) else node
-            if any(_nonempty(block.get(k)) for k in _TEXT_KEYS) or _nonempty(block.get("content")):
-                found.add(VISIBLE)
-            elif any(_nonempty(block.get(k)) for k in _SECRET_KEYS):
-                found.add(ENCRYPTED)
-        if _nonempty(node.get("reasoning_content")) or (kind is None and _nonempty(node.get("reasoning"))):
-            found.add(VISIBLE)
-        if node.get("thought") is True and _nonempty(node.get("text")):
-            found.add(VISIBLE)
-        if isinstance(node.get("thoughts"), list) and node["thoughts"]:
-            found.add(VISIBLE)
-        queue.extend(v for v in node.values() if isinstance(v, dict | list))
-    return found
+    return read_shape(record).reasoning
 
 
 def session_reasoning(states: set[str]) -> str:

@@ -48,6 +48,8 @@ def sessions(inv: Inventory) -> str:
     for s in inv.sessions:
         providers = "; ".join(
             f"{p.vendor}{'/' + p.served_via if p.served_via else ''}{' ' + p.api if p.api else ''} ×{p.records}"
+            f"{' #' + ','.join(f'{a}-{b}' for a, b in p.record_ranges) if len(s.providers) > 1 else ''}"
+            f"{' or ' + '/'.join(p.candidates) if p.candidates else ''}"
             for p in s.providers
         )
         fernet = f"{s.fernet.consistent}/{s.fernet.tokens} ok" if s.fernet else ""

@@ -30,6 +30,8 @@ def build_routes(
     routed = {m.name for m in models if m.wired and (m.served_via in known_routes or m.base_model)}
     observed: dict[str, list[SessionEntry]] = {}
     for s in sessions:
+        if s.location.context is Context.TEST:
+            continue  # a fixture is not this machine's traffic
         for label in s.labels:
             observed.setdefault(label, []).append(s)
     out = []

@@ -13,7 +13,12 @@ class ClaudeCode(Passthrough):
     name = "claude-code"
 
     def claims(self, path: str, first: dict[str, Any]) -> bool:
-        return "/.claude/projects/" in path or ("sessionId" in first and str(first.get("type")) in _TYPES)
+        if "/.claude/projects/" in path:
+            return True
+        # Qwen Code writes the same envelope (sessionId, type, uuid) around Gemini-style `parts` and
+        # `systemPayload` telemetry: not Claude Code's records.
+        gemini_like = "systemPayload" in first or isinstance(dig(first, "message", "parts"), list)
+        return "sessionId" in first and str(first.get("type")) in _TYPES and not gemini_like
 
     def facts(self, value: dict[str, Any], state: State) -> Facts:
         model = dig(value, "message", "model")

@@ -1,37 +1,55 @@
-"""Any other agent's log, read by the shapes its records share: a session id key, a time key, model keys
-at the top level or one level down (`message`, `payload`, `response`), a parent session, and the route or
-provider the runtime wrote beside the model."""
+"""Any other agent's log, read by the shape of its records (`scanner.sessions.shape`): a session id, a time,
+model labels, a parent session and the route or provider the runtime wrote, under whatever keys and at
+whatever nesting the agent chose. A stored document that holds its records in one list (`history`,
+`messages`, `events`, `trajectory`, …) is read as those records."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
-from scanner.sessions.adapters.base import Facts, Passthrough, State, labels, parse_time, stem, text
+from scanner.sessions.adapters.base import Facts, State, labels, stem, text
 
-_SESSION_KEYS = ("session_id", "sessionId", "conversation_id", "conversationId", "thread_id", "threadId", "session")
-_TIME_KEYS = ("timestamp", "ts", "time", "created_at", "createdAt", "created", "startTime")
-_MODEL_KEYS = ("model", "model_id", "modelId", "model_name")
-_NESTED = ("message", "payload", "response", "data", "event")
-_DECLARED_KEYS = ("route", "provider", "model_provider", "custom_llm_provider", "providerId")
+if TYPE_CHECKING:  # the shape module imports the adapters' helpers
+    from scanner.sessions.shape import Shape
+
+_RECORD_LISTS = ("history", "messages", "events", "trajectory", "items", "turns", "entries", "records", "steps")
+_MAX_EXPANDED = 200_000
 
 
-class Generic(Passthrough):
+class Generic:
     name = "generic"
 
     def claims(self, path: str, first: dict[str, Any]) -> bool:
         return True
 
+    def expand(self, value: dict[str, Any], state: State) -> Iterator[dict[str, Any]]:
+        """A whole-document log (not a JSONL line) whose records sit in one list: each is a record, and the
+        document's other keys (its session id, model, info) are one more."""
+        if state.get("document"):
+            key = next((k for k in _RECORD_LISTS if _records(value.get(k))), None)
+            if key is not None:
+                rest = {k: v for k, v in value.items() if k != key}
+                if rest:
+                    yield rest
+                yield from (x for x in value[key][:_MAX_EXPANDED] if isinstance(x, dict))
+                return
+        yield value
+
     def facts(self, value: dict[str, Any], state: State) -> Facts:
-        nested = [value[k] for k in _NESTED if isinstance(value.get(k), dict)]
-        scopes = [value, *nested]
-        session = next((text(s.get(k)) for s in scopes for k in _SESSION_KEYS if text(s.get(k))), None)
-        when = next((t for k in _TIME_KEYS if (t := parse_time(value.get(k))) is not None), None)
-        models = [s.get(k) for s in scopes for k in _MODEL_KEYS]
-        declared = next((text(s.get(k)) for s in scopes for k in _DECLARED_KEYS if text(s.get(k))), None)
+        shape: Shape | None = state.get("shape")
+        if shape is None:
+            return Facts(session_id=stem(str(state.get("path", ""))))
+        if shape.session_id and not state.get("session"):
+            state["session"] = shape.session_id  # a document's header names the session of all its records
         return Facts(
-            session_id=session or stem(str(state.get("path", ""))),
-            timestamp=when,
-            labels=labels(*models),
-            declared=declared,
+            session_id=shape.session_id or state.get("session") or stem(str(state.get("path", ""))),
+            timestamp=shape.timestamp,
+            labels=labels(*shape.labels),
+            declared=shape.declared,
             parent_session_id=text(value.get("parent_session_id")) or text(value.get("parentSessionId")),
         )
+
+
+def _records(value: Any) -> bool:
+    return isinstance(value, list) and len(value) > 1 and sum(isinstance(x, dict) for x in value[:10]) >= 2
