@@ -30,3 +30,25 @@ def _escape_char(ch: str) -> str:
     if code <= 0xFF:
         return f"\\x{code:02x}"
     return f"\\u{code:04x}"
+
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def unsurrogate(text: str) -> str:
+    """Lone surrogates (undecodable bytes carried by `surrogateescape`) as `\\xNN` text: valid UTF-8 everywhere."""
+    if not _SURROGATE.search(text):
+        return text
+    return _SURROGATE.sub(lambda m: _surrogate_escape(m.group()), text)
+
+
+def _surrogate_escape(ch: str) -> str:
+    code = ord(ch)
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+
+def safe(value: object) -> str:
+    """The one step every report format applies to text from the target: valid UTF-8, one line, no raw control or
+    bidi character. Undecodable bytes and control characters both become visible `\\xNN` escapes."""
+    text = "" if value is None else str(value)
+    return escape_control(unsurrogate(text))

@@ -23,7 +23,7 @@ runner = CliRunner()
         (["scan", "/definitely/not/here"], "no such file or directory"),
         (["scan", str(REPO / "README.md")], "not a directory"),
         (["scan", str(REPO / "sample_vm"), "--format", "xml"], "unknown format"),
-        (["scan", str(REPO / "sample_vm"), "--max-file-size", "lots"], "not a size"),
+        (["scan", str(REPO / "sample_vm"), "--max-file-size", "lots"], "takes a size"),
         (["scan", str(REPO / "sample_vm"), "--catalog", "/no/such/catalog.toml"], "no such catalog"),
     ],
 )
@@ -77,5 +77,5 @@ def test_table_is_the_default_format(tmp_path: Path) -> None:
     write(tmp_path, "/etc/a.yaml", "model: claude-opus-4-8\n")
     result = runner.invoke(app, ["scan", str(tmp_path)])
     assert result.exit_code == 0
-    assert "Models (1)" in result.output and "claude-opus-4-8" in result.output
+    assert "Wired models (1)" in result.output and "claude-opus-4-8" in result.output
     assert "Skipped: nothing" in result.output

@@ -86,7 +86,8 @@ def test_explicit_config_and_fail_on(vm: Path, tmp_path: Path) -> None:
     cfg = write(tmp_path, "/c/mc.toml", '[scan]\nfail_on = "medium"\nformat = "sarif"\n')
     result = runner.invoke(app, ["scan", str(vm), "--config", str(cfg)])
     assert result.exit_code == 1  # a wired external model is a medium finding
-    assert json.loads(result.output)["runs"][0]["results"]
+    assert json.loads(result.stdout)["runs"][0]["results"]
+    assert "--fail-on medium:" in result.stderr
     assert runner.invoke(app, ["scan", str(vm), "--config", str(cfg), "--fail-on", "high"]).exit_code == 0
 
 

@@ -24,6 +24,7 @@ from scanner.pipeline import scan
 from scanner.render import render
 from scanner.targets import DirectoryTarget, WalkOptions
 from tests.conftest import sample_vm_copy
+from tests.large_tree import build
 
 CHROMIUM = next((p for p in (os.environ.get("CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium")
                  if p and Path(p).is_file()), None)
@@ -41,11 +42,11 @@ class Visit:
     dom: str
 
 
-def visit(page: Path, work: Path, screenshot: Path | None = None) -> Visit:
+def visit(page: Path, work: Path, screenshot: Path | None = None, size: str = "1200,2200") -> Visit:
     """Open `page` in a fresh profile; what it logged, what it fetched, and its DOM (or a screenshot)."""
     work.mkdir(parents=True, exist_ok=True)
     netlog = work / "net.json"
-    action = [f"--screenshot={screenshot}", "--window-size=1200,2200"] if screenshot else ["--dump-dom"]
+    action = [f"--screenshot={screenshot}", f"--window-size={size}"] if screenshot else ["--dump-dom"]
     proc = subprocess.run(
         [str(CHROMIUM), *_FLAGS, f"--user-data-dir={work / 'profile'}", f"--log-net-log={netlog}", *action,
          page.as_uri()],
@@ -83,15 +84,46 @@ def test_report_loads_without_console_messages_or_requests(report: Path, tmp_pat
 
 def test_screenshot_shows_the_sessions_chart(report: Path, tmp_path: Path) -> None:
     shot = tmp_path / "report.png"
-    seen = visit(report, tmp_path / "shot", screenshot=shot)
+    seen = visit(report, tmp_path / "shot", screenshot=shot, size="1200,3600")
     assert seen.console == [] and seen.page_requests == []
     png = shot.read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
-    # The chart's two vendor colours are in the picture (PNG is compressed: decode it to look at pixels).
+    # The chart's two vendor colours are in the picture (PNG is compressed: decode it to look at pixels). Colours
+    # are given over every vendor of the report in name order (anthropic, moonshot, openai, self-hosted), so openai
+    # has the same colour in the chart, the routes diagram and every other picture.
     pixels = _pixels(png)
-    assert (0x00, 0x72, 0xB2) in pixels and (0xE6, 0x9F, 0x00) in pixels
+    assert (0x00, 0x9E, 0x73) in pixels and (0xCC, 0x79, 0xA7) in pixels
     if os.environ.get("MODELCENSUS_SCREENSHOT"):  # how docs/report.png is made
         Path(os.environ["MODELCENSUS_SCREENSHOT"]).write_bytes(png)
+
+
+@pytest.fixture(scope="module")
+def large_report(tmp_path_factory: pytest.TempPathFactory, catalog: Catalog) -> Path:
+    """A large tree's report: 36 aliases over five routes, four months of sessions, 1,800 package-only ids."""
+    base = tmp_path_factory.mktemp("large")
+    root = build(base / "vm")
+    inv = scan(DirectoryTarget(str(root), WalkOptions()), catalog, ScanOptions())
+    inv = dataclasses.replace(inv, target=TargetInfo(inv.target.kind, "large_vm"))
+    page = base / "large.html"
+    page.write_text(render("html", inv), encoding="utf-8")
+    return page
+
+
+def test_large_report_fits_1400_pixels(large_report: Path, tmp_path: Path) -> None:
+    """At 1400 px the page body is 1200 px wide and centred: whatever overflowed it would paint in the right margin.
+    Every table sits in a scrolling container, so the margin stays blank."""
+    html = large_report.read_text(encoding="utf-8")
+    assert html.count("<table>") == html.count('<div class="scroll"><table>')
+    assert ">2026-08-01<" in html or ">2026-09-01<" in html  # month ticks with the year on a real time axis
+    assert "never observed" in html
+    shot = tmp_path / "large.png"
+    size = os.environ.get("MODELCENSUS_SCREENSHOT_SIZE", "1400,4000")  # docs/report-large.png: 1400,7000
+    seen = visit(large_report, tmp_path / "shot", screenshot=shot, size=size)
+    assert seen.console == [] and seen.page_requests == []
+    png = shot.read_bytes()
+    assert _pixels(png, from_x=1330) == {(255, 255, 255)}, "something overflows the page to the right"
+    if os.environ.get("MODELCENSUS_SCREENSHOT_LARGE"):  # how docs/report-large.png is made
+        Path(os.environ["MODELCENSUS_SCREENSHOT_LARGE"]).write_bytes(png)
 
 
 def test_controls_prove_the_checks_catch_loads(tmp_path: Path) -> None:
@@ -108,8 +140,9 @@ def test_controls_prove_the_checks_catch_loads(tmp_path: Path) -> None:
     assert "http://127.0.0.1:9/b.png" in loaded.page_requests
 
 
-def _pixels(png: bytes) -> set[tuple[int, int, int]]:
-    """The distinct RGB colours of an 8-bit RGB/RGBA, non-interlaced PNG (what Chromium writes)."""
+def _pixels(png: bytes, from_x: int = 0) -> set[tuple[int, int, int]]:
+    """The distinct RGB colours of an 8-bit RGB/RGBA, non-interlaced PNG (what Chromium writes), in the columns
+    from `from_x` on."""
     import struct
     import zlib
 
@@ -142,6 +175,6 @@ def _pixels(png: bytes) -> set[tuple[int, int, int]]:
                 p = a + b - c
                 pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
-        out.update(tuple(line[i:i + 3]) for i in range(0, stride, bpp))
+        out.update(tuple(line[i:i + 3]) for i in range(from_x * bpp, stride, bpp))
         prev = line
     return out

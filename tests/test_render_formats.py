@@ -264,7 +264,10 @@ def test_html_sessions_chart_fills_days_and_colours_by_vendor() -> None:
     bars = re.findall(r"<title>(\d{4}-\d{2}-\d{2}): (\d+) session\(s\) with ([^<]+)</title>", chart)
     assert sorted(bars) == [("2026-11-01", "1", "openai"), ("2026-11-01", "2", "in-house"),
                             ("2026-11-04", "1", "openai")]
-    assert ">11-02<" in chart and ">11-03<" in chart  # days without sessions keep their place
+    # a real time axis: full dates with the year, days without sessions keep their place
+    assert ">2026-11-02<" in chart and ">2026-11-03<" in chart
+    xs = [float(x) for x in re.findall(r'<rect x="([\d.]+)" y="[\d.]+" width="[\d.]+" height="[\d.]+" fill', chart)]
+    assert max(xs) - min(xs) > 500  # day 4 lies three days' width after day 1, not next to it
     assert "1 session(s) without a start date" in text
     assert "no sessions found" not in text
 

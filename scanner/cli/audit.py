@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import os
+import pwd
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from scanner.cli.common import fail, load_catalog, parse_size, stderr_progress
+from scanner.cli.common import completion, fail, load_catalog, parse_size, stderr_progress
 from scanner.cli.output import write_output
+from scanner.cli.scan import report_options
 from scanner.live.audit import AuditOptions, audit
 from scanner.live.snapshot import Scope
 from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
@@ -20,28 +22,35 @@ FORMATS = ", ".join(RENDERERS)
 
 
 def audit_command(
-    pid: Annotated[list[int] | None, typer.Option("--pid", help="Inspect this process (repeatable)")] = None,
+    pid: Annotated[list[int] | None, typer.Option("--pid", help="Inspect this process (repeatable)",
+                                                  metavar="PID")] = None,
     user: Annotated[
-        list[str] | None, typer.Option("--user", help="Inspect processes of this user (repeatable)")
+        list[str] | None, typer.Option("--user", help="Inspect processes of this user (repeatable)", metavar="NAME")
     ] = None,
     exe_glob: Annotated[
-        list[str] | None, typer.Option("--exe-glob", help="Inspect processes whose executable matches (repeatable)")
+        list[str] | None, typer.Option("--exe-glob", help="Inspect processes whose executable matches (repeatable)",
+                                       metavar="PATTERN")
     ] = None,
     live_only: Annotated[bool, typer.Option("--live-only", help="Processes only: skip the filesystem walk")] = False,
     root: Annotated[
-        Path, typer.Option("--root", help="Root of the filesystem part (default /; another tree for tests)")
+        Path, typer.Option("--root", help="Root of the filesystem part (default /; another tree for tests)",
+                           metavar="DIR")
     ] = Path("/"),
     one_file_system: Annotated[
         bool,
         typer.Option("--one-file-system/--cross-filesystems", help="Stay on the root's filesystem (default: stay)"),
     ] = True,
-    format: Annotated[str, typer.Option("--format", "-f", help=f"Output format: {FORMATS}")] = "table",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report here, not stdout")] = None,
+    format: Annotated[str, typer.Option("--format", "-f", help=f"Output format: {FORMATS}",
+                                        metavar="FORMAT",
+                                        autocompletion=completion(RENDERERS))] = "table",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report here, not stdout",
+                                                metavar="PATH")] = None,
     catalog: Annotated[
-        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)")
+        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)",
+                                        metavar="PATH")
     ] = None,
     max_file_size: Annotated[
-        str, typer.Option("--max-file-size", help="Read at most this much of a file (e.g. 64M, 1G)")
+        str, typer.Option("--max-file-size", help="Read at most this much of a file (e.g. 64M, 1G)", metavar="SIZE")
     ] = f"{DEFAULT_MAX_FILE_SIZE >> 20}M",
     include_pseudo: Annotated[
         bool, typer.Option("--include-pseudo", help="Also walk /proc, /sys, /dev and other pseudo filesystems")
@@ -50,12 +59,16 @@ def audit_command(
 ) -> None:
     """Audit the running machine from inside: the filesystem from / as `scan` reads it, plus processes,
     their environment (credentials redacted), the SDKs they loaded and their network connections."""
+    format = format.lower()
     if format not in RENDERERS:
         fail(f"unknown format {format!r}; choose one of: {FORMATS}")
     if not root.is_dir():
         fail(f"{root}: not a directory")
     if any(p <= 0 for p in pid or []):
         fail("--pid takes a positive process id")
+    for name in user or []:
+        if not _user_exists(name):
+            fail(f"--user {name}: no such user on this machine")
     options = ScanOptions(parse_size(max_file_size), include_pseudo, one_file_system)
     scope = Scope(tuple(pid or ()), tuple(user or ()), tuple(exe_glob or ()))
     cat = load_catalog(catalog)
@@ -66,7 +79,18 @@ def audit_command(
         fail(f"{root}: {exc.strerror or exc}")
     if progress:
         sys.stderr.write("\r\x1b[K")
-    write_output(render(format, inventory), output)
+    write_output(render(format, inventory, report_options(output, False, False, {})), output)
+
+
+def _user_exists(name: str) -> bool:
+    try:
+        if name.isdigit():
+            pwd.getpwuid(int(name))
+        else:
+            pwd.getpwnam(name)
+    except (KeyError, OverflowError):
+        return False
+    return True
 
 
 def live_alias(argv: list[str]) -> list[str]:

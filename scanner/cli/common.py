@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import NoReturn
@@ -12,16 +13,36 @@ import typer
 
 from scanner.catalog import Catalog, CatalogError, load
 from scanner.model import Stats
-from scanner.textsafe import escape_control
+from scanner.textsafe import escape_control, safe
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 
 
+# A long run of key-like characters with letters and digits both: what a pasted key looks like. An error message
+# never shows one: a value given in the wrong place (`--max-file-size sk-ant-…`) must not reach a CI log in full.
+_SECRETISH = re.compile(r"(?<![\w/.-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{20,}")
+
+
+def scrub_message(message: str) -> str:
+    """Text for stderr (an error, a progress path): every credential the built-in catalogs know redacted, and any
+    other long key-like run cut."""
+    return _SECRETISH.sub(lambda m: m.group()[:4] + "…", safe(_scrubbed(message)))
+
+
+def error_line(message: str) -> str:
+    return f"modelcensus: error: {scrub_message(message)}"
+
+
+def completion(choices: Iterable[str]) -> Callable[[str], list[str]]:
+    """Shell completion for an option whose values are a fixed list (`--format`)."""
+    names = list(choices)
+    return lambda incomplete: [n for n in names if n.startswith(incomplete.lower())]
+
+
 def fail(message: str) -> NoReturn:
-    """A clear message and exit 2: bad target, bad usage, bad catalog. Never a traceback, never a key:
-    the message (it may quote a path or a value given) passes the built-in catalog's scrub."""
-    typer.echo(f"modelcensus: error: {escape_control(_scrubbed(message))}", err=True)
+    """A clear one-line message and exit 2: bad target, bad usage, bad catalog. Never a traceback, never a key."""
+    typer.echo(error_line(message), err=True)
     raise typer.Exit(2)
 
 
@@ -34,7 +55,6 @@ def _builtin() -> Catalog | None:
 
 
 def _scrubbed(message: str) -> str:
-    """Text for stderr (an error, a progress path) with every credential the built-in catalogs know redacted."""
     catalog = _builtin()
     return catalog.scrub(message) if catalog else _LONG_TOKEN.sub(lambda m: m.group()[:4] + "…", message)
 
@@ -42,11 +62,15 @@ def _scrubbed(message: str) -> str:
 _LONG_TOKEN = re.compile(r"[A-Za-z0-9_\-+/=.]{24,}")
 
 
-def parse_size(text: str) -> int:
+def parse_size(text: str, option: str = "--max-file-size") -> int:
+    """A size of at least one byte; the message does not repeat the value (it may be anything, a key included)."""
     m = _SIZE.match(text)
     if not m:
-        fail("not a size (try 64M, 1G, 4096)")  # the value is not echoed: it could be anything pasted
-    return int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+        fail(f"{option} takes a size such as 64M, 1G or 4096")
+    size = int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+    if size < 1:
+        fail(f"{option} must be at least one byte (try 64M)")
+    return size
 
 
 def load_catalog(extra: list[Path] | None) -> Catalog:

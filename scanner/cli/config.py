@@ -10,7 +10,9 @@ fail_on = "high"             # exit 1 when a finding is at least this severe
 ignore_file = ".modelcensus-ignore.toml"   # relative to the config file
 ```
 
-Options given on the command line win over the file. An unknown key is an error, so a typo is not silently ignored.
+Every path is relative to the file's directory, wherever modelcensus runs from. Options given on the command line
+(or in `MODELCENSUS_*` environment variables) win over the file. An unknown key is an error, so a typo is not
+silently ignored.
 """
 
 from __future__ import annotations
@@ -52,6 +54,10 @@ def _text(table: dict[str, object], key: str, origin: Path) -> str | None:
     return str(value)
 
 
+def _output(value: str | None, base: Path) -> str | None:
+    return value if value is None or value == "-" else str(base / value)
+
+
 def load_config(explicit: Path | None, cwd: Path) -> ScanConfig:
     """The explicit file (which must exist), else `modelcensus.toml` in `cwd` if there is one, else defaults."""
     path = explicit if explicit is not None else cwd / DEFAULT_NAME
@@ -84,7 +90,7 @@ def load_config(explicit: Path | None, cwd: Path) -> ScanConfig:
     return ScanConfig(
         origin=str(path),
         format=_text(table, "format", path),
-        output=_text(table, "output", path),
+        output=_output(_text(table, "output", path), base),
         catalogs=tuple(base / c for c in catalogs),
         max_file_size=_text(table, "max_file_size", path),
         fail_on=_text(table, "fail_on", path),

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from scanner.catalog import Catalog
-from scanner.cli.common import fail, load_catalog, parse_size, usable_cores
+from scanner.cli.common import completion, fail, load_catalog, parse_size, usable_cores
 from scanner.cli.output import write_output
 from scanner.cli.policy import FailOn, IgnoreFile, load_ignores, parse_fail_on, warn_expired
 from scanner.cli.scan import run_scan
@@ -40,17 +40,23 @@ def diff_command(
     ],
     baseline: Annotated[
         Path | None,
-        typer.Option("--baseline", help="An inventory JSON to compare against: fail only on what is new since it"),
+        typer.Option("--baseline", help="An inventory JSON to compare against: fail only on what is new since it",
+                     metavar="FILE"),
     ] = None,
-    format: Annotated[str, typer.Option("--format", "-f", help=f"Output format: {FORMATS}")] = "table",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report here, not stdout")] = None,
+    format: Annotated[str, typer.Option("--format", "-f", help=f"Output format: {FORMATS}",
+                                        metavar="FORMAT",
+                                        autocompletion=completion(DIFF_RENDERERS))] = "table",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report here, not stdout",
+                                                metavar="PATH")] = None,
     fail_on: FailOn = None,
     ignore_file: IgnoreFile = None,
     catalog: Annotated[
-        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)")
+        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)",
+                                        metavar="PATH")
     ] = None,
     max_file_size: Annotated[
-        str, typer.Option("--max-file-size", help="When scanning a directory: read at most this much of a file")
+        str, typer.Option("--max-file-size", help="When scanning a directory: read at most this much of a file",
+                          metavar="SIZE")
     ] = f"{DEFAULT_MAX_FILE_SIZE >> 20}M",
 ) -> None:
     """Compare two inventories (or directories, scanned first) by stable identity: models, SDKs, endpoints,

@@ -19,8 +19,12 @@ FailOn = Annotated[
     str | None,
     typer.Option(
         "--fail-on",
-        help=f"Exit 1 when anything at or above this severity is left after ignores ({CHOICES})",
+        help=f"Exit 1 when anything at or above this severity is left after ignores ({CHOICES}; any case)",
         show_default=False,
+        metavar="SEVERITY",
+        envvar="MODELCENSUS_FAIL_ON",
+        show_envvar=False,
+        autocompletion=lambda incomplete: [s.value for s in SEVERITIES if s.value.startswith(incomplete.lower())],
     ),
 ]
 IgnoreFile = Annotated[
@@ -29,6 +33,9 @@ IgnoreFile = Annotated[
         "--ignore-file",
         help=f"Accepted findings/changes with reasons (default: ./{DEFAULT_NAME} when present)",
         show_default=False,
+        metavar="FILE",
+        envvar="MODELCENSUS_IGNORE_FILE",
+        show_envvar=False,
     ),
 ]
 EXIT_CODES = "Exit status: 0 clean, 1 something at or above --fail-on, 2 bad usage, target, catalog or file."

@@ -1,7 +1,9 @@
-"""`modelcensus scan PATH`: a directory treated as the root of an agent VM."""
+"""`modelcensus scan PATH`: a directory (as the root of an agent VM), a container image or a disk image."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 from datetime import date
 from pathlib import Path
@@ -18,13 +20,19 @@ from scanner.live.environ import settings_evidence
 from scanner.model import Context, Evidence, Inventory, Location, Skip
 from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
 from scanner.pipeline import scan
-from scanner.policy.gate import findings_fail, split_findings
+from scanner.policy.gate import at_or_above, split_findings
 from scanner.policy.ignore import expired_entries
 from scanner.render import RENDERERS, render
+from scanner.render._view import ReportOptions
 from scanner.targets import WalkOptions
 from scanner.targets.registry import DEFAULT_PLATFORM, ImageError, TargetKind, open_target
+from scanner.textsafe import safe
 
 FORMATS = ", ".join(RENDERERS)
+
+
+def complete_format(incomplete: str) -> list[str]:
+    return [f for f in RENDERERS if f.startswith(incomplete)]
 
 
 def scan_command(
@@ -35,56 +43,74 @@ def scan_command(
                        show_default=False),
     ],
     format: Annotated[
-        str | None, typer.Option("--format", "-f", help=f"Output format: {FORMATS} [default: table]")
+        str | None, typer.Option("--format", "-f", help=f"Output format: {FORMATS} [default: table]",
+                                 metavar="FORMAT", envvar="MODELCENSUS_FORMAT", autocompletion=complete_format,
+                                 show_envvar=False)
     ] = None,
     output: Annotated[
-        str | None, typer.Option("--output", "-o", help="Write the report to this file ('-': stdout, the default)")
+        str | None, typer.Option("--output", "-o", help="Write the report to this file ('-': stdout, the default)",
+                                 metavar="PATH", envvar="MODELCENSUS_OUTPUT", show_envvar=False)
     ] = None,
     catalog: Annotated[
-        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)")
+        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)",
+                                        metavar="PATH", envvar="MODELCENSUS_CATALOG", show_envvar=False)
     ] = None,
     max_file_size: Annotated[
         str | None,
         typer.Option("--max-file-size", help=f"Read at most this much of a file (e.g. 64M, 1G) [default: "
-                     f"{DEFAULT_MAX_FILE_SIZE >> 20}M]"),
+                     f"{DEFAULT_MAX_FILE_SIZE >> 20}M]", metavar="SIZE", envvar="MODELCENSUS_MAX_FILE_SIZE",
+                     show_envvar=False),
     ] = None,
     include_pseudo: Annotated[
-        bool, typer.Option("--include-pseudo", help="Also walk the target's /proc, /sys and /dev")
+        bool, typer.Option("--include-pseudo", help="Also walk the target's /proc, /sys and /dev",
+                           envvar="MODELCENSUS_INCLUDE_PSEUDO", show_envvar=False)
     ] = False,
     one_file_system: Annotated[
-        bool, typer.Option("--one-file-system", help="Do not cross into other mounted filesystems")
+        bool, typer.Option("--one-file-system", help="Do not cross into other mounted filesystems",
+                           envvar="MODELCENSUS_ONE_FILE_SYSTEM", show_envvar=False)
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr", envvar="MODELCENSUS_QUIET",
+                                        show_envvar=False)] = False,
+    wide: Annotated[bool, typer.Option("--wide", help="table: full cells, whatever the terminal width",
+                                       envvar="MODELCENSUS_WIDE", show_envvar=False)] = False,
+    show_all: Annotated[bool, typer.Option("--all", help="List model ids that are not wiring in full, not counted",
+                                           envvar="MODELCENSUS_ALL", show_envvar=False)] = False,
     as_kind: Annotated[
         TargetKind | None,
-        typer.Option("--as", help="What PATH is, when not what it looks like [default: detected]"),
+        typer.Option("--as", help="What PATH is, when not what it looks like [default: detected]",
+                     envvar="MODELCENSUS_AS", show_envvar=False),
     ] = None,
     platform: Annotated[
-        str, typer.Option("--platform", help="The platform of a container image index to scan (linux/arm64)")
+        str, typer.Option("--platform", help="The platform of a container image index to scan (linux/arm64)",
+                          envvar="MODELCENSUS_PLATFORM", show_envvar=False)
     ] = DEFAULT_PLATFORM,
     jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", help="Processes for the per-file work [default: the usable cores]")
+        int | None, typer.Option("--jobs", "-j", help="Processes for the per-file work [default: the usable cores]",
+                                 envvar="MODELCENSUS_JOBS", show_envvar=False)
     ] = None,
     allow_backing_files: Annotated[
         bool,
-        typer.Option("--allow-backing-files", help="Let a disk image read its backing files (beside it only)"),
+        typer.Option("--allow-backing-files", help="Let a disk image read its backing files (beside it only)",
+                     envvar="MODELCENSUS_ALLOW_BACKING_FILES", show_envvar=False),
     ] = False,
     fail_on: FailOn = None,
     ignore_file: IgnoreFile = None,
     config: Annotated[
-        Path | None, typer.Option("--config", help="Options file (default: ./modelcensus.toml when present)")
+        Path | None, typer.Option("--config", help="Options file (default: ./modelcensus.toml when present)",
+                                  metavar="FILE", envvar="MODELCENSUS_CONFIG", show_envvar=False)
     ] = None,
 ) -> None:
     """Scan an agent VM (a directory as its root, a container image, or a disk image) and report the models,
     providers, SDKs, endpoints, credentials (redacted) and kill switches it is wired to. Disk images need the
     images extra: dissect.target, AGPL-3.0, imported only when a disk image is scanned.
 
+    Every option may also be set by a MODELCENSUS_<OPTION> environment variable (MODELCENSUS_FORMAT=json).
     Exit status: 0 clean, 1 a finding at or above --fail-on, 2 bad usage, target, config, catalog or ignore file."""
     try:
         cfg = load_config(config, Path.cwd())
     except ConfigError as exc:
         fail(str(exc))
-    format = format or cfg.format or "table"
+    format = (format or cfg.format or "table").lower()
     output = output or cfg.output
     if format not in RENDERERS:
         fail(f"unknown format {format!r}; choose one of: {FORMATS}")
@@ -97,14 +123,27 @@ def scan_command(
     options = ScanOptions(size, include_pseudo, one_file_system, jobs=parse_jobs(jobs))
     cat = load_catalog(list(cfg.catalogs) + list(catalog or []))
     inventory = run_scan(path, cat, options, quiet, as_kind, platform, allow_backing_files)
-    write_output(render(format, inventory), destination)
     today = date.today()
     kept, suppressed = split_findings(inventory.findings, entries, today)
+    report = report_options(destination, wide, show_all, {f.id: entry.reason for f, entry in suppressed})
+    write_output(render(format, inventory, report), destination)
     if suppressed:
         typer.echo(f"modelcensus: {len(suppressed)} finding(s) suppressed by ignore entries", err=True)
     warn_expired(expired_entries(entries, today))
-    if findings_fail(kept, threshold):
+    tripped = [f for f in kept if threshold is not None and at_or_above(f.severity, threshold)]
+    if tripped:
+        worst = tripped[0]
+        typer.echo(safe(f"modelcensus: --fail-on {threshold.value if threshold else ''}: {len(tripped)} finding(s) "
+                        f"at or above it, first: {worst.severity.value} {worst.id}"), err=True)
         raise typer.Exit(1)
+
+
+def report_options(destination: Path | None, wide: bool, show_all: bool, ignored: dict[str, str]) -> ReportOptions:
+    """Width and colour from the terminal the report goes to: 120 columns and no colour when it is not one."""
+    tty = destination is None and sys.stdout.isatty()
+    width = shutil.get_terminal_size((120, 24)).columns if tty else 120
+    colour = tty and not os.environ.get("NO_COLOR")
+    return ReportOptions(width=max(60, width), wide=wide, all=show_all, colour=colour, ignored=ignored)
 
 
 def run_scan(

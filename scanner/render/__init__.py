@@ -1,6 +1,7 @@
 """How an inventory is shown. One module per format; `RENDERERS` is the one registry.
 
-A renderer is a module with `description` and `render(inventory) -> str`; it does no I/O.
+A renderer is a module with `description` and `render(inventory, options) -> str`; it does no I/O. The options
+(`view.ReportOptions`) carry the terminal width, `--wide`, `--all`, colour and the findings the ignore file accepts.
 The CLI's `--format` choices come from this dict.
 """
 
@@ -11,13 +12,14 @@ from types import ModuleType
 
 from scanner.model import Inventory
 from scanner.render import cyclonedx, html, json, markdown, sarif, table
+from scanner.render._view import DEFAULT, ReportOptions
 
-Renderer = Callable[[Inventory], str]
+Renderer = Callable[[Inventory, ReportOptions], str]
 
 _MODULES: tuple[ModuleType, ...] = (table, json, markdown, html, sarif, cyclonedx)
 RENDERERS: dict[str, ModuleType] = {m.__name__.rsplit(".", 1)[-1]: m for m in _MODULES}
 
 
-def render(fmt: str, inv: Inventory) -> str:
-    result: str = RENDERERS[fmt].render(inv)
+def render(fmt: str, inv: Inventory, options: ReportOptions = DEFAULT) -> str:
+    result: str = RENDERERS[fmt].render(inv, options)
     return result

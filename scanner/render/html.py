@@ -14,12 +14,27 @@ from html import escape
 
 from scanner.inventory.document import session_document
 from scanner.model import Inventory, Location, ModelEntry
-from scanner.render._svg import Edge, routes_diagram, sessions_chart
+from scanner.render._headline import Line, finding_rows, headline, not_wiring_lines
+from scanner.render._svg import NEVER, Edge, routes_diagram, session_vendors, sessions_chart, vendor_colours
+from scanner.render._view import (
+    DEFAULT,
+    FILESYSTEM_ONLY,
+    ReportOptions,
+    Section,
+    agents,
+    clients,
+    connections,
+    filesystem_inspected,
+    mcp_servers,
+    processes,
+)
+from scanner.textsafe import safe
 
 description = "one self-contained HTML page with charts (sessions per day, routes), for people"
 
 _MAX_WHERE = 3
 _MAX_SKIPPED = 200
+_MAX_SESSIONS = 50
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 _CSS = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2em auto;max-width:1200px;
@@ -29,20 +44,27 @@ h3{margin:1.2em 0 .4em}.meta,.note,.empty{color:#555}
 table{border-collapse:collapse;width:100%;margin:.4em 0 1em}th,td{border:1px solid #ddd;padding:3px 6px;
 text-align:left;vertical-align:top}th{background:#f4f4f4}code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;
 font-size:.92em;word-break:break-all}
-.sev{font-weight:600;border-radius:3px;padding:1px 6px;color:#fff}.sev-high{background:#b00020}
+.sev{font-weight:600;border-radius:3px;padding:1px 6px;color:#fff;white-space:nowrap}.sev-high{background:#b00020}
 .sev-medium{background:#c75c00}.sev-low{background:#8a6d00}.sev-info{background:#4a6fa5}
 .badge{border-radius:8px;padding:0 7px;font-size:.85em;border:1px solid #bbb}.lc-active{background:#e3f4e6}
 .lc-deprecated{background:#fff1c2}.lc-retired{background:#f9d4d4}.lc-unknown{background:#eee}
 .no{color:#777}svg text{font:11px system-ui,sans-serif}svg .axis{stroke:#888}svg .tick{fill:#555}
 svg .edge{fill:none;stroke:#8895a7;stroke-width:1.4}svg .node{stroke:#aaa}svg rect.vendor+text{fill:#fff}
-.figure{overflow-x:auto;margin:.5em 0 1em}.first code{white-space:nowrap;word-break:normal}
+.figure{overflow-x:auto;margin:.5em 0 1em;max-width:100%}.scroll{overflow-x:auto;max-width:100%}
+td{overflow-wrap:anywhere}.ignored{color:#666;text-decoration:line-through}
+.sev-ignored{background:#777}
+.headline li{margin:.1em 0}.headline>li{font-weight:600}
+.headline.plain>li{font-weight:400}.headline>li li{font-weight:400}
+.pair{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}.pair>*{min-width:0;max-width:100%}
+svg rect.never{stroke:#888;stroke-dasharray:3 2}svg rect.never+text{fill:#333}
+.first code{white-space:nowrap;word-break:normal}
 @media print{body{margin:0;max-width:none;font-size:11px}h2{break-after:avoid}tr,svg{break-inside:avoid}
 .sev{color:#000;border:1px solid #000;background:none}}
 """
 
 
 def e(value: object) -> str:
-    return escape("" if value is None else str(value), quote=True)
+    return escape(safe(value), quote=True)
 
 
 def _where(locs: Sequence[Location], most: int = _MAX_WHERE) -> str:
@@ -61,16 +83,53 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], empty: str = "
         return f'<p class="empty">{e(empty)}</p>'
     head = "".join(f"<th>{e(h)}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
-def _findings(inv: Inventory) -> str:
-    counts = Counter(f.severity.value for f in inv.findings)
+def _findings(inv: Inventory, opts: ReportOptions) -> str:
+    rows = finding_rows(inv, opts)
+    counts = Counter(r.severity.value for r in rows if r.ignored is None)
+    accepted = sum(r.ignored is not None for r in rows)
     summary = ", ".join(f"{counts[s]} {s}" for s in ("high", "medium", "low", "info") if counts[s]) or "none"
-    # One line per finding, so the pictures below are in sight: the first place only, the id in a tooltip.
-    rows = [[f'<span class="sev sev-{e(f.severity.value)}" title="{e(f.id)}">{e(f.severity.value)}</span>',
-             e(f.title), f'<span class="first">{_where(f.locations, 1)}</span>'] for f in inv.findings]
-    return f'<p class="meta">{e(summary)}</p>' + _table(["severity", "finding", "first seen at"], rows, "no findings")
+    summary += f"; {accepted} ignored (accepted in the ignore file)" if accepted else ""
+    out = []
+    for r in rows:
+        if r.ignored is None:
+            sev = (f'<span class="sev sev-{e(r.severity.value)}" title="{e(", ".join(r.ids))}">'
+                   f"{e(r.severity.value)}</span>")
+            title = e(r.title)
+        else:
+            sev = f'<span class="sev sev-ignored" title="{e(", ".join(r.ids))}">ignored</span>'
+            title = f'<span class="ignored">{e(r.title)}</span> <span class="note">ignored ({e(r.severity.value)}): ' \
+                    f'{e(r.ignored)}</span>'
+        out.append([sev, title, f'<span class="first"><code>{e(r.where)}</code></span>' if r.where else ""])
+    return f'<p class="meta">{e(summary)}</p>' + _table(["severity", "finding", "first seen at"], out, "no findings")
+
+
+def _lines(lines: Sequence[Line], cls: str = "headline") -> str:
+    """Depth-indented lines as nested lists."""
+    out, depth = [f'<ul class="{cls}">'], 0
+    base = min((ln.depth for ln in lines), default=0)
+    lines = [Line(ln.depth - base, ln.text) for ln in lines]
+    for i, ln in enumerate(lines):
+        while depth < ln.depth:
+            out.append("<ul>")
+            depth += 1
+        while depth > ln.depth:
+            out.append("</ul></li>")
+            depth -= 1
+        nxt = lines[i + 1].depth if i + 1 < len(lines) else 0
+        out.append(f"<li>{e(ln.text)}" + ("" if nxt > ln.depth else "</li>"))
+    while depth > 0:
+        out.append("</ul></li>")
+        depth -= 1
+    return "".join(out) + "</ul>"
+
+
+def _generic(s: Section | None) -> str:
+    if s is None:
+        return ""
+    return _table(list(s.headers), [[e(c) for c in row] for row in s.rows], s.empty)
 
 
 def route_edges(inv: Inventory) -> list[Edge]:
@@ -83,7 +142,7 @@ def route_edges(inv: Inventory) -> list[Edge]:
                                           f"sessions {r.sessions}" if r.sessions else "") if x)
             edges.append((alias, route, r.observed_vendor, label))
         else:
-            edges.append((alias, route, "unknown", "not observed"))
+            edges.append((alias, route, NEVER, "no session used it"))
     if edges:
         return edges
     for m in inv.models:
@@ -93,11 +152,21 @@ def route_edges(inv: Inventory) -> list[Edge]:
     return edges
 
 
-def _sessions(inv: Inventory) -> str:
+def _routes(inv: Inventory, colours: Mapping[str, str]) -> str:
+    rows = [[f"<code>{e(r.alias)}</code>", e(r.declared_via or ""), e(r.base_model or ""),
+             e("/".join(x for x in (r.observed_vendor, r.observed_via) if x)) if r.observed_vendor
+             else '<span class="no">never observed</span>', e(r.sessions)]
+            for r in sorted(inv.routes, key=lambda r: (r.observed_vendor or "~", r.declared_via or "", r.alias))]
+    table = _table(["alias", "declared via", "base model", "observed", "sessions"], rows, "no routes in configs")
+    return (f'<div class="pair"><div class="figure">{routes_diagram(route_edges(inv), colours)}</div>'
+            f'<div>{table}</div></div>')
+
+
+def _sessions(inv: Inventory, colours: Mapping[str, str], opts: ReportOptions) -> str:
     rows = []
     # The pictures work on the sessions' JSON form: the same data a reader of the inventory sees.
     sessions = [session_document(x) for x in inv.sessions]
-    for s in sessions:
+    for s in sessions if opts.all else sessions[:_MAX_SESSIONS]:
         providers = s.get("providers")
         plist = [p for p in providers if isinstance(p, Mapping)] if isinstance(providers, list) else []
         shown = "<br>".join(
@@ -110,7 +179,10 @@ def _sessions(inv: Inventory) -> str:
     table = _table(["session", "started", "records", "providers (vendor, route, api, records)", "labels", "file"],
                    rows, "no sessions found") if rows else ""
     caption = ('<p class="note">A session that reached two vendors counts once for each.</p>' if rows else "")
-    return f'<div class="figure">{sessions_chart(sessions)}</div>{caption}{table}'
+    if len(sessions) > len(rows):
+        table += f'<p class="note">and {len(sessions) - len(rows)} more session(s) (--all lists them; the JSON ' \
+                 "inventory has every one)</p>"
+    return f'<div class="figure">{sessions_chart(sessions, colours)}</div>{caption}{table}'
 
 
 def _lifecycle(m: ModelEntry) -> str:
@@ -119,9 +191,11 @@ def _lifecycle(m: ModelEntry) -> str:
     return f'<span class="badge lc-{cls}">{e(lc)}</span>'
 
 
-def _models(inv: Inventory) -> str:
+def _models(inv: Inventory, opts: ReportOptions) -> str:
     groups: dict[str, list[ModelEntry]] = defaultdict(list)
     for m in inv.models:
+        if not (m.wired or opts.all):
+            continue
         groups[m.vendor or "unknown vendor"].append(m)
     out = []
     for vendor in sorted(groups, key=lambda v: (v == "unknown vendor", v)):
@@ -133,7 +207,10 @@ def _models(inv: Inventory) -> str:
         out.append(f"<h3>{e(vendor)} <span class=\"meta\">({len(models)} models, {wired} wired)</span></h3>")
         out.append(_table(["model", "canonical", "via", "base", "lifecycle", "catalog", "wired", "seen in", "where"],
                           rows))
-    return "".join(out) or '<p class="empty">no models found</p>'
+    left = sum(not m.wired for m in inv.models) if not opts.all else 0
+    note = f'<p class="note">{left} model id(s) that are not wiring are counted above under "Not wiring" ' \
+           "(--all lists them).</p>" if left else ""
+    return ("".join(out) or '<p class="empty">no wired models found</p>') + note
 
 
 def _sdks(inv: Inventory) -> str:
@@ -166,17 +243,6 @@ def _endpoints(inv: Inventory) -> str:
     return _table(["host", "vendor", "via", "wired", "seen in", "where"], rows, "no endpoints found")
 
 
-def _agents(inv: Inventory) -> str:
-    rows = []
-    for a in inv.agents:
-        for c in a.configs or (None,):
-            rows.append([f"<code>{e(a.name)}</code>", e(a.version or ""), f"<code>{e(a.install_path or '')}</code>",
-                         e(len(a.ships)), e(c.user or "(system)") if c else "", e(", ".join(c.models)) if c else "",
-                         e(c.served_via or "") if c else "", e(", ".join(c.mcp_servers)) if c else ""])
-    return _table(["agent", "version", "install path", "ships", "user", "models", "via", "mcp servers"], rows,
-                  "no agent products found")
-
-
 def _skipped(inv: Inventory) -> str:
     reasons = Counter(s.reason.value for s in inv.skipped)
     summary = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items())) or "nothing: every file was read"
@@ -186,21 +252,39 @@ def _skipped(inv: Inventory) -> str:
     return f'<p class="meta">{e(summary)}</p>' + (_table(["path", "reason", "detail"], rows) if rows else "") + more
 
 
-def render(inv: Inventory) -> str:
+def _colours(inv: Inventory) -> dict[str, str]:
+    vendors = {m.vendor for m in inv.models if m.vendor} | {r.observed_vendor for r in inv.routes if r.observed_vendor}
+    vendors |= {v for x in inv.sessions for v in session_vendors(session_document(x))}
+    return vendor_colours(sorted(v for v in vendors if v))
+
+
+def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
     st = inv.stats
     catalogs = ", ".join(f"{c.name}@{c.version}" for c in inv.catalogs) or "none"
+    colours = _colours(inv)
+    nw = not_wiring_lines(inv) if not opts.all else []
+    live = [(sid, title, _generic(s)) for sid, title, s in (
+        ("processes", "Processes", processes(inv, opts)), ("connections", "Connections", connections(inv, opts)))
+        if s is not None]
     sections = [
-        ("findings", f"Findings ({len(inv.findings)})", _findings(inv)),
-        ("sessions", f"Sessions per day ({len(inv.sessions)})", _sessions(inv)),
-        ("routes", "Routes: alias → route → vendor", f'<div class="figure">{routes_diagram(route_edges(inv))}</div>'),
-        ("models", f"Models by vendor ({len(inv.models)})", _models(inv)),
+        ("headline", "What this machine is wired to", _lines(headline(inv))),
+        ("findings", "Findings", _findings(inv, opts)),
+        *([("not-wiring", "Not wiring", _lines(nw[1:], "headline plain"))] if nw else []),
+        ("routes", "Routes: alias → route → vendor", _routes(inv, colours)),
+        ("sessions", f"Sessions per day ({len(inv.sessions)})", _sessions(inv, colours, opts)),
+        ("models", f"Models by vendor ({len(inv.models)})", _models(inv, opts)),
         ("sdks", f"SDKs per environment ({len(inv.sdks)})", _sdks(inv)),
         ("endpoints", f"Endpoints ({len(inv.endpoints)})", _endpoints(inv)),
         ("credentials", f"Credentials ({len(inv.credentials)}, redacted)", _credentials(inv)),
         ("kill-switches", f"Kill switches ({len(inv.kill_switches)})", _switches(inv)),
-        ("agents", f"Agents ({len(inv.agents)})", _agents(inv)),
+        ("agents", f"Agents ({len(inv.agents)})", _generic(agents(inv, opts))),
+        ("clients", f"Clients ({len(inv.clients)})", _generic(clients(inv, opts))),
+        ("mcp-servers", f"MCP servers ({len(inv.mcp_servers)})", _generic(mcp_servers(inv, opts))),
+        *live,
         ("skipped", f"Skipped ({len(inv.skipped)})", _skipped(inv)),
     ]
+    if not filesystem_inspected(inv):  # --live-only: what only files tell was not looked at, so it is not shown
+        sections = [x for x in sections if x[0] not in FILESYSTEM_ONLY]
     body = "".join(f'<section id="{sid}"><h2>{e(title)}</h2>{html}</section>' for sid, title, html in sections)
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

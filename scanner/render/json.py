@@ -1,12 +1,42 @@
-"""The inventory as JSON (the `modelcensus/inventory@1` contract)."""
+"""The inventory as JSON (the `modelcensus/inventory@1` contract).
+
+Undecodable bytes a name carried (lone surrogates from `surrogateescape`) are written as `\\xNN` text, the same as
+every other format shows them: a lone surrogate is not valid Unicode and strict JSON readers reject it. Findings the
+ignore file accepts keep their place and gain `ignored` with the reason.
+"""
 
 from __future__ import annotations
 
-from scanner.inventory.document import dumps
+import json
+from typing import Any
+
+from scanner.inventory.document import to_document
 from scanner.model import Inventory
+from scanner.render._view import DEFAULT, ReportOptions
+from scanner.textsafe import unsurrogate
 
 description = "the full inventory as JSON (schema modelcensus/inventory@1)"
 
 
-def render(inv: Inventory) -> str:
-    return dumps(inv)
+def clean(value: Any) -> Any:
+    if isinstance(value, str):
+        return unsurrogate(value)
+    if isinstance(value, dict):
+        return {unsurrogate(k) if isinstance(k, str) else k: clean(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [clean(v) for v in value]
+    return value
+
+
+def document(inv: Inventory, opts: ReportOptions = DEFAULT) -> dict[str, Any]:
+    doc: dict[str, Any] = clean(to_document(inv))
+    for f in doc["findings"]:
+        reason = opts.ignored.get(f["id"])
+        if reason:
+            f["ignored"] = {"reason": reason}
+    return doc
+
+
+def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
+    # ensure_ascii: a control or bidi character from a hostile file name never reaches a terminal raw.
+    return json.dumps(document(inv, opts), indent=2, ensure_ascii=True) + "\n"

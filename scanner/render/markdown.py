@@ -1,5 +1,7 @@
 """The table report as GitHub-flavoured Markdown, to paste into a ticket or a pull request.
 
+The same sections as the table, cut to stay within what a pull-request comment holds (65,536 characters): the
+headline and findings first, then rows of each section while they fit; the end says what was left out.
 Everything that comes from the target (paths, model ids, values) is escaped, so a hostile file name cannot add
 links, HTML or table cells to the page it is pasted into.
 """
@@ -7,84 +9,75 @@ links, HTML or table cells to the page it is pasted into.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 
-from scanner.model import Inventory, Location
-from scanner.textsafe import escape_control
+from scanner.model import Inventory
+from scanner.render._headline import Line, finding_rows, headline, not_wiring_lines
+from scanner.render._view import DEFAULT, ReportOptions, Section, detail_sections
+from scanner.textsafe import safe
 
-description = "the table report as GitHub-flavoured Markdown (for tickets and pull requests)"
-_MAX_WHERE = 3
+description = "the table report as GitHub-flavoured Markdown (for tickets and pull requests), within 65,536 chars"
+LIMIT = 65_536
+_RESERVE = 2_000  # kept for the closing note that says what was cut
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|~#!])")
 
 
 def md(value: object) -> str:
     """Target text made inert in a GFM table cell: one line, punctuation escaped, `&` as an entity."""
-    text = escape_control("" if value is None else str(value)).replace("&", "&amp;")
+    text = safe(value).replace("&", "&amp;")
     return _SPECIAL.sub(r"\\\1", text)
 
 
-def _where(locs: Sequence[Location]) -> str:
-    unique = list(dict.fromkeys(f"{loc.path}:{loc.line}" if loc.line else loc.path for loc in locs))
-    shown = ", ".join(md(u) for u in unique[:_MAX_WHERE])
-    return shown + (f" (+{len(unique) - _MAX_WHERE})" if len(unique) > _MAX_WHERE else "")
+def _bullets(lines: Sequence[Line]) -> str:
+    return "\n".join(("  " * ln.depth) + "- " + ("**" + md(ln.text) + "**" if ln.depth == 0 and
+                                                   ":" not in ln.text else md(ln.text)) for ln in lines) + "\n"
 
 
-def _contexts(locs: Sequence[Location]) -> str:
-    return ", ".join(sorted({loc.context.value for loc in locs}))
+def _head(s: Section) -> list[str]:
+    if not s.rows:
+        return [f"### {s.title}", "", f"{md(s.empty).capitalize()}."]
+    return [f"### {s.title} ({len(s.rows)})", "", "| " + " | ".join(s.headers) + " |", "|" + "---|" * len(s.headers)]
 
 
-def _table(title: str, headers: list[str], rows: list[list[str]]) -> str:
-    if not rows:
-        return f"### {title}\n\nNone.\n"
-    out = [f"### {title} ({len(rows)})", "", "| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    out += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(out) + "\n"
-
-
-def render(inv: Inventory) -> str:
+def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
+    catalogs = ", ".join(md(f"{c.name}@{c.version}") for c in inv.catalogs) or "none"
     parts = [f"## modelcensus report: {md(inv.target.location)}\n",
-             f"modelcensus {md(inv.tool_version)}, {inv.target.kind} target, "
-             f"catalogs: {', '.join(md(f'{c.name}@{c.version}') for c in inv.catalogs) or 'none'}\n"]
-    parts.append(_table("Findings", ["severity", "finding", "id"],
-                        [[f"**{f.severity.value}**", md(f.title), md(f.id)] for f in inv.findings]))
-    parts.append(_table(
-        "Models", ["vendor", "model", "canonical", "via", "base", "catalog", "lifecycle", "wired", "seen in", "where"],
-        [[md(m.vendor or "?"), md(m.name), md(m.canonical or ""), md(m.served_via or ""), md(m.base_model or ""),
-          m.catalog, md(m.lifecycle or ""), "yes" if m.wired else "no", _contexts(m.locations), _where(m.locations)]
-         for m in inv.models]))
-    parts.append(_table(
-        "SDKs", ["ecosystem", "name", "version", "vendor", "installed", "environment"],
-        [[md(s.ecosystem), md(s.name), md(s.version or ""), md(s.vendor or ""),
-          "yes" if s.installed else "declared", md(s.environment or "")] for s in inv.sdks]))
-    parts.append(_table(
-        "Endpoints", ["host", "vendor", "via", "wired", "seen in", "where"],
-        [[md(e.host), md(e.vendor or "?"), md(e.served_via or ""), "yes" if e.wired else "no",
-          _contexts(e.locations), _where(e.locations)] for e in inv.endpoints]))
-    parts.append(_table(
-        "Credentials", ["type", "vendor", "redacted", "sha256", "mode", "owner", "where"],
-        [[md(c.type), md(c.vendor or "?"), md(c.redacted), f"`{c.sha256[:16]}`",
-          md(",".join(sorted({x.mode or "?" for x in c.locations}))),
-          md(",".join(sorted({x.owner or "?" for x in c.locations}))),
-          _where([x.location for x in c.locations])] for c in inv.credentials]))
-    parts.append(_table(
-        "Kill switches", ["name", "value", "state", "seen in", "where"],
-        [[md(k.name), md(k.value or ""), k.state.value, _contexts(k.locations), _where(k.locations)]
-         for k in inv.kill_switches]))
-    parts.append(_agents(inv))
-    reasons = Counter(s.reason.value for s in inv.skipped)
-    summary = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items())) or "nothing"
-    parts.append(f"**Skipped:** {summary}\n")
-    return "\n".join(parts)
-
-
-def _agents(inv: Inventory) -> str:
-    """Agent products: one row per (install, user who configures it)."""
-    rows = []
-    for a in inv.agents:
-        for c in a.configs or (None,):
-            rows.append([md(a.name), md(a.version or ""), md(a.install_path or "(not installed)"), str(len(a.ships)),
-                         md(c.user or "(system)") if c else "", md(", ".join(c.models)) if c else "",
-                         md(c.served_via or "") if c else "", md(", ".join(c.mcp_servers)) if c else ""])
-    return _table("Agents", ["agent", "version", "install path", "ships", "user", "models", "via", "mcp servers"],
-                  rows)
+             f"modelcensus {md(inv.tool_version)}, {inv.target.kind} target, catalogs: {catalogs}\n",
+             "### What this machine is wired to\n", _bullets(headline(inv))]
+    rows = finding_rows(inv, opts)
+    finding_table = Section(
+        "findings", "Findings", ("severity", "finding", "first seen at"),
+        tuple((f"**{r.severity.value}**" if r.ignored is None else f"ignored ({r.severity.value})",
+               md(r.title) + (f" — *ignored: {md(r.ignored)}*" if r.ignored else ""), md(r.where)) for r in rows),
+        empty="no findings")
+    nw = not_wiring_lines(inv) if not opts.all else []
+    sections = [finding_table] + [Section(s.key, s.title, s.headers, tuple(tuple(md(c) for c in r) for r in s.rows),
+                                          s.empty, s.note) for s in detail_sections(inv, opts)]
+    used = sum(len(p) + 1 for p in parts) + (len(_bullets(nw)) if nw else 0)
+    budget = LIMIT - _RESERVE
+    blocks: list[list[str]] = [_head(s) for s in sections]
+    used += sum(len("\n".join(b)) + 2 for b in blocks)
+    left: list[tuple[str, int]] = []
+    for s, block in zip(sections, blocks, strict=True):
+        dropped = 0
+        for row in s.rows:
+            text = "| " + " | ".join(row) + " |"
+            if dropped or used + len(text) + 1 > budget:
+                dropped += 1
+                continue
+            block.append(text)
+            used += len(text) + 1
+        if s.note:
+            block += ["", md(s.note)]
+        if dropped:
+            block += ["", f"*{dropped:,} more row(s) left out to fit {LIMIT:,} characters.*"]
+            left.append((s.title.lower(), dropped))
+    out = "\n".join(parts) + "\n" + "\n\n".join("\n".join(b) for b in blocks[:1]) + "\n"
+    if nw:
+        out += "\n### Not wiring\n\n" + _bullets(nw[1:] if len(nw) > 1 else nw)
+    out += "\n" + "\n\n".join("\n".join(b) for b in blocks[1:]) + "\n"
+    if left:
+        what = ", ".join(f"{n:,} {title}" for title, n in left)
+        out += (f"\n**Cut:** this report was cut to stay within {LIMIT:,} characters; left out: {what} row(s). "
+                "The JSON inventory has everything.\n")
+    return out

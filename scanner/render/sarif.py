@@ -15,9 +15,12 @@ from typing import Any
 from urllib.parse import quote
 
 from scanner.model import Finding, Inventory, Location, Severity
+from scanner.render._view import DEFAULT, ReportOptions
+from scanner.textsafe import safe, unsurrogate
 
 description = "findings as SARIF 2.1.0 for code-scanning dashboards (one rule per kind of finding)"
 
+INFORMATION_URI = "https://github.com/modelcensus/modelcensus"
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 ROOT_ID = "VMROOT"
 _LEVEL = {Severity.HIGH: "error", Severity.MEDIUM: "warning", Severity.LOW: "note", Severity.INFO: "note"}
@@ -133,7 +136,7 @@ def rule_id(finding_id: str) -> str:
 
 def _uri(path: str) -> str:
     # Inside-VM paths are absolute (`/etc/x`); relative to the scanned root they lose the leading slash.
-    return quote(path.lstrip("/"), safe="/")
+    return quote(unsurrogate(path).lstrip("/"), safe="/") or "."
 
 
 def _location(loc: Location) -> dict[str, Any]:
@@ -141,7 +144,7 @@ def _location(loc: Location) -> dict[str, Any]:
     if loc.line:
         physical["region"] = {"startLine": loc.line}
     out: dict[str, Any] = {"physicalLocation": physical}
-    note = loc.context.value + (f", reached through {loc.via}" if loc.via else "")
+    note = loc.context.value + (f", reached through {safe(loc.via)}" if loc.via else "")
     out["message"] = {"text": note}
     return out
 
@@ -159,18 +162,27 @@ def _rule(rid: str, severity: Severity) -> dict[str, Any]:
     }
 
 
-def _result(f: Finding, index: int) -> dict[str, Any]:
+def _root_location() -> dict[str, Any]:
+    # A finding about the machine as a whole (no file) still needs a location for code scanning to accept it.
+    return {"physicalLocation": {"artifactLocation": {"uri": ".", "uriBaseId": ROOT_ID}},
+            "message": {"text": "the scanned VM as a whole"}}
+
+
+def _result(f: Finding, index: int, ignored: str | None) -> dict[str, Any]:
     digest = hashlib.sha256(f.id.encode("utf-8", "surrogateescape")).hexdigest()
-    return {
+    out: dict[str, Any] = {
         "ruleId": rule_id(f.id),
         "ruleIndex": index,
         "level": _LEVEL[f.severity],
-        "message": {"text": f.title},
-        "locations": [_location(loc) for loc in f.locations],
+        "message": {"text": safe(f.title)},
+        "locations": [_location(loc) for loc in f.locations] or [_root_location()],
         "fingerprints": {"modelcensus/finding/v1": digest},
-        "partialFingerprints": {"modelcensusFindingId/v1": f.id},
-        "properties": {"findingId": f.id, "severity": f.severity.value},
+        "partialFingerprints": {"modelcensusFindingId/v1": safe(f.id)},
+        "properties": {"findingId": safe(f.id), "severity": f.severity.value},
     }
+    if ignored is not None:
+        out["suppressions"] = [{"kind": "external", "status": "accepted", "justification": safe(ignored)}]
+    return out
 
 
 def _notifications(inv: Inventory) -> list[dict[str, Any]]:
@@ -185,7 +197,7 @@ def _notifications(inv: Inventory) -> list[dict[str, Any]]:
     ]
 
 
-def to_sarif(inv: Inventory) -> dict[str, Any]:
+def to_sarif(inv: Inventory, opts: ReportOptions = DEFAULT) -> dict[str, Any]:
     rules: dict[str, Severity] = {}
     for f in inv.findings:  # findings come most severe first: a rule's default level is its worst result
         rules.setdefault(rule_id(f.id), f.severity)
@@ -205,12 +217,13 @@ def to_sarif(inv: Inventory) -> dict[str, Any]:
                         "name": "modelcensus",
                         "version": inv.tool_version,
                         "semanticVersion": inv.tool_version,
+                        "informationUri": INFORMATION_URI,
                         "rules": [_rule(rid, rules[rid]) for rid in order],
                     }
                 },
                 "originalUriBaseIds": {ROOT_ID: {"description": {"text": "the root (/) of the scanned VM"}}},
                 "invocations": [invocation],
-                "results": [_result(f, index[rule_id(f.id)]) for f in inv.findings],
+                "results": [_result(f, index[rule_id(f.id)], opts.ignored.get(f.id)) for f in inv.findings],
                 "columnKind": "unicodeCodePoints",
                 "properties": {
                     "catalogs": [f"{c.name}@{c.version}" for c in inv.catalogs],
@@ -221,5 +234,5 @@ def to_sarif(inv: Inventory) -> dict[str, Any]:
     }
 
 
-def render(inv: Inventory) -> str:
-    return json.dumps(to_sarif(inv), indent=2, ensure_ascii=True) + "\n"
+def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
+    return json.dumps(to_sarif(inv, opts), indent=2, ensure_ascii=True) + "\n"

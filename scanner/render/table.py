@@ -1,207 +1,152 @@
-"""The inventory as tables for a terminal: findings first, then models, SDKs, endpoints, secrets."""
+"""The inventory as text for a terminal: the headline (the answer on one screen), the findings, then the details.
+
+It fits the terminal width: a long cell is cut with `…` (`--wide` keeps cells whole). Colour marks severities only
+on a TTY without NO_COLOR. Every value from the target goes through `textsafe.safe`: valid UTF-8, no raw control.
+"""
 
 from __future__ import annotations
 
+import textwrap
 from collections import Counter
 from collections.abc import Sequence
 
-from tabulate import tabulate
+from scanner.model import Inventory, Severity
+from scanner.render._headline import Line, finding_rows, headline, not_wiring_lines
+from scanner.render._view import DEFAULT, ReportOptions, Section, detail_sections
+from scanner.textsafe import safe
 
-from scanner.model import Inventory, Location
-from scanner.sessions import report as sessions_report
-from scanner.textsafe import escape_control
+description = "human-readable text: the headline, findings grouped per model, then every section as a table"
 
-description = "human-readable tables (findings, models, SDKs, endpoints, credentials, kill switches, sessions, routes)"
-_MAX_WHERE = 3
-
-
-def _where(locs: Sequence[Location]) -> str:
-    unique = list(dict.fromkeys(f"{loc.path}:{loc.line}" if loc.line else loc.path for loc in locs))
-    parts = unique[:_MAX_WHERE]
-    more = f" (+{len(unique) - _MAX_WHERE})" if len(unique) > _MAX_WHERE else ""
-    return ", ".join(parts) + more
+_COLOUR = {Severity.HIGH: "\x1b[1;31m", Severity.MEDIUM: "\x1b[33m", Severity.LOW: "\x1b[36m", Severity.INFO: ""}
+_RESET = "\x1b[0m"
+_MIN_COL = 6
+_SOFT = frozenset({"where", "seen in", "path", "environment", "config", "first seen at", "file", "detail",
+                   "executable", "local", "remote"})
+_HEADLINE_WRAP = 3  # wrapped lines one headline item may take before it is cut (unless --wide)
 
 
-def _contexts(locs: Sequence[Location]) -> str:
-    return ",".join(sorted({loc.context.value for loc in locs}))
+def cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
 
 
-def _section(title: str, headers: list[str], rows: list[list[object]]) -> str:
+def fit(natural: Sequence[int], available: int, floor: Sequence[int]) -> list[int]:
+    """Column widths within `available`: the widest columns give way first, none below its floor."""
+    if sum(natural) <= available:
+        return list(natural)
+    lo, hi = 0, max(natural)
+    while lo < hi:  # the largest cap at which the columns still fit
+        mid = (lo + hi + 1) // 2
+        if sum(min(n, max(mid, f)) for n, f in zip(natural, floor, strict=True)) <= available:
+            lo = mid
+        else:
+            hi = mid - 1
+    return [min(n, max(lo, f)) for n, f in zip(natural, floor, strict=True)]
+
+
+def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], opts: ReportOptions,
+         paints: Sequence[str] | None = None, wrap: int | None = None) -> list[str]:
+    """Rows under headers, columns fitted to the width: cells are cut with `…`, except the `wrap` column, whose
+    cells wrap onto more lines. `paints` colours each row's first cell."""
+    cells = [[safe(c) for c in row] for row in rows]
+    natural = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
+    available = opts.width - 2 * (len(headers) - 1)
+    if opts.wide:
+        widths = natural
+    else:
+        floor = [min(n, max(_MIN_COL, len(h))) for n, h in zip(natural, headers, strict=True)]
+        if wrap is not None:  # the wrapped column keeps at least half the line; the others share the rest
+            keep = min(natural[wrap], max(available // 2, floor[wrap]))
+            others = [n for i, n in enumerate(natural) if i != wrap]
+            fitted = iter(fit(others, max(available - keep, sum(floor) - floor[wrap]),
+                              [f for i, f in enumerate(floor) if i != wrap]))
+            widths = [0 if i == wrap else next(fitted) for i in range(len(natural))]
+            widths[wrap] = max(floor[wrap], min(natural[wrap], available - sum(widths)))
+        else:
+            # Where a thing was seen gives way before what the thing is.
+            soft = [h in _SOFT for h in headers]
+            firm = sum(n for n, sf in zip(natural, soft, strict=True) if not sf)
+            cut_soft = iter(fit([n for n, sf in zip(natural, soft, strict=True) if sf], max(available - firm, 0),
+                                [max(f, 24) for f, sf in zip(floor, soft, strict=True) if sf]))
+            first = [min(n, next(cut_soft)) if sf else n for n, sf in zip(natural, soft, strict=True)]
+            widths = fit(first, max(available, sum(floor)), floor)
+
+    def lines(values: Sequence[str], paint: str = "") -> list[str]:
+        parts = [[v] for v in values]
+        if wrap is not None and not opts.wide:
+            parts[wrap] = textwrap.wrap(values[wrap], widths[wrap], break_on_hyphens=False) or [""]
+        height = max(len(p) for p in parts)
+        out = []
+        for n in range(height):
+            shown = [cut(p[n] if n < len(p) else "", w).ljust(w) for p, w in zip(parts, widths, strict=True)]
+            if paint and n == 0:
+                shown[0] = paint + shown[0] + _RESET
+            out.append("  ".join(shown).rstrip())
+        return out
+
+    out = lines(list(headers)) + ["  ".join("-" * w for w in widths)]
+    for i, row in enumerate(cells):
+        out += lines(row, paints[i] if paints and opts.colour else "")
+    return out
+
+
+def headline_text(lines: Sequence[Line], opts: ReportOptions) -> list[str]:
+    out = []
+    for ln in lines:
+        indent = "  " * ln.depth
+        text = safe(ln.text)
+        if opts.wide:
+            out.append(indent + text)
+            continue
+        wrapped = textwrap.wrap(text, width=max(20, opts.width - len(indent) - 2), break_on_hyphens=False,
+                                subsequent_indent="  ") or [""]
+        if len(wrapped) > _HEADLINE_WRAP:
+            wrapped = wrapped[:_HEADLINE_WRAP]
+            wrapped[-1] = cut(wrapped[-1], max(20, opts.width - len(indent) - 4)) + " …"
+        out.extend(indent + w for w in wrapped)
+    return out
+
+
+def section_text(s: Section, opts: ReportOptions) -> str:
+    if not s.rows:
+        return f"{s.title}: {s.empty}\n" + (f"  {safe(s.note)}\n" if s.note else "")
+    body = "\n".join(grid(s.headers, s.rows, opts, wrap=s.headers.index(s.wrap) if s.wrap else None))
+    note = f"  {safe(s.note)}\n" if s.note else ""
+    return f"{s.title} ({len(s.rows)})\n{body}\n{note}"
+
+
+def findings_text(inv: Inventory, opts: ReportOptions) -> str:
+    rows = finding_rows(inv, opts)
     if not rows:
-        return f"{title}: none\n"
-    safe = [[escape_control("" if c is None else str(c)) for c in row] for row in rows]
-    return f"{title} ({len(rows)})\n{tabulate(safe, headers=headers, tablefmt='simple')}\n"
+        return "Findings: none\n"
+    accepted = sum(r.ignored is not None for r in rows)
+    title = f"Findings ({len(rows)}" + (f", {accepted} accepted by the ignore file" if accepted else "") + ")"
+    table = [(r.severity.value if r.ignored is None else f"ignored ({r.severity.value})",
+              r.title + (f" (ignored: {r.ignored})" if r.ignored else ""), r.where) for r in rows]
+    paints = [_COLOUR[r.severity] if r.ignored is None else "" for r in rows]
+    return f"{title}\n" + "\n".join(grid(["severity", "finding", "first seen at"], table, opts, paints, wrap=1)) + "\n"
 
 
-def render(inv: Inventory) -> str:
-    out = [f"modelcensus {inv.tool_version}: {inv.target.kind} {escape_control(inv.target.location)}\n"]
-    out.append(_section("Findings", ["severity", "finding"], [[f.severity.value, f.title] for f in inv.findings]))
-    out.append(
-        _section(
-            "Models",
-            ["vendor", "model", "canonical", "via", "base", "catalog", "lifecycle", "wired", "seen in", "where"],
-            [
-                [
-                    m.vendor or "?",
-                    m.name,
-                    m.canonical or "",
-                    m.served_via or "",
-                    m.base_model or "",
-                    m.catalog,
-                    m.lifecycle or "",
-                    "yes" if m.wired else "no",
-                    _contexts(m.locations),
-                    _where(m.locations),
-                ]
-                for m in inv.models
-            ],
-        )
-    )
-    out.append(
-        _section(
-            "SDKs",
-            ["ecosystem", "name", "version", "vendor", "installed", "environment"],
-            [
-                [
-                    s.ecosystem,
-                    s.name,
-                    s.version or "",
-                    s.vendor or "",
-                    "yes" if s.installed else "declared",
-                    s.environment or "",
-                ]
-                for s in inv.sdks
-            ],
-        )
-    )
-    out.append(
-        _section(
-            "Endpoints",
-            ["host", "vendor", "via", "wired", "seen in", "where"],
-            [
-                [
-                    e.host,
-                    e.vendor or "?",
-                    e.served_via or "",
-                    "yes" if e.wired else "no",
-                    _contexts(e.locations),
-                    _where(e.locations),
-                ]
-                for e in inv.endpoints
-            ],
-        )
-    )
-    out.append(
-        _section(
-            "Credentials",
-            ["type", "vendor", "redacted", "sha256", "mode", "owner", "where"],
-            [
-                [
-                    c.type,
-                    c.vendor or "?",
-                    c.redacted,
-                    c.sha256[:16],
-                    ",".join(sorted({x.mode or "?" for x in c.locations})),
-                    ",".join(sorted({x.owner or "?" for x in c.locations})),
-                    _where([x.location for x in c.locations]),
-                ]
-                for c in inv.credentials
-            ],
-        )
-    )
-    out.append(
-        _section(
-            "Kill switches",
-            ["name", "value", "state", "seen in", "where"],
-            [
-                [k.name, k.value or "", k.state.value, _contexts(k.locations), _where(k.locations)]
-                for k in inv.kill_switches
-            ],
-        )
-    )
-    out.extend(sessions_report.sections(inv))
-    out += _live_sections(inv)
-    out.append(_clients_and_mcp(inv))
-    out.append(_agents(inv))
-    reasons = Counter(s.reason.value for s in inv.skipped)
-    summary = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items())) or "nothing"
-    out.append(f"Skipped: {summary}\n")
-    st = inv.stats
-    out.append(f"Scanned {st.files_read}/{st.files_seen} files, {st.bytes_read} bytes in {st.seconds:.2f}s\n")
-    return "\n".join(out)
-
-
-def _live_sections(inv: Inventory) -> list[str]:
-    """A live audit's host, parts, processes and connections; nothing for a directory scan."""
-    out: list[str] = []
+def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
+    out = [f"modelcensus {inv.tool_version}: {inv.target.kind} {safe(inv.target.location)}\n"]
+    out.append("\n".join(headline_text(headline(inv), opts)) + "\n")
+    out.append(findings_text(inv, opts))
+    if not opts.all:
+        nw = not_wiring_lines(inv)
+        if nw:
+            out.append("\n".join(headline_text(nw, opts)) + "\n")
     live = inv.target.live
     if live is not None:
         parts = ", ".join(f"{p.name} {p.status}" for p in live.parts)
-        out.append(
-            escape_control(
-                f"Host {live.hostname}, kernel {live.kernel}, booted {live.boot_time or '?'}, "
-                f"audited {live.audit_time}; {live.processes_inspected} process(es) inspected; {parts}"
-            )
-            + "\n"
-        )
-    if inv.processes is not None:
-        rows: list[list[object]] = [
-            [
-                p.pid,
-                p.user or "?",
-                p.exe or p.name,
-                ", ".join(p.relevance),
-                ", ".join(f"{v.name}={v.value or ''}" for v in p.environment),
-                ", ".join(p.listening),
-            ]
-            for p in inv.processes
-        ]
-        out.append(_section("Processes", ["pid", "user", "executable", "why", "environment", "listening"], rows))
-    if inv.connections is not None:
-        rows = [
-            [c.pid, c.process, c.protocol, c.local, c.remote or "", c.state, c.endpoint or ", ".join(c.candidates),
-             c.mapped_by or ("candidates" if c.candidates else "")]
-            for c in inv.connections
-        ]  # fmt: skip
-        headers = ["pid", "process", "proto", "local", "remote", "state", "endpoint", "mapped by"]
-        out.append(_section("Connections", headers, rows))
-    return out
-def _clients_and_mcp(inv: Inventory) -> str:
-    """Shipped provider clients ("anthropic client: request flow, …") and the agents' MCP servers."""
-    clients = _section(
-        "Clients",
-        ["vendor", "client", "via", "kind", "what it does", "where"],
-        [
-            [
-                c.vendor or "?",
-                c.provider,
-                c.served_via or "",
-                c.kind,
-                ", ".join(c.components),
-                _where(c.locations),
-            ]
-            for c in inv.clients
-        ],
-    )
-    servers = _section(
-        "MCP servers",
-        ["name", "transport", "command or url", "env", "user", "config"],
-        [
-            [m.name, m.transport, m.command or m.url or "", ",".join(m.env), m.user or "", m.config]
-            for m in inv.mcp_servers
-        ],
-    )
-    return clients + "\n" + servers
-
-
-def _agents(inv: Inventory) -> str:
-    """Installed agent products: one row per (install, user who configures it)."""
-    rows: list[list[object]] = [
-        [a.name, a.version or "", a.install_path or "(not installed)", len(a.ships),
-         (c.user or "(system)") if c else "", ", ".join(c.models) if c else "", (c.served_via or "") if c else "",
-         ", ".join(c.mcp_servers) if c else ""]
-        for a in inv.agents
-        for c in (a.configs or (None,))
-    ]  # fmt: skip
-    headers = ["agent", "version", "install path", "ships", "user", "models", "via", "mcp servers"]
-    return _section("Agents (install, user)", headers, rows)
+        out.append(safe(f"Host {live.hostname}, kernel {live.kernel}, booted {live.boot_time or '?'}, "
+                        f"audited {live.audit_time}; {live.processes_inspected} process(es) inspected; {parts}")
+                   + "\n")
+    for s in detail_sections(inv, opts):
+        if s.key == "skipped":
+            reasons = Counter(x.reason.value for x in inv.skipped)
+            summary = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items())) or "nothing"
+            out.append(f"Skipped: {summary}\n" + (section_text(s, opts) if opts.all and s.rows else ""))
+        else:
+            out.append(section_text(s, opts))
+    st = inv.stats
+    out.append(f"Scanned {st.files_read}/{st.files_seen} files, {st.bytes_read} bytes in {st.seconds:.2f}s\n")
+    return "\n".join(out)

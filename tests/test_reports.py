@@ -1,0 +1,266 @@
+"""Reports on real trees and hostile names (issue 15), and `-o` writing through to what the path is (issue 11).
+
+Every format on a tree whose file names are not UTF-8, hold control characters and newlines; Markdown within a
+pull-request comment on 5,000 package-only model ids; SARIF every result located; CycloneDX strict with junk bytes
+after a URL in a binary; the command line's one-line errors.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import threading
+from pathlib import Path
+
+import jsonschema
+import pytest
+from cyclonedx.schema import SchemaVersion
+from cyclonedx.validation.json import JsonStrictValidator
+from typer.testing import CliRunner
+
+from scanner.catalog import load
+from scanner.cli import app
+from scanner.cli.scan import report_options
+from scanner.options import ScanOptions
+from scanner.pipeline import scan
+from scanner.render import RENDERERS, render
+from scanner.render._view import ReportOptions
+from scanner.render.markdown import LIMIT
+from scanner.targets import DirectoryTarget, WalkOptions
+from tests.conftest import REPO, SAMPLE_VM, write
+
+runner = CliRunner()
+SARIF_SCHEMA = json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+_RAW_CONTROL = [chr(c) for c in range(0x20) if chr(c) not in "\n\t"] + ["\x7f", "\u202e"]
+
+
+def _hostile_tree(root: Path) -> Path:
+    write(root, "/etc/agent/config.yaml", "model: claude-opus-4-1\nbase_url: https://api.anthropic.com\n")
+    etc = os.fsencode(root / "etc" / "agent")
+    for name in (b"bad-\xff\xfe.yaml", b"esc-\x1b[31mred.yaml", b"new\nline.yaml", b"bidi-\xe2\x80\xaeevil.yaml"):
+        with open(os.path.join(etc, name), "wb") as fh:
+            fh.write(b"model: gpt-5.5\nOPENAI_API_KEY=sk-proj-" + b"A1b2C3d4" * 6 + b"\n")
+    binary = b"\x7fELF" + b"\0" * 64 + b"https://api.openai.com/v1/responses\x01\xff\xfe\x80junk\0" + b"\0" * 64
+    write(root, "/opt/agent/bin/agentd", binary, mode=0o755)
+    return root
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _hostile_tree(tmp_path_factory.mktemp("hostile") / "vm")
+
+
+@pytest.mark.parametrize("fmt", sorted(RENDERERS))
+def test_every_format_is_valid_utf8_without_raw_control_on_hostile_names(fmt: str, hostile: Path,
+                                                                         tmp_path: Path) -> None:
+    out = tmp_path / f"report.{fmt}"
+    result = runner.invoke(app, ["scan", str(hostile), "-f", fmt, "-o", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    text = out.read_bytes().decode("utf-8")  # strict: raises on invalid UTF-8
+    assert not any(c in text for c in _RAW_CONTROL), fmt
+    assert not any("\ud800" <= c <= "\udfff" for c in text)
+    assert "\\xff" in text or "%5Cxff" in text or "\\\\xff" in text, "the undecodable byte is shown escaped"
+    assert list(tmp_path.iterdir()) == [out], "no temporary file is left beside the report"
+    if fmt == "json":
+        assert "\\udc" not in text, "no lone surrogate escapes"
+    if fmt == "cyclonedx":
+        assert JsonStrictValidator(SchemaVersion.V1_6).validate_str(text) is None
+        urls = [u for s in json.loads(text).get("services", []) for u in s.get("endpoints", [])]
+        assert "https://api.openai.com/v1/responses" in urls
+        assert all("junk" not in u for u in urls)
+    if fmt == "sarif":
+        doc = json.loads(text)
+        jsonschema.validate(doc, SARIF_SCHEMA)
+        assert all(r["locations"] for r in doc["runs"][0]["results"])
+
+
+def test_table_on_stdout_is_valid_utf8(hostile: Path) -> None:
+    result = runner.invoke(app, ["scan", str(hostile), "-q"])
+    assert result.exit_code == 0
+    result.stdout_bytes.decode("utf-8")
+    assert "\x1b" not in result.stdout, "no colour and no raw escape when stdout is not a terminal"
+
+
+def _many_ids(root: Path) -> Path:
+    for a in range(5, 9):  # one price list per file, each under the matcher's hits-per-pattern cap
+        ids = {f"gpt-{a}.{b}-preview": {"input_cost_per_token": 1e-6} for b in range(1300)}
+        write(root, f"/usr/lib/python3/dist-packages/litellm/prices_{a}.json", json.dumps(ids))
+    write(root, "/usr/lib/python3/dist-packages/litellm-1.103.4.dist-info/METADATA",
+          "Metadata-Version: 2.1\nName: litellm\nVersion: 1.103.4\n")
+    write(root, "/etc/agent/config.yaml", "model: claude-opus-4-1\n")
+    return root
+
+
+def test_package_only_ids_are_one_line_and_markdown_fits_a_comment(tmp_path: Path) -> None:
+    root = _many_ids(tmp_path / "vm")
+    doc = json.loads(runner.invoke(app, ["scan", str(root), "-f", "json", "-q"]).stdout)
+    assert sum(not m["wired"] for m in doc["models"]) >= 5000
+    table = runner.invoke(app, ["scan", str(root), "-q"]).stdout
+    assert "litellm 1.103.4 (dist-packages):" in table and "not wiring" in table
+    assert len(table.splitlines()) < 80
+    for extra in ([], ["--all"]):
+        md = runner.invoke(app, ["scan", str(root), "-f", "markdown", "-q", *extra]).stdout
+        assert len(md) <= LIMIT
+        for section in ("Sessions", "Routes", "Clients", "MCP servers", "Skipped"):
+            assert f"### {section}" in md
+    assert "**Cut:**" in md and "left out" in md
+
+
+def test_table_fits_the_width_and_the_headline_one_screen() -> None:
+    text = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q"]).stdout
+    assert max(len(line) for line in text.splitlines()) <= 120
+    head = text.split("\nFindings")[0].splitlines()
+    assert len(head) <= 40
+    assert "azure/muse-special → gpt-5.5" in text
+    wide = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q", "--wide"]).stdout
+    assert max(len(line) for line in wide.splitlines()) > 120
+
+
+def test_ignored_findings_are_marked_in_every_format(tmp_path: Path) -> None:
+    ignore = tmp_path / "ignore.toml"
+    ignore.write_text('[[ignore]]\nid = "kill-switch-disarmed:JARVIS_KILL_SWITCH"\nreason = "staging image"\n')
+    for fmt in sorted(RENDERERS):
+        out = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q", "-f", fmt, "--ignore-file", str(ignore)]).stdout
+        if fmt == "cyclonedx":
+            continue  # a BOM carries no findings
+        assert "staging image" in out, fmt
+        if fmt == "sarif":
+            res = [r for r in json.loads(out)["runs"][0]["results"]
+                   if r["ruleId"] == "kill-switch-disarmed" and "JARVIS_KILL_SWITCH=" in r["message"]["text"]]
+            assert res[0]["suppressions"][0]["justification"] == "staging image"
+        if fmt == "json":
+            f = [f for f in json.loads(out)["findings"] if f["id"] == "kill-switch-disarmed:JARVIS_KILL_SWITCH"]
+            assert f[0]["ignored"] == {"reason": "staging image"}
+
+
+def test_output_writes_through_a_character_device_and_a_fifo(tmp_path: Path) -> None:
+    dev = tmp_path / "null"
+    try:
+        os.mknod(dev, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    except PermissionError:
+        pytest.skip("making a device node needs root")
+    assert runner.invoke(app, ["scan", str(SAMPLE_VM), "-q", "-o", str(dev)]).exit_code == 0
+    assert stat.S_ISCHR(dev.lstat().st_mode)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    result = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q", "-f", "json", "-o", str(fifo)])
+    reader.join(30)
+    assert result.exit_code == 0, result.output
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert json.loads(got[0])["schema"]
+    link = tmp_path / "link.json"
+    real = tmp_path / "real.json"
+    real.write_text("old")
+    link.symlink_to(real)
+    assert runner.invoke(app, ["scan", str(SAMPLE_VM), "-q", "-f", "json", "-o", str(link)]).exit_code == 0
+    assert link.is_symlink() and json.loads(real.read_text())["schema"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "null", "pipe", "real.json"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["scan", "--bogus", "x"], "No such option: --bogus"),
+    (["scan", str(SAMPLE_VM), "--max-file-size", "0"], "--max-file-size must be at least one byte"),
+    (["scan", str(SAMPLE_VM), "--max-file-size", "sk-ant-api03-" + "Zq9" * 12], "--max-file-size takes a size"),
+    (["scan", str(SAMPLE_VM), "--fail-on", "severe"], "unknown severity"),
+    (["scan", "/nonexistent-target"], "no such file or directory"),
+    (["audit", "--user", "no-such-user-xyz", "--live-only"], "no such user"),
+])
+def test_errors_are_one_line_with_exit_2(args: list[str], message: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("modelcensus: error: ") and message in lines[0], lines
+    assert "Zq9Zq9Zq9" not in result.stderr
+
+
+def test_fail_on_is_case_insensitive_and_says_what_tripped() -> None:
+    result = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q", "--fail-on", "HIGH", "-o", os.devnull])
+    assert result.exit_code == 1
+    assert "--fail-on high:" in result.stderr and "high " in result.stderr
+
+
+def test_version_names_tool_and_catalogs() -> None:
+    for args in (["version"], ["-V"], ["--version"]):
+        out = runner.invoke(app, args).stdout
+        assert out.startswith("modelcensus ") and "catalogs: " in out and "anthropic " in out
+
+
+def test_environment_variables_set_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MODELCENSUS_FORMAT", "json")
+    out = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q"]).stdout
+    assert json.loads(out)["schema"]
+
+
+def test_sessions_json_matches_the_schema_it_names(tmp_path: Path) -> None:
+    out = tmp_path / "sessions.json"
+    result = runner.invoke(app, ["sessions", str(SAMPLE_VM), "-f", "json", "-q", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(out.read_text())
+    schema = json.loads((REPO / "scanner" / "cli" / "sessions.schema.json").read_text())
+    assert doc["schema"] == schema["$id"]
+    jsonschema.validate(doc, schema)
+    inventory = json.loads((REPO / "scanner" / "inventory" / "schema.json").read_text())
+    for key in ("sessions", "routes", "findings"):  # the shipped schema follows the inventory's
+        assert schema["properties"][key] == inventory["properties"][key]
+
+
+def test_config_output_is_relative_to_the_config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    conf = tmp_path / "conf"
+    conf.mkdir()
+    (conf / "modelcensus.toml").write_text('[scan]\nformat = "json"\noutput = "out/report.json"\n')
+    (conf / "out").mkdir()
+    elsewhere = tmp_path / "cwd"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    result = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q", "--config", str(conf / "modelcensus.toml")])
+    assert result.exit_code == 0, result.output
+    assert json.loads((conf / "out" / "report.json").read_text())["schema"]
+
+
+def test_live_only_leaves_out_what_only_files_tell() -> None:
+    result = runner.invoke(app, ["audit", "--pid", str(os.getpid()), "--live-only", "-q"])
+    assert result.exit_code == 0, result.output
+    assert "Processes" in result.stdout  # inspected: shown, even when none is relevant
+    for absent in ("Sessions", "Routes", "Clients", "MCP servers"):
+        assert f"\n{absent}" not in result.stdout, absent
+    assert "sessions: not inspected" in result.stdout
+
+
+def test_colour_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert report_options(None, False, False, {}).colour is False  # pytest's stdout is not a terminal
+    assert "\x1b[" not in runner.invoke(app, ["scan", str(SAMPLE_VM), "-q"]).stdout
+    inv = scan(DirectoryTarget(str(SAMPLE_VM), WalkOptions()), load([]), ScanOptions())
+    coloured = render("table", inv, ReportOptions(colour=True))
+    assert "\x1b[1;31mhigh" in coloured and "\x1b[0m" in coloured
+
+
+def test_cyclonedx_is_reproducible_with_source_date_epoch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
+    first = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q", "-f", "cyclonedx"]).stdout
+    second = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q", "-f", "cyclonedx"]).stdout
+    assert first == second
+    assert json.loads(first)["metadata"]["timestamp"].startswith("2026-01-01T00:00:00")
+
+
+def test_format_values_are_completed() -> None:
+    env = {"_MODELCENSUS_COMPLETE": "complete_bash", "COMP_WORDS": "modelcensus scan x --format ma", "COMP_CWORD": "4"}
+    assert runner.invoke(app, [], env=env, prog_name="modelcensus").stdout.split() == ["markdown"]
+
+
+def test_one_model_spelled_three_ways_is_one_finding(tmp_path: Path) -> None:
+    root = tmp_path / "vm"
+    for name, model in (("one", "claude-opus-4-1"), ("two", "anthropic/claude-opus-4-1"),
+                        ("three", "claude-opus-4-1@20250805")):
+        write(root, f"/etc/agent/{name}.yaml", f"model: {model}\n")
+    text = runner.invoke(app, ["scan", str(root), "-q", "--wide"]).stdout
+    [row] = [line for line in text.splitlines() if "(anthropic) wired via" in line]
+    assert row.split()[1] == "claude-opus-4-1"
+    for spelling in ("anthropic/claude-opus-4-1", "claude-opus-4-1@20250805"):
+        assert spelling in row
+    assert "direct" in row and "vertex" in row
