@@ -127,6 +127,8 @@ class CredentialEvidence:
     sha256: str
     location: Location
     meta: FileMeta | None = None
+    route: str | None = None  # the cloud route the key opens (bedrock, vertex, azure)
+    pair: str | None = None  # sha256 of the id it is paired with (an AWS secret's access key id)
 
 
 class SwitchState(str, Enum):
@@ -370,6 +372,8 @@ class CredentialEntry:
     redacted: str
     sha256: str
     locations: tuple[CredentialLocation, ...]
+    route: str | None = None
+    paired_with: str | None = None  # sha256 of the paired id (an AWS secret access key's AKIA/ASIA id)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 DEFAULT_MAX_FILE_SIZE = 64 << 20
+# Past --max-file-size a file is still matched end to end, in windows of this size that overlap by
+# WINDOW_OVERLAP bytes; the catalog's longest match must fit in the overlap (tests/test_windows.py checks it).
+WINDOW_SIZE = 8 << 20
+WINDOW_OVERLAP = 64 << 10
 
 
 @dataclass(frozen=True)
@@ -13,4 +17,6 @@ class ScanOptions:
     include_pseudo: bool = False
     one_file_system: bool = False
     progress: bool = False
+    window_size: int = WINDOW_SIZE
+    window_overlap: int = WINDOW_OVERLAP
     jobs: int = 1  # processes for the per-file work; the command line defaults to the usable cores

@@ -15,11 +15,13 @@ from scanner import __version__
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import MAX_DISTINCT_PER_PATTERN, MatchTimeout
 from scanner.detectors import DETECTORS, Detector, FileView
+from scanner.detectors.base import Window
 from scanner.inventory.builder import InventoryBuilder
-from scanner.model import Evidence, Inventory, Skip, SkipReason, Stats
+from scanner.model import Context, Evidence, Inventory, Skip, SkipReason, Stats
 from scanner.options import ScanOptions
 from scanner.readonce import RepeatFilter, SeenFiles, relocate
 from scanner.targets.base import FileEntry, ReadFailure, Target
+from scanner.targets.container.layers import DecompressionLimit
 from scanner.targets.ownership import Ownership
 from scanner.textsafe import display_path
 
@@ -90,6 +92,11 @@ def scan(
     return builder.build(__version__, target.info, stats)
 
 
+# Bytes of left context each later window repeats before the part it owns: enough for a word boundary,
+# the token around a hit and the text a credential needs nearby (content detector: 300 bytes at most).
+WINDOW_CONTEXT = 4096
+
+
 def _results(
     work: FileWork, jobs: int, is_repeat: Callable[[FileEntry], bool]
 ) -> Iterator[tuple[FileEntry | Skip, FileResult | None]]:
@@ -116,25 +123,104 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
     except ReadFailure as failure:
         out.skip(Skip(shown, failure.reason, failure.detail))
         return out
-    if result.truncated:
-        detail = f"read the first {len(result.data)} of {entry.size} bytes"
-        out.skip(Skip(shown, SkipReason.TOO_LARGE, detail))
+    overlap = max(options.window_overlap, 2 * WINDOW_CONTEXT)
+    # A file past the cap is parsed from its head only; the head owns the hits up to the first window's.
+    start = max(0, len(result.data) - overlap)
+    boundary = start + WINDOW_CONTEXT if start else 0
+    window = Window(0, 0, boundary) if result.truncated else None
     out.files_read += 1
     out.bytes_read += len(result.data)
     layer = target.origin_of(entry.path)
-    view = FileView(entry, result.data, work.catalog, work.ownership.meta, target.read_path, layer=layer)
-    for detector in work.detectors:
-        try:
-            if detector.wants(view):
-                out.add_all(detector.extract(view))
-        except MatchTimeout as exc:
-            out.skip(Skip(shown, SkipReason.DETECTOR_ERROR, f"{detector.name}: {exc}"))
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException as exc:  # a detector bug (or a native panic) must cost one file, never the scan
-            out.skip(Skip(shown, SkipReason.DETECTOR_ERROR, f"{detector.name}: {type(exc).__name__}"))
+    meta, read_path = work.ownership.meta, target.read_path
+    view = FileView(entry, result.data, work.catalog, meta, read_path, layer=layer, window=window)
+    windowed = [d for d in work.detectors if _run(d, view, out, shown) and getattr(d, "windowed", False)]
+    _record_cut(view, out, shown)
+    if not result.truncated:
+        return out
+    if not view.is_binary:
+        detail = f"parsed the first {len(result.data)} of {entry.size} bytes; patterns matched in all of it"
+        out.skip(Skip(shown, SkipReason.TOO_LARGE, detail))
+    rest = _Rest(
+        start=start,
+        owned_from=boundary - start,
+        line=1 if view.is_binary else 1 + result.data.count(b"\n", 0, start),
+        seen=len(result.data),
+        head=result.data[:16],
+        context=view.context,
+        layer=layer,
+    )
+    del view, result  # the head can be large: only one window is held at a time
+    _match_windows(work, entry, windowed, out, rest)
+    return out
+
+
+def _record_cut(view: FileView, out: FileResult, shown: str) -> None:
     cut = getattr(view.__dict__.get("hits"), "cut", 0)
     if cut:
         detail = f"{cut} match(es) of values past {MAX_DISTINCT_PER_PATTERN} distinct per catalog pattern not kept"
         out.skip(Skip(shown, SkipReason.CAP_REACHED, detail))
-    return out
+
+
+@dataclass
+class _Rest:
+    """Where matching resumes past the head: the next window's offset, where its owned part starts
+    (relative to it), its first line, how many bytes were read already, and the file's head facts."""
+
+    start: int
+    owned_from: int
+    line: int
+    seen: int
+    head: bytes
+    context: Context
+    layer: str | None
+
+
+def _match_windows(
+    work: FileWork, entry: FileEntry, detectors: Sequence[Detector], out: FileResult, rest: _Rest
+) -> None:
+    """The rest of a file past --max-file-size, in windows that overlap; each hit is owned by one window."""
+    target, options = work.target, work.options
+    shown = display_path(entry.path)
+    overlap = max(options.window_overlap, 2 * WINDOW_CONTEXT)
+    size = max(options.window_size, 2 * overlap)
+    while rest.start < entry.size:
+        try:
+            data = target.read_window(entry, rest.start, size)
+        except ReadFailure as failure:
+            out.skip(Skip(shown, failure.reason, f"at byte {rest.start}: {failure.detail}"))
+            return
+        except DecompressionLimit as exc:  # a container layer inflated past its cap: what came before stands
+            out.skip(Skip(shown, SkipReason.DECOMPRESSION_LIMIT, f"matched up to byte {rest.start}: {exc}"))
+            return
+        last = len(data) < size or rest.start + len(data) >= entry.size
+        owned_to = len(data) if last else len(data) - overlap + WINDOW_CONTEXT
+        window = Window(rest.start, rest.owned_from, owned_to, rest.line, rest.head)
+        meta, read_path = work.ownership.meta, target.read_path
+        view = FileView(entry, data, work.catalog, meta, read_path, layer=rest.layer, window=window)
+        view.__dict__["context"] = rest.context  # a window is classified by the file's head, not its own bytes
+        out.bytes_read += max(0, rest.start + len(data) - rest.seen)
+        rest.seen = max(rest.seen, rest.start + len(data))
+        for detector in detectors:
+            _run(detector, view, out, shown, ask=False)
+        _record_cut(view, out, shown)
+        if last:
+            return
+        if rest.context is not Context.BINARY:
+            rest.line += data.count(b"\n", 0, len(data) - overlap)
+        rest.start += len(data) - overlap
+        rest.owned_from = WINDOW_CONTEXT
+
+
+def _run(detector: Detector, view: FileView, out: FileResult, shown: str, ask: bool = True) -> bool:
+    """Run one detector on a view; True when it wanted the view. A failure costs this file, never the scan."""
+    try:
+        if ask and not detector.wants(view):
+            return False
+        out.add_all(detector.extract(view))
+    except MatchTimeout as exc:
+        out.skip(Skip(shown, SkipReason.DETECTOR_ERROR, f"{detector.name}: {exc}"))
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # a detector bug (or a native panic) must cost one file, never the scan
+        out.skip(Skip(shown, SkipReason.DETECTOR_ERROR, f"{detector.name}: {type(exc).__name__}"))
+    return True

@@ -16,6 +16,10 @@ _TAIL = 4
 _USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*://)[^/@]*@")
 
 
+_PEM = re.compile(r"-----BEGIN ([A-Z0-9 ]{0,20}PRIVATE KEY)-----(.*?)-----END ", re.DOTALL)
+_PEM_BODY = re.compile(r"[A-Za-z0-9+/]")
+
+
 def redact(secret: str, prefix: str) -> str:
     """The kind's public prefix plus at most the last 4 characters; shorter secrets show no tail."""
     if not secret.startswith(prefix):
@@ -29,9 +33,30 @@ def fingerprint(secret: str) -> str:
 
 
 def credential_evidence(
-    secret: str, type_: str, vendor: str | None, prefix: str, location: Location, meta: FileMeta | None
+    secret: str,
+    type_: str,
+    vendor: str | None,
+    prefix: str,
+    location: Location,
+    meta: FileMeta | None,
+    route: str | None = None,
+    pair: str | None = None,
 ) -> CredentialEvidence:
-    return CredentialEvidence(type_, vendor, redact(secret, prefix), fingerprint(secret), location, meta)
+    pem = _PEM.match(unescape_pem(secret))
+    if pem is not None:
+        # A PEM block: the whole block is hashed (as a file would hold it), only its header and the last
+        # 4 characters of its body are shown.
+        body = _PEM_BODY.findall(pem.group(2))
+        shown = f"BEGIN {pem.group(1)}…{''.join(body[-_TAIL:]) if len(body) >= 64 else ''}"
+        return CredentialEvidence(type_, vendor, shown, fingerprint(unescape_pem(secret)), location, meta, route, pair)
+    return CredentialEvidence(type_, vendor, redact(secret, prefix), fingerprint(secret), location, meta, route, pair)
+
+
+def unescape_pem(block: str) -> str:
+    """A PEM block as a file holds it, whether it was read from one or from a JSON string (`\\n`)."""
+    if not block.startswith("-----BEGIN "):
+        return block
+    return block.replace("\\r", "").replace("\\n", "\n").replace("\r", "").strip()
 
 
 def safe_url(url: str) -> str:

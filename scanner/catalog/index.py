@@ -220,6 +220,14 @@ class Catalog:
                 self._hosted[token] = known
         return known
 
+    def names_deployment(self, token: str) -> bool:
+        """True when `token` is a hosted form that names a deployment (`azure/<name>`): any name is one."""
+        for _, rx in self._forms:
+            m = rx.fullmatch(token)
+            if m is not None:
+                return bool(m.groupdict().get("deployment"))
+        return False
+
     def looks_like_model(self, text: str) -> bool:
         """True when the catalogs recognise `text` as a model id in any form."""
         return self.identify(text).catalog != "unknown" or self.is_hosted_form(text)
@@ -286,6 +294,10 @@ class Catalog:
         if v in self._switch_off:
             return SwitchState.OFF
         return SwitchState.UNKNOWN
+
+    def credential_rx(self, index: int) -> re.Pattern[str]:
+        """The compiled pattern of the catalog's credential format at `index`."""
+        return self._credential_rx[index]
 
     def is_placeholder(self, value: str) -> bool:
         return any(rx.search(value) for rx in self._placeholders)

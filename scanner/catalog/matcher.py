@@ -26,6 +26,10 @@ MAX_HITS_PER_PATTERN = 2000
 MAX_REPEATS_KEPT = 200  # = model.MAX_LOCATIONS: an entry keeps no more locations than this
 MAX_DISTINCT_PER_PATTERN = 100_000
 SCAN_TIMEOUT_SECONDS = 120
+# The longest match there can be: a catalog grammar may repeat without bound (`(?:-[a-z0-9]+)*`), but a
+# hit is confirmed within this many bytes of its start, so a file matched in overlapping windows (which
+# overlap by more) gives the same hits as one matched whole.
+MAX_MATCH_BYTES = 32 << 10
 
 
 class PatternKind(str, Enum):
@@ -125,7 +129,7 @@ class Matcher:
             for start in starts:
                 if start < covered:
                     continue
-                m = confirm.match(data, start)
+                m = confirm.match(data, start, start + MAX_MATCH_BYTES)
                 if m is None or m.end() == start:
                     continue
                 covered = m.end()

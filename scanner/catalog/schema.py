@@ -98,6 +98,7 @@ class CredentialSpec:
     examples: Examples
     vendor: str | None = None
     nearby: tuple[str, ...] = ()
+    route: str | None = None  # the cloud route a key of this format opens (bedrock, vertex, azure)
 
 
 @dataclass(frozen=True)
@@ -269,7 +270,7 @@ _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "hosts": ({"pattern", "match", "no_match"}, {"vendor", "served_via"}),
     "sdks": ({"ecosystem", "name"}, {"vendor", "served_via", "imports"}),
     "env_vars": ({"name", "role"}, {"vendor"}),
-    "credentials": ({"type", "pattern", "prefix", "match", "no_match"}, {"vendor", "nearby"}),
+    "credentials": ({"type", "pattern", "prefix", "match", "no_match"}, {"vendor", "nearby", "route"}),
     "kill_switches": ({"pattern", "match", "no_match"}, {"note"}),
     "fingerprints": (
         {"id", "vendor", "pattern", "confidence", "match", "no_match"},
@@ -360,7 +361,13 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
         env_vars=tuple(EnvVarSpec(r["name"], r["role"], r.get("vendor")) for r in rows["env_vars"]),
         credentials=tuple(
             CredentialSpec(
-                r["type"], r["pattern"], r["prefix"], ex(r), r.get("vendor"), tuple(_strs(r.get("nearby", [])))
+                r["type"],
+                r["pattern"],
+                r["prefix"],
+                ex(r),
+                r.get("vendor"),
+                tuple(_strs(r.get("nearby", []))),
+                r.get("route"),
             )
             for r in rows["credentials"]
         ),

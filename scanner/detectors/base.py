@@ -13,11 +13,31 @@ from functools import cached_property
 from typing import Protocol
 
 from scanner.catalog import Catalog
-from scanner.catalog.matcher import Hit
+from scanner.catalog.matcher import Hits
 from scanner.detectors.contexts import classify, is_comment_line
 from scanner.model import Context, Evidence, FileMeta, Location, Skip
 from scanner.targets.base import FileEntry
 from scanner.textsafe import decode, display_path
+
+
+@dataclass(frozen=True)
+class Window:
+    """Where a view's bytes sit in a file matched in overlapping windows (one larger than --max-file-size).
+
+    A hit belongs to the window its start falls in (`owned_from` <= start < `owned_to`, relative to the
+    view's data), so a match across a window edge is found exactly once; the bytes before `owned_from`
+    are left context (word boundaries, the token around a hit). Offsets in the view stay relative to its
+    data; `offset` makes them absolute and `line_base` keeps line numbers those of the whole file.
+    """
+
+    offset: int
+    owned_from: int
+    owned_to: int
+    line_base: int = 1
+    head: bytes = b""  # the file's first bytes (its magic), for windows past the head
+
+    def owns(self, start: int) -> bool:
+        return self.owned_from <= start < self.owned_to
 
 
 @dataclass
@@ -33,7 +53,13 @@ class FileView:
     # Set by the config detector: words of the file's labels and descriptions (`"name": "Qwen3 Coder 30B
     # (local)"`), minus every value the file sets; a catalog match that is only such a word is prose, not an id.
     label_words: frozenset[str] = frozenset()
+    # Set when the view holds one window of a larger file; None when it holds the whole file.
+    window: Window | None = None
     _line_cursor: tuple[int, int] = field(default=(0, 1), repr=False)
+
+    def __post_init__(self) -> None:
+        if self.window is not None:
+            self._line_cursor = (0, self.window.line_base)
 
     @cached_property
     def path(self) -> str:
@@ -56,8 +82,14 @@ class FileView:
         return classify(self.entry.path, self.data[:8192])
 
     @cached_property
-    def hits(self) -> list[Hit]:
-        return self.catalog.matcher.scan(self.data)
+    def hits(self) -> Hits:
+        hits = self.catalog.matcher.scan(self.data)
+        window = self.window
+        if window is None:
+            return hits
+        owned = Hits(h for h in hits if window.owns(h.start))
+        owned.cut = hits.cut
+        return owned
 
     @cached_property
     def text(self) -> str:
@@ -72,6 +104,11 @@ class FileView:
         return self.owner_of(self.entry)
 
     @property
+    def head(self) -> bytes:
+        """The first bytes of the file, whichever window this view holds."""
+        return self.window.head if self.window is not None and self.window.offset else self.data[:16]
+
+    @property
     def is_binary(self) -> bool:
         return self.context is Context.BINARY
 
@@ -81,7 +118,7 @@ class FileView:
             return None
         last_offset, last_line = self._line_cursor
         if offset < last_offset:
-            last_offset, last_line = 0, 1
+            last_offset, last_line = 0, self.window.line_base if self.window else 1
         line = last_line + self.data.count(b"\n", last_offset, offset)
         self._line_cursor = (offset, line)
         return line
@@ -119,6 +156,8 @@ _COMMENTABLE = frozenset({Context.CONFIG, Context.ENV, Context.SOURCE})
 class Detector(Protocol):
     name: str
     description: str
+    # A detector that only matches patterns sets `windowed = True`: past --max-file-size it is then run
+    # again on each later window of the file (a view with `window` set), which it must respect.
 
     def wants(self, view: FileView) -> bool: ...
 

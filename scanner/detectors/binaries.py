@@ -36,6 +36,7 @@ _MAX_UTF16_BYTES = 4 << 20
 class BinaryDetector:
     name = "binaries"
     description = "Executables: provider client modules, Go build info, cargo-auditable data, registry paths"
+    windowed = True
 
     def wants(self, view: FileView) -> bool:
         return view.data.startswith(_EXECUTABLE_MAGICS)
@@ -43,15 +44,19 @@ class BinaryDetector:
     def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
         yield from self._code_paths(view)
         yield from self._go(view)
-        yield from self._auditable(view)
+        if view.window is None or view.window.offset == 0:
+            yield from self._auditable(view)  # needs the ELF headers: the head's view only
         yield from self._utf16(view)
 
     def _code_paths(self, view: FileView) -> Iterator[Evidence | Skip]:
         catalog = view.catalog
         parts: dict[str, set[str]] = defaultdict(set)
         packages: set[tuple[str, str, str]] = set()
+        lo, hi = _owned(view)
         for spec, rx in catalog.code_path_rx:
-            for n, m in enumerate(rx.finditer(view.data)):
+            for n, m in enumerate(rx.finditer(view.data, lo)):
+                if m.start() >= hi:
+                    break  # the next window's
                 if n >= _MAX_PATH_HITS:
                     detail = f"code paths: matches after the first {_MAX_PATH_HITS} of one grammar not read"
                     yield Skip(view.path, SkipReason.CAP_REACHED, detail)
@@ -76,7 +81,7 @@ class BinaryDetector:
             yield from _sdk(view, ecosystem, name, version)
 
     def _go(self, view: FileView) -> Iterator[Evidence]:
-        info = gobuild.parse(view.data)
+        info = gobuild.parse(view.data, *_owned(view))
         if info is None:
             return
         for dep in info.deps:
@@ -89,11 +94,14 @@ class BinaryDetector:
     def _utf16(self, view: FileView) -> Iterator[Evidence | Skip]:
         # PE files keep their strings in UTF-16; in ELF and Mach-O they are rare and the pass costs
         # seconds per large shared object (measured on a pip-installed litellm tree).
-        if not view.data.startswith(b"MZ"):
+        if not view.head.startswith(b"MZ"):
             return
         strings: list[bytes] = []
         total = 0
-        for n, m in enumerate(_UTF16.finditer(view.data)):
+        lo, hi = _owned(view)
+        for n, m in enumerate(_UTF16.finditer(view.data, lo)):
+            if m.start() >= hi:
+                break  # the next window's
             if n >= _MAX_UTF16_STRINGS or total >= _MAX_UTF16_BYTES:
                 # Matched already, in place, is only ASCII: what is past the cap is recorded as not read.
                 detail = (
@@ -110,6 +118,12 @@ class BinaryDetector:
         derived = FileView(view.entry, b"\n".join(strings), view.catalog, view.owner_of, view.read_path)
         derived.__dict__["context"] = Context.BINARY  # the decoded strings are still the binary's
         yield from ContentDetector().extract(derived)
+
+
+def _owned(view: FileView) -> tuple[int, int]:
+    """The part of the view's bytes where a match may start (all of them unless the view is a window)."""
+    window = view.window
+    return (0, len(view.data)) if window is None else (window.owned_from, window.owned_to)
 
 
 def _sdk(view: FileView, ecosystem: str, name: str, version: str) -> Iterator[Evidence]:

@@ -35,10 +35,13 @@ class KeyFileDetector:
         token = view.text.strip()
         if not _TOKEN.match(token) or view.catalog.is_placeholder(token):
             return
-        vendor = None
+        vendor = route = None
         for word in _WORD.findall(view.name.lower()):
+            # A vendor's name (`anthropic.key`), or a route's (`azure.key`: Microsoft's key, for the azure route).
+            route = word if word in view.catalog.route_vendor else None
             vendor = word if word in view.catalog.vendor_names else view.catalog.route_vendor.get(word)
             if vendor:
                 break
         kind = f"{vendor}-api-key" if vendor else "api-key"
-        yield credential_evidence(token, kind, vendor, "", view.location(1, Context.CONFIG), view.meta)
+        location = view.location(1, Context.CONFIG)
+        yield credential_evidence(token, kind, vendor, "", location, view.meta, route)

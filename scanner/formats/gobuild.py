@@ -52,18 +52,23 @@ def _inline_strings(data: bytes, header: int) -> tuple[str | None, bytes | None]
         return None, None
 
 
-def parse(data: bytes) -> GoBuildInfo | None:
-    """The build info of a Go binary; None when the bytes hold none."""
-    header = data.find(MAGIC)
+def parse(data: bytes, start: int = 0, end: int | None = None) -> GoBuildInfo | None:
+    """The build info of a Go binary; None when the bytes hold none.
+
+    `start` and `end` bound where the header may begin (one window of a large binary); what follows it
+    may lie past `end`.
+    """
+    stop = len(data) if end is None else end
+    header = data.find(MAGIC, start, stop + len(MAGIC) - 1)
     if header == -1 or header + 32 > len(data):
         return None
     go_version, info = None, None
     if data[header + 15] & _FLAG_INLINE:
         go_version, info = _inline_strings(data, header)
     if not info or not info.startswith(_INFO_START):
-        start = data.find(_INFO_START)
-        end = data.find(_INFO_END, start + 16, start + 16 + _MAX_INFO) if start != -1 else -1
-        info = data[start : end + 16] if end != -1 else None
+        begin = data.find(_INFO_START, start)
+        close = data.find(_INFO_END, begin + 16, begin + 16 + _MAX_INFO) if begin != -1 else -1
+        info = data[begin : close + 16] if close != -1 else None
     if not info:
         return GoBuildInfo(go_version, None, None, ()) if go_version else None
     return _modinfo(go_version, info[16:-16] if info.endswith(_INFO_END) else info[16:])

@@ -190,8 +190,9 @@ class InventoryBuilder:
                 meta = ev.meta
                 slot[at] = CredentialLocation(loc, meta.mode if meta else None, meta.owner if meta else None)
             known = self._cred_kind.get(ev.sha256)
-            # A recognised format (with its public prefix) names the kind better than a key name does.
-            if known is None or len(ev.redacted) > len(known.redacted):
+            # A recognised format (with its public prefix, or its route and pair) names the kind better
+            # than a key name does.
+            if known is None or _credential_rank(ev) > _credential_rank(known):
                 self._cred_kind[ev.sha256] = ev
         elif isinstance(ev, SessionEvidence):
             if len(self._sessions) < MAX_SESSIONS:
@@ -511,4 +512,9 @@ class InventoryBuilder:
     def _credential_entry(self, sha: str) -> CredentialEntry:
         kind = self._cred_kind[sha]
         locs = sorted(self._creds[sha].values(), key=lambda c: location_key(c.location))
-        return CredentialEntry(kind.type, kind.vendor, kind.redacted, sha, tuple(locs))
+        return CredentialEntry(kind.type, kind.vendor, kind.redacted, sha, tuple(locs), kind.route, kind.pair)
+
+
+def _credential_rank(ev: CredentialEvidence) -> tuple[int, int]:
+    """How well a sighting names its credential: a longer public prefix, then a known route and pair."""
+    return len(ev.redacted), (ev.route is not None) + (ev.pair is not None)

@@ -278,6 +278,8 @@ def to_document(inv: Inventory) -> dict[str, Any]:
                 "redacted": c.redacted,
                 "sha256": c.sha256,
                 "locations": [_cred_loc(x) for x in c.locations],
+                **({"route": c.route} if c.route else {}),
+                **({"paired_with": c.paired_with} if c.paired_with else {}),
             }
             for c in inv.credentials
         ],

@@ -171,6 +171,8 @@ def _build(doc: dict[str, Any]) -> Inventory:
                 c["redacted"],
                 c["sha256"],
                 tuple(CredentialLocation(_loc(x), x["mode"], x["owner"]) for x in c["locations"]),
+                c.get("route"),
+                c.get("paired_with"),
             )
             for c in doc["credentials"]
         ),

@@ -1,0 +1,152 @@
+"""Credentials of the clouds (issue 16 §5): AWS pairs, GCP service accounts, PEM keys, Azure keys, JWTs."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from scanner.catalog import Catalog
+from scanner.options import ScanOptions
+from scanner.pipeline import scan
+from scanner.render import RENDERERS, render
+from scanner.targets import DirectoryTarget
+from tests.conftest import REPO, ScanFn, write
+
+DATA = REPO / "tests/data/credentials"
+
+
+def sha(s: str) -> str:
+    return hashlib.sha256(s.encode()).hexdigest()
+
+
+def by_sha(doc: dict) -> dict[str, dict]:
+    return {c["sha256"]: c for c in doc["credentials"]}
+
+
+def _tree(root: Path) -> None:
+    write(root, "/home/dev/.aws/credentials", (DATA / "aws.credentials").read_bytes())
+    write(root, "/home/dev/.aws/config", (DATA / "aws.config").read_bytes())
+    write(root, "/home/dev/bin/aws-bedrock.sh", (DATA / "aws-bedrock.sh").read_bytes())
+    write(root, "/srv/k8s/ai-router.configmap.yaml", (DATA / "ai-router.configmap.yaml").read_bytes())
+    write(root, "/srv/secrets/litellm.sops.json", (DATA / "litellm.sops.json").read_bytes())
+    write(root, "/srv/agent/.env", (DATA / "azure.env").read_bytes())
+
+
+def test_aws_secret_keys_are_found_paired_and_placeholders_left_out(tmp_path: Path, scan_dir: ScanFn) -> None:
+    _tree(tmp_path)
+    _, doc = scan_dir(tmp_path)
+    creds = by_sha(doc)
+    for key_id, secret, line in [
+        ("AKIAZ2FAKE7KEYQ2ID3A", "Zq3FAKEsecret/Key+Value0123456789abcdXYZ", 4),
+        ("ASIAZ2FAKE7KEYQ2ID3B", "Zq3FAKEsecret/Key+Value0123456789abcdZWQ", 8),
+    ]:
+        entry = creds[sha(secret)]
+        assert (entry["type"], entry["vendor"], entry["route"]) == ("aws-secret-access-key", "aws", "bedrock")
+        assert entry["redacted"] == "…" + secret[-4:]
+        assert entry["paired_with"] == sha(key_id)  # the id of its own profile, not the other one
+        assert [(x["path"], x["line"]) for x in entry["locations"]] == [("/home/dev/.aws/credentials", line)]
+        assert creds[sha(key_id)]["type"].startswith("aws-")
+    shown = {c["redacted"] for c in doc["credentials"]}
+    assert not any("EXAMPLE" in s or "your" in s for s in shown)
+    assert sha("AKIAIOSFODNN7EXAMPLE") not in creds and sha("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY") not in creds
+    # The real samples: a Bedrock API key (a fake of the real format), ENV_* references and sops ENC[...] are
+    # no secrets, nor the `sk-...` and `xxxx` placeholders.
+    paths = {x["path"] for c in doc["credentials"] for x in c["locations"]}
+    assert not paths & {"/srv/k8s/ai-router.configmap.yaml", "/srv/secrets/litellm.sops.json"}
+    assert {c["type"] for c in doc["credentials"] if "/home/dev/bin/aws-bedrock.sh" in
+            {x["path"] for x in c["locations"]}} == {"aws-bedrock-api-key"}
+
+
+def test_azure_key_in_env_has_vendor_and_route(tmp_path: Path, scan_dir: ScanFn) -> None:
+    _tree(tmp_path)
+    write(tmp_path, "/etc/proxy/keys/azure.key", "0a1b2c3d4e5f60718293a4b5c6d7e8f9\n")
+    _, doc = scan_dir(tmp_path)
+    creds = by_sha(doc)
+    env = creds[sha("7c1e4f2a9b8d3e6f0a5b4c3d2e1f0a9b")]
+    assert (env["type"], env["vendor"], env["route"], env["redacted"]) == (
+        "azure-openai-api-key", "microsoft", "azure", "…0a9b"
+    )
+    keyfile = creds[sha("0a1b2c3d4e5f60718293a4b5c6d7e8f9")]
+    assert (keyfile["vendor"], keyfile.get("route")) == ("microsoft", "azure")
+    assert not [c for c in doc["credentials"] if c["redacted"] in ("…", "sk-…")]
+
+
+@pytest.fixture
+def pem(tmp_path: Path) -> str:
+    if shutil.which("openssl") is None:
+        pytest.skip("needs openssl")
+    out = subprocess.run(
+        ["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    return out.strip()
+
+
+def test_gcp_service_account_and_pem_keys(tmp_path: Path, scan_dir: ScanFn, pem: str) -> None:
+    escaped = pem.replace("\n", "\\n") + "\\n"
+    account = (DATA / "service-account.json").read_text().replace("@PRIVATE_KEY@", escaped)
+    write(tmp_path, "/home/dev/.config/gcloud/agent-sa.json", account)
+    write(tmp_path, "/etc/ssl/private/agent.key", pem + "\n")  # the same key as a PEM file
+    ec = pem.replace("BEGIN PRIVATE KEY", "BEGIN OPENSSH PRIVATE KEY").replace("END PRIVATE", "END OPENSSH PRIVATE")
+    write(tmp_path, "/opt/app/deploy.sh", f"cat > id <<EOF\n{ec}\nEOF\n")
+    _, doc = scan_dir(tmp_path)
+    creds = by_sha(doc)
+    key = creds[sha(pem)]  # hashed as the block a file holds, whether escaped in JSON or not
+    assert (key["type"], key["vendor"], key["route"]) == ("gcp-service-account-key", "google", "vertex")
+    assert key["paired_with"] == sha("3f1c2b7a9d8e6f5a4b3c2d1e0f9a8b7c6d5e4f3a")
+    body_tail = [c for c in pem.splitlines()[-2] if c.isalnum() or c in "+/"][-4:]
+    assert key["redacted"] == "BEGIN PRIVATE KEY…" + "".join(body_tail)
+    paths = {x["path"] for x in key["locations"]}
+    assert paths == {"/home/dev/.config/gcloud/agent-sa.json", "/etc/ssl/private/agent.key"}
+    other = creds[sha(ec)]
+    assert (other["type"], other["vendor"]) == ("private-key", None)
+    assert other["redacted"].startswith("BEGIN OPENSSH PRIVATE KEY…")
+
+
+JWT = (
+    "eyJhbGciOiJSUzI1NiIsImtpZCI6ImFnZW50LTEiLCJ0eXAiOiJKV1QifQ"
+    ".eyJpc3MiOiJodHRwczovL2F1dGgub3BlbmFpLmNvbSIsInN1YiI6ImFnZW50LWJvdCIsImV4cCI6MTc5OTk5OTk5OX0"
+    ".Q2hlY2tzdW1PZkFGYWtlU2lnbmF0dXJlRm9yVGVzdHNPbmx5X19fXw"
+)
+JWT_IO = (  # jwt.io's own example: a placeholder
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ"
+    ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+)
+
+
+def test_jwt_is_a_credential_and_no_secret_reaches_any_format(
+    tmp_path: Path, catalog: Catalog, pem: str
+) -> None:
+    _tree(tmp_path)
+    write(tmp_path, "/var/log/agent/agent.log", f"auth ok bearer={JWT}\nexample {JWT_IO}\n")
+    write(tmp_path, "/etc/ssl/private/agent.key", pem + "\n")
+    inv = scan(DirectoryTarget(str(tmp_path)), catalog, ScanOptions())
+    jwt = [c for c in inv.credentials if c.sha256 == sha(JWT)]
+    assert jwt and (jwt[0].type, jwt[0].redacted) == ("jwt", "eyJ…" + JWT[-4:])
+    assert not [c for c in inv.credentials if c.sha256 == sha(JWT_IO)]
+    secrets = [
+        JWT, "Zq3FAKEsecret/Key+Value0123456789abcdXYZ", "7c1e4f2a9b8d3e6f0a5b4c3d2e1f0a9b",
+        pem.splitlines()[1], "ABSKQmVkcm9ja0FQSUtleS1mYWtl",
+    ]
+    for fmt in RENDERERS:
+        out = render(fmt, inv)
+        leaked = [s[:8] for s in secrets if s in out]
+        assert not leaked, f"{fmt} shows a secret"
+
+
+def test_terraform_aws_provider_keys_and_the_real_bedrock_samples(tmp_path: Path, scan_dir: ScanFn) -> None:
+    for name in ("bedrock.tf", "litellm-argocd.main.tf", "provider.tf"):
+        write(tmp_path, f"/srv/infra/{name}", (DATA / name).read_bytes())
+    _, doc = scan_dir(tmp_path)
+    creds = by_sha(doc)
+    secret = creds[sha("Zq3FAKEsecret/Key+Value0123456789abcdTFQ")]
+    assert (secret["type"], secret["route"], secret["paired_with"]) == (
+        "aws-secret-access-key", "bedrock", sha("AKIAZ2FAKE7KEYQ2ID3C")
+    )
+    assert [(x["path"], x["line"]) for x in secret["locations"]] == [("/srv/infra/provider.tf", 4)]
+    # The real samples hold model ids and `os.environ/…` references, never a secret.
+    assert {x["path"] for c in doc["credentials"] for x in c["locations"]} == {"/srv/infra/provider.tf"}
