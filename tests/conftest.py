@@ -110,3 +110,37 @@ settings.register_profile(
     "fuzz", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# --- trees full of links, for the walker's property tests (any backend) ----------------------------
+
+_LINK_NAMES = ["a", "b", "c", "..", ".", "etc", "x.yaml"]
+
+
+def link_tree_ops() -> Any:
+    """Hypothesis: a list of (kind, path parts, (absolute, link target parts)) that `build_link_tree` makes."""
+    from hypothesis import strategies as hs
+
+    return hs.lists(
+        hs.tuples(
+            hs.sampled_from(["dir", "file", "link"]),
+            hs.lists(hs.sampled_from(["a", "b", "c", "x.yaml"]), min_size=1, max_size=3),
+            hs.tuples(hs.booleans(), hs.lists(hs.sampled_from(_LINK_NAMES), min_size=0, max_size=6)),
+        ),
+        max_size=25,
+    )
+
+
+def build_link_tree(root: Path, ops: list[Any]) -> None:
+    for kind, parts, (absolute, link_parts) in ops:
+        path = root.joinpath(*parts)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if kind == "dir":
+                path.mkdir(exist_ok=True)
+            elif kind == "file":
+                path.write_text("model: claude-opus-4-8\n")
+            else:
+                path.symlink_to(("/" if absolute else "") + "/".join(link_parts))
+        except OSError:
+            continue  # a parent is a file or a link: that shape is simply not built

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as hs
 
 from scanner.catalog import Catalog
 from scanner.inventory.document import dumps
@@ -26,7 +25,7 @@ from scanner.targets.container.blobs import Range
 from scanner.targets.container.layers import CompressedLayer, DecompressionLimit
 from scanner.targets.memfs import MemoryFilesystem
 from scanner.targets.registry import TargetKind, detect_kind, open_target
-from tests.conftest import SAMPLE_VM, validate_document, write
+from tests.conftest import SAMPLE_VM, build_link_tree, link_tree_ops, validate_document, write
 from tests.imagebuild import Member, docker_archive, layer_tar, mirror, oci_layout, tar_of, tree_members
 
 KEY = "sk-ant-api03-" + "Zq7" * 31 + "AA"  # a fake of the real format (93 characters, then AA)
@@ -240,36 +239,13 @@ def _walk(target: DirectoryTarget) -> list[tuple[str, str, str | None]]:
     return out
 
 
-_NAMES = ["a", "b", "c", "..", ".", "etc", "x.yaml"]
-
-
-@given(
-    ops=hs.lists(
-        hs.tuples(
-            hs.sampled_from(["dir", "file", "link"]),
-            hs.lists(hs.sampled_from(["a", "b", "c", "x.yaml"]), min_size=1, max_size=3),
-            hs.tuples(hs.booleans(), hs.lists(hs.sampled_from(_NAMES), min_size=0, max_size=6)),
-        ),
-        max_size=25,
-    )
-)
+@given(ops=link_tree_ops())
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_memory_backend_walks_exactly_as_the_host_directory(tmp_path_factory: pytest.TempPathFactory,
                                                             ops: list) -> None:
     """Containment, loops, broken and escaping links: the walker gives the same answer over either backend."""
     root = tmp_path_factory.mktemp("tree")
-    for kind, parts, (absolute, link_parts) in ops:
-        path = root.joinpath(*parts)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            if kind == "dir":
-                path.mkdir(exist_ok=True)
-            elif kind == "file":
-                path.write_text("model: claude-opus-4-8\n")
-            else:
-                path.symlink_to(("/" if absolute else "") + "/".join(link_parts))
-        except OSError:
-            continue
+    build_link_tree(root, ops)
     host = _walk(DirectoryTarget(str(root)))
     memory = _walk(DirectoryTarget("memory", fs=MemoryFilesystem(mirror(root))))
     assert memory == host

@@ -15,13 +15,12 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as hs
 
 from scanner.model import Skip
 from scanner.render import render
 from scanner.render._view import ReportOptions
 from scanner.targets import DirectoryTarget, FileEntry, WalkOptions
-from tests.conftest import REPO, write
+from tests.conftest import REPO, build_link_tree, link_tree_ops, write
 
 MODEL = "claude-opus-4-8"
 
@@ -291,34 +290,11 @@ def _interpreter_for_others() -> str | None:
 
 # --- property: whatever links a tree holds, the walk ends and never leaves the root --------------
 
-_NAMES = ["a", "b", "c", "..", ".", "etc", "x.yaml"]
-
-
-@given(
-    ops=hs.lists(
-        hs.tuples(
-            hs.sampled_from(["dir", "file", "link"]),
-            hs.lists(hs.sampled_from(["a", "b", "c", "x.yaml"]), min_size=1, max_size=3),
-            hs.tuples(hs.booleans(), hs.lists(hs.sampled_from(_NAMES), min_size=0, max_size=6)),
-        ),
-        max_size=25,
-    )
-)
+@given(ops=link_tree_ops())
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_walk_is_contained_and_terminates(tmp_path_factory: pytest.TempPathFactory, ops: list) -> None:
     root = tmp_path_factory.mktemp("tree")
-    for kind, parts, (absolute, link_parts) in ops:
-        path = root.joinpath(*parts)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            if kind == "dir":
-                path.mkdir(exist_ok=True)
-            elif kind == "file":
-                path.write_text("model: claude-opus-4-8\n")
-            else:
-                path.symlink_to(("/" if absolute else "") + "/".join(link_parts))
-        except OSError:
-            continue  # a parent is a file or a link: that shape is simply not built
+    build_link_tree(root, ops)
     target = DirectoryTarget(str(root))
     real_root = os.path.realpath(root)
     for seen, item in enumerate(target.walk()):
