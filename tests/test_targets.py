@@ -304,3 +304,11 @@ def test_walk_is_contained_and_terminates(tmp_path_factory: pytest.TempPathFacto
             assert os.path.realpath(host) == host, "a yielded path still holds a symlink"
             assert host.startswith(real_root + "/")
             assert target.read(item, 1 << 16).data.startswith(b"model")
+
+
+def test_unicode_digits_in_passwd_are_not_ids(tmp_path: Path, scan_dir) -> None:
+    """'²' is a digit to str.isdigit but not to int(): a hostile /etc/passwd must not stop the scan."""
+    write(tmp_path, "/etc/passwd", "root:x:0:0:root:/root:/bin/sh\nodd:x:²:²:odd:/:/bin/sh\n")
+    write(tmp_path, "/etc/agent.env", f"ANTHROPIC_MODEL={MODEL}\n")
+    _, doc = scan_dir(tmp_path)
+    assert MODEL in {m["name"] for m in doc["models"]}

@@ -84,7 +84,7 @@ def audit_command(
 
 def _user_exists(name: str) -> bool:
     try:
-        if name.isdigit():
+        if name.isascii() and name.isdigit():
             pwd.getpwuid(int(name))
         else:
             pwd.getpwnam(name)

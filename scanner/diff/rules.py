@@ -80,7 +80,7 @@ def models(kind: ChangeKind, field: str | None, o: Item | None, n: Item | None) 
 
 def _version_key(version: str) -> tuple[tuple[int, str], ...]:
     parts = "".join(c if c.isalnum() else " " for c in version.lstrip("^~=<>! v")).split()
-    return tuple((int(p), "") if p.isdigit() else (-1, p) for p in parts)
+    return tuple((int(p), "") if p.isascii() and p.isdigit() else (-1, p) for p in parts)
 
 
 def sdks(kind: ChangeKind, field: str | None, o: Item | None, n: Item | None) -> tuple[Severity, str]:

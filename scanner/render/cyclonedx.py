@@ -183,7 +183,7 @@ def _agent(a: AgentEntry) -> Component:
 
 def _source_date_epoch() -> int | None:
     value = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    return int(value) if value.isdigit() else None
+    return int(value) if value.isascii() and value.isdigit() else None
 
 
 def to_bom(inv: Inventory) -> Bom:

@@ -15,7 +15,7 @@ def _ids(data: bytes | None) -> dict[int, str]:
     names: dict[int, str] = {}
     for line in decode(data or b"").splitlines():
         fields = line.split(":")
-        if len(fields) >= 3 and fields[2].isdigit() and not line.startswith("#"):
+        if len(fields) >= 3 and fields[2].isascii() and fields[2].isdigit() and not line.startswith("#"):
             names.setdefault(int(fields[2]), fields[0])
     return names
 

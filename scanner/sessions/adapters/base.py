@@ -52,7 +52,7 @@ def parse_time(value: Any) -> float | None:
         return None
     if isinstance(value, str):
         text = value.strip()
-        if text.isdigit():
+        if text.isascii() and text.isdigit():  # '²' is a digit to str.isdigit, not to int()
             return parse_time(int(text))
         if not _ISO.match(text):
             return None
