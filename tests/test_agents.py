@@ -536,3 +536,13 @@ def test_opencode_install_script_binary(tmp_path: Path, scan_dir: ScanFn) -> Non
         "/home/dev/.opencode/bin",
     )
     assert opencode["ships"] == ["gpt-5.5"]
+
+
+def test_ships_past_the_read_cap_come_from_every_window(machine: Path, scan_dir: ScanFn) -> None:
+    """A product's model list can sit hundreds of MB into its executable: every window of it gives its ids."""
+    big = machine / "usr/lib/node_modules/@anthropic-ai/claude-code-linux-x64/claude"
+    head = b"\x7fELF\x02\x01\x01" + b"\0" * 64 + b"claude-opus-4-1\0"
+    big.write_bytes(head + b"\0" * (3 << 20) + b"claude-opus-4-8\0claude-haiku-4-5\0" + b"\0" * 1024)
+    _, doc = scan_dir(machine, max_file_size=1 << 20)
+    ships = set(_agent(doc, "claude-code")["ships"])
+    assert {"claude-opus-4-1", "claude-opus-4-8", "claude-haiku-4-5"} <= ships

@@ -77,6 +77,8 @@ def _site_of(path: str) -> tuple[str, str] | None:
 class AgentDetector:
     name = "agents"
     description = "Agent products: installed packages, platform binaries, shipped model lists, users' settings"
+    # A product's model list can sit 300 MB into its executable: later windows of the file give their ids too.
+    windowed = True
 
     def wants(self, view: FileView) -> bool:
         cat = view.catalog
@@ -95,6 +97,9 @@ class AgentDetector:
 
     def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
         path = view.entry.path
+        if view.window is not None and view.window.offset:  # a later window of a big file: only what it ships
+            yield from self._shipped_in_window(view)
+            return
         if view.name == "package.json" and _NODE_MODULES in path:
             yield from self._npm(view)
         elif view.name in ("METADATA", "PKG-INFO") and path.rsplit("/", 2)[-2].endswith((".dist-info", ".egg-info")):
@@ -212,6 +217,21 @@ class AgentDetector:
             return
         models = self._shipped(view)
         yield AgentFileEvidence(product.id, shown, "ships", models, loc)
+        for name in models:
+            yield ModelEvidence(name, loc)
+
+    def _shipped_in_window(self, view: FileView) -> Iterator[Evidence]:
+        found = self._package_file(view)
+        native = view.catalog.native_install(view.entry.path)
+        if found is not None and view.catalog.ships_file(found[0], found[2]):
+            product, where = found[0], display_path(found[1])
+        elif native is not None:
+            product, where = native, display_path(view.entry.path.rsplit("/", 1)[0])
+        else:
+            return
+        loc = view.location(None, Context.PACKAGE)
+        models = self._shipped(view)
+        yield AgentFileEvidence(product.id, where, "ships", models, loc)
         for name in models:
             yield ModelEvidence(name, loc)
 
