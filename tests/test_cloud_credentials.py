@@ -150,3 +150,16 @@ def test_terraform_aws_provider_keys_and_the_real_bedrock_samples(tmp_path: Path
     assert [(x["path"], x["line"]) for x in secret["locations"]] == [("/srv/infra/provider.tf", 4)]
     # The real samples hold model ids and `os.environ/…` references, never a secret.
     assert {x["path"] for c in doc["credentials"] for x in c["locations"]} == {"/srv/infra/provider.tf"}
+
+
+def test_a_librarys_own_test_keys_are_not_this_machines(tmp_path: Path, scan_dir: ScanFn, pem: str) -> None:
+    """libgnutls carries PEM test vectors and a package's test .pyc a fake API key: compiled code of installed
+    packages and system libraries holds its fixtures, never the agent's keys. The same key in a file is found."""
+    lib = b"\x7fELF\x02\x01\x01" + b"\0" * 64 + pem.encode() + b"\0" * 64
+    write(tmp_path, "/usr/lib/x86_64-linux-gnu/libgnutls.so.30.34.3", lib)
+    write(tmp_path, "/opt/app/venv/lib/python3.11/site-packages/pkg/tests/__pycache__/t.cpython-311.pyc",
+          b"\xa7\r\r\n" + b"\0" * 12 + pem.encode())
+    write(tmp_path, "/etc/agent/keys/deploy.key", pem + "\n")
+    _, doc = scan_dir(tmp_path)
+    paths = {loc["path"] for c in doc["credentials"] for loc in c["locations"]}
+    assert paths == {"/etc/agent/keys/deploy.key"}

@@ -39,6 +39,9 @@ _ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
 _PACKED = frozenset({Context.BINARY, Context.PACKAGE})
 
 
+_ELF = b"\x7fELF"
+
+
 class ContentDetector:
     name = "content"
     description = "Model ids, hosted forms, API hosts and credentials from the catalogs, in any file"
@@ -51,6 +54,9 @@ class ContentDetector:
         repeats: Counter[bytes] = Counter()
         claimed: set[tuple[int, int]] = set()
         packed = view.context in _PACKED
+        # Compiled code of an installed package or a system library holds its own fixtures, not this machine's
+        # keys; a key written into a config, env file or source of a package is still found.
+        compiled_package = view.context is Context.PACKAGE and (view.name.endswith(".pyc") or view.head[:4] == _ELF)
         runs: list[int] = [-1, -1]  # the token run of a binary last split into ids: [start, end)
         starts = [h.start for h in view.hits if h.kind in (PatternKind.MODEL, PatternKind.HOSTED)] if packed else []
         # Formats that need words nearby are tried first, so they name a secret a generic format also matches.
@@ -70,6 +76,8 @@ class ContentDetector:
             elif hit.kind is PatternKind.HOST:
                 yield from self._host(view, hit)
             elif hit.kind is PatternKind.CREDENTIAL:
+                if compiled_package:
+                    continue  # a library's own test keys (libgnutls' PEM vectors, a test .pyc): never the agent's
                 yield from self._credential(view, hit, claimed)
             elif hit.kind is PatternKind.KILL_SWITCH and view.context is Context.BINARY:
                 # In configs the config detector reads the switch with its value; in a binary the
