@@ -339,3 +339,11 @@ def test_a_service_accounts_oauth_urls_are_not_endpoints(tmp_path: Path, scan_di
     (tmp_path / "home/bob/.config/gcloud/sa.json").write_text(json.dumps(sa, indent=2))
     _, doc = scan_dir(tmp_path)
     assert [e["host"] for e in doc["endpoints"] if e["wired"]] == []
+
+
+def test_a_disable_llm_flag_in_a_systemd_drop_in_is_a_kill_switch(tmp_path: Path, scan_dir) -> None:
+    write(tmp_path, "/etc/systemd/system/agentd.service.d/override.conf",
+          "[Service]\nEnvironment=AGENTD_DISABLE_LLM=0\n#Environment=AGENTD_DISABLE_LLM=1\n")
+    _, doc = scan_dir(tmp_path)
+    assert [(k["name"], k["value"], k["state"], [loc["line"] for loc in k["locations"]])
+            for k in doc["kill_switches"]] == [("AGENTD_DISABLE_LLM", "0", "off", [2])]
