@@ -153,14 +153,17 @@ class DissectFilesystem:
 
 
 def _dirent_stat(d: Any) -> Any:
+    # The entry's own inode first: a root-filesystem DirEntry's stat() looks its path up again from the root,
+    # rescanning every directory on the way (quadratic over a walk).
     try:
+        return d.get().lstat()
+    except Exception:
+        pass
+    try:
+        # dissect.btrfs raises on lstat of a symlink to a symlink; stat without following still has its facts.
         return d.stat(follow_symlinks=False)
     except Exception:
-        # dissect.btrfs raises on lstat of a symlink to a symlink; the entry's own inode still has its facts.
-        try:
-            return d.get().lstat()
-        except Exception:
-            raise _err(errno.EIO, str(getattr(d, "name", ""))) from None
+        raise _err(errno.EIO, str(getattr(d, "name", ""))) from None
 
 
 def _lstat_of(entry: Any) -> Any:
