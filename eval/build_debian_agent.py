@@ -381,11 +381,7 @@ def build(truth_only: bool = False) -> Path:
     header = ("Truth of corpus debian-agent, written by eval/build_debian_agent.py from the files it plants and\n"
               "the installed packages' metadata (never from modelcensus output). Product `halyard` is invented\n"
               "and not in catalogs/agents.toml: `agents` must stay empty without a user catalog.")
-    text = c.dump_toml(data, header)
-    (c.CACHE / name / "truth.toml").write_text(text)
-    (c.CACHE / name / "planted-secrets.json").write_text(json.dumps(sorted(set(t["planted"])), indent=1))
-    (c.EVAL_DIR / "truth").mkdir(exist_ok=True)
-    (c.EVAL_DIR / "truth" / f"{name}.toml").write_text(text)
+    c.write_truth(name, data, header, t["planted"])
     print(f"eval: {name} built at {root}; truth at eval/truth/{name}.toml")
     return root
 

@@ -384,12 +384,7 @@ def build(old: bool, truth_only: bool = False) -> Path:
     data = truth(root, name, old, facts)
     header = (f"Truth of corpus {name}, written by eval/build_dev_machine.py from the files it plants and from\n"
               "inspection of the installed packages (never from modelcensus output). Regenerate: make eval.")
-    text = c.dump_toml(data, header)
-    (c.CACHE / name / "truth.toml").write_text(text)
-    # The planted secrets themselves stay out of the repo: only the leak check reads them.
-    (c.CACHE / name / "planted-secrets.json").write_text(json.dumps(sorted(set(facts["planted"])), indent=1))
-    (c.EVAL_DIR / "truth").mkdir(exist_ok=True)
-    (c.EVAL_DIR / "truth" / f"{name}.toml").write_text(text)
+    c.write_truth(name, data, header, facts["planted"])
     print(f"eval: {name} built at {root}; truth at eval/truth/{name}.toml")
     return root
 

@@ -247,3 +247,12 @@ def dump_toml(data: dict[str, Any], header: str = "") -> str:
     out: list[str] = [f"# {line}" if line else "#" for line in header.splitlines()]
     _table_lines("", data, out)
     return "\n".join(out).strip() + "\n"
+
+
+def write_truth(name: str, data: dict[str, Any], header: str, planted: list[str]) -> None:
+    """The corpus's truth, beside it and under eval/truth/; the planted secrets only beside it, outside the repo."""
+    text = dump_toml(data, header)
+    (CACHE / name / "truth.toml").write_text(text)
+    (CACHE / name / "planted-secrets.json").write_text(json.dumps(sorted(set(planted)), indent=1))
+    (EVAL_DIR / "truth").mkdir(exist_ok=True)
+    (EVAL_DIR / "truth" / f"{name}.toml").write_text(text)

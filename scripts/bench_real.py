@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import shutil
 import subprocess
 import sys
@@ -19,7 +18,6 @@ import threading
 import time
 from pathlib import Path
 
-_NAMED = re.compile(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>")
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / ".bench"
 REAL = BENCH / "real"
@@ -96,16 +94,6 @@ def _subset(pct: int) -> None:
             dest = root / path.relative_to(REAL)
             dest.parent.mkdir(parents=True, exist_ok=True)
             os.link(path, dest)
-
-
-def patterns_file() -> Path:
-    from scanner.catalog import load
-    from scanner.catalog.loader import searchable_patterns
-
-    # One regex for rg -f: the catalog's named groups (`(?P<secret>…)`) would repeat, so they become plain groups.
-    patterns = [_NAMED.sub("(?:", p) for f in load().files for _, p in searchable_patterns(f)]
-    (path := BENCH / "patterns.txt").write_text("".join(f"{p}\n" for p in patterns))
-    return path
 
 
 class TreeRss:
@@ -185,6 +173,8 @@ def measure(root: Path, patterns: Path) -> None:
 
 
 def main() -> None:
+    from bench import patterns_file  # scripts/ is this script's directory: the one list of rg patterns
+
     build()
     patterns = patterns_file()
     for root in (REAL, BENCH / "real-10", BENCH / "real-1"):
