@@ -21,7 +21,6 @@ from scanner.model import Context, Evidence, Inventory, Skip, SkipReason, Stats
 from scanner.options import ScanOptions
 from scanner.readonce import RepeatFilter, SeenFiles, relocate
 from scanner.targets.base import FileEntry, ReadFailure, Target
-from scanner.targets.container.layers import DecompressionLimit
 from scanner.targets.ownership import Ownership
 from scanner.textsafe import display_path
 
@@ -186,11 +185,8 @@ def _match_windows(
     while rest.start < entry.size:
         try:
             data = target.read_window(entry, rest.start, size)
-        except ReadFailure as failure:
+        except ReadFailure as failure:  # a container layer past its inflation cap too: what came before stands
             out.skip(Skip(shown, failure.reason, f"at byte {rest.start}: {failure.detail}"))
-            return
-        except DecompressionLimit as exc:  # a container layer inflated past its cap: what came before stands
-            out.skip(Skip(shown, SkipReason.DECOMPRESSION_LIMIT, f"matched up to byte {rest.start}: {exc}"))
             return
         last = len(data) < size or rest.start + len(data) >= entry.size
         owned_to = len(data) if last else len(data) - overlap + WINDOW_CONTEXT

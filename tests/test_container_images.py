@@ -267,3 +267,14 @@ def test_memory_backend_holds_the_fixed_containment_cases(tmp_path: Path) -> Non
                      "/fifo": "fifo", "/proc": "pseudo-filesystem", "/to-proc": "pseudo-filesystem"}
     assert target.read_path("/etc/pw", 1 << 10) == b"root:x:0:0:root:/root:/bin/sh\n"
     assert target.read_path("/to-proc", 1 << 10) is None
+
+
+def test_a_file_read_across_the_layer_cap_is_a_recorded_skip(tmp_path: Path, catalog: Catalog) -> None:
+    """The file's header is below the cap, its bytes cross it: the read is a decompression-limit skip, not a crash."""
+    pad = Member("pad.bin", data=bytes(240 << 20))
+    crossing = Member("etc/models.txt", data=b"model: claude-opus-4-1\n" + bytes(40 << 20))
+    image = oci_layout(tmp_path / "img", [layer_tar([Member("etc/ok.yaml", data=b"model: gpt-5.5\n")]),
+                                         layer_tar([pad, crossing])])
+    doc = scan_image(image, catalog)
+    assert "gpt-5.5" in {m["name"] for m in doc["models"]}
+    assert ("/etc/models.txt", "decompression-limit") in {(s["path"], s["reason"]) for s in doc["skipped"]}

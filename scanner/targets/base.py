@@ -43,6 +43,13 @@ class ReadFailure(Exception):
         self.detail = detail
 
 
+class DecompressionLimit(ReadFailure):
+    """A compressed source under the file (a container layer) inflated past its cap; what came before stands."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(SkipReason.DECOMPRESSION_LIMIT, detail)
+
+
 class Target(Protocol):
     info: TargetInfo
 

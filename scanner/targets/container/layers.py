@@ -13,6 +13,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from scanner.targets.base import DecompressionLimit
 from scanner.targets.container.blobs import Range
 from scanner.targets.container.errors import ImageError
 
@@ -22,10 +23,6 @@ MAX_INFLATED = 64 << 30  # bytes of tar stream one layer may inflate to
 MAX_RATIO = 200  # ... and no more than this many times its compressed size (past MIN_FOR_RATIO)
 MIN_FOR_RATIO = 256 << 20
 ZSTD_MAX_WINDOW = 1 << 27
-
-
-class DecompressionLimit(Exception):
-    """A layer inflated past its cap; what was read before it stands."""
 
 
 class LayerBytes(Protocol):

@@ -72,7 +72,7 @@ def _members(layer: Layer, skips: list[Skip]) -> dict[tuple[str, ...], tarfile.T
                     continue
                 found[parts] = member
     except DecompressionLimit as exc:
-        skips.append(Skip(layer.digest, SkipReason.DECOMPRESSION_LIMIT, str(exc)))
+        skips.append(Skip(layer.digest, SkipReason.DECOMPRESSION_LIMIT, exc.detail))
     except (tarfile.TarError, EOFError) as exc:
         skips.append(Skip(layer.digest, SkipReason.READ_ERROR, f"layer tar stream: {exc}"))
     except ImageError as exc:
