@@ -223,3 +223,16 @@ def test_without_the_extra_the_error_names_it(tmp_path: Path) -> None:
     assert done.returncode == 2
     expected = "modelcensus: error: fleet mode needs the fleet extra: pip install 'modelcensus[fleet]'"
     assert done.stderr.strip() == expected
+
+
+def test_a_key_in_a_manifest_never_reaches_the_store(tmp_path: Path) -> None:
+    key = "sk-ant-api03-" + "Zq7" * 31 + "AA"  # a fake of the real format (93 characters, then AA)
+    _vm(tmp_path / "vm", "claude-sonnet-4-5", "A")
+    manifest = tmp_path / "fleet.csv"
+    manifest.write_text(f"name,path,owner\nvm-{key},vm,{key}\nmissing,nowhere-{key},x\n")
+    with FleetStore(tmp_path / "fleet.duckdb") as store:
+        run_fleet(read_manifest(manifest), store, ScanLimits(300, 2 << 30), "builtin", FleetRun(workers=1, retries=0))
+        _, targets = store.query("SELECT name, path, labels, error FROM targets")
+        _, labels = store.query("SELECT target, key, value FROM labels")
+    assert len(targets) == 2 and labels
+    assert key not in json.dumps([targets, labels], default=str)

@@ -7,8 +7,24 @@ one is scanned (the same `modelcensus scan`, in a subprocess) and which tables a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
+
 FLEET_EXTRA_HINT = "fleet mode needs the fleet extra: pip install 'modelcensus[fleet]'"
 
 
 class FleetError(Exception):
     """A fleet input or store that cannot be used; the CLI prints it as one line."""
+
+
+@cache
+def _scrub() -> Callable[[str], str]:
+    from scanner.catalog import load
+
+    return load().scrub
+
+
+def shown(text: str) -> str:
+    """Text of the fleet's own (a target's name, path, labels, a scan's error) with every credential the built-in
+    catalogs know redacted, as the inventories it stores already are: a manifest is user input too."""
+    return _scrub()(text)

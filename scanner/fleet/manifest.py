@@ -15,7 +15,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from scanner.fleet import FleetError
+from scanner.fleet import FleetError, shown
 
 _NAME_UNSAFE = re.compile(r"[^A-Za-z0-9._@+-]+")
 
@@ -65,8 +65,9 @@ def _target(raw: str, base: Path, name: str | None = None, labels: dict[str, str
             timeout: float | None = None) -> FleetTarget:
     p = Path(raw)
     resolved = (p if p.is_absolute() else base / p).absolute()  # scans run in a scratch dir, so never relative
-    shown = name or _default_name(resolved)
-    return FleetTarget(shown, str(resolved), tuple(sorted((labels or {}).items())), timeout)
+    named = shown(name or _default_name(resolved))
+    safe_labels = tuple(sorted((shown(k), shown(v)) for k, v in (labels or {}).items()))
+    return FleetTarget(named, str(resolved), safe_labels, timeout)
 
 
 def _default_name(path: Path) -> str:

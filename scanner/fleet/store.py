@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from scanner.fleet import FLEET_EXTRA_HINT, FleetError
+from scanner.fleet import FLEET_EXTRA_HINT, FleetError, shown
 from scanner.fleet.manifest import FleetTarget
 from scanner.fleet.tables import TABLES
 
@@ -80,7 +80,7 @@ class FleetStore:
             self._forget(target.name)
             self.db.execute(
                 "INSERT INTO targets VALUES (?, ?, ?, 'scanned', NULL, ?, ?, ?, ?, ?)",
-                [target.name, target.path, json.dumps(dict(target.labels)), _now(), seconds, fingerprint,
+                [target.name, shown(target.path), json.dumps(dict(target.labels)), _now(), seconds, fingerprint,
                  catalogs, inventory_json],
             )
             self._insert_derived(target, doc)
@@ -95,7 +95,7 @@ class FleetStore:
         self._forget(target.name)
         self.db.execute(
             "INSERT INTO targets VALUES (?, ?, ?, 'failed', ?, ?, NULL, NULL, NULL, NULL)",
-            [target.name, target.path, json.dumps(dict(target.labels)), error, _now()],
+            [target.name, shown(target.path), json.dumps(dict(target.labels)), shown(error), _now()],
         )
         self._labels(target)
         self.db.execute("COMMIT")
@@ -103,7 +103,7 @@ class FleetStore:
     def relabel(self, target: FleetTarget) -> None:
         """An unchanged target keeps its inventory; its labels follow the manifest."""
         self.db.execute("UPDATE targets SET labels = ?, path = ? WHERE name = ?",
-                        [json.dumps(dict(target.labels)), target.path, target.name])
+                        [json.dumps(dict(target.labels)), shown(target.path), target.name])
         self.db.execute("DELETE FROM labels WHERE target = ?", [target.name])
         self._labels(target)
 
