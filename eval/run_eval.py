@@ -1,7 +1,7 @@
 """`make eval`: build the corpora that are missing (cached under .eval/), scan each with the current code in
 every output format, score the JSON against the truth, score `modelcensus diff` old -> new, print a summary.
 
-    python eval/run_eval.py [--only CORPUS ...] [--reuse]
+    python eval/run_eval.py [--only CORPUS ...] [--reuse] [--out DIR] [--formats FMT ...]
 """
 
 from __future__ import annotations
@@ -33,11 +33,13 @@ def build(corpus: str) -> None:
     stamp.write_text("ok\n")
 
 
-def scan(corpus: str, rescan: bool) -> Path:
+def scan(corpus: str, rescan: bool, results: Path, formats: list[str]) -> Path:
     base = c.CACHE / corpus
-    out = base / "outputs"
-    out.mkdir(exist_ok=True)
+    out = results / corpus / "outputs"
+    out.mkdir(parents=True, exist_ok=True)
     for fmt, name in FORMATS.items():
+        if fmt not in formats:
+            continue
         target = out / name
         if target.exists() and not rescan:
             continue
@@ -45,7 +47,7 @@ def scan(corpus: str, rescan: bool) -> Path:
                               capture_output=True, text=True)
         if proc.returncode not in (0, 1):
             print(f"eval: scan of {corpus} as {fmt} failed ({proc.returncode}): {proc.stderr.strip()[:500]}")
-    inventory = base / "inventory.json"
+    inventory = results / corpus / "inventory.json"
     if (out / "inventory.json").exists():
         inventory.write_bytes((out / "inventory.json").read_bytes())
     return inventory
@@ -136,6 +138,10 @@ def main() -> int:
     ap.add_argument("--only", nargs="*", choices=CORPORA)
     ap.add_argument("--show", type=int, default=20, help="misses and false positives listed per section")
     ap.add_argument("--reuse", action="store_true", help="score the last scan's outputs instead of scanning again")
+    ap.add_argument("--out", type=Path, default=c.CACHE,
+                    help="where scan outputs go (default: the cache); one directory per corpus")
+    ap.add_argument("--formats", nargs="*", choices=list(FORMATS), default=list(FORMATS),
+                    help="formats to scan in (default: all six; the leak check covers only these)")
     a = ap.parse_args()
     corpora = a.only or CORPORA
     score.SHOW = a.show
@@ -143,11 +149,11 @@ def main() -> int:
     inventories: dict[str, Path] = {}
     for corpus in corpora:
         build(corpus)
-        inventories[corpus] = scan(corpus, not a.reuse)
+        inventories[corpus] = scan(corpus, not a.reuse, a.out, a.formats)
         truth = tomllib.loads((c.CACHE / corpus / "truth.toml").read_text())
         inv = json.loads(inventories[corpus].read_text())
         print(f"\n######## {corpus}")
-        sections = score.score(truth, inv, c.CACHE / corpus / "outputs", c.CACHE / corpus / "planted-secrets.json")
+        sections = score.score(truth, inv, a.out / corpus / "outputs", c.CACHE / corpus / "planted-secrets.json")
         for s in sections:
             s.print()
             rows.append((corpus, s.name.strip() if not s.notes or s.n_truth or s.n_reported else s.notes[0],
@@ -158,7 +164,7 @@ def main() -> int:
         dt = diff_truth(old, new)
         text = c.dump_toml(dt, "Expected `modelcensus diff dev-machine-old dev-machine`, from the two truth files.")
         (c.EVAL_DIR / "truth" / "dev-machine.diff.toml").write_text(text)
-        diff_json = c.CACHE / "diff.json"
+        diff_json = a.out / "diff.json"
         proc = subprocess.run([str(MODELCENSUS), "diff", str(inventories["dev-machine-old"]),
                                str(inventories["dev-machine"]), "-f", "json", "-o", str(diff_json)],
                               capture_output=True, text=True)
