@@ -10,27 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-
-class Context(str, Enum):
-    """Where a piece of evidence was seen; decides whether it counts as wiring."""
-
-    CONFIG = "config"
-    ENV = "env"
-    SOURCE = "source"
-    BINARY = "binary"
-    LOG = "log"
-    SESSION = "session"
-    PACKAGE = "package"
-    DOCS = "docs"
-    TEST = "test"
-    COMMENT = "comment"
-
+# The vocabularies live in scanner.vocab; the types that use them are here.
+from scanner.vocab import WIRING_CONTEXTS as WIRING_CONTEXTS
+from scanner.vocab import Context as Context
+from scanner.vocab import Severity as Severity
 
 #: How many locations an inventory entry keeps (the first, in a stable order); detectors need not make more.
 MAX_LOCATIONS = 200
-
-#: Contexts in which a model or endpoint is really used by the VM (not merely mentioned).
-WIRING_CONTEXTS = frozenset({Context.CONFIG, Context.ENV, Context.SOURCE, Context.BINARY, Context.SESSION})
 
 
 class SkipReason(str, Enum):
@@ -443,13 +429,6 @@ class AgentEntry:
     ships: tuple[str, ...]  # model ids its shipped catalog names: not wiring
     configs: tuple[AgentConfig, ...]
     locations: tuple[Location, ...]
-
-
-class Severity(str, Enum):
-    INFO = "info"
-    LOW = "low"
-    MEDIUM = "medium"
-    HIGH = "high"
 
 
 @dataclass(frozen=True)
