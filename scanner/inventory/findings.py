@@ -1,7 +1,8 @@
 """The conclusions an auditor reads first, derived from a finished inventory.
 
-Each rule is a small pure function from the inventory to findings; `RULES` is the one list.
-Finding ids are stable (no paths, no line numbers), so baselines and diffs can key on them.
+Each rule is registered data (`FindingRule`: id, severity, title, SARIF help) with a small pure function
+from the inventory to hits; `RULES` is the one list, of these rules and of the sessions' and the live
+audit's. Finding ids are stable (no paths, no line numbers), so baselines and diffs can key on them.
 """
 
 from __future__ import annotations
@@ -9,13 +10,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
-from scanner.live.findings import kill_switch_runtime_differs, live_connections, setting_runtime_differs
-from scanner.model import WIRING_CONTEXTS, Context, Finding, Inventory, Location, Severity, SwitchState, location_key
+from scanner.inventory.rule import FindingRule, Hit
+from scanner.live.findings import LIVE_RULES
+from scanner.model import WIRING_CONTEXTS, Context, Inventory, Location, Severity, SwitchState, location_key
 from scanner.sessions.findings import SESSION_RULES
 
-Rule = Callable[[Inventory], Iterator[Finding]]
 _MAX_LOCS = 20
 
 
@@ -23,7 +24,7 @@ def _wiring(locs: tuple[Location, ...]) -> tuple[Location, ...]:
     return tuple(loc for loc in locs if loc.context in WIRING_CONTEXTS)[:_MAX_LOCS]
 
 
-def external_models(inv: Inventory) -> Iterator[Finding]:
+def external_models(inv: Inventory) -> Iterator[Hit]:
     groups: dict[tuple[str, str], list[str]] = defaultdict(list)
     locs: dict[tuple[str, str], list[Location]] = defaultdict(list)
     for m in inv.models:
@@ -33,68 +34,64 @@ def external_models(inv: Inventory) -> Iterator[Finding]:
             locs[key].extend(_wiring(m.locations)[:2])
     for (vendor, via), names in sorted(groups.items()):
         shown = ", ".join(sorted(names)[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
-        yield Finding(
-            f"external-model-wired:{vendor}:{via}",
-            Severity.MEDIUM,
+        yield Hit(
+            f"{vendor}:{via}",
             f"{len(names)} {vendor} model(s) wired via {via}: {shown}",
             tuple(sorted(set(locs[(vendor, via)]), key=location_key))[:_MAX_LOCS],
         )
 
 
-def unknown_models(inv: Inventory) -> Iterator[Finding]:
+def unknown_models(inv: Inventory) -> Iterator[Hit]:
     names = sorted(m.name for m in inv.models if m.wired and m.catalog == "unknown" and not m.vendor)
     if names:
         shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
-        yield Finding(
-            "uncatalogued-models-wired",
-            Severity.INFO,
-            f"{len(names)} model id(s) no catalog knows (in-house?): {shown}",
-        )
+        yield Hit("", f"{len(names)} model id(s) no catalog knows (in-house?): {shown}")
 
 
-def lifecycle(inv: Inventory) -> Iterator[Finding]:
+def _lifecycle(inv: Inventory, stage: str) -> Iterator[Hit]:
     for m in inv.models:
-        if m.wired and m.lifecycle in ("deprecated", "retired"):
-            sev = Severity.MEDIUM if m.lifecycle == "retired" else Severity.LOW
-            when = f" (shut down {m.retires})" if m.lifecycle == "retired" and m.retires else ""
-            when = when or (f" (shuts down {m.retires})" if m.retires else "")
-            title = f"{m.name} is {m.lifecycle}{when} but still wired"
-            yield Finding(f"model-{m.lifecycle}:{m.name}", sev, title, _wiring(m.locations))
+        if m.wired and m.lifecycle == stage:
+            if stage == "retired":
+                when = f" (shut down {m.retires})" if m.retires else ""
+            else:
+                when = f" (shuts down {m.retires})" if m.retires else ""
+            yield Hit(m.name, f"{m.name} is {stage}{when} but still wired", _wiring(m.locations))
 
 
-def credentials(inv: Inventory) -> Iterator[Finding]:
+def deprecated_models(inv: Inventory) -> Iterator[Hit]:
+    return _lifecycle(inv, "deprecated")
+
+
+def retired_models(inv: Inventory) -> Iterator[Hit]:
+    return _lifecycle(inv, "retired")
+
+
+def credentials(inv: Inventory) -> Iterator[Hit]:
     for c in inv.credentials:
         locs = tuple(cl.location for cl in c.locations)[:_MAX_LOCS]
-        yield Finding(
-            f"credential:{c.sha256[:16]}", Severity.MEDIUM, f"{c.type} credential present ({c.redacted})", locs
-        )
+        yield Hit(c.sha256[:16], f"{c.type} credential present ({c.redacted})", locs)
+
+
+def world_readable_credentials(inv: Inventory) -> Iterator[Hit]:
+    for c in inv.credentials:
         loose = tuple(cl.location for cl in c.locations if cl.mode and int(cl.mode, 8) & 0o004)
         if loose:
-            yield Finding(
-                f"credential-world-readable:{c.sha256[:16]}",
-                Severity.HIGH,
-                f"{c.type} credential ({c.redacted}) is in a world-readable file",
-                loose[:_MAX_LOCS],
+            yield Hit(
+                c.sha256[:16], f"{c.type} credential ({c.redacted}) is in a world-readable file", loose[:_MAX_LOCS]
             )
 
 
-def kill_switches(inv: Inventory) -> Iterator[Finding]:
+def disarmed_kill_switches(inv: Inventory) -> Iterator[Hit]:
     for k in inv.kill_switches:
         env = tuple(loc for loc in k.locations if loc.context is Context.ENV)
         if k.state is SwitchState.OFF and env:
-            yield Finding(
-                f"kill-switch-disarmed:{k.name}",
-                Severity.HIGH,
-                f"kill switch {k.name} is disarmed ({k.name}={k.value}) by an environment setting",
-                env,
-            )
-        elif k.state is SwitchState.ON:
-            yield Finding(
-                f"kill-switch-armed:{k.name}",
-                Severity.INFO,
-                f"kill switch {k.name} is set ({k.value})",
-                k.locations[:_MAX_LOCS],
-            )
+            yield Hit(k.name, f"kill switch {k.name} is disarmed ({k.name}={k.value}) by an environment setting", env)
+
+
+def armed_kill_switches(inv: Inventory) -> Iterator[Hit]:
+    for k in inv.kill_switches:
+        if k.state is SwitchState.ON:
+            yield Hit(k.name, f"kill switch {k.name} is set ({k.value})", k.locations[:_MAX_LOCS])
 
 
 _SWITCH_VERB = {SwitchState.ON: "arms", SwitchState.OFF: "disarms"}
@@ -106,7 +103,7 @@ def _words(name: str) -> tuple[str, ...]:
     return tuple(w.upper() for w in _WORD.findall(name))
 
 
-def kill_switch_overridden(inv: Inventory) -> Iterator[Finding]:
+def kill_switch_overridden(inv: Inventory) -> Iterator[Hit]:
     """A kill switch a config file sets and an environment assignment of the same switch sets otherwise: the
     environment override wins (`safety.kill_switch = true` in a TOML file, `SAFETY_KILL_SWITCH=0` in an env
     file or a unit's `Environment=`; an env name may carry a product prefix, `JARVIS_SAFETY_KILL_SWITCH`)."""
@@ -122,34 +119,33 @@ def kill_switch_overridden(inv: Inventory) -> Iterator[Finding]:
             if not words or _words(env.name)[-len(words) :] != words:
                 continue
             done.add((cfg.name, env.name))
-            yield Finding(
-                f"kill-switch-overridden:{cfg.name}:{env.name}",
-                Severity.HIGH if env.state is SwitchState.OFF else Severity.MEDIUM,
+            yield Hit(
+                f"{cfg.name}:{env.name}",
                 f"kill switch {cfg.name}: config {_SWITCH_VERB[cfg.state]} it ({cfg.name}={cfg.value} in "
                 f"{cfg_loc.path}); the environment {_SWITCH_VERB[env.state]} it ({env.name}={env.value} in "
                 f"{env_loc.path}); the environment override wins",
                 tuple(sorted({cfg_loc, env_loc}, key=location_key)),
+                Severity.HIGH if env.state is SwitchState.OFF else Severity.MEDIUM,
             )
 
 
-def vendor_default_overridden(inv: Inventory) -> Iterator[Finding]:
+def vendor_default_overridden(inv: Inventory) -> Iterator[Hit]:
     """A vendor SDK's base-URL variable sends its traffic to another host: a reverse proxy in the path."""
     for e in inv.endpoints:
         for vendor, variable in e.overrides:
             locs = _wiring(e.locations) or e.locations[:_MAX_LOCS]
-            yield Finding(f"base-url-override:{vendor}:{e.host}", Severity.MEDIUM,
-                          f"{variable} sends {vendor} traffic to {e.host} instead of {vendor}'s own API "
-                          "(a proxy in the path)", locs)
+            yield Hit(f"{vendor}:{e.host}",
+                      f"{variable} sends {vendor} traffic to {e.host} instead of {vendor}'s own API "
+                      "(a proxy in the path)", locs)
 
 
-def base_url_overrides(inv: Inventory) -> Iterator[Finding]:
+def unlisted_endpoints(inv: Inventory) -> Iterator[Hit]:
     for e in inv.endpoints:
         if e.wired and e.vendor is None:
             locs = _wiring(e.locations)
             if locs:
-                yield Finding(
-                    f"endpoint-unlisted:{e.host}",
-                    Severity.LOW,
+                yield Hit(
+                    e.host,
                     f"traffic may go to {e.host}, a host no catalog lists (proxy or in-house)",
                     locs,
                 )
@@ -158,7 +154,7 @@ def base_url_overrides(inv: Inventory) -> Iterator[Finding]:
 _CONFIGURING = frozenset({Context.CONFIG, Context.ENV, Context.SESSION})
 
 
-def dormant_clients(inv: Inventory) -> Iterator[Finding]:
+def dormant_clients(inv: Inventory) -> Iterator[Hit]:
     """A provider client shipped (compiled in, built in source, installed) that no config routes to."""
     configured: set[str] = set()
     for m in inv.models:
@@ -180,32 +176,94 @@ def dormant_clients(inv: Inventory) -> Iterator[Finding]:
         what = sorted({label for label, _ in items})
         shown = ", ".join(what[:4]) + (f" and {len(what) - 4} more" if len(what) > 4 else "")
         locs = tuple(sorted({loc for _, loc in items}, key=location_key))[:_MAX_LOCS]
-        yield Finding(
-            f"dormant-client:{vendor}",
-            Severity.LOW,
+        yield Hit(
+            vendor,
             f"{vendor} client shipped but no config routes to it: {shown}",
             locs,
         )
 
 
-RULES: tuple[Rule, ...] = (
-    external_models,
-    unknown_models,
-    lifecycle,
-    credentials,
-    kill_switches,
-    kill_switch_overridden,
-    base_url_overrides,
-    vendor_default_overridden,
-    dormant_clients,
-    *SESSION_RULES,
+INVENTORY_RULES = (
+    FindingRule(
+        "external-model-wired", Severity.MEDIUM, "A third-party model is wired into the VM",
+        "The VM's configuration, environment, code or binaries name models of an outside vendor reached through the "
+        "stated route. Data sent to those models leaves for that vendor. Check that this vendor and route are "
+        "approved for the data the agent handles.",
+        external_models,
+    ),
+    FindingRule(
+        "uncatalogued-models-wired", Severity.INFO, "Model ids no catalog knows are wired",
+        "These ids are used by the VM but match no catalog: in-house models, aliases a router resolves, or vendors "
+        "the catalogs do not know yet. Find out which model serves each, or add a catalog with --catalog.",
+        unknown_models,
+    ),
+    FindingRule(
+        "model-deprecated", Severity.LOW, "A deprecated model is still wired",
+        "The vendor has announced the retirement of this model. Plan the move to its successor before it stops "
+        "answering.",
+        deprecated_models,
+    ),
+    FindingRule(
+        "model-retired", Severity.MEDIUM, "A retired model is still wired",
+        "The vendor no longer serves this model: calls to it fail, or a router silently sends them elsewhere. "
+        "Replace it.",
+        retired_models,
+    ),
+    FindingRule(
+        "credential", Severity.MEDIUM, "An API credential is stored on the VM",
+        "A provider credential is stored in a file of the VM (shown redacted, with the SHA-256 of the exact value "
+        "so it can be matched against a key inventory). Whoever can read the file can spend on the account and read "
+        "what the key can read. Check that it belongs here and is scoped and rotated.",
+        credentials,
+    ),
+    FindingRule(
+        "credential-world-readable", Severity.HIGH, "An API credential is in a world-readable file",
+        "Every user and process of the VM can read this credential. Restrict the file's mode (0400 or 0600, owned "
+        "by the service that needs it) and rotate the key.",
+        world_readable_credentials,
+    ),
+    FindingRule(
+        "kill-switch-disarmed", Severity.HIGH, "A kill switch is disarmed by an environment setting",
+        "A setting that is meant to stop or redirect model traffic is turned off in the environment the service "
+        "runs with. Check whether traffic reaches a vendor that the switch was meant to keep it from.",
+        disarmed_kill_switches,
+    ),
+    FindingRule(
+        "kill-switch-armed", Severity.INFO, "A kill switch is set",
+        "A setting that stops or redirects model traffic is set. Recorded so that a change of its state shows up.",
+        armed_kill_switches,
+    ),
+    FindingRule(
+        "kill-switch-overridden", Severity.HIGH, "An environment setting overrides a kill switch of a config file",
+        "A config file sets a kill switch one way and an environment assignment of the same switch (an env file, a "
+        "unit's Environment=) sets it the other way. The environment override is the one in force.",
+        kill_switch_overridden,
+    ),
+    FindingRule(
+        "endpoint-unlisted", Severity.LOW, "Model traffic may go to a host no catalog lists",
+        "A base URL or endpoint of the VM points at a host that is not a known vendor API: a proxy, a router or an "
+        "in-house service. What it forwards to is not visible from here; find out which vendors stand behind it.",
+        unlisted_endpoints,
+    ),
+    FindingRule(
+        "base-url-override", Severity.MEDIUM, "A vendor's base URL is pointed at another host",
+        "The variable a vendor's SDK reads for its base URL sends that vendor's traffic to a different host: a "
+        "reverse proxy or gateway sits between the agent and the vendor. Find out what it logs, changes or forwards.",
+        vendor_default_overridden,
+    ),
+    FindingRule(
+        "dormant-client", Severity.LOW, "A provider client is shipped but not configured",
+        "A client for this vendor is compiled into a binary, built in source or installed, yet no configuration, "
+        "environment or session routes to the vendor. It can be switched on without a new release.",
+        dormant_clients,
+    ),
 )
-# Rules of a live audit (they find nothing in an inventory without processes).
-RULES += (kill_switch_runtime_differs, setting_runtime_differs, live_connections)
-_ORDER = {Severity.HIGH: 0, Severity.MEDIUM: 1, Severity.LOW: 2, Severity.INFO: 3}
+# The rules of a live audit find nothing in an inventory without processes.
+RULES: tuple[FindingRule, ...] = (*INVENTORY_RULES, *SESSION_RULES, *LIVE_RULES)
+RULE_BY_ID = {r.id: r for r in RULES}
 
 
 def derive_findings(inv: Inventory) -> Inventory:
-    found = [f for rule in RULES for f in rule(inv)]
-    found.sort(key=lambda f: (_ORDER[f.severity], f.id))
+    found = [f for rule in RULES for f in rule.findings(inv)]
+    found.sort(key=lambda f: (-f.severity.rank, f.id))
     return dataclasses.replace(inv, findings=tuple(found))
