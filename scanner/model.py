@@ -12,6 +12,8 @@ from enum import Enum
 
 # The vocabularies live in scanner.vocab; the types that use them are here.
 from scanner.vocab import WIRING_CONTEXTS as WIRING_CONTEXTS
+from scanner.vocab import CatalogStatus as CatalogStatus
+from scanner.vocab import Confidence as Confidence
 from scanner.vocab import Context as Context
 from scanner.vocab import Severity as Severity
 
@@ -139,7 +141,7 @@ class RuleEvidence:
     rule: str
     count: int
     example: str
-    confidence: str
+    confidence: Confidence
 
 
 @dataclass(frozen=True)
@@ -150,7 +152,7 @@ class SessionProvider:
     served_via: str | None
     api: str | None
     records: int
-    confidence: str
+    confidence: Confidence
     first_seen: str | None
     last_seen: str | None
     evidence: tuple[RuleEvidence, ...]
@@ -314,7 +316,7 @@ class ModelEntry:
     family: str | None
     served_via: str | None
     base_model: str | None
-    catalog: str  # known | family | unknown
+    catalog: CatalogStatus  # how much the catalogs know of the id
     lifecycle: str | None
     wired: bool
     locations: tuple[Location, ...]
@@ -451,7 +453,7 @@ class RouteEntry:
     observed_api: str | None
     sessions: int
     days: tuple[str, ...]
-    confidence: str | None
+    confidence: Confidence | None
     locations: tuple[Location, ...] = ()
 
 

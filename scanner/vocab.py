@@ -106,8 +106,8 @@ class PseudoVendor(Word):
     UNKNOWN = "unknown"
 
 
-#: Vendor values that are no outside company (a session or connection to one of them sends data nowhere).
-PSEUDO_VENDORS = frozenset(PseudoVendor)
+#: Vendor values that are no outside company: a session served by one of them sent its data to no vendor.
+PSEUDO_VENDORS: tuple[PseudoVendor, ...] = tuple(PseudoVendor)
 
 
 class CatalogStatus(Word):

@@ -24,6 +24,7 @@ from scanner.model import (
     AgentFileEvidence,
     AgentPackageEvidence,
     BundledSdk,
+    CatalogStatus,
     ClientEntry,
     ClientEvidence,
     CredentialEntry,
@@ -314,7 +315,7 @@ class InventoryBuilder:
                 ident.lifecycle,
                 ident.catalog,
             )
-            if base and known == "unknown":
+            if base and known == CatalogStatus.UNKNOWN:
                 # An alias of a catalogued model: it inherits what the catalog knows of its base.
                 inner = self.catalog.identify(base)
                 vendor = vendor or inner.vendor

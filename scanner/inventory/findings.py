@@ -14,7 +14,16 @@ from collections.abc import Iterator
 
 from scanner.inventory.rule import FindingRule, Hit
 from scanner.live.findings import LIVE_RULES
-from scanner.model import WIRING_CONTEXTS, Context, Inventory, Location, Severity, SwitchState, location_key
+from scanner.model import (
+    WIRING_CONTEXTS,
+    CatalogStatus,
+    Context,
+    Inventory,
+    Location,
+    Severity,
+    SwitchState,
+    location_key,
+)
 from scanner.sessions.findings import SESSION_RULES
 
 _MAX_LOCS = 20
@@ -42,7 +51,7 @@ def external_models(inv: Inventory) -> Iterator[Hit]:
 
 
 def unknown_models(inv: Inventory) -> Iterator[Hit]:
-    names = sorted(m.name for m in inv.models if m.wired and m.catalog == "unknown" and not m.vendor)
+    names = sorted(m.name for m in inv.models if m.wired and m.catalog == CatalogStatus.UNKNOWN and not m.vendor)
     if names:
         shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
         yield Hit("", f"{len(names)} model id(s) no catalog knows (in-house?): {shown}")

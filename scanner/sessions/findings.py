@@ -9,14 +9,13 @@ from collections.abc import Iterator
 
 from scanner.inventory.rule import FindingRule, Hit
 from scanner.model import Context, Inventory, SessionEntry, SessionProvider, Severity
-
-_PSEUDO = ("self-hosted", "unknown")
+from scanner.vocab import PSEUDO_VENDORS
 
 
 def _external(s: SessionEntry) -> list[SessionProvider]:
     if s.location.context is Context.TEST:
         return []  # a session log in a test or fixture tree says nothing of this machine's traffic
-    return [p for p in s.providers if p.vendor not in _PSEUDO]
+    return [p for p in s.providers if p.vendor not in PSEUDO_VENDORS]
 
 
 def _who(p: SessionProvider) -> str:
