@@ -77,6 +77,9 @@ class Severity(Word):
 
 _SEVERITY_RANK = {s: i for i, s in enumerate(Severity)}
 
+#: Severities the most severe first, as summaries list them.
+SEVERITIES_WORST_FIRST: tuple[Severity, ...] = tuple(reversed(Severity))
+
 
 class Confidence(Word):
     """How sure a fingerprint rule, or an attribution made from rules, is; declared from the least to the most."""
