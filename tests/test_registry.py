@@ -101,6 +101,22 @@ def test_no_rule_module_builds_findings_by_hand() -> None:
         assert "Finding(" not in path.read_text(encoding="utf-8"), path
 
 
+def test_findings_are_derived_in_one_place() -> None:
+    """A scan and a live audit derive their findings in the inventory builder, once, from the whole inventory."""
+    callers = sorted(
+        str(p.relative_to(REPO)) for p in (REPO / "scanner").rglob("*.py") if "derive_findings(" in p.read_text()
+    )
+    assert callers == ["scanner/inventory/builder.py", "scanner/inventory/findings.py"]
+
+
+def test_live_interprets_facts_and_runs_no_scan() -> None:
+    """live/ turns what the running system shows into inventory parts; the audit that scans is above it."""
+    upward = r"pipeline|pool|audit|cli|render|inventory\.(?:findings|builder)"
+    above = re.compile(rf"^\s*(?:from|import) scanner\.(?:{upward})\b", re.M)
+    for path in sorted((REPO / "scanner" / "live").glob("*.py")):
+        assert not above.search(path.read_text(encoding="utf-8")), path
+
+
 def test_every_diff_renderer_module_is_registered_and_documented() -> None:
     import scanner.diffrender as diffrender_pkg
     from scanner.diffrender import DIFF_RENDERERS
