@@ -98,6 +98,8 @@ class FileView:
     @cached_property
     def config(self) -> ConfigParse | None:
         """The file's settings, parsed once whichever detector asks first (none writes to the view)."""
+        if self.window is not None and self.window.offset:
+            return None  # a config file past the read cap is parsed from its head only
         return parse_config(self)
 
     @cached_property

@@ -10,14 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from scanner.catalog import Catalog
 from scanner.detectors import config_formats as fmt
 from scanner.model import Context, Skip, SkipReason
-
-if TYPE_CHECKING:
-    from scanner.detectors.base import FileView
+from scanner.targets.base import FileEntry
 
 MAX_CONFIG_BYTES = 4 << 20
 _SYSTEMD_EXT = (".service", ".socket", ".timer", ".path", ".mount", ".target")
@@ -42,10 +40,27 @@ class ConfigParse:
     skip: Skip | None = None  # not parsed (too big), parsed in part (budget) or not parsed as its format
 
 
-def parse_config(view: FileView) -> ConfigParse | None:
-    """The file's settings, or None when it is no config file (or is a later window of a large one)."""
-    if view.window is not None and view.window.offset:
-        return None  # a config file past the read cap is parsed from its head only
+class ConfigFile(Protocol):
+    """What the parse reads of a file (a `FileView` is one)."""
+
+    @property
+    def entry(self) -> FileEntry: ...
+    @property
+    def catalog(self) -> Catalog: ...
+    @property
+    def data(self) -> bytes: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def context(self) -> Context: ...
+    @property
+    def text(self) -> str: ...
+
+
+def parse_config(view: ConfigFile) -> ConfigParse | None:
+    """The file's settings, or None when it is no config file."""
     if view.context not in (Context.CONFIG, Context.ENV, Context.SOURCE):
         return None
     if view.context is Context.SOURCE and not view.name.endswith(SHELL_EXT):
@@ -96,7 +111,7 @@ _SHELL_NAMES = {".bashrc", ".bash_profile", ".profile", ".zshrc", ".zshenv", ".z
 SHELL_EXT = (".sh", ".bash", ".zsh")
 
 
-def pick_parser(view: FileView) -> Callable[[str], list[fmt.ConfigItem]] | None:
+def pick_parser(view: ConfigFile) -> Callable[[str], list[fmt.ConfigItem]] | None:
     name = view.name.lower()
     if name in _SKIP_NAMES:
         return None
