@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from scanner.catalog import Catalog
 from scanner.catalog.index import _package_key as package_key
-from scanner.inventory.findings import derive_findings
+from scanner.findings.registry import derive_findings
 from scanner.inventory.redact import redact_all
 from scanner.model import (
     MAX_LOCATIONS,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from scanner.inventory.rule import FindingRule, Hit
+from scanner.findings.rule import FindingRule, Hit
 from scanner.model import Context, Inventory, SessionEntry, SessionProvider, Severity
 from scanner.vocab import PSEUDO_VENDORS
 

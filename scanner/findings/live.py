@@ -11,7 +11,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator
 
-from scanner.inventory.rule import FindingRule, Hit
+from scanner.findings.rule import FindingRule, Hit
 from scanner.model import (
     EnvSetting,
     Inventory,

@@ -1,19 +1,12 @@
-"""The conclusions an auditor reads first, derived from a finished inventory.
-
-Each rule is registered data (`FindingRule`: id, severity, title, SARIF help) with a small pure function
-from the inventory to hits; `RULES` is the one list, of these rules and of the sessions' and the live
-audit's. Finding ids are stable (no paths, no line numbers), so baselines and diffs can key on them.
-"""
+"""What the inventory of files says an auditor must read: outside models, credentials, kill switches, proxies."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections import defaultdict
 from collections.abc import Iterator
 
-from scanner.inventory.rule import FindingRule, Hit
-from scanner.live.findings import LIVE_RULES
+from scanner.findings.rule import FindingRule, Hit
 from scanner.model import (
     WIRING_CONTEXTS,
     CatalogStatus,
@@ -24,7 +17,6 @@ from scanner.model import (
     SwitchState,
     location_key,
 )
-from scanner.sessions.findings import SESSION_RULES
 
 _MAX_LOCS = 20
 
@@ -267,12 +259,3 @@ INVENTORY_RULES = (
         dormant_clients,
     ),
 )
-# The rules of a live audit find nothing in an inventory without processes.
-RULES: tuple[FindingRule, ...] = (*INVENTORY_RULES, *SESSION_RULES, *LIVE_RULES)
-RULE_BY_ID = {r.id: r for r in RULES}
-
-
-def derive_findings(inv: Inventory) -> Inventory:
-    found = [f for rule in RULES for f in rule.findings(inv)]
-    found.sort(key=lambda f: (-f.severity.rank, f.id))
-    return dataclasses.replace(inv, findings=tuple(found))
