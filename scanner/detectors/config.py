@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from urllib.parse import urlsplit
 
 from scanner.catalog import Catalog
@@ -54,9 +54,7 @@ class ConfigDetector:
         assert parsed is not None
         if parsed.skip is not None:
             yield parsed.skip
-        if parsed.skip is not None and parsed.skip.reason is SkipReason.CAP_REACHED:
-            return
-        items = list(parsed.items)
+        items = parsed.items  # none when the file was too big to parse by key
 
         def locate(line: int | None, env: bool) -> Location:
             ctx = Context.ENV if env else view.context
@@ -70,7 +68,7 @@ class ConfigDetector:
         if parsed.parser is fmt.parse_systemd:
             yield from self._environment_files(view, items)
 
-    def _environment_files(self, view: FileView, items: list[fmt.ConfigItem]) -> Iterator[Evidence | Skip]:
+    def _environment_files(self, view: FileView, items: Sequence[fmt.ConfigItem]) -> Iterator[Evidence | Skip]:
         """`EnvironmentFile=` is resolved inside the target root and read as an env file."""
         for item in items:
             if item.path[-1:] != ("EnvironmentFile",):
@@ -125,7 +123,7 @@ _DEPLOYMENT_MODEL = (("model", "name"), ("properties", "model", "name"), ("model
 _DEPLOYMENT_NAME = (("name",), ("deployment_name",), ("deployment",))
 
 
-def _deployments(items: list[fmt.ConfigItem], catalog: Catalog) -> list[_Deployment]:
+def _deployments(items: Sequence[fmt.ConfigItem], catalog: Catalog) -> list[_Deployment]:
     """Records `{name, model | model.name | properties.model.name}` that say they are Azure deployments: by a
     marker key or type (`sku`, `azurerm_cognitive_deployment`, the ARM type), or by sitting in a deployment map."""
     markers = catalog.keys("deployment_record")
@@ -160,7 +158,7 @@ def _deployments(items: list[fmt.ConfigItem], catalog: Catalog) -> list[_Deploym
     return found
 
 
-def _switch_tables(items: list[fmt.ConfigItem], catalog: Catalog) -> dict[tuple[str, ...], tuple[str, bool]]:
+def _switch_tables(items: Sequence[fmt.ConfigItem], catalog: Catalog) -> dict[tuple[str, ...], tuple[str, bool]]:
     """Items that hold the state of a kill-switch table or object (`[runtime.kill_switch]` + `engaged = false`,
     `"killSwitch": {"enabled": true}`): item path -> (switch name, inverted)."""
     direct, inverted = catalog.keys("switch_state"), catalog.keys("switch_state_inverted")
@@ -176,7 +174,7 @@ def _switch_tables(items: list[fmt.ConfigItem], catalog: Catalog) -> dict[tuple[
 
 
 def _flag_switches(
-    items: list[fmt.ConfigItem], catalog: Catalog
+    items: Sequence[fmt.ConfigItem], catalog: Catalog
 ) -> tuple[dict[tuple[str, ...], KillSwitchEvidence], set[tuple[str, ...]]]:
     """flagd / OpenFeature flag definitions (`flags.NAME.{state, defaultVariant, variants}`) whose flag is
     named as a kill switch: its value is the default variant's while the flag is ENABLED."""
@@ -208,7 +206,7 @@ def _flag_switches(
     return out, consumed
 
 
-def _model_map_keys(items: list[fmt.ConfigItem], locate: Locate) -> Iterator[ModelEvidence]:
+def _model_map_keys(items: Sequence[fmt.ConfigItem], locate: Locate) -> Iterator[ModelEvidence]:
     """`"models": {"qwen3.5:4b": {"name": "Qwen 3.5 4B"}}` (opencode, Crush): the keys of a models map are the
     ids; the `name` beside them is a label. A key is taken when it looks like an id (a digit, `:` or `/`)."""
     seen: set[tuple[str, ...]] = set()
@@ -228,7 +226,7 @@ def _flip(state: SwitchState) -> SwitchState:
 
 
 def interpret(
-    items: list[fmt.ConfigItem], catalog: Catalog, locate: Locate, meta: FileMeta | None
+    items: Sequence[fmt.ConfigItem], catalog: Catalog, locate: Locate, meta: FileMeta | None
 ) -> Iterator[Evidence]:
     model_keys = catalog.keys("model")
     url_keys = catalog.keys("base_url")

@@ -8,7 +8,7 @@ each reads `FileView.config`, which is this module's pure function of the file's
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -136,7 +136,7 @@ def pick_parser(view: ConfigFile) -> Callable[[str], list[fmt.ConfigItem]] | Non
 _WORD_EDGES = "()[]{}<>,;:.!?\"'`"
 
 
-def label_words(items: list[fmt.ConfigItem], catalog: Catalog) -> frozenset[str]:
+def label_words(items: Sequence[fmt.ConfigItem], catalog: Catalog) -> frozenset[str]:
     """The words of labels and descriptions (values with a blank under a `label` key), minus every value the
     file sets whole: `Qwen3` of "Qwen3 Coder 30B (local)" is prose; a `model: Qwen3` elsewhere would keep it.
     Also the values of `not_model` keys (`image: ollama/ollama:rocm`)."""
