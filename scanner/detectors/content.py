@@ -111,8 +111,11 @@ class ContentDetector:
         if runs[0] <= hit.start and hit.end <= runs[1]:
             return  # hits come in order: this one's run was split already
         runs[:] = [lo, hi]
-        if data[lo:hi] == hit.text and _recognised(catalog, decode(hit.text)):
-            yield ModelEvidence(decode(hit.text), view.location(view.line_of(hit.start), offset=hit.start))
+        whole = data[lo:hi].rstrip(b"./:@")
+        if _recognised(catalog, decode(whole)):
+            # One id, the whole run: `bedrock/anthropic.claude-…-v1:0` of a model list is that hosted form,
+            # not the `anthropic.claude-…` a `find` pattern located inside it.
+            yield ModelEvidence(decode(whole), view.location(view.line_of(lo), offset=lo))
             return
         run = data[lo:hi]
         inside = sorted({s - lo for s in starts[bisect_left(starts, lo) : bisect_left(starts, hi)]})
