@@ -520,7 +520,9 @@ def test_claude_code_native_install_keeps_the_newest_version(tmp_path: Path, sca
     versions = "/home/dev/.local/share/claude/versions"
     write(tmp_path, f"{versions}/2.1.9", b"\x7fELF\x02\x01\x01" + b"\0" * 64 + b'["claude-opus-4-1"]')
     write(
-        tmp_path, f"{versions}/2.1.197", b"\x7fELF\x02\x01\x01" + b"\0" * 64 + b'["claude-opus-4-7","claude-sonnet-4-6"]'
+        tmp_path,
+        f"{versions}/2.1.197",
+        b"\x7fELF\x02\x01\x01" + b"\0" * 64 + b'["claude-opus-4-7","claude-sonnet-4-6"]',
     )
     _, doc = scan_dir(tmp_path)
     claude = _agent(doc, "claude-code")

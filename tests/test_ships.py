@@ -75,7 +75,10 @@ def test_aider_ships_its_model_settings_names(tmp_path: Path, scan_dir: ScanFn) 
     names = [line.split(": ", 1)[1] for line in listing.splitlines() if line.startswith("- name: ")]
     assert sorted(_ships(doc, "aider")) == sorted(names)
     models = {m["name"]: m for m in doc["models"]}
-    for name in ("bedrock/anthropic.claude-3-7-sonnet-20250219-v1:0", "bedrock_converse/eu.anthropic.claude-opus-4-20250514-v1:0"):
+    for name in (
+        "bedrock/anthropic.claude-3-7-sonnet-20250219-v1:0",
+        "bedrock_converse/eu.anthropic.claude-opus-4-20250514-v1:0",
+    ):
         assert models[name]["served_via"] == "bedrock"  # the whole hosted form, not its anthropic.claude-… part
     assert models["cohere_chat/command-a-03-2025"]["vendor"] == "cohere"
     assert models["command-r-plus"]["vendor"] == "cohere"
