@@ -10,7 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
 
+from scanner.catalog import Catalog
+from scanner.detectors.agents import AgentDetector
+from scanner.detectors.base import FileView
+from scanner.model import AgentFileEvidence, FileMeta
+from scanner.targets.base import FileEntry
 from tests.conftest import ScanFn, entry, write
 
 DATA = Path(__file__).parent / "data" / "agents"
@@ -96,3 +103,40 @@ def test_ships_from_every_window_of_a_big_executable(tmp_path: Path, scan_dir: S
     ships = _ships(doc, "claude-code")
     assert {"claude-sonnet-4-6", "claude-opus-4-1@20250805", "claude-opus-4-0", "claude-sonnet-5-5"} <= ships
     assert not {s for s in ships if s.endswith(("-", ".", "@"))}
+
+
+_PIECES = hs.sampled_from(
+    [
+        b'"claude-opus-4-7"',
+        b'"claude-opus-4-7-thinking"',
+        b'"us.anthropic.claude-opus-4-7"',
+        b'name:"GPT-5.5"',
+        b'"gpt-6-',
+        b"gpt-5.5",
+        b'"gemini-2.5-flash-base"',
+        b"'o3-mini'",
+        b"`claude-opus-4-6@eu`",
+        b'"',
+        b"\0",
+        b",",
+        b"{id:",
+        b"-thinking",
+        b"claude-sonnet-4-5",
+        b'"qwen3guard-gen-8b"',
+    ]  # fmt: skip
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pieces=hs.lists(hs.one_of(_PIECES, hs.binary(max_size=12)), max_size=30))
+def test_shipped_ids_are_whole_quoted_literals(catalog: Catalog, pieces: list[bytes]) -> None:
+    """Whatever surrounds them, the ids a model-list file ships are whole quoted literals the catalogs know."""
+    data = ELF + b"".join(pieces)
+    path = f"{OPENCODE_BIN}"
+    view = FileView(FileEntry(path, len(data), 0o100755, 0, 0), data, catalog, lambda e: FileMeta("0755", "r:r"),
+                    lambda p, n: None)  # fmt: skip
+    for ev in AgentDetector().extract(view):
+        if isinstance(ev, AgentFileEvidence) and ev.role == "ships":
+            for name in ev.models:
+                assert any(q + name.encode() + q in data for q in (b'"', b"'", b"`")), name
+                assert catalog.identify(name).catalog != "unknown" and not name.endswith(("-", ".", "@"))
