@@ -140,3 +140,15 @@ def test_shipped_ids_are_whole_quoted_literals(catalog: Catalog, pieces: list[by
             for name in ev.models:
                 assert any(q + name.encode() + q in data for q in (b'"', b"'", b"`")), name
                 assert catalog.identify(name).catalog != "unknown" and not name.endswith(("-", ".", "@"))
+
+
+def test_bun_string_table_strings_end_where_their_length_says(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # JavaScriptCore's string table in Claude Code's executable: `claude-haiku-3-5` is followed by the next
+    # string's length header, whose first byte is `5`: the id is claude-haiku-3-5, never claude-haiku-3-55.
+    table = (DATA / "bundles/claude-code-bun-string-table.bin").read_bytes()
+    assert b"claude-haiku-3-55" in table
+    _claude(tmp_path, ELF + table)
+    _, doc = scan_dir(tmp_path)
+    names = {m["name"] for m in doc["models"]}
+    assert "claude-haiku-3-5" in names and "claude-haiku-3-55" not in names
+    assert "claude-sonnet-3-7" in names

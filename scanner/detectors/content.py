@@ -107,7 +107,7 @@ class ContentDetector:
         """
         catalog, data = view.catalog, view.data
         exact = _marshal_string(data, hit.start, hit.end) if view.head[2:4] == b"\r\n" else None
-        lo, hi = exact or _run_around(data, hit.start, hit.end)
+        lo, hi = exact or _sized(data, *_run_around(data, hit.start, hit.end))
         if runs[0] <= hit.start and hit.end <= runs[1]:
             return  # hits come in order: this one's run was split already
         runs[:] = [lo, hi]
@@ -209,6 +209,17 @@ def _run_around(data: bytes, start: int, end: int) -> tuple[int, int]:
     hi = end
     while hi < len(data) and hi - end < _MAX_TOKEN and data[hi] in _TOKEN:
         hi += 1
+    return lo, hi
+
+
+def _sized(data: bytes, lo: int, hi: int) -> tuple[int, int]:
+    """A run cut to the string it starts when a length header says how long that is: JavaScriptCore's (Bun's)
+    string table lays each string out as [u32 length | 1<<31][u32 hash, last byte 0][bytes], so the byte after
+    `claude-haiku-3-5` can be the next header's `5`, which is not part of the id."""
+    if lo >= 8 and data[lo - 5] == 0x80 and data[lo - 1] == 0:
+        length = int.from_bytes(data[lo - 8 : lo - 4], "little") & 0x7FFFFFFF
+        if 0 < length < hi - lo:
+            return lo, lo + length
     return lo, hi
 
 
