@@ -60,7 +60,7 @@ def _user(agent: dict[str, Any], user: str) -> dict[str, Any]:
 def machine(tmp_path: Path) -> Path:
     """A developer machine: three products installed globally with their platform packages, configs in homes."""
     write(tmp_path, "/etc/passwd", PASSWD)
-    elf = b"\x7fELF\x02\x01\x01" + b"\0" * 64 + b"claude-opus-4-1\0claude-sonnet-4-5\0claude-haiku-4-5\0"
+    elf = b"\x7fELF\x02\x01\x01" + b"\0" * 64 + b'M=["claude-opus-4-1","claude-sonnet-4-5","claude-haiku-4-5"]\0'
     _install(tmp_path, "@anthropic-ai/claude-code", {"bin/claude.exe": elf})
     _install(tmp_path, "@anthropic-ai/claude-code-linux-x64", {"claude": elf})
     _install(tmp_path, "@openai/codex")
@@ -362,6 +362,7 @@ def test_aider_from_a_real_wheel(tmp_path: Path, scan_dir: ScanFn) -> None:
     site = f"{venv}/lib/python3.12/site-packages"
     write(tmp_path, f"{site}/aider_chat-0.86.2.dist-info/METADATA", (DATA / "pypi/METADATA").read_bytes())
     write(tmp_path, f"{site}/aider/resources/model-metadata.json", (DATA / "pypi/model-metadata.json").read_bytes())
+    write(tmp_path, f"{site}/aider/resources/model-settings.yml", (DATA / "pypi/model-settings.yml").read_bytes())
     write(
         tmp_path, f"{site}/openai-2.20.0.dist-info/METADATA", "Metadata-Version: 2.3\nName: openai\nVersion: 2.20.0\n"
     )
@@ -376,7 +377,12 @@ def test_aider_from_a_real_wheel(tmp_path: Path, scan_dir: ScanFn) -> None:
     assert (aider["version"], aider["ecosystem"], aider["install_path"]) == ("0.86.2", "pypi", site)
     assert aider["binaries"] == [f"{venv}/bin/aider"]
     assert {"ecosystem": "pypi", "name": "openai", "version": "2.20.0"} in aider["sdks"]
-    assert "deepseek-reasoner" in aider["ships"]
+    # The `- name:` list of model-settings.yml, whole: route prefixes and ids no catalog knows stay as written;
+    # model-metadata.json (a price overlay) and the weak/editor model fields are no model list.
+    assert "deepseek/deepseek-reasoner" in aider["ships"]
+    assert "bedrock_converse/eu.anthropic.claude-opus-4-20250514-v1:0" in aider["ships"]
+    assert "openrouter/openrouter/quasar-alpha" in aider["ships"]
+    assert "deepseek-reasoner" not in aider["ships"]
     dev = _user(aider, "dev")
     assert (dev["models"], dev["base_url"], dev["served_via"]) == (["sonnet"], "https://llm.example.com/v1", None)
 
@@ -512,9 +518,11 @@ def test_a_platform_package_alone_is_no_install(tmp_path: Path, scan_dir: ScanFn
 def test_claude_code_native_install_keeps_the_newest_version(tmp_path: Path, scan_dir: ScanFn) -> None:
     # The native installer keeps each version as an executable named by it; the newest is the install.
     versions = "/home/dev/.local/share/claude/versions"
-    write(tmp_path, f"{versions}/2.1.9", b"\x7fELF\x02\x01\x01" + b"\0" * 64 + b"claude-opus-4-1\0")
+    write(tmp_path, f"{versions}/2.1.9", b"\x7fELF\x02\x01\x01" + b"\0" * 64 + b'["claude-opus-4-1"]')
     write(
-        tmp_path, f"{versions}/2.1.197", b"\x7fELF\x02\x01\x01" + b"\0" * 64 + b"claude-opus-4-7\0claude-sonnet-4-6\0"
+        tmp_path,
+        f"{versions}/2.1.197",
+        b"\x7fELF\x02\x01\x01" + b"\0" * 64 + b'["claude-opus-4-7","claude-sonnet-4-6"]',
     )
     _, doc = scan_dir(tmp_path)
     claude = _agent(doc, "claude-code")
@@ -527,7 +535,7 @@ def test_claude_code_native_install_keeps_the_newest_version(tmp_path: Path, sca
 
 def test_opencode_install_script_binary(tmp_path: Path, scan_dir: ScanFn) -> None:
     # opencode.ai/install puts one executable in ~/.opencode/bin; its name says no version.
-    write(tmp_path, "/home/dev/.opencode/bin/opencode", b"\x7fELF\x02\x01\x01" + b"\0" * 64 + b"gpt-5.5\0")
+    write(tmp_path, "/home/dev/.opencode/bin/opencode", b"\x7fELF\x02\x01\x01" + b"\0" * 64 + b'm="gpt-5.5"')
     _, doc = scan_dir(tmp_path)
     opencode = _agent(doc, "opencode")
     assert (opencode["version"], opencode["ecosystem"], opencode["install_path"]) == (
@@ -541,8 +549,8 @@ def test_opencode_install_script_binary(tmp_path: Path, scan_dir: ScanFn) -> Non
 def test_ships_past_the_read_cap_come_from_every_window(machine: Path, scan_dir: ScanFn) -> None:
     """A product's model list can sit hundreds of MB into its executable: every window of it gives its ids."""
     big = machine / "usr/lib/node_modules/@anthropic-ai/claude-code-linux-x64/claude"
-    head = b"\x7fELF\x02\x01\x01" + b"\0" * 64 + b"claude-opus-4-1\0"
-    big.write_bytes(head + b"\0" * (3 << 20) + b"claude-opus-4-8\0claude-haiku-4-5\0" + b"\0" * 1024)
+    head = b"\x7fELF\x02\x01\x01" + b"\0" * 64 + b'["claude-opus-4-1"]'
+    big.write_bytes(head + b"\0" * (3 << 20) + b'["claude-opus-4-8","claude-haiku-4-5"]' + b"\0" * 1024)
     _, doc = scan_dir(machine, max_file_size=1 << 20)
     ships = set(_agent(doc, "claude-code")["ships"])
     assert {"claude-opus-4-1", "claude-opus-4-8", "claude-haiku-4-5"} <= ships

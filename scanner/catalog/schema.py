@@ -217,6 +217,9 @@ class AgentProduct:
     platform_packages: tuple[str, ...] = ()  # npm package-name globs (`@openai/codex-linux-*`)
     binaries: tuple[str, ...] = ()  # executable file names inside its packages
     ships: tuple[str, ...] = ()  # globs, relative to a package dir, of files that hold its model list
+    # Key paths whose values are the model ids in a structured (JSON/YAML) model-list file (`name` of aider's
+    # `- name: …` list); without them a model-list file gives its whole string literals the catalogs recognise.
+    ship_keys: tuple[str, ...] = ()
     native: tuple[str, ...] = ()  # globs of a standalone install's executable (a native installer's)
     default_route: str | None = None  # the route when a config selects a model and nothing reroutes it
     settings: tuple[AgentSettingsFile, ...] = ()
@@ -281,8 +284,8 @@ _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "agent_configs": ({"tool", "path", "format", "containers", "match", "no_match"}, {"note"}),
     "agents": (
         {"id", "name"},
-        {"vendor", "npm", "pypi", "platform_packages", "binaries", "ships", "native", "default_route", "settings",
-         "routes", "note"},
+        {"vendor", "npm", "pypi", "platform_packages", "binaries", "ships", "ship_keys", "native", "default_route",
+         "settings", "routes", "note"},
     ),
 }
 _AGENT_SETTINGS_KEYS = ({"path", "format"}, {"model", "base_url", "mcp", "credentials", "route_keys"})
@@ -421,6 +424,7 @@ def _agent(origin: str, r: dict[str, Any]) -> AgentProduct:
         platform_packages=tuple(_strs(r.get("platform_packages", []))),
         binaries=tuple(_strs(r.get("binaries", []))),
         ships=tuple(_strs(r.get("ships", []))),
+        ship_keys=tuple(_strs(r.get("ship_keys", []))),
         native=tuple(_strs(r.get("native", []))),
         default_route=r.get("default_route"),
         settings=tuple(settings),

@@ -26,7 +26,6 @@ from scanner.model import (
     AgentConfigEvidence,
     AgentFileEvidence,
     AgentPackageEvidence,
-    CatalogStatus,
     Context,
     CredentialEvidence,
     Evidence,
@@ -37,12 +36,22 @@ from scanner.model import (
 )
 from scanner.secrets import credential_evidence, safe_url
 from scanner.textsafe import decode, display_path
+from scanner.vocab import CatalogStatus
 
 _HEADER = BytesHeaderParser()
 _NODE_MODULES = "/node_modules/"
 _SITE_DIRS = ("/site-packages/", "/dist-packages/")
 _MAX_SETTINGS_BYTES = 4 << 20
 _MAX_SHIPS = 2_000  # distinct model ids one file may contribute
+_MAX_LITERAL = 160  # longest model-id literal read
+# A model-list literal is quoted: the JS/JSON text of a bundle or of a single executable. A NUL-bounded run is
+# no proof of one (Bun's bytecode string table packs `claude-haiku-3-5` before a header byte `5`), and Rust
+# and Go literals packed back to back have no bounds at all: the content detector splits those.
+_OPENERS = frozenset(b"\"'`")
+_ID_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:@/+-")
+_STRUCTURED = (".json", ".yml", ".yaml")
+# The key a literal is the value of, right before it: `name:"…"`, `"displayName": "…"`, `label = '…'`.
+_KEY_BEFORE = re.compile(rb"([A-Za-z_$][\w$]*)[\"']?\s{0,3}[:=]\s{0,3}\Z")
 _MAX_NAMES = 500  # MCP servers / models per settings file
 _PARSERS = {"json": parse_json, "toml": parse_toml, "yaml": parse_yaml, "env": parse_env}
 # `{env:OPENAI_API_KEY}` (opencode), `${VAR}`, `$VAR`, `env:VAR`: a reference to a secret, not one.
@@ -179,7 +188,7 @@ class AgentDetector:
         loc = view.location(None, Context.PACKAGE)
         shown = display_path(folder)
         yield AgentPackageEvidence(product.id, "binary", view.name, version, shown, shown, False, (view.path,), (), loc)
-        models = self._shipped(view)
+        models = self._shipped(view, product)
         yield AgentFileEvidence(product.id, shown, "ships", models, loc)
         for name in models:
             yield ModelEvidence(name, loc)
@@ -216,7 +225,7 @@ class AgentDetector:
             yield AgentFileEvidence(product.id, shown, "binary", (), loc)
         if not view.catalog.ships_file(product, rest):
             return
-        models = self._shipped(view)
+        models = self._shipped(view, product)
         yield AgentFileEvidence(product.id, shown, "ships", models, loc)
         for name in models:
             yield ModelEvidence(name, loc)
@@ -231,24 +240,21 @@ class AgentDetector:
         else:
             return
         loc = view.location(None, Context.PACKAGE)
-        models = self._shipped(view)
+        models = self._shipped(view, product)
         yield AgentFileEvidence(product.id, where, "ships", models, loc)
         for name in models:
             yield ModelEvidence(name, loc)
 
-    def _shipped(self, view: FileView) -> tuple[str, ...]:
-        ids: dict[str, CatalogStatus] = {}
-        for hit in view.hits:
-            if hit.kind is not PatternKind.MODEL:
-                continue
-            name = decode(hit.text)
-            if name not in ids:
-                known = view.catalog.identify(name).catalog
-                if known != CatalogStatus.UNKNOWN:
-                    ids[name] = known
-                    if len(ids) >= _MAX_SHIPS:
-                        break
-        return _complete_ids(ids)
+    def _shipped(self, view: FileView, product: AgentProduct) -> tuple[str, ...]:
+        """The model ids a model-list file names: the values under the product's `ship_keys` in a structured
+        list (aider's `- name: …`), else the file's whole string literals that are model ids (a bundle's or a
+        single executable's tables). A literal merely containing an id (`"us.anthropic.claude-…"` is a route's
+        form, `"@anthropic-ai/claude-code"` a package) or a display name (`name: "DeepSeek-R1"`) is not one."""
+        if product.ship_keys and view.window is None and view.name.endswith(_STRUCTURED):
+            listed = _listed(view, product.ship_keys)
+            if listed is not None:
+                return listed
+        return _literal_ids(view)
 
     # --- settings ---------------------------------------------------------------------------------
 
@@ -321,20 +327,47 @@ class AgentDetector:
         )
 
 
-def _complete_ids(ids: dict[str, CatalogStatus]) -> tuple[str, ...]:
-    """The ids, less the family-only ones ending in a bare version that merely start a longer id found beside
-    them: a bundle's `startsWith("gemini-3")` is a prefix test, not a model it calls (`gemini-3-flash` is one).
-    Catalogued ids always stay."""
-    names = sorted(ids)
-    out = []
-    for i, name in enumerate(names):
-        following = names[i + 1] if i + 1 < len(names) else ""
-        version_tail = re.fullmatch(r"[0-9][0-9.]*", name.rsplit("-", 1)[-1]) is not None
-        prefix = following.startswith(name) and following[len(name)] in "-."
-        if ids[name] == CatalogStatus.FAMILY and version_tail and prefix:
+def _listed(view: FileView, ship_keys: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The values under `ship_keys` of a JSON/YAML model list; None when the file does not parse as one."""
+    parse = parse_json if view.name.endswith(".json") else parse_yaml
+    try:
+        keys = _Keys(parse(view.text))
+    except ParseFailure:
+        return None
+    ids: dict[str, None] = {}
+    for pattern in ship_keys:
+        for item in keys.at(pattern):
+            value = item.value.strip()
+            if _MODELISH.match(value) and not value.isdigit() and len(ids) < _MAX_SHIPS:
+                ids[value] = None
+    return tuple(sorted(ids))
+
+
+def _literal_ids(view: FileView) -> tuple[str, ...]:
+    """Whole quoted string literals that begin with a family id and that the catalogs recognise as a model id
+    (a listed model, a family id, or one with a snapshot pin such as `claude-opus-4-1@20250805`)."""
+    data, catalog = view.data, view.catalog
+    labels = catalog.keys("label")
+    ids: dict[str, None] = {}
+    for hit in view.hits:
+        if hit.kind is not PatternKind.MODEL or len(ids) >= _MAX_SHIPS:
             continue
-        out.append(name)
-    return tuple(out)
+        if hit.start == 0 or data[hit.start - 1] not in _OPENERS:
+            continue  # the literal does not begin with the family id: a route's form, a path, a package
+        quote = data[hit.start - 1]
+        end = hit.end
+        while end < len(data) and end - hit.start < _MAX_LITERAL and data[end] in _ID_BYTES:
+            end += 1
+        if end >= len(data) or data[end] != quote:
+            continue  # not a whole literal (or one cut by a window's edge: the overlap has it whole)
+        name = decode(data[hit.start : end])
+        if name in ids or catalog.identify(name).catalog == CatalogStatus.UNKNOWN:
+            continue
+        key = _KEY_BEFORE.search(data, max(0, hit.start - 1 - 48), hit.start - 1)
+        if key is not None and decode(key.group(1)).lower() in labels:
+            continue  # `name: "Claude Opus 4.6"`, `displayName: "DeepSeek-R1"`: a label, not an id
+        ids[name] = None
+    return tuple(sorted(ids))
 
 
 class _Keys:

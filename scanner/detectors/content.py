@@ -108,12 +108,15 @@ class ContentDetector:
         """
         catalog, data = view.catalog, view.data
         exact = _marshal_string(data, hit.start, hit.end) if view.head[2:4] == b"\r\n" else None
-        lo, hi = exact or _run_around(data, hit.start, hit.end)
+        lo, hi = exact or _sized(data, *_run_around(data, hit.start, hit.end))
         if runs[0] <= hit.start and hit.end <= runs[1]:
             return  # hits come in order: this one's run was split already
         runs[:] = [lo, hi]
-        if data[lo:hi] == hit.text and _recognised(catalog, decode(hit.text)):
-            yield ModelEvidence(decode(hit.text), view.location(view.line_of(hit.start), offset=hit.start))
+        whole = data[lo:hi].rstrip(b"./:@")
+        if _recognised(catalog, decode(whole)):
+            # One id, the whole run: `bedrock/anthropic.claude-…-v1:0` of a model list is that hosted form,
+            # not the `anthropic.claude-…` a `find` pattern located inside it.
+            yield ModelEvidence(decode(whole), view.location(view.line_of(lo), offset=lo))
             return
         run = data[lo:hi]
         inside = sorted({s - lo for s in starts[bisect_left(starts, lo) : bisect_left(starts, hi)]})
@@ -207,6 +210,17 @@ def _run_around(data: bytes, start: int, end: int) -> tuple[int, int]:
     hi = end
     while hi < len(data) and hi - end < _MAX_TOKEN and data[hi] in _TOKEN:
         hi += 1
+    return lo, hi
+
+
+def _sized(data: bytes, lo: int, hi: int) -> tuple[int, int]:
+    """A run cut to the string it starts when a length header says how long that is: JavaScriptCore's (Bun's)
+    string table lays each string out as [u32 length | 1<<31][u32 hash, last byte 0][bytes], so the byte after
+    `claude-haiku-3-5` can be the next header's `5`, which is not part of the id."""
+    if lo >= 8 and data[lo - 5] == 0x80 and data[lo - 1] == 0:
+        length = int.from_bytes(data[lo - 8 : lo - 4], "little") & 0x7FFFFFFF
+        if 0 < length < hi - lo:
+            return lo, lo + length
     return lo, hi
 
 

@@ -1,0 +1,154 @@
+"""What an agent product ships (`agents[].ships`) and what its model lists put in `models` (issue 16 §3, §4).
+
+The model-list files are real: byte ranges of Claude Code's and opencode's single executables and a part of
+aider's model-settings.yml (tests/data/agents/SOURCE.txt). They are laid out as `npm install -g` and
+`uv tool install` place them, and a big executable is read in windows whose edges cut through the lists.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
+
+from scanner.catalog import Catalog
+from scanner.detectors.agents import AgentDetector
+from scanner.detectors.base import FileView
+from scanner.model import AgentFileEvidence, FileMeta
+from scanner.targets.base import FileEntry
+from tests.conftest import ScanFn, entry, write
+
+DATA = Path(__file__).parent / "data" / "agents"
+GLOBAL = "/usr/lib/node_modules"
+CLAUDE_PKG = "@anthropic-ai/claude-code"
+CLAUDE_BIN = f"{GLOBAL}/{CLAUDE_PKG}/node_modules/@anthropic-ai/claude-code-linux-x64/claude"
+OPENCODE_BIN = f"{GLOBAL}/opencode-ai/node_modules/opencode-linux-x64/bin/opencode"
+ELF = b"\x7fELF\x02\x01\x01" + b"\0" * 64
+
+
+def _manifest(root: Path, where: str, name: str, version: str) -> None:
+    write(root, f"{where}/package.json", f'{{"name": "{name}", "version": "{version}"}}')
+
+
+def _claude(root: Path, binary: bytes) -> None:
+    write(root, f"{GLOBAL}/{CLAUDE_PKG}/package.json", (DATA / "npm" / CLAUDE_PKG / "package.json").read_bytes())
+    _manifest(root, CLAUDE_BIN.rsplit("/", 1)[0], "@anthropic-ai/claude-code-linux-x64", "2.1.197")
+    write(root, CLAUDE_BIN, binary)
+
+
+def _ships(doc: dict, product: str) -> set[str]:
+    return set(entry(doc, "agents", name=product)["ships"])
+
+
+def test_claude_code_ships_the_ids_of_its_model_table(tmp_path: Path, scan_dir: ScanFn) -> None:
+    _claude(tmp_path, ELF + (DATA / "bundles/claude-code-model-table-excerpt.js").read_bytes())
+    _, doc = scan_dir(tmp_path)
+    ships = _ships(doc, "claude-code")
+    # Whole literals of the table: the first-party ids and the Vertex pins (`vertex:"claude-opus-4-1@20250805"`).
+    assert {"claude-opus-4-0", "claude-opus-4-1", "claude-opus-4-1-20250805", "claude-opus-4-1@20250805",
+            "claude-opus-4-5@20251101", "claude-sonnet-5-5", "claude-opus-4@20250514"} <= ships  # fmt: skip
+    # A route's form of an id is no model id of the table (`bedrock:"us.anthropic.claude-opus-4-1-…-v1:0"`),
+    # nor is a display name (`display_name:"Opus 4.1"`, `modelName:"Claude 3 Opus"`).
+    assert not {s for s in ships if s.startswith(("us.", "anthropic.")) or " " in s}
+    for name in ships:
+        assert entry(doc, "models", name=name)["wired"] is False
+    # The Bedrock forms still reach `models`, whole, as the content detector reads them.
+    assert entry(doc, "models", name="us.anthropic.claude-opus-4-1-20250805-v1:0")["served_via"] == "bedrock"
+
+
+def test_opencode_ships_models_dev_ids_never_display_names(tmp_path: Path, scan_dir: ScanFn) -> None:
+    _manifest(tmp_path, f"{GLOBAL}/opencode-ai", "opencode-ai", "1.18.33")
+    _manifest(tmp_path, OPENCODE_BIN.rsplit("/bin/", 1)[0], "opencode-linux-x64", "1.18.33")
+    write(tmp_path, OPENCODE_BIN, ELF + (DATA / "bundles/opencode-models-dev-excerpt.js").read_bytes())
+    _, doc = scan_dir(tmp_path)
+    ships = _ships(doc, "opencode")
+    # Offerings' variants and regional pins are ids of their own, never cut to the line's id.
+    assert {"claude-opus-4-6@eu", "claude-opus-4-7-thinking", "gemma-4-31b-it"} <= ships
+    assert "DeepSeek-R1" not in ships  # `name:"DeepSeek-R1"`: the label of deepseek/deepseek-r1
+    assert "deepseek/deepseek-r1" not in ships  # a provider's form: the model is in `models`
+    names = {m["name"] for m in doc["models"]}
+    assert {"claude-opus-4-6@eu", "claude-opus-4-7-thinking", "deepseek/deepseek-r1"} <= names
+    assert "claude-opus-4-6" not in names and "claude-opus-4-7" not in names  # never a cut id
+
+
+def test_aider_ships_its_model_settings_names(tmp_path: Path, scan_dir: ScanFn) -> None:
+    site = "/home/dev/.local/share/uv/tools/aider-chat/lib/python3.11/site-packages"
+    write(tmp_path, f"{site}/aider_chat-0.86.2.dist-info/METADATA", (DATA / "pypi/METADATA").read_bytes())
+    listing = (DATA / "pypi/model-settings.yml").read_text()
+    write(tmp_path, f"{site}/aider/resources/model-settings.yml", listing)
+    _, doc = scan_dir(tmp_path)
+    names = [line.split(": ", 1)[1] for line in listing.splitlines() if line.startswith("- name: ")]
+    assert sorted(_ships(doc, "aider")) == sorted(names)
+    models = {m["name"]: m for m in doc["models"]}
+    for name in (
+        "bedrock/anthropic.claude-3-7-sonnet-20250219-v1:0",
+        "bedrock_converse/eu.anthropic.claude-opus-4-20250514-v1:0",
+    ):
+        assert models[name]["served_via"] == "bedrock"  # the whole hosted form, not its anthropic.claude-… part
+    assert models["cohere_chat/command-a-03-2025"]["vendor"] == "cohere"
+    assert models["command-r-plus"]["vendor"] == "cohere"
+
+
+@pytest.mark.parametrize("shift", [0, 7, 19, 40])
+def test_ships_from_every_window_of_a_big_executable(tmp_path: Path, scan_dir: ScanFn, shift: int) -> None:
+    """The model table sits past the read cap and across window edges: each id is found whole, once."""
+    table = (DATA / "bundles/claude-code-model-table-excerpt.js").read_bytes()
+    window = 64 << 10
+    # Past the 1 MiB cap, with the table laid so that window edges (every window - overlap bytes) cut it.
+    pad = b"\0" * ((3 << 20) - window // 2 + shift)
+    _claude(tmp_path, ELF + b'["claude-sonnet-4-6"]' + pad + table * 4 + b"\0" * 4096)
+    _, doc = scan_dir(tmp_path, max_file_size=1 << 20, window_size=window, window_overlap=16 << 10)
+    ships = _ships(doc, "claude-code")
+    assert {"claude-sonnet-4-6", "claude-opus-4-1@20250805", "claude-opus-4-0", "claude-sonnet-5-5"} <= ships
+    assert not {s for s in ships if s.endswith(("-", ".", "@"))}
+
+
+_PIECES = hs.sampled_from(
+    [
+        b'"claude-opus-4-7"',
+        b'"claude-opus-4-7-thinking"',
+        b'"us.anthropic.claude-opus-4-7"',
+        b'name:"GPT-5.5"',
+        b'"gpt-6-',
+        b"gpt-5.5",
+        b'"gemini-2.5-flash-base"',
+        b"'o3-mini'",
+        b"`claude-opus-4-6@eu`",
+        b'"',
+        b"\0",
+        b",",
+        b"{id:",
+        b"-thinking",
+        b"claude-sonnet-4-5",
+        b'"qwen3guard-gen-8b"',
+    ]  # fmt: skip
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pieces=hs.lists(hs.one_of(_PIECES, hs.binary(max_size=12)), max_size=30))
+def test_shipped_ids_are_whole_quoted_literals(catalog: Catalog, pieces: list[bytes]) -> None:
+    """Whatever surrounds them, the ids a model-list file ships are whole quoted literals the catalogs know."""
+    data = ELF + b"".join(pieces)
+    path = f"{OPENCODE_BIN}"
+    view = FileView(FileEntry(path, len(data), 0o100755, 0, 0), data, catalog, lambda e: FileMeta("0755", "r:r"),
+                    lambda p, n: None)  # fmt: skip
+    for ev in AgentDetector().extract(view):
+        if isinstance(ev, AgentFileEvidence) and ev.role == "ships":
+            for name in ev.models:
+                assert any(q + name.encode() + q in data for q in (b'"', b"'", b"`")), name
+                assert catalog.identify(name).catalog != "unknown" and not name.endswith(("-", ".", "@"))
+
+
+def test_bun_string_table_strings_end_where_their_length_says(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # JavaScriptCore's string table in Claude Code's executable: `claude-haiku-3-5` is followed by the next
+    # string's length header, whose first byte is `5`: the id is claude-haiku-3-5, never claude-haiku-3-55.
+    table = (DATA / "bundles/claude-code-bun-string-table.bin").read_bytes()
+    assert b"claude-haiku-3-55" in table
+    _claude(tmp_path, ELF + table)
+    _, doc = scan_dir(tmp_path)
+    names = {m["name"] for m in doc["models"]}
+    assert "claude-haiku-3-5" in names and "claude-haiku-3-55" not in names
+    assert "claude-sonnet-3-7" in names
