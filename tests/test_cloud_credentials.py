@@ -8,12 +8,18 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scanner.catalog import Catalog
+from scanner.detectors.base import FileView
+from scanner.detectors.content import ContentDetector
+from scanner.model import CredentialEvidence, FileMeta
 from scanner.options import ScanOptions
 from scanner.pipeline import scan
 from scanner.render import RENDERERS, render
 from scanner.targets import DirectoryTarget
+from scanner.targets.base import FileEntry
 from tests.conftest import REPO, ScanFn, write
 
 DATA = REPO / "tests/data/credentials"
@@ -172,7 +178,8 @@ def test_aws_access_key_ids_are_credentials_of_their_own_whatever_their_alphabet
     docs hold digits 0-9), in the credentials file, in env and in the CLI's assume-role cache; the secret is
     paired with it."""
     write(tmp_path, "/home/dev/.aws/credentials",
-          "[legacy]\naws_access_key_id = AKIAI44QH8DHBFAKE0Z9\naws_secret_access_key = Zq3FAKEsecret/Key+Value0123456789abcdOLD\n")
+          "[legacy]\naws_access_key_id = AKIAI44QH8DHBFAKE0Z9\n"
+          "aws_secret_access_key = Zq3FAKEsecret/Key+Value0123456789abcdOLD\n")
     write(tmp_path, "/srv/agent/.env", "AWS_ACCESS_KEY_ID=AKIA0FAKE1FAKE8FAKE9\nAWS_REGION=us-east-1\n")
     write(tmp_path, "/home/dev/.aws/cli/cache/3f1c2b7a.json", (DATA / "aws-cli-cache.json").read_bytes())
     _, doc = scan_dir(tmp_path)
@@ -260,3 +267,42 @@ def test_keys_in_an_installed_packages_tests_and_bundles_are_its_fixtures(
     assert sha(google) not in creds
     assert creds[sha(hardcoded)]["type"] == "google-api-key"
     assert [x["path"] for x in creds[sha(pem)]["locations"]] == ["/etc/agent/keys/deploy.key"]
+
+
+_ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+_SECRET_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/+"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(
+        st.tuples(
+            st.text(_ID_CHARS, min_size=16, max_size=16),
+            st.text(_SECRET_CHARS, min_size=40, max_size=40),
+            st.booleans(),  # the id is written before the secret, or after it
+            st.booleans(),  # the section has its id at all
+        ),
+        min_size=1,
+        max_size=6,
+        unique_by=(lambda p: p[0], lambda p: p[1]),
+    )
+)
+def test_each_aws_secret_pairs_with_the_id_of_its_own_section_or_none(
+    catalog: Catalog, profiles: list[tuple[str, str, bool, bool]]
+) -> None:
+    lines: list[str] = []
+    for n, (tail, secret, id_first, has_id) in enumerate(profiles):
+        pair = [f"aws_access_key_id = AKIA{tail}"] if has_id else []
+        body = [f"aws_secret_access_key = {secret}"]
+        lines += [f"[profile p{n}]", *(pair + body if id_first else body + pair), "region = us-east-1"]
+    data = ("\n".join(lines) + "\n").encode()
+    entry = FileEntry("/home/dev/.aws/credentials", len(data), 0o100600, 0, 0)
+    view = FileView(entry, data, catalog, lambda _e: FileMeta("0600", "dev:dev"), lambda _p, _n: None)
+    found = {ev.sha256: ev for ev in ContentDetector().extract(view) if isinstance(ev, CredentialEvidence)}
+    for tail, secret, _, has_id in profiles:
+        if catalog.is_placeholder(secret) or catalog.is_placeholder(f"AKIA{tail}"):
+            continue
+        ev = found[sha(secret)]
+        assert ev.pair == (sha(f"AKIA{tail}") if has_id else None)
+        if has_id:
+            assert found[sha(f"AKIA{tail}")].type == "aws-access-key-id"
