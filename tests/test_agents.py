@@ -515,6 +515,28 @@ def test_a_platform_package_alone_is_no_install(tmp_path: Path, scan_dir: ScanFn
     assert entry(doc, "sdks", name="@anthropic-ai/claude-code-linux-x64")["version"] == "2.1.197"
 
 
+def test_a_products_own_library_is_its_bundled_sdk_not_an_sdk_install(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # pi as `npm install -g` lays it out (real manifests): its own LLM library pi-ai and a vendor SDK in its
+    # node_modules. pi-ai is part of the product (its model list is pi's `ships`), listed in the agent's sdks;
+    # @anthropic-ai/sdk is an SDK install of its own as well.
+    pi = f"{GLOBAL}/@mariozechner/pi-coding-agent"
+    write(tmp_path, f"{pi}/package.json", (NPM / "@mariozechner/pi-coding-agent/package.json").read_bytes())
+    write(tmp_path, f"{pi}/node_modules/@mariozechner/pi-ai/package.json",
+          (NPM / "@mariozechner/pi-ai/package.json").read_bytes())
+    write(tmp_path, f"{pi}/node_modules/@mariozechner/pi-ai/dist/models.generated.js",
+          'export const MODELS = {"anthropic": {"claude-sonnet-4-5": {id: "claude-sonnet-4-5"}}};\n')
+    write(tmp_path, f"{pi}/node_modules/@anthropic-ai/sdk/package.json",
+          (NPM / "@anthropic-ai/sdk/package.json").read_bytes())
+    _, doc = scan_dir(tmp_path)
+    agent = _agent(doc, "pi")
+    assert agent["version"] == "0.73.1"
+    assert "claude-sonnet-4-5" in agent["ships"]
+    assert {"ecosystem": "npm", "name": "@mariozechner/pi-ai", "version": "0.73.1"} in agent["sdks"]
+    assert {"ecosystem": "npm", "name": "@anthropic-ai/sdk", "version": "0.91.1"} in agent["sdks"]
+    names = {s["name"] for s in doc["sdks"]}
+    assert "@mariozechner/pi-ai" not in names and "@anthropic-ai/sdk" in names
+
+
 def test_claude_code_native_install_keeps_the_newest_version(tmp_path: Path, scan_dir: ScanFn) -> None:
     # The native installer keeps each version as an executable named by it; the newest is the install.
     versions = "/home/dev/.local/share/claude/versions"

@@ -8,12 +8,18 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scanner.catalog import Catalog
+from scanner.detectors.base import FileView
+from scanner.detectors.content import ContentDetector
+from scanner.model import CredentialEvidence, FileMeta
 from scanner.options import ScanOptions
 from scanner.pipeline import scan
 from scanner.render import RENDERERS, render
 from scanner.targets import DirectoryTarget
+from scanner.targets.base import FileEntry
 from tests.conftest import REPO, ScanFn, write
 
 DATA = REPO / "tests/data/credentials"
@@ -163,3 +169,140 @@ def test_a_librarys_own_test_keys_are_not_this_machines(tmp_path: Path, scan_dir
     _, doc = scan_dir(tmp_path)
     paths = {loc["path"] for c in doc["credentials"] for loc in c["locations"]}
     assert paths == {"/etc/agent/keys/deploy.key"}
+
+
+def test_aws_access_key_ids_are_credentials_of_their_own_whatever_their_alphabet(
+    tmp_path: Path, scan_dir: ScanFn
+) -> None:
+    """An id named by its key counts whatever its 16 characters (AWS documents no alphabet; older ids and its own
+    docs hold digits 0-9), in the credentials file, in env and in the CLI's assume-role cache; the secret is
+    paired with it."""
+    write(tmp_path, "/home/dev/.aws/credentials",
+          "[legacy]\naws_access_key_id = AKIAI44QH8DHBFAKE0Z9\n"
+          "aws_secret_access_key = Zq3FAKEsecret/Key+Value0123456789abcdOLD\n")
+    write(tmp_path, "/srv/agent/.env", "AWS_ACCESS_KEY_ID=AKIA0FAKE1FAKE8FAKE9\nAWS_REGION=us-east-1\n")
+    write(tmp_path, "/home/dev/.aws/cli/cache/3f1c2b7a.json", (DATA / "aws-cli-cache.json").read_bytes())
+    _, doc = scan_dir(tmp_path)
+    creds = by_sha(doc)
+    legacy = creds[sha("AKIAI44QH8DHBFAKE0Z9")]
+    assert (legacy["type"], legacy["vendor"], legacy["route"], legacy["redacted"]) == (
+        "aws-access-key-id", "aws", "bedrock", "AKIA…E0Z9"
+    )
+    assert creds[sha("Zq3FAKEsecret/Key+Value0123456789abcdOLD")]["paired_with"] == sha("AKIAI44QH8DHBFAKE0Z9")
+    assert creds[sha("AKIA0FAKE1FAKE8FAKE9")]["type"] == "aws-access-key-id"
+    temporary = creds[sha("ASIAZ2FAKE7KEYQ2ID9C")]
+    assert temporary["type"] == "aws-temporary-access-key-id"
+    secret = creds[sha("Zq3FAKEsecret/Key+Value0123456789abcdCLI")]
+    assert (secret["type"], secret["paired_with"]) == ("aws-secret-access-key", sha("ASIAZ2FAKE7KEYQ2ID9C"))
+    assert not [c for c in doc["credentials"] if "AROA" in c["redacted"]]  # a role id is no key
+
+
+def test_a_service_accounts_private_key_id_is_a_credential_paired_with_its_key(
+    tmp_path: Path, scan_dir: ScanFn, pem: str
+) -> None:
+    escaped = pem.replace("\n", "\\n") + "\\n"
+    account = (DATA / "service-account.json").read_text().replace("@PRIVATE_KEY@", escaped)
+    write(tmp_path, "/etc/agent/gcp/service-account.json", account)
+    _, doc = scan_dir(tmp_path)
+    creds = by_sha(doc)
+    key_id = "3f1c2b7a9d8e6f5a4b3c2d1e0f9a8b7c6d5e4f3a"
+    entry = creds[sha(key_id)]
+    assert (entry["type"], entry["vendor"], entry["route"], entry["redacted"]) == (
+        "gcp-service-account-key-id", "google", "vertex", "…4f3a"
+    )
+    assert creds[sha(pem)]["paired_with"] == sha(key_id)
+    assert [(x["path"], x["line"]) for x in entry["locations"]] == [("/etc/agent/gcp/service-account.json", 4)]
+
+
+CONFIGS = REPO / "tests/data/configs"
+MASTER = "sk-FAKE0fake1FAKE2fake3Q"
+
+
+def test_litellm_master_key_in_a_proxy_config_and_the_real_references_that_are_none(
+    tmp_path: Path, scan_dir: ScanFn
+) -> None:
+    """The real proxy configs hold `master_key: "os.environ/LITELLM_MASTER_KEY"`, a commented one, and a compose
+    default `sk-change-me`: none is a secret. The same real config with a literal key holds the proxy's master
+    key, found with its vendor and route and never shown."""
+    real = (CONFIGS / "litellm-proxy/ajayadahal.litellm_config.yaml").read_text()
+    write(tmp_path, "/srv/litellm/reference/config.yaml", real)
+    write(tmp_path, "/srv/litellm/helm/values.yaml",
+          (CONFIGS / "litellm-helm-values/kong-benchmark.litellm.values.yaml").read_bytes())
+    write(tmp_path, "/srv/stack/docker-compose.yml",
+          (CONFIGS / "docker-compose-env/ajayadahal.docker-compose.yml").read_bytes())
+    literal = real.replace('master_key: "os.environ/LITELLM_MASTER_KEY"', f"master_key: {MASTER}")
+    assert literal != real
+    write(tmp_path, "/etc/litellm/config.yaml", literal)
+    inv, doc = scan_dir(tmp_path)
+    creds = by_sha(doc)
+    key = creds[sha(MASTER)]
+    assert (key["type"], key["vendor"], key["route"], key["redacted"]) == (
+        "litellm-master-key", "litellm", "litellm-proxy", "sk-…" + MASTER[-4:]
+    )
+    assert [x["path"] for x in key["locations"]] == ["/etc/litellm/config.yaml"]
+    paths = {x["path"] for c in doc["credentials"] for x in c["locations"]}
+    assert paths == {"/etc/litellm/config.yaml"}
+    for fmt in RENDERERS:
+        assert MASTER not in render(fmt, inv), f"{fmt} shows the master key"
+
+
+def test_keys_in_an_installed_packages_tests_and_bundles_are_its_fixtures(
+    tmp_path: Path, scan_dir: ScanFn, pem: str
+) -> None:
+    """mistralai ships a Google-key-shaped vector in its tests, a CLI bundle a dev server's self-signed key
+    (Happy DOM's, inlined in @github/copilot's app.js): the package's, not this machine's. A key written into
+    a package's non-test source is still found, and a PEM key in this machine's key file."""
+    google = "AIzaSyFAKE1FAKE1FAKE1FAKE1FAKE1FAKE5678"
+    site = "/opt/app/venv/lib/python3.11/site-packages"
+    write(tmp_path, f"{site}/mistralai/extra/tests/test_redaction_policies.py",
+          f'def test_google_key_is_redacted():\n    text = "key={google}"\n    assert redact(text) != text\n')
+    escaped = pem.replace("\n", "\\n")
+    write(tmp_path, "/usr/lib/node_modules/@github/copilot/app.js",
+          f"var Gkn={{cert:`-----BEGIN CERTIFICATE-----\\nMIIB\\n-----END CERTIFICATE-----`,key:`{escaped}`}};\n")
+    hardcoded = "AIzaSyFAKE2FAKE2FAKE2FAKE2FAKE2FAKE9999"
+    write(tmp_path, f"{site}/agentlib/settings.py", f'GOOGLE_API_KEY = "{hardcoded}"\n')
+    write(tmp_path, "/etc/agent/keys/deploy.key", pem + "\n")
+    _, doc = scan_dir(tmp_path)
+    creds = by_sha(doc)
+    assert sha(google) not in creds
+    assert creds[sha(hardcoded)]["type"] == "google-api-key"
+    assert [x["path"] for x in creds[sha(pem)]["locations"]] == ["/etc/agent/keys/deploy.key"]
+
+
+_ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+_SECRET_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/+"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(
+        st.tuples(
+            st.text(_ID_CHARS, min_size=16, max_size=16),
+            st.text(_SECRET_CHARS, min_size=40, max_size=40),
+            st.booleans(),  # the id is written before the secret, or after it
+            st.booleans(),  # the section has its id at all
+        ),
+        min_size=1,
+        max_size=6,
+        unique_by=(lambda p: p[0], lambda p: p[1]),
+    )
+)
+def test_each_aws_secret_pairs_with_the_id_of_its_own_section_or_none(
+    catalog: Catalog, profiles: list[tuple[str, str, bool, bool]]
+) -> None:
+    lines: list[str] = []
+    for n, (tail, secret, id_first, has_id) in enumerate(profiles):
+        pair = [f"aws_access_key_id = AKIA{tail}"] if has_id else []
+        body = [f"aws_secret_access_key = {secret}"]
+        lines += [f"[profile p{n}]", *(pair + body if id_first else body + pair), "region = us-east-1"]
+    data = ("\n".join(lines) + "\n").encode()
+    entry = FileEntry("/home/dev/.aws/credentials", len(data), 0o100600, 0, 0)
+    view = FileView(entry, data, catalog, lambda _e: FileMeta("0600", "dev:dev"), lambda _p, _n: None)
+    found = {ev.sha256: ev for ev in ContentDetector().extract(view) if isinstance(ev, CredentialEvidence)}
+    for tail, secret, _, has_id in profiles:
+        if catalog.is_placeholder(secret) or catalog.is_placeholder(f"AKIA{tail}"):
+            continue
+        ev = found[sha(secret)]
+        assert ev.pair == (sha(f"AKIA{tail}") if has_id else None)
+        if has_id:
+            assert found[sha(f"AKIA{tail}")].type == "aws-access-key-id"

@@ -114,6 +114,10 @@ class Catalog:
             for e in f.env_vars:
                 self._env.setdefault(e.name.upper(), e)
         self._credential_rx = [_rx(c.pattern, c.type) for c in self.credentials]
+        types = {c.type for c in self.credentials}
+        for c in self.credentials:
+            if unknown := sorted(set(c.pairs_with) - types):
+                raise CatalogError(f"credential {c.type}: pairs_with names no credential format: {unknown}")
         self._kill_rx = [_rx(k.pattern, "kill switch") for k in self.kill_switches]
         self._process_rx = [(p, _rx(p.pattern, f"process {p.role}")) for f in files for p in f.processes]
         keys: dict[str, set[str]] = {}
@@ -321,14 +325,17 @@ class Catalog:
         self.pypi_agents = [p for p in self.agents if any(eco == "pypi" for eco, _ in p.packages)]
         self._product_packages: dict[tuple[str, str], AgentProduct] = {}
         self._platform_rx: list[tuple[AgentProduct, re.Pattern[str]]] = []
+        self._library_rx: list[re.Pattern[str]] = []
         self._product_cache: dict[tuple[str, str], tuple[AgentProduct, bool] | None] = {}
         self._ships_rx: dict[str, list[re.Pattern[str]]] = {}
         self._product_binaries: dict[str, list[AgentProduct]] = {}
         for p in self.agents:
             for eco, name in p.packages:
                 self._product_packages.setdefault((eco, _package_key(eco, name)), p)
-            for glob in p.platform_packages:
+            for glob in (*p.platform_packages, *p.libraries):
                 self._platform_rx.append((p, re.compile("".join(".*" if c == "*" else re.escape(c) for c in glob))))
+            for glob in p.libraries:
+                self._library_rx.append(re.compile("".join(".*" if c == "*" else re.escape(c) for c in glob)))
             self._ships_rx[p.id] = [glob_regex("/" + g) for g in p.ships]
             for b in p.binaries:
                 self._product_binaries.setdefault(b, []).append(p)
@@ -355,7 +362,7 @@ class Catalog:
         return self._products.get(product_id)
 
     def product_package(self, ecosystem: str, name: str) -> tuple[AgentProduct, bool] | None:
-        """The agent product a package belongs to, and whether it is one of its platform packages."""
+        """The agent product a package belongs to, and whether it is one of its platform packages (or libraries)."""
         # Asked for every file under a node_modules: the same few package names recur, so the answer is kept.
         key = (ecosystem, name)
         if key in self._product_cache:
@@ -369,6 +376,11 @@ class Catalog:
         if len(self._product_cache) < 100_000:
             self._product_cache[key] = answer
         return answer
+
+    def is_product_library(self, name: str) -> bool:
+        """An npm package an agent product names as one of its own libraries: a part of the product (listed in
+        its `agents[].sdks`), never an SDK install of its own."""
+        return any(rx.fullmatch(name) for rx in self._library_rx)
 
     def native_install(self, path: str) -> AgentProduct | None:
         """The product whose standalone executable (a native installer's) sits at this inside path."""

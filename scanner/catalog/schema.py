@@ -97,6 +97,8 @@ class CredentialSpec:
     vendor: str | None = None
     nearby: tuple[str, ...] = ()
     route: str | None = None  # the cloud route a key of this format opens (bedrock, vertex, azure)
+    pairs_with: tuple[str, ...] = ()  # types of the id this secret goes with (an AWS secret's access key id)
+    in_packages: bool = True  # False: a match in an installed package's files is the package's own fixture
 
 
 @dataclass(frozen=True)
@@ -215,6 +217,7 @@ class AgentProduct:
     vendor: str | None
     packages: tuple[tuple[str, str], ...]  # (ecosystem, package name)
     platform_packages: tuple[str, ...] = ()  # npm package-name globs (`@openai/codex-linux-*`)
+    libraries: tuple[str, ...] = ()  # npm package-name globs of its own libraries (`@mariozechner/pi-ai`)
     binaries: tuple[str, ...] = ()  # executable file names inside its packages
     ships: tuple[str, ...] = ()  # globs, relative to a package dir, of files that hold its model list
     # Key paths whose values are the model ids in a structured (JSON/YAML) model-list file (`name` of aider's
@@ -271,7 +274,10 @@ _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "hosts": ({"pattern", "match", "no_match"}, {"vendor", "served_via"}),
     "sdks": ({"ecosystem", "name"}, {"vendor", "served_via", "imports"}),
     "env_vars": ({"name", "role"}, {"vendor"}),
-    "credentials": ({"type", "pattern", "prefix", "match", "no_match"}, {"vendor", "nearby", "route"}),
+    "credentials": (
+        {"type", "pattern", "prefix", "match", "no_match"},
+        {"vendor", "nearby", "route", "pairs_with", "in_packages"},
+    ),
     "kill_switches": ({"pattern", "match", "no_match"}, {"note"}),
     "fingerprints": (
         {"id", "vendor", "pattern", "confidence", "match", "no_match"},
@@ -284,7 +290,8 @@ _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "agent_configs": ({"tool", "path", "format", "containers", "match", "no_match"}, {"note"}),
     "agents": (
         {"id", "name"},
-        {"vendor", "npm", "pypi", "platform_packages", "binaries", "ships", "ship_keys", "native", "default_route",
+        {"vendor", "npm", "pypi", "platform_packages", "libraries", "binaries", "ships", "ship_keys", "native",
+         "default_route",
          "settings", "routes", "note"},
     ),
 }
@@ -369,6 +376,8 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
                 r.get("vendor"),
                 tuple(_strs(r.get("nearby", []))),
                 r.get("route"),
+                tuple(_strs(r.get("pairs_with", []))),
+                _bool(origin, "credentials", r, "in_packages", True),
             )
             for r in rows["credentials"]
         ),
@@ -422,6 +431,7 @@ def _agent(origin: str, r: dict[str, Any]) -> AgentProduct:
         vendor=r.get("vendor"),
         packages=packages,
         platform_packages=tuple(_strs(r.get("platform_packages", []))),
+        libraries=tuple(_strs(r.get("libraries", []))),
         binaries=tuple(_strs(r.get("binaries", []))),
         ships=tuple(_strs(r.get("ships", []))),
         ship_keys=tuple(_strs(r.get("ship_keys", []))),
@@ -494,6 +504,13 @@ def _str_table(origin: str, value: Any) -> dict[str, str]:
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
         raise CatalogError(f"{origin}: [module_names] must map names to strings")
     return {str(k).lower(): v for k, v in value.items()}
+
+
+def _bool(origin: str, label: str, row: dict[str, Any], key: str, default: bool) -> bool:
+    value = row.get(key, default)
+    if not isinstance(value, bool):
+        raise CatalogError(f"{origin}: {label} {key} must be true or false, got {value!r}")
+    return value
 
 
 def _strs(value: Any) -> list[str]:

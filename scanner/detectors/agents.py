@@ -158,7 +158,7 @@ class AgentDetector:
             product.id, "npm", dir_name, version, display_path(pkg_dir), env, platform, entry_points,
             tuple(sorted(deps)), loc,
         )  # fmt: skip
-        if platform:
+        if platform and not view.catalog.is_product_library(dir_name):
             yield SdkEvidence("npm", dir_name, version, True, env, loc)
 
     def _pypi(self, view: FileView) -> Iterator[Evidence]:

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import Hit, PatternKind
 from scanner.detectors.base import FileView
+from scanner.detectors.contexts import is_package_test_file
 from scanner.model import (
     MAX_LOCATIONS,
     CatalogStatus,
@@ -55,9 +56,13 @@ class ContentDetector:
         repeats: Counter[bytes] = Counter()
         claimed: set[tuple[int, int]] = set()
         packed = view.context in _PACKED
-        # Compiled code of an installed package or a system library holds its own fixtures, not this machine's
-        # keys; a key written into a config, env file or source of a package is still found.
-        compiled_package = view.context is Context.PACKAGE and (view.name.endswith(".pyc") or view.head[:4] == _ELF)
+        # Compiled code and test files of an installed package or a system library hold its own fixtures, not
+        # this machine's keys; a key written into a config, env file or source of a package is still found
+        # (but no format the catalogs mark `in_packages = false`: PEM keys, JWTs).
+        in_package = view.context is Context.PACKAGE
+        package_fixture = in_package and (
+            view.name.endswith(".pyc") or view.head[:4] == _ELF or is_package_test_file(view.entry.path)
+        )
         runs: list[int] = [-1, -1]  # the token run of a binary last split into ids: [start, end)
         starts = [h.start for h in view.hits if h.kind in (PatternKind.MODEL, PatternKind.HOSTED)] if packed else []
         # Formats that need words nearby are tried first, so they name a secret a generic format also matches.
@@ -77,7 +82,7 @@ class ContentDetector:
             elif hit.kind is PatternKind.HOST:
                 yield from self._host(view, hit)
             elif hit.kind is PatternKind.CREDENTIAL:
-                if compiled_package:
+                if package_fixture or (in_package and not credentials[hit.index].in_packages):
                     continue  # a library's own test keys (libgnutls' PEM vectors, a test .pyc): never the agent's
                 yield from self._credential(view, hit, claimed)
             elif hit.kind is PatternKind.KILL_SWITCH and view.context is Context.BINARY:
@@ -136,16 +141,10 @@ class ContentDetector:
     def _credential(self, view: FileView, hit: Hit, claimed: set[tuple[int, int]]) -> Iterator[Evidence]:
         catalog = view.catalog
         spec = catalog.credentials[hit.index]
-        secret, at = decode(hit.text), hit.start
-        if "(?P<secret>" in spec.pattern:
-            # A format known by the key that names it (`aws_secret_access_key = …`): the value is the secret.
-            m = catalog.credential_rx(hit.index).match(secret)
-            if m is None or m.group("secret") is None:
-                return
-            secret = m.group("secret")
-            at = hit.start + len(m.string[: m.start("secret")].encode("utf-8", "surrogateescape"))
-        if catalog.is_placeholder(secret):
+        found = _secret_of(catalog, hit)
+        if found is None:
             return
+        secret, at = found
         if spec.nearby:
             window = view.data[max(0, hit.start - _NEARBY) : hit.end + _NEARBY].lower()
             if not any(word.lower().encode() in window for word in spec.nearby):
@@ -154,34 +153,52 @@ class ContentDetector:
         if span in claimed:
             return  # a more specific format (one that needs words nearby) already named this secret
         claimed.add(span)
-        pair = _pair(view, catalog, hit, _PAIR_IDS[spec.type]) if spec.type in _PAIR_IDS else None
+        pair = _pair(view, hit, at, spec.pairs_with) if spec.pairs_with else None
         location = view.location(view.line_of(at), offset=at)
         yield credential_evidence(secret, spec.type, spec.vendor, spec.prefix, location, view.meta, spec.route, pair)
 
 
-# The id a secret goes with, by the secret's type: an AWS secret access key's AKIA/ASIA access key id, a
-# service-account private key's private_key_id. The id is group 1.
-_PAIR_IDS = {
-    "aws-secret-access-key": re.compile(rb"\b((?:AKIA|ASIA)[A-Z2-7]{16})\b"),
-    "gcp-service-account-key": re.compile(rb'"private_key_id"\s{0,8}:\s{0,8}"([a-f0-9]{40})"'),
-}
+def _secret_of(catalog: Catalog, hit: Hit) -> tuple[str, int] | None:
+    """A credential hit's secret and its offset, or None for a placeholder. A format known by the key that
+    names it (`aws_secret_access_key = …`) holds the secret in its `secret` group; the rest is context."""
+    spec = catalog.credentials[hit.index]
+    secret, at = decode(hit.text), hit.start
+    if "(?P<secret>" in spec.pattern:
+        m = catalog.credential_rx(hit.index).match(secret)
+        if m is None or m.group("secret") is None:
+            return None
+        secret = m.group("secret")
+        at = hit.start + len(m.string[: m.start("secret")].encode("utf-8", "surrogateescape"))
+    if catalog.is_placeholder(secret):
+        return None
+    return secret, at
+
+
 _PAIR_REACH = 1024
 
 
-def _pair(view: FileView, catalog: Catalog, hit: Hit, id_rx: re.Pattern[bytes]) -> str | None:
-    """sha256 of the id that goes with a secret: the nearest one in the same INI section or block (no
-    `[section]` line between them), within _PAIR_REACH bytes."""
-    data = view.data
-    lo, hi = max(0, hit.start - _PAIR_REACH), min(len(data), hit.end + _PAIR_REACH)
-    best: tuple[int, bytes] | None = None
-    for m in id_rx.finditer(data, lo, hi):
-        a, b = sorted((m.start(), hit.start))
-        if _SECTION.search(data, a, b) or catalog.is_placeholder(decode(m.group(1))):
+def _pair(view: FileView, hit: Hit, at: int, types: tuple[str, ...]) -> str | None:
+    """sha256 of the id that goes with a secret (a format of `types`, the catalog's `pairs_with`): the nearest
+    one in the same INI section or block (no `[section]` line between them), within _PAIR_REACH bytes."""
+    catalog, data, hits = view.catalog, view.data, view.hits
+    best: tuple[int, str] | None = None
+    # Hits are ordered by offset: only those within reach are looked at, so the work per secret is bounded.
+    first = bisect_left(hits, at - _PAIR_REACH, key=lambda h: h.start)
+    for other in hits[first:]:
+        if other.start > hit.end + _PAIR_REACH:
+            break
+        if other.kind is not PatternKind.CREDENTIAL or catalog.credentials[other.index].type not in types:
             continue
-        distance = abs(m.start() - hit.start)
+        found = _secret_of(catalog, other)
+        if found is None:
+            continue
+        a, b = sorted((found[1], at))
+        if _SECTION.search(data, a, b):
+            continue
+        distance = abs(found[1] - at)
         if best is None or distance < best[0]:
-            best = (distance, m.group(1))
-    return fingerprint(decode(best[1])) if best else None
+            best = (distance, found[0])
+    return fingerprint(best[1]) if best else None
 
 
 _SECTION = re.compile(rb"\n[ \t]*\[[^\]\n]{1,200}\][ \t]*\r?\n")

@@ -152,6 +152,18 @@ def classify(path: str, head: bytes) -> Context:
     return Context.CONFIG
 
 
+def is_package_test_file(path: str) -> bool:
+    """A test file of an installed package (`site-packages/mistralai/extra/tests/test_x.py`): its keys and ids
+    are the package's fixtures. Only the part of the path inside the package directory counts."""
+    inside = None
+    for m in _PACKAGE_DIRS.finditer(path):
+        inside = path[m.end() :]
+    if inside is None:
+        return False
+    segments = inside.split("/")
+    return bool(_TEST_NAME.match(segments[-1].lower()) or _TEST_SEGMENTS.intersection(s.lower() for s in segments[:-1]))
+
+
 _COMMENT_PREFIXES = ("#", "//", ";", "--", "/*", "* ", "<!--", "rem ", "REM ")
 
 

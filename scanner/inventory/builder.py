@@ -396,7 +396,12 @@ class InventoryBuilder:
                 locs.add(f.location)
         deps = {package_key(main.ecosystem, d) for d in main.dependencies}
         platform_names = {p.package for p in pkgs if p.platform}
-        sdks: dict[tuple[str, str, str | None], None] = {}
+        # The product's own libraries (pi's pi-ai) are SDKs it bundles, not SDK installs of their own.
+        sdks: dict[tuple[str, str, str | None], None] = {
+            (p.ecosystem, p.package, p.version): None
+            for p in pkgs
+            if p.platform and self.catalog.is_product_library(p.package)
+        }
         for eco, name, version, installed, env in sorted(self._sdks, key=lambda k: (k[0], k[1], k[2] or "")):
             if not installed or env is None or eco != main.ecosystem or name in platform_names:
                 continue
@@ -411,7 +416,7 @@ class InventoryBuilder:
             main.ecosystem,
             path,
             tuple(sorted(binaries)),
-            tuple(BundledSdk(e, n, v) for e, n, v in sdks),
+            tuple(BundledSdk(e, n, v) for e, n, v in sorted(sdks, key=lambda k: (k[0], k[1], k[2] or ""))),
             tuple(sorted(ships)),
             configs,
             locs.sorted(),
