@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
+from scanner.diff.fold import fold
 from scanner.diff.identity import SECTIONS, Item, canonical_json
 from scanner.diff.model import Change, ChangeKind, InventoryDiff, Side
 from scanner.diff.rules import assess
@@ -32,7 +33,7 @@ def diff_inventories(old: Inventory, new: Inventory) -> InventoryDiff:
         changes += diff_section(section, items_of(old), items_of(new))
     order = {name: i for i, name in enumerate(SECTIONS)}
     changes.sort(key=lambda c: (order[c.section], c.key, c.field or "", c.kind.value))
-    return InventoryDiff(_side(old), _side(new), tuple(changes))
+    return InventoryDiff(_side(old), _side(new), tuple(fold(changes, old, new)))
 
 
 def _side(inv: Inventory) -> Side:
