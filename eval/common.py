@@ -178,7 +178,7 @@ def dist_info_version(site: Path, name: str) -> str | None:
 _VENDOR_ID = (
     rb"""(?:(?:(?:us|eu|apac|global|jp|au)\.)?anthropic\.)?claude-(?:opus|sonnet|haiku|fable|mythos)-[0-9][a-z0-9.@:-]*"""
     rb"""|(?:(?:(?:us|eu|apac|global)\.)?openai\.)?gpt-[0-9][a-z0-9.-]*|o[134](?:-mini|-pro)?|gemini-[0-9][a-z0-9.-]*"""
-    rb"""|qwen[0-9][a-z0-9.-]*|grok-[0-9][a-z0-9.-]*|codestral-[a-z0-9.-]+"""
+    rb"""|qwen[0-9][a-z0-9.-]*|gemma[0-9][a-z0-9.-]*|grok-[0-9][a-z0-9.-]*|codestral-[a-z0-9.-]+"""
     rb"""|mistral-(?:large|medium|small)[a-z0-9.-]*|deepseek-(?:chat|reasoner|v[0-9][a-z0-9.-]*)"""
 )
 SHIP_ID = re.compile(rb"""(["'`\x00])(""" + _VENDOR_ID + rb""")(?=\1)""")

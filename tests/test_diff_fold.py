@@ -4,6 +4,7 @@ developer machine, old and new (tests/data/diff/SOURCE.txt)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -46,14 +47,13 @@ def test_each_product_upgrade_is_one_line_with_its_packages_under_it(diff: Inven
         "sdks:npm/@openai/codex@/usr/lib/node_modules:version",
     ]
     assert tree[f"{GEMINI}:version"] == [
-        "models:gemini-ultra",
         "models:gemma3-1b-gpu-custom",
         "sdks:npm/@google/gemini-cli-core@/usr/lib/node_modules/@google/gemini-cli/node_modules",
         "sdks:npm/@google/gemini-cli@/usr/lib/node_modules:version",
         "sdks:npm/@google/genai@/usr/lib/node_modules/@google/gemini-cli/node_modules",
     ]
     upgrade = next(c for c in diff.changes if c.id == f"{GEMINI}:version")
-    assert upgrade.title == "Gemini CLI upgraded: 0.31.0 → 0.61.0 (packages -2, ~1; models +1, -1)"
+    assert upgrade.title == "Gemini CLI upgraded: 0.31.0 → 0.61.0 (packages -2, ~1; models +1)"
     # No package or shipped model is left on a line of its own.
     assert not [c.id for c in diff.changes if c.part_of is None and c.section in ("sdks", "models")]
 
@@ -69,6 +69,21 @@ def test_a_config_edit_is_one_line_with_what_it_wires_under_it(diff: InventoryDi
     assert (edit.old, edit.new) == (["gpt-5.5"], ["gpt-5.6-sol"]) and "gpt-5.5 → gpt-5.6-sol" in edit.title
 
 
+def test_a_model_seen_only_in_test_files_is_not_a_change(sides: tuple[Inventory, Inventory],
+                                                          diff: InventoryDiff) -> None:
+    # gemini-ultra: old Gemini CLI's gemini-cli-core/dist/src/output/stream-json-formatter.test.js only.
+    old_model = next(m for m in sides[0].models if m.name == "gemini-ultra")
+    assert all(loc.path.endswith(".test.js") for loc in old_model.locations)
+    assert "models:gemini-ultra" not in {c.id for c in diff.changes}
+    # The same id anywhere else is compared as ever.
+    moved = old_model.locations[0].__class__("/usr/lib/node_modules/@google/gemini-cli/dist/src/config/models.js",
+                                             None, old_model.locations[0].context, False)
+    shipped = dataclasses.replace(sides[0], models=(*sides[0].models, dataclasses.replace(
+        old_model, locations=(*old_model.locations, moved))))
+    shipped = dataclasses.replace(shipped, models=tuple(m for m in shipped.models if m is not old_model))
+    assert "models:gemini-ultra" in {c.id for c in diff_inventories(shipped, sides[1]).changes}
+
+
 def test_folding_is_the_same_both_ways(sides: tuple[Inventory, Inventory], diff: InventoryDiff) -> None:
     backward = diff_inventories(sides[1], sides[0])
     assert {c.id: c.part_of for c in backward.changes} == {c.id: c.part_of for c in diff.changes}
@@ -82,6 +97,7 @@ def test_the_document_and_the_table_show_the_folding(diff: InventoryDiff) -> Non
     assert {c["part_of"] for c in doc["changes"] if c["part_of"]} <= {c["id"] for c in doc["changes"]}
     lines = render_diff("table", diff).splitlines()
     at = next(i for i, line in enumerate(lines) if "Gemini CLI upgraded" in line)
-    assert all("└" in line for line in lines[at + 1:at + 6]), "\n".join(lines)
-    assert len(lines) == at + 6 or "└" not in lines[at + 6]
+    n = len(diff.details(next(c for c in diff.changes if c.id == f"{GEMINI}:version")))
+    assert n == 4 and all("└" in line for line in lines[at + 1:at + 1 + n]), "\n".join(lines)
+    assert len(lines) == at + 1 + n or "└" not in lines[at + 1 + n]
     assert "↳ " in render_diff("markdown", diff)
