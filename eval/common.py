@@ -207,6 +207,9 @@ def shipped_ids(files: list[Path], chunk: int = 64 << 20) -> list[str]:
                     ident = m.group(2).decode()
                     if ident.endswith(("-", ".", ":")) or CONFIG_ALIAS.match(data, m.end() + 1):
                         continue
+                    # Between NULs, a short id (`o1`, `gpt-5`) is as likely any two bytes of machine code.
+                    if m.group(1) == b"\x00" and ("-" not in ident or len(ident) < 10):
+                        continue
                     found.add(ident)
                 found |= _packed(data)
                 tail = data[-256:]
