@@ -299,7 +299,12 @@ def product_files(root: Path, product: str) -> list[Path]:
     if product == "opencode":
         return sorted((pkg / "node_modules").glob("opencode-linux-x64/bin/opencode"))
     if product in ("gemini-cli", "qwen-code"):
-        return sorted(p for p in pkg.rglob("*.js") if "node_modules" not in p.relative_to(pkg).parts)
+        # Its own code, not its tests: a `*.test.js` or `test-utils/` literal is a fixture, never a model it ships.
+        own = [p for p in pkg.rglob("*.js") if not {"node_modules", "test-utils"} & set(p.relative_to(pkg).parts)
+               and not p.name.endswith((".test.js", ".spec.js"))]
+        # Older Gemini CLI releases keep the model list in their core package (catalogs/agents.toml says so too).
+        core = pkg / "node_modules/@google/gemini-cli-core/dist/src/config/models.js"
+        return sorted(own + ([core] if product == "gemini-cli" and core.is_file() else []))
     if product == "pi":
         return sorted(pkg.rglob("models.generated.js"))
     return []

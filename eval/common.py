@@ -172,18 +172,28 @@ def dist_info_version(site: Path, name: str) -> str | None:
     return None
 
 
-# Model ids as a product ships them: whole quoted string literals of a vendor's id grammar. Quoting is
-# what makes a literal an id in a JS bundle (Bun/Node single executables keep their JS source as text).
-SHIP_ID = re.compile(
-    rb"""["'`]((?:claude-(?:opus|sonnet|haiku)-[0-9][a-z0-9.@-]*)"""
-    rb"""|(?:gpt-[0-9][a-z0-9.-]*)|(?:o[134](?:-mini|-pro)?)|(?:gemini-[0-9][a-z0-9.-]*)"""
-    rb"""|(?:qwen[0-9][a-z0-9.-]*)|(?:grok-[0-9][a-z0-9.-]*)|(?:codestral-[a-z0-9.-]+)"""
-    rb"""|(?:mistral-(?:large|medium|small)[a-z0-9.-]*)|(?:deepseek-(?:chat|reasoner|v[0-9][a-z0-9.-]*)))["'`]"""
+# Model ids as a product ships them: whole string literals of a vendor's id grammar. A literal is delimited by
+# quotes (JS source, which Bun/Node single executables keep as text) or by NULs (C strings, string tables).
+# A cloud's provider-prefixed form (`us.anthropic.claude-…` on Bedrock, `openai.gpt-…`) is the same literal.
+_VENDOR_ID = (
+    rb"""(?:(?:(?:us|eu|apac|global|jp|au)\.)?anthropic\.)?claude-(?:opus|sonnet|haiku|fable|mythos)-[0-9][a-z0-9.@:-]*"""
+    rb"""|(?:(?:(?:us|eu|apac|global)\.)?openai\.)?gpt-[0-9][a-z0-9.-]*|o[134](?:-mini|-pro)?|gemini-[0-9][a-z0-9.-]*"""
+    rb"""|qwen[0-9][a-z0-9.-]*|gemma[0-9][a-z0-9.-]*|grok-[0-9][a-z0-9.-]*|codestral-[a-z0-9.-]+"""
+    rb"""|mistral-(?:large|medium|small)[a-z0-9.-]*|deepseek-(?:chat|reasoner|v[0-9][a-z0-9.-]*)"""
 )
+SHIP_ID = re.compile(rb"""(["'`\x00])(""" + _VENDOR_ID + rb""")(?=\1)""")
+# `"gemini-3.5-flash-base": { extends: "base", modelConfig: { model: … } }` names a config alias, not a model.
+CONFIG_ALIAS = re.compile(rb"""\s*:\s*\{\s*["']?extends["']?\s*:""")
+# Rust packs its string literals back to back, with no delimiter: `openai.gpt-5.6-solopenai.gpt-5.6-terra…`.
+# In a run of at least three such pieces, each piece but the last ends where the next begins; the last one's
+# end is unknown (it runs into the next literal), so it is not taken.
+PACKED_RUN = re.compile(rb"openai\.gpt-[0-9][A-Za-z0-9.-]*")
+PACKED_PIECE = re.compile(rb"(?=openai\.gpt-[0-9])")
+_REGION_TAIL = re.compile(rb"(?:us|eu|apac|global)\.$")
 
 
 def shipped_ids(files: list[Path], chunk: int = 64 << 20) -> list[str]:
-    """Quoted vendor-grammar literals in the given files (read in overlapping chunks)."""
+    """Vendor-grammar literals in the given files (read in overlapping chunks)."""
     found: set[str] = set()
     for path in files:
         with path.open("rb") as fh:
@@ -194,11 +204,29 @@ def shipped_ids(files: list[Path], chunk: int = 64 << 20) -> list[str]:
                     break
                 data = tail + block
                 for m in SHIP_ID.finditer(data):
-                    ident = m.group(1).decode()
-                    if not ident.endswith(("-", ".")):
-                        found.add(ident)
+                    ident = m.group(2).decode()
+                    if ident.endswith(("-", ".", ":")) or CONFIG_ALIAS.match(data, m.end() + 1):
+                        continue
+                    # Between NULs, a short id (`o1`, `gpt-5`) is as likely any two bytes of machine code.
+                    if m.group(1) == b"\x00" and ("-" not in ident or len(ident) < 10):
+                        continue
+                    found.add(ident)
+                found |= _packed(data)
                 tail = data[-256:]
     return sorted(found)
+
+
+def _packed(data: bytes) -> set[str]:
+    out: set[str] = set()
+    for run in PACKED_RUN.finditer(data):
+        pieces = [p for p in PACKED_PIECE.split(run.group(0)) if p]
+        if len(pieces) < 3:
+            continue
+        for piece in pieces[:-1]:
+            ident = _REGION_TAIL.sub(b"", piece).decode()
+            if not ident.endswith(("-", ".")):
+                out.add(ident)
+    return out
 
 
 # ---------------------------------------------------------------- a small TOML writer for truth files

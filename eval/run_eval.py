@@ -107,6 +107,14 @@ def diff_truth(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
             expected.append({"section": "agents", "kind": "changed", "key": name, "field": "version",
                              "old": ao.get(name) or "", "new": an.get(name) or "",
                              "aliases": [packages[name]] if name in packages else []})
+    # What each product's users select (models, MCP servers), folded over users as the diff compares it.
+    for name in sorted(set(ao) & set(an)):
+        for field, conf_key in (("models", "models"), ("mcp_servers", "mcp_servers")):
+            before, after = (sorted({x for a in t["agents"] if a["name"] == name for cf in a.get("configs", [])
+                                     for x in cf.get(conf_key, [])}) for t in (old, new))
+            if before != after:
+                expected.append({"section": "agents", "kind": "changed", "key": name, "field": field,
+                                 "old": before, "new": after})
     mo = {(m["name"], m["user"]) for m in old["mcp_servers"]}
     mn = {(m["name"], m["user"]) for m in new["mcp_servers"]}
     for name, user in sorted(mn - mo):
@@ -120,10 +128,10 @@ def quoted_elsewhere(root: Path, ids: list[str], skip: set[str]) -> set[str]:
     """Which of `ids` occur as a quoted literal in a file of `root` other than the `skip` paths."""
     if not ids:
         return set()
-    pats = c.CACHE / "diff-patterns.txt"
-    pats.write_text("".join(f'"{i}"\n' for i in ids))
-    proc = subprocess.run(["grep", "-r", "-a", "-o", "-F", "-f", str(pats), str(root)],
-                          capture_output=True, text=True, errors="replace")
+    # The patterns go to grep on stdin: the corpus cache is read-only to the eval.
+    proc = subprocess.run(["grep", "-r", "-a", "-o", "-F", "-f", "-", str(root)],
+                          input="".join(f'"{i}"\n' for i in ids), capture_output=True, text=True,
+                          errors="replace")
     found: set[str] = set()
     prefix = str(root)
     for line in proc.stdout.splitlines():

@@ -332,32 +332,11 @@ def score_diff(truth: dict[str, Any], diff: dict[str, Any]) -> tuple[list[Sectio
     sec = Section("diff: expected changes found")
     used: set[int] = set()
     for e in expected:
-        hit = None
-        for i, ch in enumerate(changes):
-            # A product's version change may be reported in `agents` or as its package in `sdks`.
-            sections = [e["section"]] + (["sdks"] if e["section"] == "agents" else [])
-            if ch.get("section") not in sections:
-                continue
-            if ch.get("section") == "sdks" and e["section"] == "agents":
-                if not any(str(ch.get("key")).startswith(f"{p}@") for p in e.get("aliases", [])) or \
-                        ch.get("field") != "version" or ch.get("new") != e.get("new"):
-                    continue
-                hit = i
-                break
-            key = str(ch.get("key", ""))
-            if e["section"] == "models" and key != e["key"]:
-                continue
-            if e["section"] != "models" and not any(f"{k}@" in key + "@" for k in [e["key"], *e.get("aliases", [])]):
-                continue
-            if e["section"] == "sdks" and e.get("field") == "version" and (
-                    ch.get("old") != e.get("old") or ch.get("new") != e.get("new")):
-                continue
-            if e.get("kind") and ch.get("kind") != e["kind"]:
-                continue
-            if e.get("field") and ch.get("field") != e["field"]:
-                continue
-            hit = i
-            break
+        # The change of the expectation's own section first: a product's version change is reported in `agents`;
+        # only when that section lacks it does its package's version change in `sdks` stand for it.
+        hit = next((i for i, ch in enumerate(changes) if i not in used and _matches(e, ch)), None)
+        if hit is None and e["section"] == "agents":
+            hit = next((i for i, ch in enumerate(changes) if i not in used and _package_of(e, ch)), None)
         label = f"{e['section']} {e['kind']} {e['key']}" + (f" {e.get('field')}: {e.get('old')} -> {e.get('new')}"
                                                            if e.get("field") else "")
         sec.truth(hit is not None, label)
@@ -372,8 +351,11 @@ def score_diff(truth: dict[str, Any], diff: dict[str, Any]) -> tuple[list[Sectio
             other.truth(True, f"{ch.get('section')} {ch.get('kind')} {ch.get('key')} {ch.get('field') or ''}")
             other.misses.append(other_label(ch))
             continue
-        # A second facet of an expected change (e.g. wired and served_via of the same model) is not noise.
-        if any(e["section"] == ch.get("section") and e["key"] == ch.get("key") for e in expected):
+        # A second facet of an expected change (e.g. wired and served_via of the same model, the route of a
+        # model newly selected) is not noise; nor is the version change of a product's own package (its main
+        # package, its platform and core packages: `npm/@google/gemini-cli-core` of `npm/@google/gemini-cli`)
+        # in step with the product's expected version change.
+        if any(_same_thing(e, ch) or _own_package(e, ch) for e in expected):
             continue
         if ch.get("section") == "models" and ch.get("key") in ambiguous:
             continue
@@ -382,6 +364,49 @@ def score_diff(truth: dict[str, Any], diff: dict[str, Any]) -> tuple[list[Sectio
         noise.truth(False, f"{what} {old} -> {new}")
     noise.n_reported = 0
     return [sec, noise, other], len(noise.misses)
+
+
+def _keyed(e: dict[str, Any], ch: dict[str, Any]) -> bool:
+    """Whether a reported key names the expected thing: a model by its id; anything else by its name, the diff
+    adding `@<where installed>` (an SDK's environment, an agent product's install path)."""
+    key = str(ch.get("key", ""))
+    if e["section"] == "models":
+        return key == e["key"]
+    return any(key.startswith(f"{k}@") or key == k for k in [e["key"], *e.get("aliases", [])])
+
+
+def _matches(e: dict[str, Any], ch: dict[str, Any]) -> bool:
+    if ch.get("section") != e["section"] or not _keyed(e, ch):
+        return False
+    if e["section"] == "sdks" and e.get("field") == "version" and (
+            ch.get("old") != e.get("old") or ch.get("new") != e.get("new")):
+        return False
+    if e.get("kind") and ch.get("kind") != e["kind"]:
+        return False
+    return not (e.get("field") and ch.get("field") != e["field"])
+
+
+def _package_of(e: dict[str, Any], ch: dict[str, Any]) -> bool:
+    """A product's version change seen as its package's version change in `sdks`."""
+    return (ch.get("section") == "sdks" and ch.get("field") == "version" and ch.get("new") == e.get("new")
+            and any(str(ch.get("key")).startswith(f"{p}@") for p in e.get("aliases", [])))
+
+
+def _same_thing(e: dict[str, Any], ch: dict[str, Any]) -> bool:
+    """Another facet of the expected change: another field of the same model (wired and served_via of one
+    config edit); for an agent product, the same field (its version) seen twice."""
+    if ch.get("section") != e["section"] or not _keyed(e, ch):
+        return False
+    return e["section"] != "agents" or ch.get("field") == e.get("field")
+
+
+def _own_package(e: dict[str, Any], ch: dict[str, Any]) -> bool:
+    """The product's own packages (named after it: `@google/gemini-cli-core`, `@openai/codex-linux-x64`)
+    changing with its expected version change."""
+    if e["section"] != "agents" or e.get("field") != "version" or ch.get("section") != "sdks":
+        return False
+    key = str(ch.get("key", ""))
+    return any(key.startswith((f"{p}@", f"{p}-")) for p in e.get("aliases", []))
 
 
 def other_label(ch: dict[str, Any]) -> str:

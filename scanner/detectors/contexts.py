@@ -114,6 +114,13 @@ def is_binary(head: bytes) -> bool:
     return head.startswith(_BINARY_MAGICS) or b"\0" in head[:8192]
 
 
+def is_test_path(path: str) -> bool:
+    """A test file by its name or a directory of tests, wherever it sits (also inside an installed package)."""
+    segments = path.split("/")
+    return bool(_TEST_NAME.match(segments[-1].lower()) or _TEST_SEGMENTS.intersection(
+        s.lower() for s in segments[:-1]))
+
+
 def classify(path: str, head: bytes) -> Context:
     """The file-level context; line-level `comment` is decided by the detectors."""
     segments = path.split("/")

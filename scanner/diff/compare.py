@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
+from scanner.detectors.contexts import is_test_path
+from scanner.diff.fold import fold
 from scanner.diff.identity import SECTIONS, Item, canonical_json
 from scanner.diff.model import Change, ChangeKind, InventoryDiff, Side
 from scanner.diff.rules import assess
@@ -29,10 +31,19 @@ _ROTATES = frozenset({"credentials"})
 def diff_inventories(old: Inventory, new: Inventory) -> InventoryDiff:
     changes: list[Change] = []
     for section, items_of in SECTIONS.items():
-        changes += diff_section(section, items_of(old), items_of(new))
+        before, after = items_of(old), items_of(new)
+        if section == "models":
+            before, after = _beyond_fixtures(before), _beyond_fixtures(after)
+        changes += diff_section(section, before, after)
     order = {name: i for i, name in enumerate(SECTIONS)}
     changes.sort(key=lambda c: (order[c.section], c.key, c.field or "", c.kind.value))
-    return InventoryDiff(_side(old), _side(new), tuple(changes))
+    return InventoryDiff(_side(old), _side(new), tuple(fold(changes, old, new)))
+
+
+def _beyond_fixtures(items: dict[str, Item]) -> dict[str, Item]:
+    """A model id seen only in test files (a package's `*.test.js`, a `__tests__/` directory) is a fixture's
+    value, not a model the image ships or wires: its coming and going is not a change."""
+    return {k: it for k, it in items.items() if not (it.paths and all(is_test_path(p) for p in it.paths))}
 
 
 def _side(inv: Inventory) -> Side:

@@ -34,6 +34,7 @@ def _change(c: Change) -> dict[str, Any]:
         "new": c.new,
         "where": list(c.where),
         "ignored": c.ignored,
+        "part_of": c.part_of,
     }
 
 
@@ -57,6 +58,7 @@ def to_document(diff: InventoryDiff, expired: tuple[IgnoreEntry, ...] = ()) -> d
         "summary": {
             "changes": len(active),
             "ignored": len(diff.changes) - len(active),
+            "folded": sum(1 for c in active if c.part_of is not None),
             "by_severity": {
                 s.value: sum(1 for c in active if c.severity is s)
                 for s in sorted(SEVERITY_RANK, key=SEVERITY_RANK.__getitem__, reverse=True)

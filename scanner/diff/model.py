@@ -44,6 +44,7 @@ class Change:
     title: str
     where: tuple[str, ...] = ()  # inside-target paths, for context only
     ignored: str | None = None  # the reason of the ignore entry that suppresses it, if any
+    part_of: str | None = None  # the id of the change this one details (a product upgrade, a config edit)
 
     @property
     def id(self) -> str:
@@ -69,3 +70,7 @@ class InventoryDiff:
     def active(self) -> tuple[Change, ...]:
         """The changes no ignore entry suppresses."""
         return tuple(c for c in self.changes if c.ignored is None)
+
+    def details(self, parent: Change) -> tuple[Change, ...]:
+        """The changes folded under `parent`, in the diff's order."""
+        return tuple(c for c in self.changes if c.part_of == parent.id)

@@ -158,6 +158,29 @@ def kill_switches(kind: ChangeKind, field: str | None, o: Item | None, n: Item |
     return sev, f"kill switch {name}{at}: {show(_facet(o, 'setting'))} → {show(_facet(n, 'setting'))}"
 
 
+def agents(kind: ChangeKind, field: str | None, o: Item | None, n: Item | None) -> tuple[Severity, str]:
+    """An agent product: its upgrade is one line (packages and shipped models fold under it); a change of the
+    models or MCP servers its users select is one line too (the models it wires fold under it)."""
+    name = _facet(n or o, "product") or _label(o, n)
+    if kind is ChangeKind.ADDED:
+        return L, f"agent product {name} installed ({show(_facet(n, 'version'))})"
+    if kind is ChangeKind.REMOVED:
+        return I, f"agent product {name} removed (was {show(_facet(o, 'version'))})"
+    before, after = _facet(o, field or ""), _facet(n, field or "")
+    if field == "version" and isinstance(before, str) and isinstance(after, str):
+        up = _version_key(after) > _version_key(before)
+        return (I if up else L), f"{name} {'upgraded' if up else 'downgraded'}: {before} → {after}"
+    if field in ("models", "mcp_servers") and isinstance(before, list) and isinstance(after, list):
+        gone = [x for x in before if x not in after]
+        new = [x for x in after if x not in before]
+        what = "selects" if field == "models" else "MCP servers"
+        moved = "; ".join(part for part in (f"+{show(new)}" if new else "", f"-{show(gone)}" if gone else "")
+                          if part)
+        sev = M if (field == "mcp_servers" and new) else L
+        return sev, f"{name} {what}: {show(before)} → {show(after)} ({moved})"
+    return L, f"{name}: {_arrow(field, o, n)}"
+
+
 def session_vendors(kind: ChangeKind, field: str | None, o: Item | None, n: Item | None) -> tuple[Severity, str]:
     vendor = _label(o, n)
     if kind is ChangeKind.ADDED:
@@ -187,6 +210,7 @@ RULES: dict[str, Rule] = {
     "credentials": credentials,
     "kill_switches": kill_switches,
     "session_vendors": session_vendors,
+    "agents": agents,
 }
 
 

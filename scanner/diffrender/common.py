@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scanner.diff.model import InventoryDiff, Side
+from scanner.diff.model import SEVERITY_RANK, Change, InventoryDiff, Side
 from scanner.textsafe import escape_control
 from scanner.vocab import SEVERITIES_WORST_FIRST
 
@@ -18,7 +18,27 @@ def headline(diff: InventoryDiff) -> str:
     counts = {s: sum(1 for c in active if c.severity == s) for s in SEVERITIES_WORST_FIRST}
     shown = ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "none"
     ignored = len(diff.changes) - len(active)
-    return f"{len(active)} change(s): {shown}" + (f"; {ignored} ignored" if ignored else "")
+    folded = sum(1 for c in active if c.part_of is not None)
+    return (f"{len(active)} change(s): {shown}" + (f"; {folded} shown under a product" if folded else "")
+            + (f"; {ignored} ignored" if ignored else ""))
+
+
+def grouped(diff: InventoryDiff) -> list[tuple[Change, int]]:
+    """The active changes, most severe group first, each detail (depth 1) right under the change it details.
+    A group ranks by its most severe member, so a high detail is never buried under an info parent."""
+    active = diff.active()
+    ids = {c.id for c in active}
+    tops = [c for c in active if c.part_of not in ids]
+    details = {c.id: [d for d in active if d.part_of == c.id] for c in tops}
+
+    def rank(c: Change) -> int:
+        return max(SEVERITY_RANK[x.severity] for x in (c, *details[c.id]))
+
+    out: list[tuple[Change, int]] = []
+    for top in sorted(tops, key=lambda c: -rank(c)):
+        out.append((top, 0))
+        out += [(d, 1) for d in sorted(details[top.id], key=lambda c: -SEVERITY_RANK[c.severity])]
+    return out
 
 
 def catalog_note(diff: InventoryDiff) -> str | None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from scanner.diff.model import SEVERITY_RANK, InventoryDiff
-from scanner.diffrender.common import catalog_note, headline, where
+from scanner.diff.model import InventoryDiff
+from scanner.diffrender.common import catalog_note, grouped, headline, where
 from scanner.policy.ignore import IgnoreEntry
 from scanner.textsafe import escape_control
 
@@ -20,11 +20,12 @@ def render(diff: InventoryDiff, expired: tuple[IgnoreEntry, ...] = ()) -> str:
     note = catalog_note(diff)
     if note:
         out += [f"_{cell(note)}_", ""]
-    active = sorted(diff.active(), key=lambda c: -SEVERITY_RANK[c.severity])
+    active = grouped(diff)
     if active:
         out += ["| severity | change | what | where |", "|---|---|---|---|"]
         out += [
-            f"| {c.severity.value} | {c.kind.value} | {cell(c.title)} | {cell(where(c.where))} |" for c in active
+            f"| {c.severity.value} | {c.kind.value} | {'↳ ' * depth}{cell(c.title)} | {cell(where(c.where))} |"
+            for c, depth in active
         ]
     else:
         out.append("No change in models, SDKs, endpoints, credentials or kill switches.")

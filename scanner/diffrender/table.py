@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from tabulate import tabulate
 
-from scanner.diff.model import SEVERITY_RANK, InventoryDiff
-from scanner.diffrender.common import catalog_note, headline, where
+from scanner.diff.model import InventoryDiff
+from scanner.diffrender.common import catalog_note, grouped, headline, where
 from scanner.policy.ignore import IgnoreEntry
 from scanner.textsafe import escape_control
 
@@ -18,9 +18,10 @@ def render(diff: InventoryDiff, expired: tuple[IgnoreEntry, ...] = ()) -> str:
     note = catalog_note(diff)
     if note:
         out.append(escape_control(note))
-    active = sorted(diff.active(), key=lambda c: -SEVERITY_RANK[c.severity])
+    active = grouped(diff)
     if active:
-        rows = [[c.severity.value, c.kind.value, escape_control(c.title), where(c.where)] for c in active]
+        rows = [[c.severity.value, c.kind.value, "  └ " * depth + escape_control(c.title), where(c.where)]
+                for c, depth in active]
         out += ["", tabulate(rows, headers=["severity", "change", "what", "where"], tablefmt="simple")]
     ignored = [c for c in diff.changes if c.ignored is not None]
     if ignored:
