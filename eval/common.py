@@ -210,10 +210,23 @@ def shipped_ids(files: list[Path], chunk: int = 64 << 20) -> list[str]:
                     # Between NULs, a short id (`o1`, `gpt-5`) is as likely any two bytes of machine code.
                     if m.group(1) == b"\x00" and ("-" not in ident or len(ident) < 10):
                         continue
+                    ident = _string_table_cut(data, m.start(2), ident)
                     found.add(ident)
                 found |= _packed(data)
                 tail = data[-256:]
     return sorted(found)
+
+
+def _string_table_cut(data: bytes, start: int, ident: str) -> str:
+    """A JavaScriptCore (Bun) string-table entry is `<u32 length | 0x80000000><u32 hash><bytes>`, padded with
+    NULs; the next entry's length byte can follow a string with no NUL between (`claude-haiku-3-5` + `5`).
+    Where such a header precedes the literal, its length is where the literal ends."""
+    if start < 8:
+        return ident
+    length = int.from_bytes(data[start - 8:start - 4], "little")
+    if length & 0x80000000 and 0 < (length & 0x7FFFFFFF) < len(ident):
+        return ident[: length & 0x7FFFFFFF]
+    return ident
 
 
 def _packed(data: bytes) -> set[str]:
