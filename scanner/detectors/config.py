@@ -165,8 +165,10 @@ _WORD_EDGES = "()[]{}<>,;:.!?\"'`"
 def label_words(items: list[fmt.ConfigItem], catalog: Catalog) -> frozenset[str]:
     """The words of labels and descriptions (values with a blank under a `label` key), minus every value the
     file sets whole: `Qwen3` of "Qwen3 Coder 30B (local)" is prose; a `model: Qwen3` elsewhere would keep it.
-    Also the values of `not_model` keys (`image: ollama/ollama:rocm`)."""
-    label_keys, other_keys = catalog.keys("label"), catalog.keys("not_model")
+    Also the values of `not_model` keys (`image: ollama/ollama:rocm`) and of `provider` keys: a provider or
+    backend (`"backend": "gemini-live"`) names how a model is reached, never the model."""
+    label_keys = catalog.keys("label")
+    other_keys = catalog.keys("not_model") | catalog.keys("provider")
     words: set[str] = set()
     values: set[str] = set()
     others: set[str] = set()
@@ -254,6 +256,27 @@ def _deployments(items: list[fmt.ConfigItem], catalog: Catalog) -> list[_Deploym
         name = name_item.value.strip()
         if marked and _MODELISH.match(model) and _MODELISH.match(name) and "/" not in name:
             found.append(_Deployment(name, model, name_item.line, frozenset(own)))
+    return found
+
+
+def _aliases(items: list[fmt.ConfigItem], catalog: Catalog) -> list[_Deployment]:
+    """Records `{model_name: alias, litellm_params: {model: id}}` (the catalogs' alias_name / alias_model keys):
+    the alias serves that model. Only the alias's own item is consumed; the model id is reported as itself."""
+    names, targets = catalog.keys("alias_name"), catalog.keys("alias_model")
+    if not names or not targets:
+        return []
+    values = {tuple(_norm(p) for p in item.path): item for item in items}
+    found = []
+    for path, item in values.items():
+        if not path or path[-1] not in names:
+            continue
+        rec = path[:-1]
+        target = next(
+            (values[rec + tuple(t.split("."))] for t in sorted(targets) if rec + tuple(t.split(".")) in values), None
+        )
+        alias, model = item.value.strip(), target.value.strip() if target else ""
+        if target is not None and alias != model and _MODELISH.match(alias) and _MODELISH.match(model):
+            found.append(_Deployment(alias, model, item.line, frozenset({path})))
     return found
 
 
@@ -346,6 +369,9 @@ def interpret(
             bases.setdefault(_record(item.path), item.value)
 
     consumed: set[tuple[str, ...]] = set()
+    for alias in _aliases(items, catalog):
+        yield ModelEvidence(alias.name, locate(alias.line, False), base_model=alias.model)
+        consumed |= alias.fields
     for dep in _deployments(items, catalog):
         loc = locate(dep.line, False)
         yield ModelEvidence(f"azure/{dep.name}", loc, base_model=dep.model, served_via="azure")

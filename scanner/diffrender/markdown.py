@@ -23,9 +23,7 @@ def render(diff: InventoryDiff, expired: tuple[IgnoreEntry, ...] = ()) -> str:
     active = sorted(diff.active(), key=lambda c: -SEVERITY_RANK[c.severity])
     if active:
         out += ["| severity | change | what | where |", "|---|---|---|---|"]
-        out += [
-            f"| {c.severity.value} | {c.kind.value} | {cell(c.title)} | {cell(where(c.where))} |" for c in active
-        ]
+        out += [f"| {c.severity.value} | {c.kind.value} | {cell(c.title)} | {cell(where(c.where))} |" for c in active]
     else:
         out.append("No change in models, SDKs, endpoints, credentials or kill switches.")
     ignored = [c for c in diff.changes if c.ignored is not None]

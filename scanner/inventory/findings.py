@@ -137,9 +137,12 @@ def vendor_default_overridden(inv: Inventory) -> Iterator[Finding]:
     for e in inv.endpoints:
         for vendor, variable in e.overrides:
             locs = _wiring(e.locations) or e.locations[:_MAX_LOCS]
-            yield Finding(f"base-url-override:{vendor}:{e.host}", Severity.MEDIUM,
-                          f"{variable} sends {vendor} traffic to {e.host} instead of {vendor}'s own API "
-                          "(a proxy in the path)", locs)
+            yield Finding(
+                f"base-url-override:{vendor}:{e.host}",
+                Severity.MEDIUM,
+                f"{variable} sends {vendor} traffic to {e.host} instead of {vendor}'s own API (a proxy in the path)",
+                locs,
+            )
 
 
 def base_url_overrides(inv: Inventory) -> Iterator[Finding]:

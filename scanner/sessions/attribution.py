@@ -63,7 +63,12 @@ class _Provider:
     vendor_weight: int = 0  # the weightiest hit that named this vendor (not only its route)
 
     def add(
-        self, number: int, when: float | None, hits: list[Hit], candidates: tuple[str, ...], extend: bool,
+        self,
+        number: int,
+        when: float | None,
+        hits: list[Hit],
+        candidates: tuple[str, ...],
+        extend: bool,
         vendor: str,
     ) -> None:
         self.records += 1
@@ -336,8 +341,16 @@ class SessionAccumulator:
         evidence = tuple(RuleEvidence(LABEL_RULE.id, 1, shorten(label), "low") for label in claimed)
         ranges = ((1, self.records),) if self.records else ()
         return SessionProvider(
-            "unknown", None, None, self.records, "low", iso(self.first), iso(self.last), evidence,
-            candidates=tuple(dict.fromkeys(claimed.values())), record_ranges=ranges,
+            "unknown",
+            None,
+            None,
+            self.records,
+            "low",
+            iso(self.first),
+            iso(self.last),
+            evidence,
+            candidates=tuple(dict.fromkeys(claimed.values())),
+            record_ranges=ranges,
         )
 
     def _provider(self, key: ProviderKey, acc: _Provider, labels: tuple[str, ...], catalog: Catalog) -> SessionProvider:
@@ -359,7 +372,14 @@ class SessionAccumulator:
             # As sure as what named the vendor: a label alone is a claim, however certain the route.
             confidence = _CONFIDENCE[max(min(_WEIGHT[confidence], acc.vendor_weight or 1), 1)]
         return SessionProvider(
-            vendor, via, api, acc.records, confidence, iso(acc.first), iso(acc.last), tuple(evidence),
+            vendor,
+            via,
+            api,
+            acc.records,
+            confidence,
+            iso(acc.first),
+            iso(acc.last),
+            tuple(evidence),
             candidates=tuple(c for c in acc.candidates if c != vendor),
             record_ranges=tuple((a, b) for a, b in acc.ranges),
         )
