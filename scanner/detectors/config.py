@@ -259,7 +259,18 @@ def _deployments(items: list[fmt.ConfigItem], catalog: Catalog) -> list[_Deploym
     return found
 
 
-def _aliases(items: list[fmt.ConfigItem], catalog: Catalog) -> list[_Deployment]:
+@dataclasses.dataclass(frozen=True)
+class _Alias:
+    """A gateway's alias record (LiteLLM `model_name`): `name` serves `model`."""
+
+    name: str
+    model: str
+    line: int | None
+    fields: frozenset[tuple[str, ...]]  # the normalised item paths it consumes (the alias's own item)
+    record: tuple[str, ...]  # the record, as `_record` names it
+
+
+def _aliases(items: list[fmt.ConfigItem], catalog: Catalog) -> list[_Alias]:
     """Records `{model_name: alias, litellm_params: {model: id}}` (the catalogs' alias_name / alias_model keys):
     the alias serves that model. Only the alias's own item is consumed; the model id is reported as itself."""
     names, targets = catalog.keys("alias_name"), catalog.keys("alias_model")
@@ -276,7 +287,7 @@ def _aliases(items: list[fmt.ConfigItem], catalog: Catalog) -> list[_Deployment]
         )
         alias, model = item.value.strip(), target.value.strip() if target else ""
         if target is not None and alias != model and _MODELISH.match(alias) and _MODELISH.match(model):
-            found.append(_Deployment(alias, model, item.line, frozenset({path})))
+            found.append(_Alias(alias, model, item.line, frozenset({path}), _record(item.path)))
     return found
 
 
@@ -370,6 +381,9 @@ def interpret(
 
     consumed: set[tuple[str, ...]] = set()
     for alias in _aliases(items, catalog):
+        # A record's own `base_model` says more than the id it routes to; a catalogued name is a model itself.
+        if alias.record in bases or catalog.identify(alias.name).catalog != "unknown":
+            continue
         yield ModelEvidence(alias.name, locate(alias.line, False), base_model=alias.model)
         consumed |= alias.fields
     for dep in _deployments(items, catalog):
