@@ -579,7 +579,8 @@ def test_provider_prefixes_name_vendor_and_route(tmp_path: Path, scan_dir: ScanF
     for name, canonical in (("github-copilot/claude-sonnet-4.5", "claude-sonnet-4-5"),
                             ("github-copilot/claude-opus-4.5", "claude-opus-4-5")):  # fmt: skip
         m = entry(doc, "models", name=name)
-        assert (m["canonical"], m["vendor"], m["served_via"], m["wired"]) == (canonical, "anthropic", "github-copilot", True)
+        got = (m["canonical"], m["vendor"], m["served_via"], m["wired"])
+        assert got == (canonical, "anthropic", "github-copilot", True)
     hermes = entry(doc, "models", name="openrouter/nousresearch/hermes-3-llama-3.1-405b:free")
     assert (hermes["vendor"], hermes["served_via"]) == ("nousresearch", "openrouter")
 

@@ -35,7 +35,7 @@ def test_ai_sdk_provider_factories_reach_the_vendors_own_api(tmp_path: Path, sca
 def test_vertex_client_routes_gemini_and_never_mistral(tmp_path: Path, scan_dir: ScanFn) -> None:
     # genai.Client(vertexai=True) sends gemini-3.8-flash to Vertex AI; the Mistral call after it is Mistral's own
     # API (its SDK is imported), not Vertex: Google's client serves Google's models only.
-    _put(tmp_path, "genai-vertex-and-mistral.py", "/srv/app/llm.py")
+    _put(tmp_path, "genai-vertex-and-mistral.py.txt", "/srv/app/llm.py")
     _, doc = scan_dir(tmp_path)
     assert _route(doc, "gemini-3.8-flash") == ("google", "vertex", True)
     assert _route(doc, "mistral-large-latest") == ("mistral", "direct", True)
