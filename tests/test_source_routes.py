@@ -48,3 +48,17 @@ def test_a_model_with_no_sdk_of_its_vendor_in_the_file_keeps_no_route(tmp_path: 
     (tmp_path / "srv/app/src/names.ts").write_text('export const FALLBACK = "gpt-5.5";\n')
     _, doc = scan_dir(tmp_path)
     assert _route(doc, "gpt-5.5")[1] is None
+
+
+def test_a_vendor_client_given_a_gateway_base_url_is_not_direct(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # The @ai-sdk/openai README example, with the provider built against an in-house gateway: createOpenAI(
+    # {baseURL}) is OpenAI's client, but its traffic goes to the gateway, so the model's route is not evident.
+    text = (DATA / "ai-sdk-openai.usage.ts").read_text().replace(
+        "import { openai } from '@ai-sdk/openai';",
+        "import { createOpenAI } from '@ai-sdk/openai';\n"
+        "const openai = createOpenAI({ baseURL: 'https://llm-gw.corp.internal/v1' });",
+    )
+    (tmp_path / "srv/app/src").mkdir(parents=True)
+    (tmp_path / "srv/app/src/classify.ts").write_text(text)
+    _, doc = scan_dir(tmp_path)
+    assert _route(doc, "gpt-6-luna") == ("openai", None, True)

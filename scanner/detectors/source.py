@@ -41,20 +41,30 @@ class SourceDetector:
             sig = sigs[hit.index]
             location = view.location(view.line_of(hit.start), Context.SOURCE, offset=hit.start)
             yield ClientEvidence(sig.name, sig.vendor, sig.served_via, "source", calls, location)
+        # Vendors whose client here gets a base URL no catalog knows (a proxy): their own API is no longer evident.
+        proxied: set[str] = set()
         for hit in hits:
-            if sigs[hit.index].kind != "import":
-                yield from self._arguments(view, hit, _route(view, clients, hit))
-        yield from self._named_models(view, hits)
+            sig = sigs[hit.index]
+            if sig.kind != "import":
+                for ev in self._arguments(view, hit, _route(view, clients, hit)):
+                    foreign = isinstance(ev, EndpointEvidence) and view.catalog.host_info(ev.host) is None
+                    if foreign and sig.kind == "client" and sig.vendor:
+                        proxied.add(sig.vendor)
+                    yield ev
+        yield from self._named_models(view, hits, proxied)
 
-    def _named_models(self, view: FileView, hits: list[Hit]) -> Iterator[Evidence]:
+    def _named_models(self, view: FileView, hits: list[Hit], proxied: set[str]) -> Iterator[Evidence]:
         """A catalogued model named anywhere in the file (a constant, a default, a provider factory's argument)
         takes the route of its vendor's clients built here, else of its vendor's SDK imported here, when that is
-        one route: `import anthropic` + `Anthropic()` + `MODEL = "claude-sonnet-5"` is the vendor's own API."""
+        one route: `import anthropic` + `Anthropic()` + `MODEL = "claude-sonnet-5"` is the vendor's own API.
+        Not `direct` when the file gives that vendor's client a base URL no catalog knows."""
         sigs = view.catalog.source_signatures
         by_vendor: dict[str, dict[str, set[str]]] = {}
         for h in hits:
             sig = sigs[h.index]
             if sig.vendor and sig.served_via and sig.kind in ("client", "import"):
+                if sig.vendor in proxied and sig.served_via == "direct":
+                    continue
                 by_vendor.setdefault(sig.vendor, {}).setdefault(sig.kind, set()).add(sig.served_via)
         if not by_vendor:
             return
