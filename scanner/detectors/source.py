@@ -41,17 +41,10 @@ class SourceDetector:
             sig = sigs[hit.index]
             location = view.location(view.line_of(hit.start), Context.SOURCE, offset=hit.start)
             yield ClientEvidence(sig.name, sig.vendor, sig.served_via, "source", calls, location)
-        # Vendors whose client here gets a base URL no catalog knows (a proxy): their own API is no longer evident.
-        proxied: set[str] = set()
         for hit in hits:
-            sig = sigs[hit.index]
-            if sig.kind != "import":
-                for ev in self._arguments(view, hit, _route(view, clients, hit)):
-                    foreign = isinstance(ev, EndpointEvidence) and view.catalog.host_info(ev.host) is None
-                    if foreign and sig.kind == "client" and sig.vendor:
-                        proxied.add(sig.vendor)
-                    yield ev
-        yield from self._named_models(view, hits, proxied)
+            if sigs[hit.index].kind != "import":
+                yield from self._arguments(view, hit, _route(view, clients, hit))
+        yield from self._named_models(view, hits, _proxied(view, hits))
 
     def _named_models(self, view: FileView, hits: list[Hit], proxied: set[str]) -> Iterator[Evidence]:
         """A catalogued model named anywhere in the file (a constant, a default, a provider factory's argument)
@@ -98,6 +91,27 @@ class SourceDetector:
                 host = _HOST.match(value)
                 if host:
                     yield EndpointEvidence(host.group(1).lower(), safe_url(value), location)
+
+
+def _proxied(view: FileView, hits: list[Hit]) -> set[str]:
+    """Vendors whose client construction here gets a base URL no catalog knows (a proxy, a gateway): their own
+    API is no longer evident. Only the construction's own arguments count, up to the next signature."""
+    sigs = view.catalog.source_signatures
+    url_keys = view.catalog.keys("base_url")
+    marks = sorted(h.start for h in hits if sigs[h.index].kind != "import")
+    out: set[str] = set()
+    for hit in hits:
+        sig = sigs[hit.index]
+        if sig.kind != "client" or not sig.vendor or sig.vendor in out:
+            continue
+        end = min([len(view.data), hit.end + _WINDOW, *(m for m in marks if m > hit.start)])
+        for m in _ARG.finditer(view.data, hit.end, end):
+            key = decode(m.group(1) or m.group(2)).lower()
+            host = _HOST.match(decode(m.group(4)))
+            url_key = key in url_keys or key.replace("_", "") in url_keys
+            if url_key and host and view.catalog.host_info(host.group(1).lower()) is None:
+                out.add(sig.vendor)
+    return out
 
 
 def _route_for(view: FileView, model: str, client: Hit | None) -> str | None:
