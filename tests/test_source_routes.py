@@ -62,3 +62,15 @@ def test_a_vendor_client_given_a_gateway_base_url_is_not_direct(tmp_path: Path, 
     (tmp_path / "srv/app/src/classify.ts").write_text(text)
     _, doc = scan_dir(tmp_path)
     assert _route(doc, "gpt-6-luna") == ("openai", None, True)
+
+
+def test_a_gateway_url_of_another_call_leaves_the_vendors_client_direct(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # A module with OpenAI's own client and, right after, a LiteLLM gateway call with its own api_base: that URL
+    # is the litellm call's argument, not the OpenAI client's, so the OpenAI model keeps OpenAI's own API.
+    (tmp_path / "srv/app").mkdir(parents=True)
+    (tmp_path / "srv/app/llm.py").write_text(
+        "import litellm\nimport openai\n\nclient = openai.OpenAI()\nOPENAI_MODEL = \"gpt-5.5\"\n\n"
+        'resp = litellm.completion(model="litellm_proxy/team-default", api_base="http://127.0.0.1:4000", messages=[])\n'
+    )
+    _, doc = scan_dir(tmp_path)
+    assert _route(doc, "gpt-5.5") == ("openai", "direct", True)
