@@ -287,6 +287,8 @@ class AgentConfigEvidence:
     mcp_servers: tuple[str, ...]
     credentials: tuple[str, ...]  # sha256
     location: Location
+    # Model settings of this file that a key the product reads first overrides: (value, line). Not wiring.
+    overridden: tuple[tuple[str, int | None], ...] = ()
 
 
 Evidence = (

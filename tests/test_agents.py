@@ -576,3 +576,55 @@ def test_ships_past_the_read_cap_come_from_every_window(machine: Path, scan_dir:
     _, doc = scan_dir(machine, max_file_size=1 << 20)
     ships = set(_agent(doc, "claude-code")["ships"])
     assert {"claude-opus-4-1", "claude-opus-4-8", "claude-haiku-4-5"} <= ships
+
+
+def test_claude_code_aliases_resolve_to_their_base_model(machine: Path, scan_dir: ScanFn) -> None:
+    # alice (seika139): "model": "opusplan" with ANTHROPIC_DEFAULT_SONNET_MODEL set: outside plan mode opusplan runs
+    # the sonnet model, so that is its base. robert (di-is): "sonnet", no override: the release's built-in sonnet.
+    _, doc = scan_dir(machine)
+    opusplan = entry(doc, "models", name="opusplan")
+    assert (opusplan["base_model"], opusplan["vendor"]) == ("global.anthropic.claude-sonnet-5", "anthropic")
+    sonnet = entry(doc, "models", name="sonnet")
+    assert (sonnet["base_model"], sonnet["vendor"], sonnet["family"]) == ("claude-sonnet-4-6", "anthropic", "claude")
+
+
+def test_claude_code_model_setting_under_anthropic_model_is_not_wiring(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # env.ANTHROPIC_MODEL beats settings `model` (Claude Code: "ANTHROPIC_MODEL is set to … new sessions use that"):
+    # the real seika139 file with that env var added selects the env's model; `opusplan` is read by no one.
+    settings = json.loads((CONFIGS / "seika139.bedrock.settings.json").read_text())
+    settings["env"]["ANTHROPIC_MODEL"] = "global.anthropic.claude-sonnet-5"
+    write(tmp_path, "/home/alice/.claude/settings.json", json.dumps(settings, indent=2))
+    _, doc = scan_dir(tmp_path)
+    alice = _user(_agent(doc, "claude-code"), "alice")
+    assert "opusplan" not in alice["models"] and alice["models"][0] == "global.anthropic.claude-sonnet-5"
+    assert "opusplan" not in {m["name"] for m in doc["models"] if m["wired"]}
+
+
+def test_provider_prefixes_name_vendor_and_route(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # opencode `github-copilot/claude-sonnet-4.5` (eckii24): Anthropic's model through the Copilot subscription;
+    # aider `openrouter/nousresearch/hermes-3-llama-3.1-405b:free` (hypn4): Nous Research's model via OpenRouter.
+    _config(tmp_path, "/home/dev/.config/opencode/opencode.json", "eckii24.opencode.json")
+    _config(tmp_path, "/home/dev/.aider.conf.yml", "hypn4.aider.conf.yml")
+    _, doc = scan_dir(tmp_path)
+    for name, canonical in (("github-copilot/claude-sonnet-4.5", "claude-sonnet-4-5"),
+                            ("github-copilot/claude-opus-4.5", "claude-opus-4-5")):  # fmt: skip
+        m = entry(doc, "models", name=name)
+        got = (m["canonical"], m["vendor"], m["served_via"], m["wired"])
+        assert got == (canonical, "anthropic", "github-copilot", True)
+    hermes = entry(doc, "models", name="openrouter/nousresearch/hermes-3-llama-3.1-405b:free")
+    assert (hermes["vendor"], hermes["served_via"]) == ("nousresearch", "openrouter")
+
+
+def test_pi_ollama_provider_is_self_hosted(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # pi docs (~/.pi/agent/settings.json defaultProvider/defaultModel; models.json providers.<id>.baseUrl): a local
+    # Ollama provider. No public sample of these files exists; the shape is the documented one.
+    write(tmp_path, "/home/carol/.pi/agent/settings.json",
+          json.dumps({"defaultProvider": "ollama", "defaultModel": "qwen3-coder:30b", "theme": "dark"}))  # fmt: skip
+    write(tmp_path, "/home/carol/.pi/agent/models.json", json.dumps({"providers": {"ollama": {
+        "baseUrl": "http://localhost:11434/v1", "api": "openai-completions",
+        "models": [{"id": "qwen3-coder:30b", "name": "Qwen3 Coder 30B (local)"}]}}}))  # fmt: skip
+    _, doc = scan_dir(tmp_path)
+    carol = _user(_agent(doc, "pi"), "carol")
+    assert (carol["models"], carol["served_via"]) == (["qwen3-coder:30b"], "self-hosted")
+    model = entry(doc, "models", name="qwen3-coder:30b")
+    assert (model["vendor"], model["served_via"]) == ("alibaba", "self-hosted")

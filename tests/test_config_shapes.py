@@ -347,3 +347,27 @@ def test_a_disable_llm_flag_in_a_systemd_drop_in_is_a_kill_switch(tmp_path: Path
     _, doc = scan_dir(tmp_path)
     assert [(k["name"], k["value"], k["state"], [loc["line"] for loc in k["locations"]])
             for k in doc["kill_switches"]] == [("AGENTD_DISABLE_LLM", "0", "off", [2])]
+
+
+def test_litellm_model_list_names_are_aliases_of_their_litellm_params_model(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # LiteLLM proxy config.yaml: `model_list: [{model_name, litellm_params: {model}}]`. The model_name is what clients
+    # ask the proxy for; it serves litellm_params.model. The alias is reported with that base, never bare.
+    put(tmp_path, "litellm-proxy/aiyadav.litellm-config.yml", "/etc/litellm/config.yaml")
+    put(tmp_path, "litellm-proxy/ajayadahal.litellm_config.yaml", "/srv/gw/litellm_config.yaml")
+    _, doc = scan_dir(tmp_path)
+    sonnet = entry(doc, "models", name="ClaudeSonnet4")
+    assert sonnet["base_model"] == "us.anthropic.claude-sonnet-4-20250514-v1:0" and sonnet["vendor"] == "anthropic"
+    assert entry(doc, "models", name="NovaPro1")["base_model"] == "bedrock/amazon.nova-pro-v1:0"
+    assert entry(doc, "models", name="kokoro-tts")["base_model"] == "openai/speaches-ai/Kokoro-82M-v1.0-ONNX"
+    # The served model is a model of its own, with its route.
+    served = entry(doc, "models", name="us.anthropic.claude-sonnet-4-20250514-v1:0")
+    assert served["wired"] and served["served_via"] == "bedrock"
+    assert not [m["name"] for m in doc["models"] if m["wired"] and m["canonical"] is None and not m["base_model"]
+                and m["name"] in {"ClaudeSonnet4", "ClaudeOpus4", "NovaPro1", "kokoro-tts", "whisper-turbo"}]
+
+
+def test_a_provider_or_backend_value_is_not_a_model(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # Gemini CLI settings.json: `"voice": {"backend": "gemini-live"}` names the voice backend, not a model id.
+    put(tmp_path, "gemini-cli-settings/mai0313.gemini.settings.json", "/home/u/.gemini/settings.json")
+    _, doc = scan_dir(tmp_path)
+    assert "gemini-live" not in names(doc)

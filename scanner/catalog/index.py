@@ -197,7 +197,7 @@ class Catalog:
                     inner = dated if dated.catalog == CatalogStatus.KNOWN else inner
                 return Identity(
                     canonical=inner.canonical,
-                    vendor=inner.vendor or form.vendor,
+                    vendor=inner.vendor or form.vendor or groups.get("vendor"),
                     family=inner.family,
                     served_via=form.route,
                     base_model=inner.canonical or inner.base_model,

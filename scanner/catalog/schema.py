@@ -196,6 +196,9 @@ class AgentSettingsFile:
     mcp: tuple[str, ...] = ()  # container keys whose map's keys are MCP server names
     credentials: tuple[str, ...] = ()
     route_keys: tuple[str, ...] = ()  # keys read only for [[agents.routes]] (besides the ones above)
+    # Model keys in the order the product reads them: the first one set is the selection, a later one set in
+    # the same file is overridden (Claude Code: `env.ANTHROPIC_MODEL` beats `model`), never wiring.
+    selection: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -206,6 +209,16 @@ class AgentRoute:
     route: str
     equals: tuple[str, ...] = ()
     prefix: str | None = None
+
+
+@dataclass(frozen=True)
+class AgentAlias:
+    """A model alias of a product (`opusplan`, `sonnet`): the model it resolves to is the first of `base_keys` set
+    in the same file (`env.ANTHROPIC_DEFAULT_SONNET_MODEL`), else `default` (the product's built-in choice)."""
+
+    name: str
+    base_keys: tuple[str, ...] = ()
+    default: str | None = None
 
 
 @dataclass(frozen=True)
@@ -228,6 +241,7 @@ class AgentProduct:
     settings: tuple[AgentSettingsFile, ...] = ()
     routes: tuple[AgentRoute, ...] = ()
     note: str | None = None
+    aliases: tuple[AgentAlias, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -291,25 +305,35 @@ _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "agents": (
         {"id", "name"},
         {"vendor", "npm", "pypi", "platform_packages", "libraries", "binaries", "ships", "ship_keys", "native",
-         "default_route",
-         "settings", "routes", "note"},
+         "default_route", "settings", "routes", "note", "aliases"},
     ),
 }
-_AGENT_SETTINGS_KEYS = ({"path", "format"}, {"model", "base_url", "mcp", "credentials", "route_keys"})
+_AGENT_SETTINGS_KEYS = ({"path", "format"}, {"model", "base_url", "mcp", "credentials", "route_keys", "selection"})
+_AGENT_ALIAS_KEYS = ({"name"}, {"base_keys", "default", "note"})
 _AGENT_ROUTE_KEYS = ({"key", "route"}, {"equals", "prefix"})
 CODE_PATH_KINDS = ("module", "package")
 SIGNATURE_KINDS = ("import", "client", "call")
 _CONFIG_KEY_KINDS = {
-    "model", "base_url", "deployment_map", "base_model", "provider", "credential",
-    "switch_state", "switch_state_inverted", "deployment_record", "label", "not_model", "not_endpoint",
+    "model",
+    "base_url",
+    "deployment_map",
+    "base_model",
+    "provider",
+    "credential",
+    "switch_state",
+    "switch_state_inverted",
+    "deployment_record",
+    "label",
+    "not_model",
+    "not_endpoint",
+    "alias_name",
+    "alias_model",
 }
 
 
 def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
     """Typed records from a parsed TOML document; raises CatalogError on any schema violation."""
-    unknown = set(data) - {
-        "catalog", "config_keys", "switch_values", "placeholders", "module_names", *_ARRAY_SECTIONS
-    }
+    unknown = set(data) - {"catalog", "config_keys", "switch_values", "placeholders", "module_names", *_ARRAY_SECTIONS}
     if unknown:
         raise CatalogError(f"{origin}: unknown table(s) {sorted(unknown)}")
     head = data.get("catalog")
@@ -417,13 +441,22 @@ def _agent(origin: str, r: dict[str, Any]) -> AgentProduct:
             AgentSettingsFile(
                 str(f["path"]),
                 str(f["format"]),
-                *(tuple(_strs(f.get(k, []))) for k in ("model", "base_url", "mcp", "credentials", "route_keys")),
+                model=tuple(_strs(f.get("model", []))),
+                base_url=tuple(_strs(f.get("base_url", []))),
+                mcp=tuple(_strs(f.get("mcp", []))),
+                credentials=tuple(_strs(f.get("credentials", []))),
+                route_keys=tuple(_strs(f.get("route_keys", []))),
+                selection=tuple(_strs(f.get("selection", []))),
             )
         )
     routes = []
     for i, x in enumerate(_rows_of(origin, f"{label} routes", r.get("routes", []))):
         _check_keys(origin, f"{label} routes #{i + 1}", x, *_AGENT_ROUTE_KEYS)
         routes.append(AgentRoute(str(x["key"]), str(x["route"]), tuple(_strs(x.get("equals", []))), x.get("prefix")))
+    aliases = []
+    for i, x in enumerate(_rows_of(origin, f"{label} aliases", r.get("aliases", []))):
+        _check_keys(origin, f"{label} aliases #{i + 1}", x, *_AGENT_ALIAS_KEYS)
+        aliases.append(AgentAlias(str(x["name"]), tuple(_strs(x.get("base_keys", []))), x.get("default")))
     packages = tuple((eco, name) for eco in AGENT_ECOSYSTEMS for name in _strs(r.get(eco, [])))
     return AgentProduct(
         id=str(r["id"]),
@@ -440,6 +473,7 @@ def _agent(origin: str, r: dict[str, Any]) -> AgentProduct:
         settings=tuple(settings),
         routes=tuple(routes),
         note=r.get("note"),
+        aliases=tuple(aliases),
     )
 
 
@@ -538,7 +572,7 @@ def _check_values(cat: CatalogFile) -> None:
         if fp.decode is not None and fp.decode not in FINGERPRINT_DECODES:
             raise CatalogError(f"{label}: decode {fp.decode!r} not in {FINGERPRINT_DECODES}")
         if not fp.fields:
-            raise CatalogError(f"{label}: fields is empty (use [\"*\"] for any field)")
+            raise CatalogError(f'{label}: fields is empty (use ["*"] for any field)')
     for p in cat.processes:
         if p.role not in PROCESS_ROLES:
             raise CatalogError(f"{where}: process {p.pattern}: role {p.role!r} not in {PROCESS_ROLES}")

@@ -25,8 +25,15 @@ from scanner.cli.sessions import sessions_command
 
 
 class OneLineErrors(TyperGroup):
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
-             standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         try:
@@ -80,8 +87,9 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True,
-                                 help="Show the tool and catalog versions"),
+    version: bool = typer.Option(
+        False, "--version", "-V", callback=_version, is_eager=True, help="Show the tool and catalog versions"
+    ),
 ) -> None:
     """Which models, from which providers, is this agent really wired to?"""
 

@@ -18,8 +18,9 @@ app = typer.Typer(help="List, show and validate catalogs (catalogs/*.toml).", no
 
 @app.command("list")
 def list_command(
-    catalog: Annotated[list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory",
-                                                       metavar="PATH")] = None,
+    catalog: Annotated[
+        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory", metavar="PATH")
+    ] = None,
 ) -> None:
     """List the loaded catalogs with their version and what they hold."""
     try:
@@ -50,8 +51,9 @@ def list_command(
 @app.command("show")
 def show_command(
     name: Annotated[str, typer.Argument(help="Catalog name, e.g. anthropic")],
-    catalog: Annotated[list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory",
-                                                       metavar="PATH")] = None,
+    catalog: Annotated[
+        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory", metavar="PATH")
+    ] = None,
 ) -> None:
     """Show one catalog's models, families, forms and hosts."""
     try:

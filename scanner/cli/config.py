@@ -79,8 +79,9 @@ def load_config(explicit: Path | None, cwd: Path) -> ScanConfig:
         raise ConfigError(f"{path}: [scan] must be a table")
     unknown = set(table) - _KEYS
     if unknown:
-        raise ConfigError(f"{path}: unknown key(s) in [scan]: {', '.join(sorted(unknown))}; "
-                          f"known: {', '.join(sorted(_KEYS))}")
+        raise ConfigError(
+            f"{path}: unknown key(s) in [scan]: {', '.join(sorted(unknown))}; known: {', '.join(sorted(_KEYS))}"
+        )
     catalogs = table.get("catalogs", [])
     if isinstance(catalogs, str):
         catalogs = [catalogs]

@@ -40,23 +40,34 @@ def diff_command(
     ],
     baseline: Annotated[
         Path | None,
-        typer.Option("--baseline", help="An inventory JSON to compare against: fail only on what is new since it",
-                     metavar="FILE"),
+        typer.Option(
+            "--baseline", help="An inventory JSON to compare against: fail only on what is new since it", metavar="FILE"
+        ),
     ] = None,
-    format: Annotated[str, typer.Option("--format", "-f", help=f"Output format: {FORMATS}",
-                                        metavar="FORMAT",
-                                        autocompletion=completion(DIFF_RENDERERS))] = "table",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report here, not stdout",
-                                                metavar="PATH")] = None,
+    format: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            help=f"Output format: {FORMATS}",
+            metavar="FORMAT",
+            autocompletion=completion(DIFF_RENDERERS),
+        ),
+    ] = "table",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the report here, not stdout", metavar="PATH")
+    ] = None,
     fail_on: FailOn = None,
     ignore_file: IgnoreFile = None,
     catalog: Annotated[
-        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)",
-                                        metavar="PATH")
+        list[Path] | None,
+        typer.Option("--catalog", help="Extra catalog file or directory (repeatable)", metavar="PATH"),
     ] = None,
     max_file_size: Annotated[
-        str, typer.Option("--max-file-size", help="When scanning a directory: read at most this much of a file",
-                          metavar="SIZE")
+        str,
+        typer.Option(
+            "--max-file-size", help="When scanning a directory: read at most this much of a file", metavar="SIZE"
+        ),
     ] = f"{DEFAULT_MAX_FILE_SIZE >> 20}M",
 ) -> None:
     """Compare two inventories (or directories, scanned first) by stable identity: models, SDKs, endpoints,
@@ -100,4 +111,3 @@ def _side(path: Path, options: ScanOptions, extra: list[Path] | None, loaded: li
         return load_file(path)
     except InventoryLoadError as exc:
         fail(str(exc))
-

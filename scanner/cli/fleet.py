@@ -34,8 +34,10 @@ Output = Annotated[Path | None, typer.Option("--output", "-o", help="Write here,
 def scan_command(
     manifest: Annotated[
         Path | None,
-        typer.Argument(help="Targets: one path per line, a TOML [[targets]] list, or a CSV with name,path,…labels",
-                       show_default=False),
+        typer.Argument(
+            help="Targets: one path per line, a TOML [[targets]] list, or a CSV with name,path,…labels",
+            show_default=False,
+        ),
     ] = None,
     glob: Annotated[str | None, typer.Option("--glob", help="Targets from a shell glob instead of a manifest")] = None,
     store: Store = DEFAULT_STORE,
@@ -76,13 +78,20 @@ def scan_command(
         parse_size(max_file_size)
     cat = load_catalog(catalog)
     catalogs_key = ",".join(f"{r.name}@{r.version}" for r in cat.refs)
-    limits = ScanLimits(timeout, parse_size(memory_limit), tuple(str(c.resolve()) for c in catalog or []),
-                        max_file_size)
+    limits = ScanLimits(
+        timeout, parse_size(memory_limit), tuple(str(c.resolve()) for c in catalog or []), max_file_size
+    )
     try:
         targets = read_manifest(manifest) if manifest is not None else from_glob(glob or "")
         with FleetStore(store) as db:
-            summary = run_fleet(targets, db, limits, catalogs_key, FleetRun(scheduler, workers, retries, rescan),
-                                None if quiet else stderr_progress)
+            summary = run_fleet(
+                targets,
+                db,
+                limits,
+                catalogs_key,
+                FleetRun(scheduler, workers, retries, rescan),
+                None if quiet else stderr_progress,
+            )
     except FleetError as exc:
         fail(str(exc))
     typer.echo(summary.line())
@@ -149,9 +158,7 @@ def export_command(
 
 @app.command("diff")
 def diff_command(
-    label: Annotated[
-        list[str], typer.Option("--label", help="KEY=VALUE, given twice: the old release, then the new")
-    ],
+    label: Annotated[list[str], typer.Option("--label", help="KEY=VALUE, given twice: the old release, then the new")],
     store: Store = DEFAULT_STORE,
     format: Annotated[str, typer.Option("--format", "-f", help="table, json, markdown")] = "table",
     output: Output = None,

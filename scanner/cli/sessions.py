@@ -24,15 +24,20 @@ SESSIONS_SCHEMA_ID = "modelcensus/sessions@1"
 
 def sessions_command(
     path: Annotated[
-        Path, typer.Argument(help="What to scan: a directory (the VM's root /), a container or disk image",
-                             show_default=False),
+        Path,
+        typer.Argument(
+            help="What to scan: a directory (the VM's root /), a container or disk image", show_default=False
+        ),
     ],
-    format: Annotated[str, typer.Option("--format", "-f", help="Output format: table, json",
-                                        metavar="FORMAT",
-                                        autocompletion=completion(_FORMATS))] = "table",
+    format: Annotated[
+        str,
+        typer.Option(
+            "--format", "-f", help="Output format: table, json", metavar="FORMAT", autocompletion=completion(_FORMATS)
+        ),
+    ] = "table",
     catalog: Annotated[
-        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)",
-                                        metavar="PATH")
+        list[Path] | None,
+        typer.Option("--catalog", help="Extra catalog file or directory (repeatable)", metavar="PATH"),
     ] = None,
     max_file_size: Annotated[
         str, typer.Option("--max-file-size", help="Read at most this much of a file (e.g. 64M, 1G)", metavar="SIZE")

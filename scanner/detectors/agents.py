@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from email.parser import BytesHeaderParser
 
 from scanner.catalog.matcher import PatternKind
-from scanner.catalog.schema import AgentProduct, AgentSettingsFile
+from scanner.catalog.schema import AgentAlias, AgentProduct, AgentSettingsFile
 from scanner.detectors.base import FileView
 from scanner.detectors.config_formats import ConfigItem, ParseFailure, parse_env, parse_json, parse_toml, parse_yaml
 from scanner.model import (
@@ -282,15 +282,21 @@ class AgentDetector:
                 break
         models: dict[str, None] = {}
         model_evidence: list[ModelEvidence] = []
+        overridden = _overridden(keys, settings.selection)
+        aliases = {a.name: a for a in product.aliases}
         for pattern in settings.model:
             for item in keys.at(pattern):
                 value = item.value.strip()
                 if not _MODELISH.match(value) or value.isdigit() or _REFERENCE.match(value) or value in models:
                     continue
+                if (value, item.line) in overridden:
+                    continue
                 if len(models) < _MAX_NAMES:
                     models[value] = None
                     loc = view.location(item.line, Context.CONFIG)
-                    model_evidence.append(ModelEvidence(value, loc, served_via=route))
+                    alias = aliases.get(value)
+                    base = _alias_base(keys, alias) if alias else None
+                    model_evidence.append(ModelEvidence(value, loc, base_model=base, served_via=route))
         base_url = None
         for pattern in settings.base_url:
             for item in keys.at(pattern):
@@ -324,7 +330,24 @@ class AgentDetector:
             tuple(sorted(servers)),
             tuple(sorted({c.sha256 for c in creds})),
             view.location(None, Context.CONFIG),
+            tuple(sorted(overridden, key=lambda o: (o[1] or 0, o[0]))),
         )
+
+
+def _overridden(keys: _Keys, selection: tuple[str, ...]) -> set[tuple[str, int | None]]:
+    """The model settings a key the product reads first shadows: all but the first one set, in `selection`."""
+    found = [it for pattern in selection for it in keys.at(pattern) if _MODELISH.match(it.value.strip())]
+    return {(it.value.strip(), it.line) for it in found[1:]}
+
+
+def _alias_base(keys: _Keys, alias: AgentAlias) -> str | None:
+    """What a product alias resolves to here: the first of its base keys set in the file, else its default."""
+    for pattern in alias.base_keys:
+        for item in keys.at(pattern):
+            value = item.value.strip()
+            if _MODELISH.match(value) and not _REFERENCE.match(value):
+                return value
+    return alias.default
 
 
 def _listed(view: FileView, ship_keys: tuple[str, ...]) -> tuple[str, ...] | None:

@@ -158,6 +158,38 @@ def _deployments(items: Sequence[fmt.ConfigItem], catalog: Catalog) -> list[_Dep
     return found
 
 
+@dataclasses.dataclass(frozen=True)
+class _Alias:
+    """A gateway's alias record (LiteLLM `model_name`): `name` serves `model`."""
+
+    name: str
+    model: str
+    line: int | None
+    fields: frozenset[tuple[str, ...]]  # the normalised item paths it consumes (the alias's own item)
+    record: tuple[str, ...]  # the record, as `_record` names it
+
+
+def _aliases(items: Sequence[fmt.ConfigItem], catalog: Catalog) -> list[_Alias]:
+    """Records `{model_name: alias, litellm_params: {model: id}}` (the catalogs' alias_name / alias_model keys):
+    the alias serves that model. Only the alias's own item is consumed; the model id is reported as itself."""
+    names, targets = catalog.keys("alias_name"), catalog.keys("alias_model")
+    if not names or not targets:
+        return []
+    values = {tuple(_norm(p) for p in item.path): item for item in items}
+    found = []
+    for path, item in values.items():
+        if not path or path[-1] not in names:
+            continue
+        rec = path[:-1]
+        target = next(
+            (values[rec + tuple(t.split("."))] for t in sorted(targets) if rec + tuple(t.split(".")) in values), None
+        )
+        alias, model = item.value.strip(), target.value.strip() if target else ""
+        if target is not None and alias != model and _MODELISH.match(alias) and _MODELISH.match(model):
+            found.append(_Alias(alias, model, item.line, frozenset({path}), _record(item.path)))
+    return found
+
+
 def _switch_tables(items: Sequence[fmt.ConfigItem], catalog: Catalog) -> dict[tuple[str, ...], tuple[str, bool]]:
     """Items that hold the state of a kill-switch table or object (`[runtime.kill_switch]` + `engaged = false`,
     `"killSwitch": {"enabled": true}`): item path -> (switch name, inverted)."""
@@ -247,6 +279,12 @@ def interpret(
             bases.setdefault(_record(item.path), item.value)
 
     consumed: set[tuple[str, ...]] = set()
+    for alias in _aliases(items, catalog):
+        # A record's own `base_model` says more than the id it routes to; a catalogued name is a model itself.
+        if alias.record in bases or catalog.identify(alias.name).catalog != "unknown":
+            continue
+        yield ModelEvidence(alias.name, locate(alias.line, False), base_model=alias.model)
+        consumed |= alias.fields
     for dep in _deployments(items, catalog):
         loc = locate(dep.line, False)
         yield ModelEvidence(f"azure/{dep.name}", loc, base_model=dep.model, served_via="azure")

@@ -139,8 +139,10 @@ _WORD_EDGES = "()[]{}<>,;:.!?\"'`"
 def label_words(items: Sequence[fmt.ConfigItem], catalog: Catalog) -> frozenset[str]:
     """The words of labels and descriptions (values with a blank under a `label` key), minus every value the
     file sets whole: `Qwen3` of "Qwen3 Coder 30B (local)" is prose; a `model: Qwen3` elsewhere would keep it.
-    Also the values of `not_model` keys (`image: ollama/ollama:rocm`)."""
-    label_keys, other_keys = catalog.keys("label"), catalog.keys("not_model")
+    Also the values of `not_model` keys (`image: ollama/ollama:rocm`) and of `provider` keys: a provider or
+    backend (`"backend": "gemini-live"`) names how a model is reached, never the model."""
+    label_keys = catalog.keys("label")
+    other_keys = catalog.keys("not_model") | catalog.keys("provider")
     words: set[str] = set()
     values: set[str] = set()
     others: set[str] = set()

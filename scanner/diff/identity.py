@@ -166,8 +166,27 @@ def agents(inv: Inventory) -> dict[str, Item]:
 
 # Facts that change with every run or only say where: never a change.
 _VOLATILE = frozenset(
-    {"locations", "location", "path", "paths", "file", "files", "line", "where", "pid", "ppid", "started",
-     "start_time", "first_seen", "last_seen", "sessions", "connections", "evidence", "days", "confidence"}
+    {
+        "locations",
+        "location",
+        "path",
+        "paths",
+        "file",
+        "files",
+        "line",
+        "where",
+        "pid",
+        "ppid",
+        "started",
+        "start_time",
+        "first_seen",
+        "last_seen",
+        "sessions",
+        "connections",
+        "evidence",
+        "days",
+        "confidence",
+    }
 )
 
 

@@ -63,9 +63,7 @@ def models(kind: ChangeKind, field: str | None, o: Item | None, n: Item | None) 
         if not (isinstance(before, dict) and isinstance(after, dict)):  # two entries merged under one name
             return I, f"catalog drift on {name}: {show(before)} → {show(after)}"
         moved = [
-            f"{k} {show(before.get(k))} → {show(after.get(k))}"
-            for k in _CATALOG_FACTS
-            if before.get(k) != after.get(k)
+            f"{k} {show(before.get(k))} → {show(after.get(k))}" for k in _CATALOG_FACTS if before.get(k) != after.get(k)
         ]
         life = after.get("lifecycle")
         sev = (M if life == "retired" else L if life == "deprecated" else I) if _wired(n) else I

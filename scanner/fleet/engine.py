@@ -35,15 +35,23 @@ class FleetSummary:
     failed: int = 0
 
     def line(self) -> str:
-        return (f"{self.total} target{'s' if self.total != 1 else ''}: {self.scanned} scanned, "
-                f"{self.unchanged} unchanged, {self.failed} failed")
+        return (
+            f"{self.total} target{'s' if self.total != 1 else ''}: {self.scanned} scanned, "
+            f"{self.unchanged} unchanged, {self.failed} failed"
+        )
 
 
 Progress = Callable[[FleetSummary, int, float], None]  # summary so far, running, seconds elapsed
 
 
-def run_fleet(targets: Sequence[FleetTarget], store: FleetStore, limits: ScanLimits, catalogs_key: str,
-              run: FleetRun, progress: Progress | None = None) -> FleetSummary:
+def run_fleet(
+    targets: Sequence[FleetTarget],
+    store: FleetStore,
+    limits: ScanLimits,
+    catalogs_key: str,
+    run: FleetRun,
+    progress: Progress | None = None,
+) -> FleetSummary:
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
@@ -63,8 +71,9 @@ def run_fleet(targets: Sequence[FleetTarget], store: FleetStore, limits: ScanLim
         else:
             n = run.workers or _usable_cores()
             # A failed target is a recorded result, not a worker error worth a traceback on the user's terminal.
-            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                                   silence_logs=logging.CRITICAL)
+            cluster = LocalCluster(
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.CRITICAL
+            )
             client = Client(cluster)
     except (OSError, TimeoutError) as exc:
         raise FleetError(f"cannot start or reach the dask scheduler: {exc}") from None
@@ -73,8 +82,9 @@ def run_fleet(targets: Sequence[FleetTarget], store: FleetStore, limits: ScanLim
         by_key = {}
         futures = []
         for i, t in enumerate(targets):
-            fut = client.submit(run_target, t, limits, known.get(t.name), key=f"modelcensus-scan-{i}",
-                                retries=run.retries, pure=False)
+            fut = client.submit(
+                run_target, t, limits, known.get(t.name), key=f"modelcensus-scan-{i}", retries=run.retries, pure=False
+            )
             by_key[fut.key] = t
             futures.append(fut)
         pending = len(futures)
@@ -96,8 +106,7 @@ def run_fleet(targets: Sequence[FleetTarget], store: FleetStore, limits: ScanLim
     return summary
 
 
-def _fold(store: FleetStore, target: FleetTarget, result: TaskResult, catalogs_key: str,
-          summary: FleetSummary) -> None:
+def _fold(store: FleetStore, target: FleetTarget, result: TaskResult, catalogs_key: str, summary: FleetSummary) -> None:
     if result.status == "unchanged" or result.inventory is None:
         store.relabel(target)
         summary.unchanged += 1

@@ -53,8 +53,10 @@ def fleet_diff(store: FleetStore, old: tuple[str, str], new: tuple[str, str]) ->
         raise FleetError(f"compare two values of one label, not {old[0]!r} and {new[0]!r}")
     key = old[0]
     _, rows = store.query("SELECT name, labels FROM targets WHERE status = 'scanned' ORDER BY name")
-    sides: dict[str, dict[tuple[tuple[str, str], ...], list[str]]] = {old[1]: defaultdict(list),
-                                                                        new[1]: defaultdict(list)}
+    sides: dict[str, dict[tuple[tuple[str, str], ...], list[str]]] = {
+        old[1]: defaultdict(list),
+        new[1]: defaultdict(list),
+    }
     for name, labels_json in rows:
         labels = json.loads(labels_json or "{}")
         value = labels.get(key)
@@ -76,12 +78,18 @@ def fleet_diff(store: FleetStore, old: tuple[str, str], new: tuple[str, str]) ->
     changes = []
     for cid, seen in counts.items():
         worst = max(seen, key=lambda c: SEVERITY_RANK[c.severity])
-        changes.append(FleetChange(cid, seen[0].kind.value, worst.severity.value, len(seen), seen[0].title,
-                                   tuple(names[cid][:5])))
+        changes.append(
+            FleetChange(cid, seen[0].kind.value, worst.severity.value, len(seen), seen[0].title, tuple(names[cid][:5]))
+        )
     changes.sort(key=lambda c: (-c.targets, -SEVERITY_RANK[Severity(c.severity)], c.change_id))
-    return FleetDiff(f"{key}={old[1]}", f"{key}={new[1]}", len(pairs),
-                     sum(len(v) for v in a.values()) - len(paired_a),
-                     sum(len(v) for v in b.values()) - len(paired_b), tuple(changes))
+    return FleetDiff(
+        f"{key}={old[1]}",
+        f"{key}={new[1]}",
+        len(pairs),
+        sum(len(v) for v in a.values()) - len(paired_a),
+        sum(len(v) for v in b.values()) - len(paired_b),
+        tuple(changes),
+    )
 
 
 def _load(name: str, inventories: dict[str, str]) -> Inventory:

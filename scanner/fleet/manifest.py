@@ -61,8 +61,9 @@ def _is_entry(line: str) -> bool:
     return bool(s) and not s.startswith("#")
 
 
-def _target(raw: str, base: Path, name: str | None = None, labels: dict[str, str] | None = None,
-            timeout: float | None = None) -> FleetTarget:
+def _target(
+    raw: str, base: Path, name: str | None = None, labels: dict[str, str] | None = None, timeout: float | None = None
+) -> FleetTarget:
     p = Path(raw)
     resolved = (p if p.is_absolute() else base / p).absolute()  # scans run in a scratch dir, so never relative
     named = shown(name or _default_name(resolved))
@@ -96,8 +97,15 @@ def _from_toml(text: str, path: Path, base: Path) -> list[FleetTarget]:
         if timeout is not None and (not isinstance(timeout, int | float) or timeout <= 0):
             raise FleetError(f"{path}: target {i}: `timeout` must be a positive number of seconds")
         name = row.get("name")
-        out.append(_target(row["path"], base, str(name) if name else None,
-                           {str(k): str(v) for k, v in labels.items()}, float(timeout) if timeout else None))
+        out.append(
+            _target(
+                row["path"],
+                base,
+                str(name) if name else None,
+                {str(k): str(v) for k, v in labels.items()},
+                float(timeout) if timeout else None,
+            )
+        )
     return out
 
 

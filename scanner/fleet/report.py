@@ -78,12 +78,15 @@ def build_report(store: FleetStore) -> FleetReport:
         FROM models m JOIN labels l ON l.target = m.target AND l.key = 'release'
         WHERE m.wired GROUP BY ALL ORDER BY 1, 2""")
     marks = ", ".join("?" * len(_NOT_EXTERNAL))
-    _, external = q(f"""
+    _, external = q(
+        f"""
         SELECT target, list(DISTINCT vendor ORDER BY vendor) FILTER (WHERE vendor NOT IN ({marks})),
                count(DISTINCT session_id) FILTER (WHERE vendor NOT IN ({marks})), bool_or(label_mismatch)
         FROM sessions GROUP BY target
         HAVING count(*) FILTER (WHERE vendor NOT IN ({marks})) > 0 OR bool_or(label_mismatch)
-        ORDER BY target""", [*_NOT_EXTERNAL] * 3)
+        ORDER BY target""",
+        [*_NOT_EXTERNAL] * 3,
+    )
     _, switches = q("SELECT target, name, value FROM kill_switches WHERE state = 'off' ORDER BY ALL")
     _, shared = q("""
         SELECT sha256, any_value(type), any_value(vendor), any_value(redacted), list(DISTINCT target ORDER BY target)

@@ -72,16 +72,25 @@ class FleetStore:
         rows = self.db.execute("SELECT name, status, fingerprint, catalogs FROM targets").fetchall()
         return {r[0]: StoredTarget(*r) for r in rows}
 
-    def put_scanned(self, target: FleetTarget, inventory_json: str, fingerprint: str, catalogs: str,
-                    seconds: float) -> None:
+    def put_scanned(
+        self, target: FleetTarget, inventory_json: str, fingerprint: str, catalogs: str, seconds: float
+    ) -> None:
         doc = json.loads(inventory_json)
         self.db.execute("BEGIN TRANSACTION")
         try:
             self._forget(target.name)
             self.db.execute(
                 "INSERT INTO targets VALUES (?, ?, ?, 'scanned', NULL, ?, ?, ?, ?, ?)",
-                [target.name, shown(target.path), json.dumps(dict(target.labels)), _now(), seconds, fingerprint,
-                 catalogs, inventory_json],
+                [
+                    target.name,
+                    shown(target.path),
+                    json.dumps(dict(target.labels)),
+                    _now(),
+                    seconds,
+                    fingerprint,
+                    catalogs,
+                    inventory_json,
+                ],
             )
             self._insert_derived(target, doc)
             self.db.execute("COMMIT")
@@ -102,8 +111,10 @@ class FleetStore:
 
     def relabel(self, target: FleetTarget) -> None:
         """An unchanged target keeps its inventory; its labels follow the manifest."""
-        self.db.execute("UPDATE targets SET labels = ?, path = ? WHERE name = ?",
-                        [json.dumps(dict(target.labels)), shown(target.path), target.name])
+        self.db.execute(
+            "UPDATE targets SET labels = ?, path = ? WHERE name = ?",
+            [json.dumps(dict(target.labels)), shown(target.path), target.name],
+        )
         self.db.execute("DELETE FROM labels WHERE target = ?", [target.name])
         self._labels(target)
 
@@ -146,8 +157,7 @@ class FleetStore:
         for table in ("targets", *DERIVED):
             dest = directory / f"{table}.parquet"
             # The whole inventory stays in the store: the warehouse gets the tables, and `targets` without it.
-            select = ("SELECT * EXCLUDE (inventory) FROM targets" if table == "targets"
-                      else f"SELECT * FROM {table}")
+            select = "SELECT * EXCLUDE (inventory) FROM targets" if table == "targets" else f"SELECT * FROM {table}"
             quoted = str(dest).replace("'", "''")
             self.db.execute(f"COPY ({select} ORDER BY ALL) TO '{quoted}' (FORMAT PARQUET)")
             written.append(dest)

@@ -28,8 +28,17 @@ class Table:
 
 def _models(doc: Doc) -> Iterator[Row]:
     for m in doc.get("models", []):
-        yield (m["name"], m.get("canonical"), m.get("vendor"), m.get("family"), m.get("served_via"),
-               m.get("base_model"), m.get("catalog"), m.get("lifecycle"), bool(m.get("wired")))
+        yield (
+            m["name"],
+            m.get("canonical"),
+            m.get("vendor"),
+            m.get("family"),
+            m.get("served_via"),
+            m.get("base_model"),
+            m.get("catalog"),
+            m.get("lifecycle"),
+            bool(m.get("wired")),
+        )
 
 
 def _agents(doc: Doc) -> Iterator[Row]:
@@ -40,8 +49,14 @@ def _agents(doc: Doc) -> Iterator[Row]:
 
 def _sdks(doc: Doc) -> Iterator[Row]:
     for s in doc.get("sdks", []):
-        yield (s["ecosystem"], s["name"], s.get("version"), s.get("vendor"), bool(s.get("installed")),
-               s.get("environment"))
+        yield (
+            s["ecosystem"],
+            s["name"],
+            s.get("version"),
+            s.get("vendor"),
+            bool(s.get("installed")),
+            s.get("environment"),
+        )
 
 
 def _endpoints(doc: Doc) -> Iterator[Row]:
@@ -65,9 +80,18 @@ def _sessions(doc: Doc) -> Iterator[Row]:
     for s in doc.get("sessions", []):
         providers = s.get("providers") or [{}]
         for p in providers:
-            yield (s["session_id"], s.get("format"), s.get("started_at"), s.get("records"), s.get("reasoning"),
-                   list(s.get("labels", [])), p.get("vendor"), p.get("served_via"), p.get("api"),
-                   bool(s.get("mismatched_labels")))
+            yield (
+                s["session_id"],
+                s.get("format"),
+                s.get("started_at"),
+                s.get("records"),
+                s.get("reasoning"),
+                list(s.get("labels", [])),
+                p.get("vendor"),
+                p.get("served_via"),
+                p.get("api"),
+                bool(s.get("mismatched_labels")),
+            )
 
 
 def _findings(doc: Doc) -> Iterator[Row]:
@@ -76,23 +100,82 @@ def _findings(doc: Doc) -> Iterator[Row]:
 
 
 TABLES: tuple[Table, ...] = (
-    Table("models", (("name", "VARCHAR"), ("canonical", "VARCHAR"), ("vendor", "VARCHAR"), ("family", "VARCHAR"),
-                     ("served_via", "VARCHAR"), ("base_model", "VARCHAR"), ("catalog", "VARCHAR"),
-                     ("lifecycle", "VARCHAR"), ("wired", "BOOLEAN")), _models),
-    Table("agents", (("name", "VARCHAR"), ("version", "VARCHAR"), ("install_path", "VARCHAR"),
-                     ("ships", "INTEGER"), ("configured_models", "VARCHAR[]")), _agents),
-    Table("sdks", (("ecosystem", "VARCHAR"), ("name", "VARCHAR"), ("version", "VARCHAR"), ("vendor", "VARCHAR"),
-                   ("installed", "BOOLEAN"), ("environment", "VARCHAR")), _sdks),
-    Table("endpoints", (("host", "VARCHAR"), ("vendor", "VARCHAR"), ("served_via", "VARCHAR"),
-                        ("wired", "BOOLEAN")), _endpoints),
-    Table("credentials", (("sha256", "VARCHAR"), ("type", "VARCHAR"), ("vendor", "VARCHAR"),
-                          ("redacted", "VARCHAR"), ("locations", "INTEGER")), _credentials),
-    Table("kill_switches", (("name", "VARCHAR"), ("value", "VARCHAR"), ("state", "VARCHAR"),
-                            ("paths", "VARCHAR[]")), _kill_switches),
-    Table("sessions", (("session_id", "VARCHAR"), ("format", "VARCHAR"), ("started_at", "VARCHAR"),
-                       ("records", "INTEGER"), ("reasoning", "VARCHAR"), ("labels", "VARCHAR[]"),
-                       ("vendor", "VARCHAR"), ("served_via", "VARCHAR"), ("api", "VARCHAR"),
-                       ("label_mismatch", "BOOLEAN")), _sessions),
-    Table("findings", (("id", "VARCHAR"), ("rule", "VARCHAR"), ("severity", "VARCHAR"), ("title", "VARCHAR")),
-          _findings),
+    Table(
+        "models",
+        (
+            ("name", "VARCHAR"),
+            ("canonical", "VARCHAR"),
+            ("vendor", "VARCHAR"),
+            ("family", "VARCHAR"),
+            ("served_via", "VARCHAR"),
+            ("base_model", "VARCHAR"),
+            ("catalog", "VARCHAR"),
+            ("lifecycle", "VARCHAR"),
+            ("wired", "BOOLEAN"),
+        ),
+        _models,
+    ),
+    Table(
+        "agents",
+        (
+            ("name", "VARCHAR"),
+            ("version", "VARCHAR"),
+            ("install_path", "VARCHAR"),
+            ("ships", "INTEGER"),
+            ("configured_models", "VARCHAR[]"),
+        ),
+        _agents,
+    ),
+    Table(
+        "sdks",
+        (
+            ("ecosystem", "VARCHAR"),
+            ("name", "VARCHAR"),
+            ("version", "VARCHAR"),
+            ("vendor", "VARCHAR"),
+            ("installed", "BOOLEAN"),
+            ("environment", "VARCHAR"),
+        ),
+        _sdks,
+    ),
+    Table(
+        "endpoints",
+        (("host", "VARCHAR"), ("vendor", "VARCHAR"), ("served_via", "VARCHAR"), ("wired", "BOOLEAN")),
+        _endpoints,
+    ),
+    Table(
+        "credentials",
+        (
+            ("sha256", "VARCHAR"),
+            ("type", "VARCHAR"),
+            ("vendor", "VARCHAR"),
+            ("redacted", "VARCHAR"),
+            ("locations", "INTEGER"),
+        ),
+        _credentials,
+    ),
+    Table(
+        "kill_switches",
+        (("name", "VARCHAR"), ("value", "VARCHAR"), ("state", "VARCHAR"), ("paths", "VARCHAR[]")),
+        _kill_switches,
+    ),
+    Table(
+        "sessions",
+        (
+            ("session_id", "VARCHAR"),
+            ("format", "VARCHAR"),
+            ("started_at", "VARCHAR"),
+            ("records", "INTEGER"),
+            ("reasoning", "VARCHAR"),
+            ("labels", "VARCHAR[]"),
+            ("vendor", "VARCHAR"),
+            ("served_via", "VARCHAR"),
+            ("api", "VARCHAR"),
+            ("label_mismatch", "BOOLEAN"),
+        ),
+        _sessions,
+    ),
+    Table(
+        "findings", (("id", "VARCHAR"), ("rule", "VARCHAR"), ("severity", "VARCHAR"), ("title", "VARCHAR")), _findings
+    ),
 )

@@ -241,6 +241,7 @@ class InventoryBuilder:
     def build(self, tool_version: str, target: TargetInfo, stats: Stats, extend: Extend | None = None) -> Inventory:
         """The finished inventory; `extend` adds what is seen outside the evidence (a live audit's processes)
         before the findings are derived."""
+        self._drop_overridden()
         agents = self._build_agents()
         models = self._build_models()
         sdks = tuple(
@@ -275,9 +276,7 @@ class InventoryBuilder:
             kill_switches=switches,
             sessions=sessions,
             routes=build_routes(models, sessions, self._routes),
-            skipped=tuple(
-                sorted({*self._skips, *self._cut_skips()}, key=lambda s: (s.path, s.reason.value, s.detail))
-            ),
+            skipped=tuple(sorted({*self._skips, *self._cut_skips()}, key=lambda s: (s.path, s.reason.value, s.detail))),
             clients=self._build_clients(),
             mcp_servers=tuple(
                 McpServerEntry(n, t, c, u, e, user, cfg, locs.sorted())
@@ -296,6 +295,21 @@ class InventoryBuilder:
         # it, findings included.
         return redact_all(derive_findings(inv), self.catalog)
 
+    def _drop_overridden(self) -> None:
+        """A model setting the product overrides (Claude Code's `model` under `env.ANTHROPIC_MODEL`) is read by
+        no one: whichever detector reported that line, it is not a location of the model."""
+        for ev in self._agent_cfgs:
+            for value, line in ev.overridden:
+                locs = self._models.get(value)
+                if locs is None:
+                    continue
+                for key in [k for k in locs.by_key if k[0] == ev.location.path and k[1] == line]:
+                    del locs.by_key[key]
+                if not locs.by_key:
+                    del self._models[value]
+                    self._model_via.pop(value, None)
+                    self._model_base.pop(value, None)
+
     def _build_models(self) -> tuple[ModelEntry, ...]:
         # A deployment map names the model behind an alias; spread it to every spelling of that alias.
         by_deployment: dict[str, str] = {}
@@ -307,7 +321,9 @@ class InventoryBuilder:
             ident = self.catalog.identify(name)
             bases = self._model_base.get(name) or set()
             base = min(bases) if bases else by_deployment.get(name.rsplit("/", 1)[-1]) or ident.base_model
-            via = ident.served_via or (min(self._model_via[name]) if self._model_via.get(name) else None)
+            # A route stated for the id (a client, a setting) beats the vendor's own API inferred from its SDK.
+            stated = sorted(self._model_via.get(name) or (), key=lambda r: (r in ("direct", "self-hosted"), r))
+            via = ident.served_via or (stated[0] if stated else None)
             canonical, vendor, family, lifecycle, known = (
                 ident.canonical,
                 ident.vendor,
@@ -436,7 +452,7 @@ class InventoryBuilder:
             route = next((e.served_via for e in evs if e.served_via), None)
             base_url = next((e.base_url for e in evs if e.base_url), None)
             route = route or self._route_of(product_id, base_url, bool(models))
-            if route and route not in ("direct", "self-hosted"):
+            if route:
                 for m in models:  # a route set in one file (env) reroutes the model another file selects
                     self._model_via[m].add(route)
             out[product_id].append(

@@ -204,21 +204,25 @@ def to_document(inv: Inventory) -> dict[str, Any]:
         target["live"] = _live(inv.target.live)
     if inv.target.image is not None:  # a container image: its format, manifest digest, platform and layers
         im = inv.target.image
-        target.update({
-            "format": im.format,
-            "digest": im.digest,
-            "platform": im.platform,
-            "tags": list(im.tags),
-            "layers": [{"digest": x.digest, "media_type": x.media_type, "size": x.size} for x in im.layers],
-        })
+        target.update(
+            {
+                "format": im.format,
+                "digest": im.digest,
+                "platform": im.platform,
+                "tags": list(im.tags),
+                "layers": [{"digest": x.digest, "media_type": x.media_type, "size": x.size} for x in im.layers],
+            }
+        )
     if inv.target.disk is not None:  # a disk image: its format and every filesystem found in it
-        target.update({
-            "format": inv.target.disk.format,
-            "filesystems": [
-                {"type": f.type, "mount": f.mount, "volume": f.volume, "size": f.size}
-                for f in inv.target.disk.filesystems
-            ],
-        })
+        target.update(
+            {
+                "format": inv.target.disk.format,
+                "filesystems": [
+                    {"type": f.type, "mount": f.mount, "volume": f.volume, "size": f.size}
+                    for f in inv.target.disk.filesystems
+                ],
+            }
+        )
     return {
         "schema": SCHEMA_ID,
         "tool": {"name": "modelcensus", "version": inv.tool_version},

@@ -124,7 +124,9 @@ def _build(doc: dict[str, Any]) -> Inventory:
         tool_version=doc["tool"]["version"],
         catalogs=tuple(CatalogRef(c["name"], c["version"], c["origin"]) for c in doc["catalogs"]),
         target=TargetInfo(
-            doc["target"]["kind"], doc["target"]["location"], image=_image(doc["target"]),
+            doc["target"]["kind"],
+            doc["target"]["location"],
+            image=_image(doc["target"]),
             disk=_disk(doc["target"]),
         ),
         stats=Stats(st["files_seen"], st["files_read"], st["bytes_read"], float(st["seconds"])),
@@ -159,7 +161,12 @@ def _build(doc: dict[str, Any]) -> Inventory:
         ),
         endpoints=tuple(
             EndpointEntry(
-                e["host"], e["vendor"], e["served_via"], tuple(e["urls"]), e["wired"], _locs(e["locations"]),
+                e["host"],
+                e["vendor"],
+                e["served_via"],
+                tuple(e["urls"]),
+                e["wired"],
+                _locs(e["locations"]),
                 tuple((o["vendor"], o["set_by"]) for o in e.get("overrides", ())),
             )
             for e in doc["endpoints"]
@@ -187,13 +194,22 @@ def _build(doc: dict[str, Any]) -> Inventory:
         sessions=tuple(_session(x) for x in doc["sessions"]),
         routes=tuple(_route(x) for x in doc["routes"]),
         clients=tuple(
-            ClientEntry(c["provider"], c["vendor"], c["served_via"], c["kind"], tuple(c["components"]),
-                        _locs(c["locations"]))
+            ClientEntry(
+                c["provider"], c["vendor"], c["served_via"], c["kind"], tuple(c["components"]), _locs(c["locations"])
+            )
             for c in doc.get("clients", ())
         ),
         mcp_servers=tuple(
-            McpServerEntry(m["name"], m["transport"], m["command"], m["url"], tuple(m["env"]), m["user"],
-                           m["config"], _locs(m["locations"]))
+            McpServerEntry(
+                m["name"],
+                m["transport"],
+                m["command"],
+                m["url"],
+                tuple(m["env"]),
+                m["user"],
+                m["config"],
+                _locs(m["locations"]),
+            )
             for m in doc.get("mcp_servers", ())
         ),
         agents=tuple(_agent(a) for a in doc.get("agents", ())),
@@ -212,8 +228,13 @@ def _agent(d: dict[str, Any]) -> AgentEntry:
         tuple(d["ships"]),
         tuple(
             AgentConfig(
-                c["user"], tuple(c["models"]), c["served_via"], c["base_url"], tuple(c["mcp_servers"]),
-                tuple(c["credentials"]), tuple(c["files"]),
+                c["user"],
+                tuple(c["models"]),
+                c["served_via"],
+                c["base_url"],
+                tuple(c["mcp_servers"]),
+                tuple(c["credentials"]),
+                tuple(c["files"]),
             )
             for c in d["configs"]
         ),
@@ -234,7 +255,12 @@ def _session(d: dict[str, Any]) -> SessionEntry:
         reasoning=d["reasoning"],
         providers=tuple(
             SessionProvider(
-                p["vendor"], p["served_via"], p["api"], p["records"], p["confidence"], p["first_seen"],
+                p["vendor"],
+                p["served_via"],
+                p["api"],
+                p["records"],
+                p["confidence"],
+                p["first_seen"],
                 p["last_seen"],
                 tuple(RuleEvidence(e["rule"], e["count"], e["example"], e["confidence"]) for e in p["evidence"]),
                 tuple(p.get("candidates", ())),
@@ -242,9 +268,9 @@ def _session(d: dict[str, Any]) -> SessionEntry:
             )
             for p in d["providers"]
         ),
-        fernet=None if fernet is None else FernetTimes(
-            fernet["tokens"], fernet["consistent"], fernet["inconsistent"], fernet["max_skew_seconds"]
-        ),
+        fernet=None
+        if fernet is None
+        else FernetTimes(fernet["tokens"], fernet["consistent"], fernet["inconsistent"], fernet["max_skew_seconds"]),
         declared=d["declared"],
         parent_session_id=d["parent_session_id"],
         mismatched_labels=tuple(d["mismatched_labels"]),
@@ -259,8 +285,16 @@ def _session(d: dict[str, Any]) -> SessionEntry:
 def _route(d: dict[str, Any]) -> RouteEntry:
     observed = d["observed"]
     return RouteEntry(
-        d["alias"], d["declared_via"], d["base_model"], observed["vendor"], observed["served_via"],
-        observed["api"], d["sessions"], tuple(d["days"]), d["confidence"], _locs(d["locations"]),
+        d["alias"],
+        d["declared_via"],
+        d["base_model"],
+        observed["vendor"],
+        observed["served_via"],
+        observed["api"],
+        d["sessions"],
+        tuple(d["days"]),
+        d["confidence"],
+        _locs(d["locations"]),
     )
 
 

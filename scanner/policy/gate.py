@@ -57,7 +57,5 @@ def changes_fail(diff: InventoryDiff, threshold: Severity | None, new_only: bool
     if threshold is None:
         return False
     return any(
-        at_or_above(c.severity, threshold)
-        for c in diff.active()
-        if not (new_only and c.kind is ChangeKind.REMOVED)
+        at_or_above(c.severity, threshold) for c in diff.active() if not (new_only and c.kind is ChangeKind.REMOVED)
     )

@@ -163,8 +163,14 @@ def credential_lines(inv: Inventory) -> list[Line]:
     if not inv.credentials:
         return [Line(0, "credentials: none found")]
     per = Counter(c.vendor or "unknown vendor" for c in inv.credentials)
-    return [Line(0, f"credentials: {len(inv.credentials)} (" +
-                 ", ".join(f"{v} {n}" for v, n in sorted(per.items())) + ", redacted below)")]
+    return [
+        Line(
+            0,
+            f"credentials: {len(inv.credentials)} ("
+            + ", ".join(f"{v} {n}" for v, n in sorted(per.items()))
+            + ", redacted below)",
+        )
+    ]
 
 
 def headline(inv: Inventory) -> list[Line]:
@@ -210,8 +216,13 @@ def finding_rows(inv: Inventory, opts: ReportOptions) -> list[FindingRow]:
         routes = sorted({m.served_via or "unstated route" for m in entries})
         spellings = sorted({m.name for m in entries if not is_alias(m)})
         aliases = sorted({m.name for m in entries if is_alias(m)})
-        life = sorted({f.title.split(" but ", 1)[0].split(" is ", 1)[1] for f in fs
-                       if _kind(f.id) in _MODEL_KINDS[1:] and " is " in f.title})
+        life = sorted(
+            {
+                f.title.split(" but ", 1)[0].split(" is ", 1)[1]
+                for f in fs
+                if _kind(f.id) in _MODEL_KINDS[1:] and " is " in f.title
+            }
+        )
         title = f"{key} ({vendor}) wired via {', '.join(routes)}"
         if spellings and spellings != [key]:
             title += f"; spelled {', '.join(spellings)}"
@@ -255,7 +266,7 @@ def _sdk_for(path: str, sdks: Sequence[SdkEntry]) -> SdkEntry | None:
         env = (s.environment or "").rstrip("/")
         if not (s.installed and env and path.startswith(env + "/")):
             continue
-        rest = path[len(env) + 1:].lower()
+        rest = path[len(env) + 1 :].lower()
         name = s.name.lower()
         top = rest.split("/", 1)[0].replace("-", "_")
         if rest.startswith(name + "/") or top == name.replace("-", "_") or top.startswith(name.replace("-", "_") + "_"):
@@ -296,10 +307,12 @@ def not_wiring(inv: Inventory) -> list[Mention]:
         for loc in m.locations:
             src = _source_of(loc, inv.sdks)
             per[src].add(m.name)
-            ctx[src] = {"package": "its own model list", "docs": "docs", "test": "tests",
-                        "comment": "comments"}.get(loc.context.value, loc.context.value)
-    return sorted((Mention(src, len(names), ctx[src]) for src, names in per.items()),
-                  key=lambda x: (-x.models, x.source))
+            ctx[src] = {"package": "its own model list", "docs": "docs", "test": "tests", "comment": "comments"}.get(
+                loc.context.value, loc.context.value
+            )
+    return sorted(
+        (Mention(src, len(names), ctx[src]) for src, names in per.items()), key=lambda x: (-x.models, x.source)
+    )
 
 
 def not_wiring_lines(inv: Inventory) -> list[Line]:

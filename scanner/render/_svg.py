@@ -42,8 +42,11 @@ def _day(value: object) -> date | None:
 
 def session_vendors(session: Mapping[str, object]) -> list[str]:
     providers = session.get("providers")
-    found = {str(p.get("vendor") or "unknown") for p in providers if isinstance(p, Mapping)} \
-        if isinstance(providers, list) else set()
+    found = (
+        {str(p.get("vendor") or "unknown") for p in providers if isinstance(p, Mapping)}
+        if isinstance(providers, list)
+        else set()
+    )
     return sorted(found) or ["unknown"]
 
 
@@ -91,13 +94,15 @@ def sessions_chart(sessions: Sequence[Mapping[str, object]], colours: Mapping[st
     bar = max(1.0, min(40.0, scale))
     legend_x = [left + sum(24 + 7 * len(v) for v in vendors[:i]) for i in range(len(vendors) + 1)]
     width = max(left + plot + 40, legend_x[-1] + 10)
-    out = [f'<svg class="chart" role="img" aria-labelledby="sessions-title" xmlns="http://www.w3.org/2000/svg" '
-           f'width="{width}" height="{height + bottom + 10}" viewBox="0 0 {width} {height + bottom + 10}">',
-           f'<title id="sessions-title">Sessions per day from {first.isoformat()} to {last.isoformat()}, coloured by '
-           'the vendor observed in them</title>',
-           f'<line x1="{left}" y1="{height}" x2="{left + plot}" y2="{height}" class="axis"/>',
-           f'<text x="{left - 6}" y="{height}" class="tick" text-anchor="end">0</text>',
-           f'<text x="{left - 6}" y="12" class="tick" text-anchor="end">{top}</text>']
+    out = [
+        f'<svg class="chart" role="img" aria-labelledby="sessions-title" xmlns="http://www.w3.org/2000/svg" '
+        f'width="{width}" height="{height + bottom + 10}" viewBox="0 0 {width} {height + bottom + 10}">',
+        f'<title id="sessions-title">Sessions per day from {first.isoformat()} to {last.isoformat()}, coloured by '
+        "the vendor observed in them</title>",
+        f'<line x1="{left}" y1="{height}" x2="{left + plot}" y2="{height}" class="axis"/>',
+        f'<text x="{left - 6}" y="{height}" class="tick" text-anchor="end">0</text>',
+        f'<text x="{left - 6}" y="12" class="tick" text-anchor="end">{top}</text>',
+    ]
     for d in days:
         x = left + (d - first).days * scale
         y = float(height)
@@ -107,16 +112,22 @@ def sessions_chart(sessions: Sequence[Mapping[str, object]], colours: Mapping[st
                 continue
             h = (height - 10) * n / top
             y -= h
-            out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{max(1.0, bar - 1):.1f}" height="{h:.1f}" '
-                       f'fill="{colours.get(v, _UNKNOWN)}"><title>{d.isoformat()}: {n} session(s) with {escape(v)}'
-                       '</title></rect>')
+            out.append(
+                f'<rect x="{x:.1f}" y="{y:.1f}" width="{max(1.0, bar - 1):.1f}" height="{h:.1f}" '
+                f'fill="{colours.get(v, _UNKNOWN)}"><title>{d.isoformat()}: {n} session(s) with {escape(v)}'
+                "</title></rect>"
+            )
     for t in _ticks(first, last):
         x = left + (t - first).days * scale + bar / 2
-        out.append(f'<line x1="{x:.1f}" y1="{height}" x2="{x:.1f}" y2="{height + 4}" class="axis"/>'
-                   f'<text x="{x:.1f}" y="{height + 16}" class="tick" text-anchor="middle">{t.isoformat()}</text>')
+        out.append(
+            f'<line x1="{x:.1f}" y1="{height}" x2="{x:.1f}" y2="{height + 4}" class="axis"/>'
+            f'<text x="{x:.1f}" y="{height + 16}" class="tick" text-anchor="middle">{t.isoformat()}</text>'
+        )
     for v, lx in zip(vendors, legend_x[:-1], strict=True):
-        out.append(f'<rect x="{lx}" y="{height + 30}" width="10" height="10" fill="{colours.get(v, _UNKNOWN)}"/>'
-                   f'<text x="{lx + 14}" y="{height + 39}" class="legend">{escape(v)}</text>')
+        out.append(
+            f'<rect x="{lx}" y="{height + 30}" width="10" height="10" fill="{colours.get(v, _UNKNOWN)}"/>'
+            f'<text x="{lx + 14}" y="{height + 39}" class="legend">{escape(v)}</text>'
+        )
     out.append("</svg>")
     note = f'<p class="note">{undated} session(s) without a start date are not drawn.</p>' if undated else ""
     return "".join(out) + note
@@ -132,16 +143,20 @@ def routes_diagram(edges: Sequence[Edge], colours: Mapping[str, str] | None = No
         return '<p class="empty">no routes found</p>'
     lead = {e[0]: (e[2], e[1]) for e in sorted(edges, reverse=True)}
     via = {e[1]: e[2] for e in sorted(edges, reverse=True)}
-    columns = [sorted({e[0] for e in edges}, key=lambda a: (*lead[a], a)),
-               sorted({e[1] for e in edges}, key=lambda r: (via[r], r)),
-               sorted({e[2] for e in edges}, key=lambda v: (v in ("unknown", NEVER), v))]
+    columns = [
+        sorted({e[0] for e in edges}, key=lambda a: (*lead[a], a)),
+        sorted({e[1] for e in edges}, key=lambda r: (via[r], r)),
+        sorted({e[2] for e in edges}, key=lambda v: (v in ("unknown", NEVER), v)),
+    ]
     row, col_w, box_w = 26, 300, 240
     height = row * max(len(c) for c in columns) + 20
     ypos = [{name: 10 + j * row for j, name in enumerate(col)} for col in columns]
     colours = colours or vendor_colours(columns[2])
-    out = [f'<svg class="routes" role="img" aria-labelledby="routes-title" xmlns="http://www.w3.org/2000/svg" '
-           f'width="{col_w * 2 + box_w + 10}" height="{height}" viewBox="0 0 {col_w * 2 + box_w + 10} {height}">',
-           '<title id="routes-title">Routes from model aliases to hosting routes to vendors</title>']
+    out = [
+        f'<svg class="routes" role="img" aria-labelledby="routes-title" xmlns="http://www.w3.org/2000/svg" '
+        f'width="{col_w * 2 + box_w + 10}" height="{height}" viewBox="0 0 {col_w * 2 + box_w + 10} {height}">',
+        '<title id="routes-title">Routes from model aliases to hosting routes to vendors</title>',
+    ]
     drawn: set[tuple[int, str, str]] = set()
     for alias, route, vendor, label in sorted(edges):
         for c, a, b, text in ((0, alias, route, ""), (1, route, vendor, label)):
@@ -151,16 +166,20 @@ def routes_diagram(edges: Sequence[Edge], colours: Mapping[str, str] | None = No
             x1, y1 = c * col_w + box_w, ypos[c][a] + 9
             x2, y2 = (c + 1) * col_w, ypos[c + 1][b] + 9
             mid = (x1 + x2) / 2
-            out.append(f'<path d="M{x1},{y1} C{mid},{y1} {mid},{y2} {x2},{y2}" class="edge">'
-                       f'<title>{escape(a)} → {escape(b)}{escape(": " + text) if text else ""}</title></path>')
+            out.append(
+                f'<path d="M{x1},{y1} C{mid},{y1} {mid},{y2} {x2},{y2}" class="edge">'
+                f"<title>{escape(a)} → {escape(b)}{escape(': ' + text) if text else ''}</title></path>"
+            )
     for c, col in enumerate(columns):
         for name in col:
             y = ypos[c][name]
             fill = colours.get(name, _UNKNOWN) if c == 2 else "#f4f4f4"
             cls = ("node never" if name == NEVER else "node vendor") if c == 2 else "node"
             shown = name if len(name) <= 34 else name[:33] + "…"
-            out.append(f'<rect x="{c * col_w}" y="{y}" width="{box_w}" height="18" rx="3" fill="{fill}" '
-                       f'class="{cls}"/><text x="{c * col_w + 6}" y="{y + 13}" class="label">{escape(shown)}'
-                       f'<title>{escape(name)}</title></text>')
+            out.append(
+                f'<rect x="{c * col_w}" y="{y}" width="{box_w}" height="18" rx="3" fill="{fill}" '
+                f'class="{cls}"/><text x="{c * col_w + 6}" y="{y + 13}" class="label">{escape(shown)}'
+                f"<title>{escape(name)}</title></text>"
+            )
     out.append("</svg>")
     return "".join(out)

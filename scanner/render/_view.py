@@ -56,41 +56,65 @@ def models(inv: Inventory, opts: ReportOptions) -> Section:
     shown = [m for m in inv.models if m.wired or opts.all]
     rows = tuple(
         (m.vendor or "?", m.name, _s(m.canonical), _s(m.served_via), _s(m.base_model), _s(m.lifecycle))
-        + (("yes" if m.wired else "no",) if opts.all else ()) + (contexts(m.locations), where(m.locations))
+        + (("yes" if m.wired else "no",) if opts.all else ())
+        + (contexts(m.locations), where(m.locations))
         for m in shown
     )
     left = len(inv.models) - len(shown)
-    note = f"{left} model id(s) that are not wiring are counted under \"Not wiring\" (--all lists them)" if left else ""
-    headers = ("vendor", "model", "canonical", "via", "base", "lifecycle") + (("wired",) if opts.all else ()) \
+    note = f'{left} model id(s) that are not wiring are counted under "Not wiring" (--all lists them)' if left else ""
+    headers = (
+        ("vendor", "model", "canonical", "via", "base", "lifecycle")
+        + (("wired",) if opts.all else ())
         + ("seen in", "where")
+    )
     return Section("models", "Models" if opts.all else "Wired models", headers, rows, note=note)
 
 
 def sdks(inv: Inventory, opts: ReportOptions) -> Section:
-    rows = tuple((s.ecosystem, s.name, _s(s.version), _s(s.vendor), "yes" if s.installed else "declared",
-                  _s(s.environment)) for s in inv.sdks)
+    rows = tuple(
+        (s.ecosystem, s.name, _s(s.version), _s(s.vendor), "yes" if s.installed else "declared", _s(s.environment))
+        for s in inv.sdks
+    )
     return Section("sdks", "SDKs", ("ecosystem", "name", "version", "vendor", "installed", "environment"), rows)
 
 
 def endpoints(inv: Inventory, opts: ReportOptions) -> Section:
-    rows = tuple((e.host, e.vendor or "?", _s(e.served_via), "yes" if e.wired else "no", contexts(e.locations),
-                  where(e.locations)) for e in inv.endpoints)
+    rows = tuple(
+        (
+            e.host,
+            e.vendor or "?",
+            _s(e.served_via),
+            "yes" if e.wired else "no",
+            contexts(e.locations),
+            where(e.locations),
+        )
+        for e in inv.endpoints
+    )
     return Section("endpoints", "Endpoints", ("host", "vendor", "via", "wired", "seen in", "where"), rows)
 
 
 def credentials(inv: Inventory, opts: ReportOptions) -> Section:
     rows = tuple(
-        (c.type, c.vendor or "?", c.redacted, c.sha256[:16], ",".join(sorted({x.mode or "?" for x in c.locations})),
-         ",".join(sorted({x.owner or "?" for x in c.locations})), where([x.location for x in c.locations]))
+        (
+            c.type,
+            c.vendor or "?",
+            c.redacted,
+            c.sha256[:16],
+            ",".join(sorted({x.mode or "?" for x in c.locations})),
+            ",".join(sorted({x.owner or "?" for x in c.locations})),
+            where([x.location for x in c.locations]),
+        )
         for c in inv.credentials
     )
-    return Section("credentials", "Credentials",
-                   ("type", "vendor", "redacted", "sha256", "mode", "owner", "where"), rows)
+    return Section(
+        "credentials", "Credentials", ("type", "vendor", "redacted", "sha256", "mode", "owner", "where"), rows
+    )
 
 
 def kill_switches(inv: Inventory, opts: ReportOptions) -> Section:
-    rows = tuple((k.name, _s(k.value), k.state.value, contexts(k.locations), where(k.locations))
-                 for k in inv.kill_switches)
+    rows = tuple(
+        (k.name, _s(k.value), k.state.value, contexts(k.locations), where(k.locations)) for k in inv.kill_switches
+    )
     return Section("kill-switches", "Kill switches", ("name", "value", "state", "seen in", "where"), rows)
 
 
@@ -99,57 +123,108 @@ def sessions(inv: Inventory, opts: ReportOptions) -> Section:
     for s in inv.sessions:
         providers = "; ".join(
             f"{p.vendor}{'/' + p.served_via if p.served_via else ''}{' ' + p.api if p.api else ''} ×{p.records}"
-            for p in s.providers)
+            for p in s.providers
+        )
         fernet = f"{s.fernet.consistent}/{s.fernet.tokens} ok" if s.fernet else ""
-        rows.append((s.session_id, s.format, _s(s.started_at), str(s.records), ", ".join(s.labels[:3]),
-                     providers or "unknown", s.reasoning, fernet, s.location.path))
-    return Section("sessions", "Sessions", ("session", "format", "started", "records", "labels", "providers",
-                                            "reasoning", "fernet", "path"), tuple(rows))
+        rows.append(
+            (
+                s.session_id,
+                s.format,
+                _s(s.started_at),
+                str(s.records),
+                ", ".join(s.labels[:3]),
+                providers or "unknown",
+                s.reasoning,
+                fernet,
+                s.location.path,
+            )
+        )
+    return Section(
+        "sessions",
+        "Sessions",
+        ("session", "format", "started", "records", "labels", "providers", "reasoning", "fernet", "path"),
+        tuple(rows),
+    )
 
 
 def routes(inv: Inventory, opts: ReportOptions) -> Section:
     rows = tuple(
-        (r.alias, _s(r.declared_via), _s(r.base_model),
-         "/".join(x for x in (r.observed_vendor, r.observed_via) if x) or "never observed", _s(r.observed_api),
-         str(r.sessions), ", ".join(r.days[:3]) + (f" (+{len(r.days) - 3})" if len(r.days) > 3 else ""),
-         _s(r.confidence))
+        (
+            r.alias,
+            _s(r.declared_via),
+            _s(r.base_model),
+            "/".join(x for x in (r.observed_vendor, r.observed_via) if x) or "never observed",
+            _s(r.observed_api),
+            str(r.sessions),
+            ", ".join(r.days[:3]) + (f" (+{len(r.days) - 3})" if len(r.days) > 3 else ""),
+            _s(r.confidence),
+        )
         for r in inv.routes
     )
-    return Section("routes", "Routes", ("alias", "declared via", "base model", "observed", "api", "sessions", "days",
-                                        "confidence"), rows)
+    return Section(
+        "routes",
+        "Routes",
+        ("alias", "declared via", "base model", "observed", "api", "sessions", "days", "confidence"),
+        rows,
+    )
 
 
 def clients(inv: Inventory, opts: ReportOptions) -> Section:
-    rows = tuple((c.vendor or "?", c.provider, _s(c.served_via), c.kind, ", ".join(c.components), where(c.locations))
-                 for c in inv.clients)
+    rows = tuple(
+        (c.vendor or "?", c.provider, _s(c.served_via), c.kind, ", ".join(c.components), where(c.locations))
+        for c in inv.clients
+    )
     return Section("clients", "Clients", ("vendor", "client", "via", "kind", "what it does", "where"), rows)
 
 
 def mcp_servers(inv: Inventory, opts: ReportOptions) -> Section:
-    rows = tuple((m.name, m.transport, m.command or m.url or "", ",".join(m.env), _s(m.user), m.config)
-                 for m in inv.mcp_servers)
-    return Section("mcp-servers", "MCP servers", ("name", "transport", "command or url", "env", "user", "config"),
-                   rows)
+    rows = tuple(
+        (m.name, m.transport, m.command or m.url or "", ",".join(m.env), _s(m.user), m.config) for m in inv.mcp_servers
+    )
+    return Section("mcp-servers", "MCP servers", ("name", "transport", "command or url", "env", "user", "config"), rows)
 
 
 def processes(inv: Inventory, opts: ReportOptions) -> Section | None:
     if inv.processes is None:  # not inspected: absent, not empty
         return None
-    rows = tuple((str(p.pid), p.user or "?", p.exe or p.name, ", ".join(p.relevance),
-                  ", ".join(f"{v.name}={v.value or ''}" for v in p.environment), ", ".join(p.listening))
-                 for p in inv.processes)
-    return Section("processes", "Processes", ("pid", "user", "executable", "why", "environment", "listening"), rows,
-                   wrap="why")
+    rows = tuple(
+        (
+            str(p.pid),
+            p.user or "?",
+            p.exe or p.name,
+            ", ".join(p.relevance),
+            ", ".join(f"{v.name}={v.value or ''}" for v in p.environment),
+            ", ".join(p.listening),
+        )
+        for p in inv.processes
+    )
+    return Section(
+        "processes", "Processes", ("pid", "user", "executable", "why", "environment", "listening"), rows, wrap="why"
+    )
 
 
 def connections(inv: Inventory, opts: ReportOptions) -> Section | None:
     if inv.connections is None:
         return None
-    rows = tuple((str(c.pid), c.process, c.protocol, c.local, c.remote or "", c.state,
-                  c.endpoint or ", ".join(c.candidates), c.mapped_by or ("candidates" if c.candidates else ""))
-                 for c in inv.connections)
-    return Section("connections", "Connections", ("pid", "process", "proto", "local", "remote", "state", "endpoint",
-                                                  "mapped by"), rows)
+    rows = tuple(
+        (
+            str(c.pid),
+            c.process,
+            c.protocol,
+            c.local,
+            c.remote or "",
+            c.state,
+            c.endpoint or ", ".join(c.candidates),
+            c.mapped_by or ("candidates" if c.candidates else ""),
+        )
+        for c in inv.connections
+    )
+    return Section(
+        "connections",
+        "Connections",
+        ("pid", "process", "proto", "local", "remote", "state", "endpoint", "mapped by"),
+        rows,
+    )
 
 
 def agents(inv: Inventory, opts: ReportOptions) -> Section:
@@ -157,11 +232,24 @@ def agents(inv: Inventory, opts: ReportOptions) -> Section:
     rows = []
     for a in inv.agents:
         for c in a.configs or (None,):
-            rows.append((a.name, _s(a.version), a.install_path or "(not installed)", str(len(a.ships)),
-                         (c.user or "(system)") if c else "", ", ".join(c.models) if c else "",
-                         _s(c.served_via) if c else "", ", ".join(c.mcp_servers) if c else ""))
-    return Section("agents", "Agents", ("agent", "version", "install path", "ships", "user", "models", "via",
-                                        "mcp servers"), tuple(rows))
+            rows.append(
+                (
+                    a.name,
+                    _s(a.version),
+                    a.install_path or "(not installed)",
+                    str(len(a.ships)),
+                    (c.user or "(system)") if c else "",
+                    ", ".join(c.models) if c else "",
+                    _s(c.served_via) if c else "",
+                    ", ".join(c.mcp_servers) if c else "",
+                )
+            )
+    return Section(
+        "agents",
+        "Agents",
+        ("agent", "version", "install path", "ships", "user", "models", "via", "mcp servers"),
+        tuple(rows),
+    )
 
 
 def skipped(inv: Inventory, opts: ReportOptions) -> Section:
@@ -171,8 +259,21 @@ def skipped(inv: Inventory, opts: ReportOptions) -> Section:
 
 SectionFn = Callable[[Inventory, ReportOptions], "Section | None"]
 # The detail sections, in the order every human format shows them after the headline and the findings.
-SECTIONS: list[SectionFn] = [agents, models, sdks, endpoints, credentials, kill_switches, sessions, routes, clients,
-                             mcp_servers, processes, connections, skipped]
+SECTIONS: list[SectionFn] = [
+    agents,
+    models,
+    sdks,
+    endpoints,
+    credentials,
+    kill_switches,
+    sessions,
+    routes,
+    clients,
+    mcp_servers,
+    processes,
+    connections,
+    skipped,
+]
 
 
 # Sections only files fill: absent (not "none") when a live audit did not walk the filesystem (--live-only).

@@ -36,8 +36,15 @@ description = "an AI bill of materials as CycloneDX 1.6 JSON (models, SDKs with 
 _NS = "modelcensus"
 _MAX_OCCURRENCES = 20
 # Package-URL types of the ecosystems the catalogs name SDKs in.
-_PURL_TYPE = {"pypi": "pypi", "npm": "npm", "go": "golang", "cargo": "cargo", "gem": "gem", "maven": "maven",
-              "nuget": "nuget"}
+_PURL_TYPE = {
+    "pypi": "pypi",
+    "npm": "npm",
+    "go": "golang",
+    "cargo": "cargo",
+    "gem": "gem",
+    "maven": "maven",
+    "nuget": "nuget",
+}
 
 
 # Where a URL taken from a binary stops: the first byte that cannot be part of one (control, space, an undecodable
@@ -96,16 +103,21 @@ def _frozen(c: Component) -> Component:
 
 
 def _props(**values: object) -> list[Property]:
-    return [Property(name=f"{_NS}:{k}", value=str(v).lower() if isinstance(v, bool) else _text(v))
-            for k, v in values.items() if v is not None and v != ""]
+    return [
+        Property(name=f"{_NS}:{k}", value=str(v).lower() if isinstance(v, bool) else _text(v))
+        for k, v in values.items()
+        if v is not None and v != ""
+    ]
 
 
 def _evidence(owner: str, locs: Iterable[Location]) -> ComponentEvidence | None:
     seen = list(dict.fromkeys((loc.path, loc.line, loc.context.value) for loc in locs))[:_MAX_OCCURRENCES]
     # Each occurrence gets a reference derived from its owner: the library orders occurrences by reference first,
     # and unset references would make that order (and so the output bytes) change from run to run.
-    occurrences = [Occurrence(bom_ref=f"{owner}#{i:02d}", location=_text(path), line=line, additional_context=ctx)
-                   for i, (path, line, ctx) in enumerate(seen)]
+    occurrences = [
+        Occurrence(bom_ref=f"{owner}#{i:02d}", location=_text(path), line=line, additional_context=ctx)
+        for i, (path, line, ctx) in enumerate(seen)
+    ]
     return ComponentEvidence(occurrences=occurrences) if occurrences else None
 
 
@@ -135,8 +147,14 @@ def _model(m: ModelEntry) -> Component:
         supplier=OrganizationalEntity(name=m.vendor) if m.vendor else None,
         group=m.vendor,
         properties=_props(
-            vendor=m.vendor, served_via=m.served_via, base_model=m.base_model, canonical=m.canonical,
-            family=m.family, catalog=m.catalog, lifecycle=m.lifecycle, wired=m.wired,
+            vendor=m.vendor,
+            served_via=m.served_via,
+            base_model=m.base_model,
+            canonical=m.canonical,
+            family=m.family,
+            catalog=m.catalog,
+            lifecycle=m.lifecycle,
+            wired=m.wired,
             contexts=",".join(sorted({loc.context.value for loc in m.locations})),
         ),
         evidence=_evidence(ref, m.locations),
@@ -154,8 +172,13 @@ def _sdk(s: SdkEntry) -> Component:
         bom_ref=ref,
         purl=p,
         supplier=OrganizationalEntity(name=s.vendor) if s.vendor else None,
-        properties=_props(ecosystem=s.ecosystem, vendor=s.vendor, served_via=s.served_via, installed=s.installed,
-                          environment=s.environment),
+        properties=_props(
+            ecosystem=s.ecosystem,
+            vendor=s.vendor,
+            served_via=s.served_via,
+            installed=s.installed,
+            environment=s.environment,
+        ),
         evidence=_evidence(ref, s.locations),
     )
 
@@ -175,8 +198,12 @@ def _agent(a: AgentEntry) -> Component:
         bom_ref=_text(ref),
         purl=p,
         description=a.product,
-        properties=_props(install_path=a.install_path, ecosystem=a.ecosystem, ships=len(a.ships),
-                          users=",".join(sorted({c.user or "(system)" for c in a.configs}))),
+        properties=_props(
+            install_path=a.install_path,
+            ecosystem=a.ecosystem,
+            ships=len(a.ships),
+            users=",".join(sorted({c.user or "(system)" for c in a.configs})),
+        ),
         evidence=_evidence(ref, a.locations),
     )
 
@@ -191,9 +218,20 @@ def to_bom(inv: Inventory) -> Bom:
     epoch = _source_date_epoch()
     if epoch is not None:  # reproducible builds: the same inventory gives the same bytes
         bom.metadata.timestamp = datetime.fromtimestamp(epoch, tz=timezone.utc)
-        bom.serial_number = uuid.UUID(bytes=hashlib.sha256(
-            repr((epoch, inv.target.location, [m.name for m in inv.models], [s.name for s in inv.sdks],
-                  [e.host for e in inv.endpoints])).encode("utf-8", "backslashreplace")).digest()[:16], version=4)
+        bom.serial_number = uuid.UUID(
+            bytes=hashlib.sha256(
+                repr(
+                    (
+                        epoch,
+                        inv.target.location,
+                        [m.name for m in inv.models],
+                        [s.name for s in inv.sdks],
+                        [e.host for e in inv.endpoints],
+                    )
+                ).encode("utf-8", "backslashreplace")
+            ).digest()[:16],
+            version=4,
+        )
     subject = Component(
         type=ComponentType.PLATFORM,
         name=_text(inv.target.location.rstrip("/").rsplit("/", 1)[-1] or "/"),
@@ -207,8 +245,9 @@ def to_bom(inv: Inventory) -> Bom:
         ),
     )
     bom.metadata.component = subject
-    bom.metadata.tools.components.add(Component(type=ComponentType.APPLICATION, name="modelcensus",
-                                                version=inv.tool_version))
+    bom.metadata.tools.components.add(
+        Component(type=ComponentType.APPLICATION, name="modelcensus", version=inv.tool_version)
+    )
     models = [_frozen(_model(m)) for m in inv.models]
     sdks = [(s, _frozen(_sdk(s))) for s in inv.sdks]
     services: dict[str, list[Service]] = {}

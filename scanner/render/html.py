@@ -96,13 +96,17 @@ def _findings(inv: Inventory, opts: ReportOptions) -> str:
     out = []
     for r in rows:
         if r.ignored is None:
-            sev = (f'<span class="sev sev-{e(r.severity.value)}" title="{e(", ".join(r.ids))}">'
-                   f"{e(r.severity.value)}</span>")
+            sev = (
+                f'<span class="sev sev-{e(r.severity.value)}" title="{e(", ".join(r.ids))}">'
+                f"{e(r.severity.value)}</span>"
+            )
             title = e(r.title)
         else:
             sev = f'<span class="sev sev-ignored" title="{e(", ".join(r.ids))}">ignored</span>'
-            title = f'<span class="ignored">{e(r.title)}</span> <span class="note">ignored ({e(r.severity.value)}): ' \
-                    f'{e(r.ignored)}</span>'
+            title = (
+                f'<span class="ignored">{e(r.title)}</span> <span class="note">ignored ({e(r.severity.value)}): '
+                f"{e(r.ignored)}</span>"
+            )
         out.append([sev, title, f'<span class="first"><code>{e(r.where)}</code></span>' if r.where else ""])
     return f'<p class="meta">{e(summary)}</p>' + _table(["severity", "finding", "first seen at"], out, "no findings")
 
@@ -139,8 +143,14 @@ def route_edges(inv: Inventory) -> list[Edge]:
     for r in inv.routes:
         alias, route = r.alias, r.declared_via or "unstated"
         if r.observed_vendor:
-            label = ", ".join(x for x in (f"api {r.observed_api}" if r.observed_api else "",
-                                          f"sessions {r.sessions}" if r.sessions else "") if x)
+            label = ", ".join(
+                x
+                for x in (
+                    f"api {r.observed_api}" if r.observed_api else "",
+                    f"sessions {r.sessions}" if r.sessions else "",
+                )
+                if x
+            )
             edges.append((alias, route, r.observed_vendor, label))
         else:
             edges.append((alias, route, NEVER, "no session used it"))
@@ -154,13 +164,23 @@ def route_edges(inv: Inventory) -> list[Edge]:
 
 
 def _routes(inv: Inventory, colours: Mapping[str, str]) -> str:
-    rows = [[f"<code>{e(r.alias)}</code>", e(r.declared_via or ""), e(r.base_model or ""),
-             e("/".join(x for x in (r.observed_vendor, r.observed_via) if x)) if r.observed_vendor
-             else '<span class="no">never observed</span>', e(r.sessions)]
-            for r in sorted(inv.routes, key=lambda r: (r.observed_vendor or "~", r.declared_via or "", r.alias))]
+    rows = [
+        [
+            f"<code>{e(r.alias)}</code>",
+            e(r.declared_via or ""),
+            e(r.base_model or ""),
+            e("/".join(x for x in (r.observed_vendor, r.observed_via) if x))
+            if r.observed_vendor
+            else '<span class="no">never observed</span>',
+            e(r.sessions),
+        ]
+        for r in sorted(inv.routes, key=lambda r: (r.observed_vendor or "~", r.declared_via or "", r.alias))
+    ]
     table = _table(["alias", "declared via", "base model", "observed", "sessions"], rows, "no routes in configs")
-    return (f'<div class="pair"><div class="figure">{routes_diagram(route_edges(inv), colours)}</div>'
-            f'<div>{table}</div></div>')
+    return (
+        f'<div class="pair"><div class="figure">{routes_diagram(route_edges(inv), colours)}</div>'
+        f"<div>{table}</div></div>"
+    )
 
 
 def _sessions(inv: Inventory, colours: Mapping[str, str], opts: ReportOptions) -> str:
@@ -172,17 +192,35 @@ def _sessions(inv: Inventory, colours: Mapping[str, str], opts: ReportOptions) -
         plist = [p for p in providers if isinstance(p, Mapping)] if isinstance(providers, list) else []
         shown = "<br>".join(
             e(" ".join(str(p.get(k)) for k in ("vendor", "served_via", "api", "records") if p.get(k) not in (None, "")))
-            for p in plist)
+            for p in plist
+        )
         labels = s.get("labels")
         label_text = ", ".join(map(str, labels)) if isinstance(labels, list) else ""
-        rows.append([f"<code>{e(s.get('session_id'))}</code>", e(s.get("started_at")), e(s.get("records")), shown,
-                     e(label_text), f"<code>{e(s.get('path'))}</code>"])
-    table = _table(["session", "started", "records", "providers (vendor, route, api, records)", "labels", "file"],
-                   rows, "no sessions found") if rows else ""
-    caption = ('<p class="note">A session that reached two vendors counts once for each.</p>' if rows else "")
+        rows.append(
+            [
+                f"<code>{e(s.get('session_id'))}</code>",
+                e(s.get("started_at")),
+                e(s.get("records")),
+                shown,
+                e(label_text),
+                f"<code>{e(s.get('path'))}</code>",
+            ]
+        )
+    table = (
+        _table(
+            ["session", "started", "records", "providers (vendor, route, api, records)", "labels", "file"],
+            rows,
+            "no sessions found",
+        )
+        if rows
+        else ""
+    )
+    caption = '<p class="note">A session that reached two vendors counts once for each.</p>' if rows else ""
     if len(sessions) > len(rows):
-        table += f'<p class="note">and {len(sessions) - len(rows)} more session(s) (--all lists them; the JSON ' \
-                 "inventory has every one)</p>"
+        table += (
+            f'<p class="note">and {len(sessions) - len(rows)} more session(s) (--all lists them; the JSON '
+            "inventory has every one)</p>"
+        )
     return f'<div class="figure">{sessions_chart(sessions, colours)}</div>{caption}{table}'
 
 
@@ -202,15 +240,31 @@ def _models(inv: Inventory, opts: ReportOptions) -> str:
     for vendor in sorted(groups, key=lambda v: (v == "unknown vendor", v)):
         models = sorted(groups[vendor], key=lambda m: (not m.wired, m.name))
         wired = sum(m.wired for m in models)
-        rows = [[f"<code>{e(m.name)}</code>", e(m.canonical or ""), e(m.served_via or ""), e(m.base_model or ""),
-                 _lifecycle(m), e(m.catalog), "yes" if m.wired else '<span class="no">no</span>',
-                 _contexts(m.locations), _where(m.locations)] for m in models]
-        out.append(f"<h3>{e(vendor)} <span class=\"meta\">({len(models)} models, {wired} wired)</span></h3>")
-        out.append(_table(["model", "canonical", "via", "base", "lifecycle", "catalog", "wired", "seen in", "where"],
-                          rows))
+        rows = [
+            [
+                f"<code>{e(m.name)}</code>",
+                e(m.canonical or ""),
+                e(m.served_via or ""),
+                e(m.base_model or ""),
+                _lifecycle(m),
+                e(m.catalog),
+                "yes" if m.wired else '<span class="no">no</span>',
+                _contexts(m.locations),
+                _where(m.locations),
+            ]
+            for m in models
+        ]
+        out.append(f'<h3>{e(vendor)} <span class="meta">({len(models)} models, {wired} wired)</span></h3>')
+        out.append(
+            _table(["model", "canonical", "via", "base", "lifecycle", "catalog", "wired", "seen in", "where"], rows)
+        )
     left = sum(not m.wired for m in inv.models) if not opts.all else 0
-    note = f'<p class="note">{left} model id(s) that are not wiring are counted above under "Not wiring" ' \
-           "(--all lists them).</p>" if left else ""
+    note = (
+        f'<p class="note">{left} model id(s) that are not wiring are counted above under "Not wiring" '
+        "(--all lists them).</p>"
+        if left
+        else ""
+    )
     return ("".join(out) or '<p class="empty">no wired models found</p>') + note
 
 
@@ -218,29 +272,66 @@ def _sdks(inv: Inventory) -> str:
     groups: dict[str, list[list[str]]] = defaultdict(list)
     for s in inv.sdks:
         groups[s.environment or "(no environment)"].append(
-            [e(s.ecosystem), f"<code>{e(s.name)}</code>", e(s.version or ""), e(s.vendor or ""),
-             "installed" if s.installed else "declared"])
-    return "".join(f"<h3><code>{e(env)}</code></h3>" + _table(["ecosystem", "name", "version", "vendor", "state"], rows)
-                   for env, rows in sorted(groups.items())) or '<p class="empty">no SDKs found</p>'
+            [
+                e(s.ecosystem),
+                f"<code>{e(s.name)}</code>",
+                e(s.version or ""),
+                e(s.vendor or ""),
+                "installed" if s.installed else "declared",
+            ]
+        )
+    return (
+        "".join(
+            f"<h3><code>{e(env)}</code></h3>" + _table(["ecosystem", "name", "version", "vendor", "state"], rows)
+            for env, rows in sorted(groups.items())
+        )
+        or '<p class="empty">no SDKs found</p>'
+    )
 
 
 def _credentials(inv: Inventory) -> str:
-    rows = [[e(c.type), e(c.vendor or "?"), f"<code>{e(c.redacted)}</code>", f"<code>{e(c.sha256[:16])}</code>",
-             "<br>".join(e(x.owner or "?") for x in c.locations), "<br>".join(e(x.mode or "?") for x in c.locations),
-             _where([x.location for x in c.locations])] for c in inv.credentials]
+    rows = [
+        [
+            e(c.type),
+            e(c.vendor or "?"),
+            f"<code>{e(c.redacted)}</code>",
+            f"<code>{e(c.sha256[:16])}</code>",
+            "<br>".join(e(x.owner or "?") for x in c.locations),
+            "<br>".join(e(x.mode or "?") for x in c.locations),
+            _where([x.location for x in c.locations]),
+        ]
+        for c in inv.credentials
+    ]
     return _table(["type", "vendor", "redacted", "sha256", "owner", "mode", "where"], rows, "no credentials found")
 
 
 def _switches(inv: Inventory) -> str:
-    rows = [[f"<code>{e(k.name)}</code>", e(k.value or ""), e(k.state.value), e(k.note or ""),
-             _contexts(k.locations), _where(k.locations)] for k in inv.kill_switches]
+    rows = [
+        [
+            f"<code>{e(k.name)}</code>",
+            e(k.value or ""),
+            e(k.state.value),
+            e(k.note or ""),
+            _contexts(k.locations),
+            _where(k.locations),
+        ]
+        for k in inv.kill_switches
+    ]
     return _table(["name", "value", "state", "note", "seen in", "where"], rows, "no kill switches found")
 
 
 def _endpoints(inv: Inventory) -> str:
-    rows = [[f"<code>{e(x.host)}</code>", e(x.vendor or "?"), e(x.served_via or ""),
-             "yes" if x.wired else '<span class="no">no</span>', _contexts(x.locations), _where(x.locations)]
-            for x in inv.endpoints]
+    rows = [
+        [
+            f"<code>{e(x.host)}</code>",
+            e(x.vendor or "?"),
+            e(x.served_via or ""),
+            "yes" if x.wired else '<span class="no">no</span>',
+            _contexts(x.locations),
+            _where(x.locations),
+        ]
+        for x in inv.endpoints
+    ]
     return _table(["host", "vendor", "via", "wired", "seen in", "where"], rows, "no endpoints found")
 
 
@@ -248,8 +339,11 @@ def _skipped(inv: Inventory) -> str:
     reasons = Counter(s.reason.value for s in inv.skipped)
     summary = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items())) or "nothing: every file was read"
     rows = [[f"<code>{e(s.path)}</code>", e(s.reason.value), e(s.detail)] for s in inv.skipped[:_MAX_SKIPPED]]
-    more = (f'<p class="note">and {len(inv.skipped) - _MAX_SKIPPED} more (see the JSON inventory)</p>'
-            if len(inv.skipped) > _MAX_SKIPPED else "")
+    more = (
+        f'<p class="note">and {len(inv.skipped) - _MAX_SKIPPED} more (see the JSON inventory)</p>'
+        if len(inv.skipped) > _MAX_SKIPPED
+        else ""
+    )
     return f'<p class="meta">{e(summary)}</p>' + (_table(["path", "reason", "detail"], rows) if rows else "") + more
 
 
@@ -264,9 +358,14 @@ def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
     catalogs = ", ".join(f"{c.name}@{c.version}" for c in inv.catalogs) or "none"
     colours = _colours(inv)
     nw = not_wiring_lines(inv) if not opts.all else []
-    live = [(sid, title, _generic(s)) for sid, title, s in (
-        ("processes", "Processes", processes(inv, opts)), ("connections", "Connections", connections(inv, opts)))
-        if s is not None]
+    live = [
+        (sid, title, _generic(s))
+        for sid, title, s in (
+            ("processes", "Processes", processes(inv, opts)),
+            ("connections", "Connections", connections(inv, opts)),
+        )
+        if s is not None
+    ]
     sections = [
         ("headline", "What this machine is wired to", _lines(headline(inv))),
         ("findings", "Findings", _findings(inv, opts)),
@@ -288,11 +387,11 @@ def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
         sections = [x for x in sections if x[0] not in FILESYSTEM_ONLY]
     body = "".join(f'<section id="{sid}"><h2>{e(title)}</h2>{html}</section>' for sid, title, html in sections)
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>modelcensus report: {e(inv.target.location)}</title><style>{_CSS}</style></head><body>"
-        f"<h1>modelcensus report</h1><p class=\"meta\">{e(inv.target.kind)} <code>{e(inv.target.location)}</code>"
+        f'<h1>modelcensus report</h1><p class="meta">{e(inv.target.kind)} <code>{e(inv.target.location)}</code>'
         f" · modelcensus {e(inv.tool_version)} · catalogs {e(catalogs)} · "
         f'<span class="stats">{st.files_read}/{st.files_seen} files read</span></p>'
         f"{body}</body></html>\n"

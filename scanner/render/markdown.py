@@ -29,8 +29,15 @@ def md(value: object) -> str:
 
 
 def _bullets(lines: Sequence[Line]) -> str:
-    return "\n".join(("  " * ln.depth) + "- " + ("**" + md(ln.text) + "**" if ln.depth == 0 and
-                                                   ":" not in ln.text else md(ln.text)) for ln in lines) + "\n"
+    return (
+        "\n".join(
+            ("  " * ln.depth)
+            + "- "
+            + ("**" + md(ln.text) + "**" if ln.depth == 0 and ":" not in ln.text else md(ln.text))
+            for ln in lines
+        )
+        + "\n"
+    )
 
 
 def _head(s: Section) -> list[str]:
@@ -41,18 +48,32 @@ def _head(s: Section) -> list[str]:
 
 def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
     catalogs = ", ".join(md(f"{c.name}@{c.version}") for c in inv.catalogs) or "none"
-    parts = [f"## modelcensus report: {md(inv.target.location)}\n",
-             f"modelcensus {md(inv.tool_version)}, {inv.target.kind} target, catalogs: {catalogs}\n",
-             "### What this machine is wired to\n", _bullets(headline(inv))]
+    parts = [
+        f"## modelcensus report: {md(inv.target.location)}\n",
+        f"modelcensus {md(inv.tool_version)}, {inv.target.kind} target, catalogs: {catalogs}\n",
+        "### What this machine is wired to\n",
+        _bullets(headline(inv)),
+    ]
     rows = finding_rows(inv, opts)
     finding_table = Section(
-        "findings", "Findings", ("severity", "finding", "first seen at"),
-        tuple((f"**{r.severity.value}**" if r.ignored is None else f"ignored ({r.severity.value})",
-               md(r.title) + (f" — *ignored: {md(r.ignored)}*" if r.ignored else ""), md(r.where)) for r in rows),
-        empty="no findings")
+        "findings",
+        "Findings",
+        ("severity", "finding", "first seen at"),
+        tuple(
+            (
+                f"**{r.severity.value}**" if r.ignored is None else f"ignored ({r.severity.value})",
+                md(r.title) + (f" — *ignored: {md(r.ignored)}*" if r.ignored else ""),
+                md(r.where),
+            )
+            for r in rows
+        ),
+        empty="no findings",
+    )
     nw = not_wiring_lines(inv) if not opts.all else []
-    sections = [finding_table] + [Section(s.key, s.title, s.headers, tuple(tuple(md(c) for c in r) for r in s.rows),
-                                          s.empty, s.note) for s in detail_sections(inv, opts)]
+    sections = [finding_table] + [
+        Section(s.key, s.title, s.headers, tuple(tuple(md(c) for c in r) for r in s.rows), s.empty, s.note)
+        for s in detail_sections(inv, opts)
+    ]
     used = sum(len(p) + 1 for p in parts) + (len(_bullets(nw)) if nw else 0)
     budget = LIMIT - _RESERVE
     blocks: list[list[str]] = [_head(s) for s in sections]
@@ -78,6 +99,8 @@ def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
     out += "\n" + "\n\n".join("\n".join(b) for b in blocks[1:]) + "\n"
     if left:
         what = ", ".join(f"{n:,} {title}" for title, n in left)
-        out += (f"\n**Cut:** this report was cut to stay within {LIMIT:,} characters; left out: {what} row(s). "
-                "The JSON inventory has everything.\n")
+        out += (
+            f"\n**Cut:** this report was cut to stay within {LIMIT:,} characters; left out: {what} row(s). "
+            "The JSON inventory has everything.\n"
+        )
     return out

@@ -81,8 +81,10 @@ def _rule(rule: FindingRule) -> dict[str, Any]:
 
 def _root_location() -> dict[str, Any]:
     # A finding about the machine as a whole (no file) still needs a location for code scanning to accept it.
-    return {"physicalLocation": {"artifactLocation": {"uri": ".", "uriBaseId": ROOT_ID}},
-            "message": {"text": "the scanned VM as a whole"}}
+    return {
+        "physicalLocation": {"artifactLocation": {"uri": ".", "uriBaseId": ROOT_ID}},
+        "message": {"text": "the scanned VM as a whole"},
+    }
 
 
 def _result(f: Finding, index: int, ignored: str | None) -> dict[str, Any]:

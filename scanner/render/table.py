@@ -20,8 +20,21 @@ description = "human-readable text: the headline, findings grouped per model, th
 _COLOUR = {Severity.HIGH: "\x1b[1;31m", Severity.MEDIUM: "\x1b[33m", Severity.LOW: "\x1b[36m", Severity.INFO: ""}
 _RESET = "\x1b[0m"
 _MIN_COL = 6
-_SOFT = frozenset({"where", "seen in", "path", "environment", "config", "first seen at", "file", "detail",
-                   "executable", "local", "remote"})
+_SOFT = frozenset(
+    {
+        "where",
+        "seen in",
+        "path",
+        "environment",
+        "config",
+        "first seen at",
+        "file",
+        "detail",
+        "executable",
+        "local",
+        "remote",
+    }
+)
 _HEADLINE_WRAP = 3  # wrapped lines one headline item may take before it is cut (unless --wide)
 
 
@@ -43,8 +56,13 @@ def fit(natural: Sequence[int], available: int, floor: Sequence[int]) -> list[in
     return [min(n, max(lo, f)) for n, f in zip(natural, floor, strict=True)]
 
 
-def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], opts: ReportOptions,
-         paints: Sequence[str] | None = None, wrap: int | None = None) -> list[str]:
+def grid(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    opts: ReportOptions,
+    paints: Sequence[str] | None = None,
+    wrap: int | None = None,
+) -> list[str]:
     """Rows under headers, columns fitted to the width: cells are cut with `…`, except the `wrap` column, whose
     cells wrap onto more lines. `paints` colours each row's first cell."""
     cells = [[safe(c) for c in row] for row in rows]
@@ -57,16 +75,26 @@ def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], opts: ReportOpti
         if wrap is not None:  # the wrapped column keeps at least half the line; the others share the rest
             keep = min(natural[wrap], max(available // 2, floor[wrap]))
             others = [n for i, n in enumerate(natural) if i != wrap]
-            fitted = iter(fit(others, max(available - keep, sum(floor) - floor[wrap]),
-                              [f for i, f in enumerate(floor) if i != wrap]))
+            fitted = iter(
+                fit(
+                    others,
+                    max(available - keep, sum(floor) - floor[wrap]),
+                    [f for i, f in enumerate(floor) if i != wrap],
+                )
+            )
             widths = [0 if i == wrap else next(fitted) for i in range(len(natural))]
             widths[wrap] = max(floor[wrap], min(natural[wrap], available - sum(widths)))
         else:
             # Where a thing was seen gives way before what the thing is.
             soft = [h in _SOFT for h in headers]
             firm = sum(n for n, sf in zip(natural, soft, strict=True) if not sf)
-            cut_soft = iter(fit([n for n, sf in zip(natural, soft, strict=True) if sf], max(available - firm, 0),
-                                [max(f, 24) for f, sf in zip(floor, soft, strict=True) if sf]))
+            cut_soft = iter(
+                fit(
+                    [n for n, sf in zip(natural, soft, strict=True) if sf],
+                    max(available - firm, 0),
+                    [max(f, 24) for f, sf in zip(floor, soft, strict=True) if sf],
+                )
+            )
             first = [min(n, next(cut_soft)) if sf else n for n, sf in zip(natural, soft, strict=True)]
             widths = fit(first, max(available, sum(floor)), floor)
 
@@ -97,8 +125,9 @@ def headline_text(lines: Sequence[Line], opts: ReportOptions) -> list[str]:
         if opts.wide:
             out.append(indent + text)
             continue
-        wrapped = textwrap.wrap(text, width=max(20, opts.width - len(indent) - 2), break_on_hyphens=False,
-                                subsequent_indent="  ") or [""]
+        wrapped = textwrap.wrap(
+            text, width=max(20, opts.width - len(indent) - 2), break_on_hyphens=False, subsequent_indent="  "
+        ) or [""]
         if len(wrapped) > _HEADLINE_WRAP:
             wrapped = wrapped[:_HEADLINE_WRAP]
             wrapped[-1] = cut(wrapped[-1], max(20, opts.width - len(indent) - 4)) + " …"
@@ -120,8 +149,14 @@ def findings_text(inv: Inventory, opts: ReportOptions) -> str:
         return "Findings: none\n"
     accepted = sum(r.ignored is not None for r in rows)
     title = f"Findings ({len(rows)}" + (f", {accepted} accepted by the ignore file" if accepted else "") + ")"
-    table = [(r.severity.value if r.ignored is None else f"ignored ({r.severity.value})",
-              r.title + (f" (ignored: {r.ignored})" if r.ignored else ""), r.where) for r in rows]
+    table = [
+        (
+            r.severity.value if r.ignored is None else f"ignored ({r.severity.value})",
+            r.title + (f" (ignored: {r.ignored})" if r.ignored else ""),
+            r.where,
+        )
+        for r in rows
+    ]
     paints = [_COLOUR[r.severity] if r.ignored is None else "" for r in rows]
     return f"{title}\n" + "\n".join(grid(["severity", "finding", "first seen at"], table, opts, paints, wrap=1)) + "\n"
 
@@ -137,9 +172,13 @@ def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
     live = inv.target.live
     if live is not None:
         parts = ", ".join(f"{p.name} {p.status}" for p in live.parts)
-        out.append(safe(f"Host {live.hostname}, kernel {live.kernel}, booted {live.boot_time or '?'}, "
-                        f"audited {live.audit_time}; {live.processes_inspected} process(es) inspected; {parts}")
-                   + "\n")
+        out.append(
+            safe(
+                f"Host {live.hostname}, kernel {live.kernel}, booted {live.boot_time or '?'}, "
+                f"audited {live.audit_time}; {live.processes_inspected} process(es) inspected; {parts}"
+            )
+            + "\n"
+        )
     for s in detail_sections(inv, opts):
         if s.key == "skipped":
             reasons = Counter(x.reason.value for x in inv.skipped)

@@ -28,7 +28,7 @@ SNIFF = 64 << 10
 # Keys whose presence makes a JSON file worth reading as a session log.
 _SHAPE = re.compile(
     rb'"(?:role|sessionId|session_id|session_meta|custom_llm_provider|candidates|choices|output|stopReason|'
-    rb'stop_reason|modelVersion|modelInfo|conversationHistoryIndex|encrypted_content|tool_calls|response_id|'
+    rb"stop_reason|modelVersion|modelInfo|conversationHistoryIndex|encrypted_content|tool_calls|response_id|"
     rb'sessionID|providerID|history|trajectory|messages|events|reasoning|thinking|parts|model_usage)"\s*:|'
     rb'"type"\s*:\s*"(?:session_meta|turn_context|response_item|event_msg)"'
 )

@@ -53,8 +53,17 @@ def sessions(inv: Inventory) -> str:
         )
         fernet = f"{s.fernet.consistent}/{s.fernet.tokens} ok" if s.fernet else ""
         rows.append(
-            [s.session_id, s.format, s.started_at or "", s.records, ", ".join(s.labels[:3]), providers or "unknown",
-             s.reasoning, fernet, s.location.path]
+            [
+                s.session_id,
+                s.format,
+                s.started_at or "",
+                s.records,
+                ", ".join(s.labels[:3]),
+                providers or "unknown",
+                s.reasoning,
+                fernet,
+                s.location.path,
+            ]
         )
     headers = ["session", "format", "started", "records", "labels", "providers", "reasoning", "fernet", "path"]
     return _table("Sessions", headers, rows)

@@ -43,44 +43,137 @@ _OWN_ID = re.compile(
     r"interaction|hook|prompt|agent|subagent|chat|client|install|device|machine|event|tenant|account|instance)",
     re.IGNORECASE,
 )
-_MODEL_KEYS = frozenset({
-    "model", "model_id", "modelId", "modelID", "model_name", "modelName", "selectedModel", "newModel",
-    "model_group", "modelVersion", "deployment_name", "deploymentName", "engine",
-})
+_MODEL_KEYS = frozenset(
+    {
+        "model",
+        "model_id",
+        "modelId",
+        "modelID",
+        "model_name",
+        "modelName",
+        "selectedModel",
+        "newModel",
+        "model_group",
+        "modelVersion",
+        "deployment_name",
+        "deploymentName",
+        "engine",
+    }
+)
 _TIME_KEYS = (
-    "timestamp", "ts", "time", "at", "created_at", "createdAt", "created", "startTime", "start_time",
-    "started_at", "startedAt", "date", "datetime", "when", "event_time", "eventTime", "logged_at",
+    "timestamp",
+    "ts",
+    "time",
+    "at",
+    "created_at",
+    "createdAt",
+    "created",
+    "startTime",
+    "start_time",
+    "started_at",
+    "startedAt",
+    "date",
+    "datetime",
+    "when",
+    "event_time",
+    "eventTime",
+    "logged_at",
 )
 _TIME_RANK = {k: i for i, k in enumerate(_TIME_KEYS)}
-_SESSION_KEYS = frozenset({
-    "session_id", "sessionId", "sessionID", "session", "conversation_id", "conversationId", "conv", "conv_id",
-    "convId", "thread_id", "threadId", "chat_id", "chatId",
-})
-_DECLARED_KEYS = frozenset({
-    "route", "provider", "providerID", "providerId", "provider_id", "model_provider", "custom_llm_provider",
-    "upstream", "backend", "served_by", "gateway", "via",
-})
-_URL_KEYS = frozenset({
-    "url", "uri", "base_url", "baseURL", "baseUrl", "endpoint", "api_base", "apiBase", "host", "azure_endpoint",
-    "upstream_url", "api_url",
-})
-_REASONING_KEYS = frozenset({
-    "reasoning", "thinking", "reasoning_content", "reasoningContent", "thought", "thoughts", "reasoningText",
-    "reasoning_text", "reasoning_details", "thinking_blocks", "analysis",
-})
+_SESSION_KEYS = frozenset(
+    {
+        "session_id",
+        "sessionId",
+        "sessionID",
+        "session",
+        "conversation_id",
+        "conversationId",
+        "conv",
+        "conv_id",
+        "convId",
+        "thread_id",
+        "threadId",
+        "chat_id",
+        "chatId",
+    }
+)
+_DECLARED_KEYS = frozenset(
+    {
+        "route",
+        "provider",
+        "providerID",
+        "providerId",
+        "provider_id",
+        "model_provider",
+        "custom_llm_provider",
+        "upstream",
+        "backend",
+        "served_by",
+        "gateway",
+        "via",
+    }
+)
+_URL_KEYS = frozenset(
+    {
+        "url",
+        "uri",
+        "base_url",
+        "baseURL",
+        "baseUrl",
+        "endpoint",
+        "api_base",
+        "apiBase",
+        "host",
+        "azure_endpoint",
+        "upstream_url",
+        "api_url",
+    }
+)
+_REASONING_KEYS = frozenset(
+    {
+        "reasoning",
+        "thinking",
+        "reasoning_content",
+        "reasoningContent",
+        "thought",
+        "thoughts",
+        "reasoningText",
+        "reasoning_text",
+        "reasoning_details",
+        "thinking_blocks",
+        "analysis",
+    }
+)
 _SECRET_KEYS = frozenset({"signature", "data", "sig", "blob", "opaque", "encrypted", "thinkingSignature"})
-_STRONG_SECRET_KEYS = frozenset({
-    "encrypted_content", "encryptedContent", "reasoningEncryptedContent", "reasoningOpaque", "redactedContent",
-    "encrypted_reasoning", "reasoning_encrypted",
-})
+_STRONG_SECRET_KEYS = frozenset(
+    {
+        "encrypted_content",
+        "encryptedContent",
+        "reasoningEncryptedContent",
+        "reasoningOpaque",
+        "redactedContent",
+        "encrypted_reasoning",
+        "reasoning_encrypted",
+    }
+)
 _TEXT_KEYS = frozenset({"text", "body", "content", "reasoning", "thinking", "thought", "value", "description"})
 _TOOL_KEYS = frozenset({"call_id", "tool_call_id", "toolCallId", "tool_use_id", "toolUseId"})
 # What a tool was called with: a `model` in there is what the agent asked for (a subagent's), not what ran.
 _ARGS_KEYS = frozenset({"arguments", "args", "input", "toolArgs", "function_args", "parameters", "tool_input"})
-_REASONING_KINDS = frozenset({
-    "reasoning", "thinking", "thought", "thoughts", "reasoning_text", "reasoning_content", "redacted_thinking",
-    "reasoning.text", "reasoning.encrypted", "analysis",
-})
+_REASONING_KINDS = frozenset(
+    {
+        "reasoning",
+        "thinking",
+        "thought",
+        "thoughts",
+        "reasoning_text",
+        "reasoning_content",
+        "redacted_thinking",
+        "reasoning.text",
+        "reasoning.encrypted",
+        "analysis",
+    }
+)
 _REDACTED_KINDS = frozenset({"redacted_thinking", "reasoning.encrypted"})
 _TOOL_KINDS = frozenset({"tool_call", "function_call", "tool_use", "invoke", "call", "function", "custom_tool_call"})
 _WS = re.compile(r"\s")
@@ -139,9 +232,7 @@ def host_of(value: str) -> str | None:
     return m.group(1).lower() if m else None
 
 
-def read_shape(
-    record: Any, wants: Callable[[str], bool] | None = None, info: dict[str, int] | None = None
-) -> Shape:
+def read_shape(record: Any, wants: Callable[[str], bool] | None = None, info: dict[str, int] | None = None) -> Shape:
     """Classify one record's JSON tree. Never raises; bounded in nodes, depth and collected values.
     `wants(key)` says whether values under a key are worth keeping as leaves (some fingerprint rule names
     that key); without it every token value is kept. `info` is the caller's cache of key classes for that

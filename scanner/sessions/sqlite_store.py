@@ -79,9 +79,7 @@ def open_store(data: bytes, budget: int = WORK_BUDGET) -> Iterator[sqlite3.Conne
 
 def is_table(con: sqlite3.Connection, name: str) -> bool:
     """Whether `name` is a real table (a view or a virtual table is never read)."""
-    row = con.execute(
-        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
-    ).fetchone()
+    row = con.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone()
     return row is not None and not str(row[0] or "").lstrip().upper().startswith("CREATE VIRTUAL")
 
 

@@ -501,5 +501,14 @@ def _entry_or_skip(inside: str, st: stat_result, via: str | None) -> FileEntry |
     allocated = getattr(st, "st_blocks", 0) * 512
     if st.st_size >= SPARSE_MIN_SIZE and allocated * SPARSE_RATIO < st.st_size:
         return Skip(shown, SkipReason.SPARSE, f"size {st.st_size} bytes, {allocated} allocated" + to)
-    return FileEntry(path=inside, size=st.st_size, mode=mode, uid=st.st_uid, gid=st.st_gid, via=via,
-                     dev=st.st_dev, ino=st.st_ino, nlink=st.st_nlink)
+    return FileEntry(
+        path=inside,
+        size=st.st_size,
+        mode=mode,
+        uid=st.st_uid,
+        gid=st.st_gid,
+        via=via,
+        dev=st.st_dev,
+        ino=st.st_ino,
+        nlink=st.st_nlink,
+    )

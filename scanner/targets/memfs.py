@@ -55,15 +55,31 @@ def directory(mode: int = 0o755, uid: int = 0, gid: int = 0, mtime: int = 0) -> 
     return Node(stat.S_IFDIR | (mode & 0o7777), uid, gid, mtime=mtime, ino=next(_inodes))
 
 
-def regular(content: Content, size: int, mode: int = 0o644, uid: int = 0, gid: int = 0, mtime: int = 0,
-            origin: str | None = None) -> Node:
-    return Node(stat.S_IFREG | (mode & 0o7777), uid, gid, size, mtime, content=content, origin=origin,
-                ino=next(_inodes))
+def regular(
+    content: Content,
+    size: int,
+    mode: int = 0o644,
+    uid: int = 0,
+    gid: int = 0,
+    mtime: int = 0,
+    origin: str | None = None,
+) -> Node:
+    return Node(
+        stat.S_IFREG | (mode & 0o7777), uid, gid, size, mtime, content=content, origin=origin, ino=next(_inodes)
+    )
 
 
 def symlink(target: str, uid: int = 0, gid: int = 0, mtime: int = 0, origin: str | None = None) -> Node:
-    return Node(stat.S_IFLNK | 0o777, uid, gid, len(target.encode("utf-8", "surrogateescape")), mtime,
-                target=target, origin=origin, ino=next(_inodes))
+    return Node(
+        stat.S_IFLNK | 0o777,
+        uid,
+        gid,
+        len(target.encode("utf-8", "surrogateescape")),
+        mtime,
+        target=target,
+        origin=origin,
+        ino=next(_inodes),
+    )
 
 
 def special(file_type: int, mode: int = 0o644, uid: int = 0, gid: int = 0, origin: str | None = None) -> Node:

@@ -15,7 +15,13 @@ from scanner.targets.container import CONFIG_LOCATION, DEFAULT_PLATFORM, ImageEr
 from scanner.targets.directory import DirectoryTarget, WalkOptions
 
 __all__ = [
-    "CONFIG_LOCATION", "DEFAULT_PLATFORM", "ImageError", "OpenedTarget", "TargetKind", "detect_kind", "open_target",
+    "CONFIG_LOCATION",
+    "DEFAULT_PLATFORM",
+    "ImageError",
+    "OpenedTarget",
+    "TargetKind",
+    "detect_kind",
+    "open_target",
 ]
 
 
@@ -79,8 +85,13 @@ def detect_kind(path: str) -> TargetKind | None:
     return TargetKind.DISK if _disk_format(path) else None
 
 
-def open_target(path: str, kind: TargetKind | None, options: WalkOptions,
-                platform: str = DEFAULT_PLATFORM, allow_backing: bool = False) -> OpenedTarget:
+def open_target(
+    path: str,
+    kind: TargetKind | None,
+    options: WalkOptions,
+    platform: str = DEFAULT_PLATFORM,
+    allow_backing: bool = False,
+) -> OpenedTarget:
     """Raises `ImageError` (a one-line reason) or `OSError` for what cannot be opened."""
     kind = kind or detect_kind(path)
     if kind is None:

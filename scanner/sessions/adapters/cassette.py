@@ -71,10 +71,14 @@ class Cassette(Passthrough):
                 None,
                 {
                     "__cassette": number,
-                    "request": {"uri": request.get("uri") if isinstance(request, dict) else None,
-                                "body": _body(request)},
-                    "response": {"headers": {str(k): "" for k in headers} if isinstance(headers, dict) else {},
-                                 "body": _body(response)},
+                    "request": {
+                        "uri": request.get("uri") if isinstance(request, dict) else None,
+                        "body": _body(request),
+                    },
+                    "response": {
+                        "headers": {str(k): "" for k in headers} if isinstance(headers, dict) else {},
+                        "body": _body(response),
+                    },
                 },
             )
 

@@ -77,8 +77,13 @@ def open_container(path: str, platform: str = DEFAULT_PLATFORM, options: WalkOpt
     info = TargetInfo(
         kind="container-image",
         location=path,
-        image=ImageInfo(ref.format, ref.digest, ref.platform,
-                        tuple(ImageLayer(r.digest, r.media_type, r.size) for r in ref.layers), ref.tags),
+        image=ImageInfo(
+            ref.format,
+            ref.digest,
+            ref.platform,
+            tuple(ImageLayer(r.digest, r.media_type, r.size) for r in ref.layers),
+            ref.tags,
+        ),
     )
     target = DirectoryTarget(path, options, kind="container-image", fs=MemoryFilesystem(root))
     target.info = info

@@ -43,8 +43,9 @@ class PlainLayer:
 class _Inflater:
     """One forward-only inflation of the blob from a given state (gzip members handled, multi-member too)."""
 
-    def __init__(self, raw: Range, kind: str, pos_in: int = 0, state: Any = None, pos_out: int = 0,
-                 pending: bytes = b"") -> None:
+    def __init__(
+        self, raw: Range, kind: str, pos_in: int = 0, state: Any = None, pos_out: int = 0, pending: bytes = b""
+    ) -> None:
         self.raw, self.kind = raw, kind
         self.pos_in, self.pos_out = pos_in, pos_out
         self.pending = pending  # compressed bytes taken from the blob but not yet consumed

@@ -93,8 +93,9 @@ def _from_index(store: BlobStore, index: Any, platform: str, fmt: str, depth: in
         if isinstance(d, dict) and "digest" in d
     )
     tag = (chosen.get("annotations") or {}).get("org.opencontainers.image.ref.name")
-    return ImageRef(fmt, digest, _platform(chosen) or _config_platform(config), config, layers,
-                    (str(tag),) if tag else ())
+    return ImageRef(
+        fmt, digest, _platform(chosen) or _config_platform(config), config, layers, (str(tag),) if tag else ()
+    )
 
 
 def _from_docker(store: BlobStore, manifest: Any) -> ImageRef:
@@ -110,8 +111,9 @@ def _from_docker(store: BlobStore, manifest: Any) -> ImageRef:
     layers = tuple(
         LayerRef(str(diff_ids[i]) if i < len(diff_ids) else str(p), str(p), None, None) for i, p in enumerate(paths)
     )
-    return ImageRef("docker-archive", None, _config_platform(config), config, layers,
-                    tuple(entry.get("RepoTags") or ()))
+    return ImageRef(
+        "docker-archive", None, _config_platform(config), config, layers, tuple(entry.get("RepoTags") or ())
+    )
 
 
 def _config_platform(config: dict[str, Any]) -> str | None:

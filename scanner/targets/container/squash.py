@@ -68,8 +68,13 @@ def _members(layer: Layer, skips: list[Skip]) -> dict[tuple[str, ...], tarfile.T
                     break
                 parts = normalise(member.name)
                 if len(parts) > MAX_DEPTH:
-                    skips.append(Skip(display_path("/" + "/".join(parts[:8])) + "/…", SkipReason.CAP_REACHED,
-                                      f"deeper than {MAX_DEPTH} levels in layer {layer.digest}"))
+                    skips.append(
+                        Skip(
+                            display_path("/" + "/".join(parts[:8])) + "/…",
+                            SkipReason.CAP_REACHED,
+                            f"deeper than {MAX_DEPTH} levels in layer {layer.digest}",
+                        )
+                    )
                     continue
                 found[parts] = member
     except DecompressionLimit as exc:
@@ -143,11 +148,24 @@ def squash(layers: list[Layer]) -> tuple[Node, list[Skip]]:
     for parts, member, index in links:
         target = _link_target(normalise(member.linkname), files_by_layer, index)
         if target is None:
-            skips.append(Skip(display_path("/" + "/".join(parts)), SkipReason.SYMLINK_BROKEN,
-                              "hard link to a member the image does not hold"))
+            skips.append(
+                Skip(
+                    display_path("/" + "/".join(parts)),
+                    SkipReason.SYMLINK_BROKEN,
+                    "hard link to a member the image does not hold",
+                )
+            )
             continue
-        node = Node(target.mode, member.uid, member.gid, target.size, int(member.mtime), content=target.content,
-                    origin=layers[index].digest, ino=target.ino)  # one inode: read once, located twice
+        node = Node(
+            target.mode,
+            member.uid,
+            member.gid,
+            target.size,
+            int(member.mtime),
+            content=target.content,
+            origin=layers[index].digest,
+            ino=target.ino,
+        )  # one inode: read once, located twice
         _put(root, parts, node)
     return root, skips
 

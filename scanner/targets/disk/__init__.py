@@ -51,11 +51,13 @@ def _filesystems(target: Any) -> list[DiskFilesystem]:
     out = []
     for fs in getattr(target, "filesystems", []) or []:
         volume = getattr(fs, "volume", None)
-        out.append(DiskFilesystem(
-            type=str(getattr(fs, "__type__", "unknown")),
-            mount=mounted.get(id(fs)),
-            volume=str(getattr(volume, "name", None) or "") or None,
-            size=getattr(volume, "size", None),
-        ))
+        out.append(
+            DiskFilesystem(
+                type=str(getattr(fs, "__type__", "unknown")),
+                mount=mounted.get(id(fs)),
+                volume=str(getattr(volume, "name", None) or "") or None,
+                size=getattr(volume, "size", None),
+            )
+        )
     out.sort(key=lambda f: (f.mount is None, f.mount or "", f.type, f.volume or ""))
     return out

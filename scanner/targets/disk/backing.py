@@ -53,8 +53,10 @@ def check_chain(path: str, allow_backing: bool) -> None:
             if not backing:
                 continue
             if not allow_backing:
-                raise ImageError(f"{path}: refers to another file ({shown}); pass --allow-backing-files to read "
-                                 "files beside the image")
+                raise ImageError(
+                    f"{path}: refers to another file ({shown}); pass --allow-backing-files to read "
+                    "files beside the image"
+                )
             beside = os.path.join(os.path.dirname(current), name)
             if len(chain) > _MAX_CHAIN or beside in chain:
                 raise ImageError(f"{path}: backing chain too long or circular ({shown})")

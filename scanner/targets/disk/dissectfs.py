@@ -25,8 +25,18 @@ def _err(code: int, name: str = "") -> OSError:
 
 def _stat(st: Any) -> os.stat_result:
     return os.stat_result(
-        (st.st_mode, st.st_ino, st.st_dev, st.st_nlink, st.st_uid, st.st_gid, st.st_size,
-         int(st.st_atime), int(st.st_mtime), int(st.st_ctime)),
+        (
+            st.st_mode,
+            st.st_ino,
+            st.st_dev,
+            st.st_nlink,
+            st.st_uid,
+            st.st_gid,
+            st.st_size,
+            int(st.st_atime),
+            int(st.st_mtime),
+            int(st.st_ctime),
+        ),
         {"st_blocks": getattr(st, "st_blocks", None) or (st.st_size + 511) // 512},
     )
 
