@@ -651,3 +651,5 @@ class Inventory:
     mcp_servers: tuple[McpServerEntry, ...] = ()
     agents: tuple[AgentEntry, ...] = ()
     env_settings: tuple[EnvSetting, ...] = ()  # input of live findings; not serialised
+    # Sections not inspected (an audit that walked no files): absent from the JSON, not empty.
+    absent: frozenset[str] = frozenset()
