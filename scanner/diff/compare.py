@@ -29,7 +29,9 @@ _ROTATES = frozenset({"credentials"})
 def diff_inventories(old: Inventory, new: Inventory) -> InventoryDiff:
     changes: list[Change] = []
     for section, items_of in SECTIONS.items():
-        changes += diff_section(section, items_of(old), items_of(new))
+        before, after = items_of(old), items_of(new)
+        if before is not None and after is not None:  # a section one side did not inspect is not compared
+            changes += diff_section(section, before, after)
     order = {name: i for i, name in enumerate(SECTIONS)}
     changes.sort(key=lambda c: (order[c.section], c.key, c.field or "", c.kind.value))
     return InventoryDiff(_side(old), _side(new), tuple(changes))
