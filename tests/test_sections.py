@@ -19,7 +19,7 @@ from scanner.inventory.document import dumps, load_schema, to_document
 from scanner.inventory.load import from_document
 from scanner.inventory.sections import SECTIONS, WALKED
 from scanner.inventory.validate import compile_schema
-from scanner.model import CatalogRef, Inventory, Stats, TargetInfo
+from scanner.model import AuditPart, CatalogRef, Inventory, LiveHost, Stats, TargetInfo
 from tests.conftest import validate_document
 
 # Keys the JSON renderer adds to what the sections write (an ignored finding's reason).
@@ -164,7 +164,9 @@ def test_every_compared_section_reports_a_change() -> None:
 
 def test_a_section_not_inspected_is_absent_and_not_compared() -> None:
     full = _inventory("a")
-    live_only = dataclasses.replace(_inventory("b"), absent=WALKED)
+    skipped = AuditPart("filesystem", "skipped", "--live-only")
+    host = LiveHost("host", "6.1", None, "2026-12-01T00:00:00Z", 1, (skipped,))
+    live_only = dataclasses.replace(_inventory("b"), target=TargetInfo("live", "/", host))
     doc = json.loads(dumps(live_only))
     assert not WALKED & set(doc) and "models" in doc and "processes" in doc
     validate_document(doc)

@@ -69,10 +69,16 @@ class Section(Generic[T]):
 
     def entries(self, inv: Inventory) -> tuple[T, ...] | None:
         """The section's entries, None when it was not inspected."""
-        if self.key in inv.absent:
+        if self.key in inv.absent or (self.walked and not walked_files(inv)):
             return None
         value: tuple[T, ...] | None = getattr(inv, self.key)
         return value
+
+
+def walked_files(inv: Inventory) -> bool:
+    """Whether the scan walked files: not a live audit whose filesystem part was skipped (--live-only)."""
+    live = inv.target.live
+    return live is None or not any(p.name == "filesystem" and p.status == "skipped" for p in live.parts)
 
 
 def _paths(locs: Iterable[Location]) -> tuple[str, ...]:

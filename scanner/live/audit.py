@@ -14,7 +14,6 @@ from datetime import datetime, timezone
 
 from scanner.catalog import Catalog
 from scanner.inventory.findings import derive_findings
-from scanner.inventory.sections import WALKED
 from scanner.live.connections import map_sockets, parse_hosts
 from scanner.live.environ import EnvReading, read_environment
 from scanner.live.processes import (
@@ -96,8 +95,6 @@ def audit(
         target=TargetInfo("live", root, live),
         processes=processes,
         connections=connections,
-        # What only a walk of files fills was not looked at: absent from the document, not empty.
-        absent=WALKED if audit_options.live_only else frozenset(),
     )
     return derive_findings(inv)
 
