@@ -60,7 +60,8 @@ class Identity(Generic[T]):
 class Section(Generic[T]):
     key: str  # the JSON key and the `Inventory` field
     entry: type[T]
-    order: Callable[[T], Any]  # the sort key the builder orders entries by
+    # The sort key of its entries (the builder applies it); None: the order its producer gives.
+    order: Callable[[T], Any] | None
     title: str
     columns: tuple[str, ...]  # the human formats' table headers
     identity: Identity[T] | None = None  # None: not compared by diff (compared some other way, or never)
@@ -181,7 +182,8 @@ SECTIONS: tuple[Section[Any], ...] = (
         Identity(lambda r: r.alias, key_fields=frozenset({"alias"}), ignore=frozenset({"declared_via", "base_model"})),
         walked=True,
     ),
-    Section("findings", Finding, lambda f: f.id, "Findings", ("severity", "id", "title", "where")),
+    # Findings: `derive_findings` orders them (severity, then id).
+    Section("findings", Finding, None, "Findings", ("severity", "id", "title", "where")),
     Section("skipped", Skip, lambda s: (s.path, s.reason.value, s.detail), "Skipped", ("path", "reason", "detail")),
     Section(
         "clients", ClientEntry, lambda c: (c.vendor or "~", c.provider, c.served_via or "", c.kind), "Clients",
@@ -207,14 +209,14 @@ SECTIONS: tuple[Section[Any], ...] = (
         walked=True,
     ),
     Section(
-        # Live audits only. The builder keeps the order processes were gathered in.
-        "processes", ProcessEntry, lambda p: p.pid, "Processes",
+        # Live audits only, in the order the audit gathered them.
+        "processes", ProcessEntry, None, "Processes",
         ("pid", "user", "executable", "why", "environment", "listening"),
         Identity(lambda p: p.exe, key_fields=frozenset({"exe"}), paths=lambda p: ()),
         optional=True,
     ),
     Section(
-        "connections", ConnectionEntry, lambda c: (c.pid, c.local, c.remote or ""), "Connections",
+        "connections", ConnectionEntry, None, "Connections",
         ("pid", "process", "proto", "local", "remote", "state", "endpoint", "mapped by"),
         optional=True,
     ),
@@ -224,6 +226,20 @@ SECTION: Mapping[str, Section[Any]] = {s.key: s for s in SECTIONS}
 
 #: The sections only a walk of files fills: what an audit that walked none (--live-only) leaves absent.
 WALKED = frozenset(s.key for s in SECTIONS if s.walked)
+
+
+def in_order(key: str, entries: Iterable[T]) -> tuple[T, ...]:
+    """A section's entries in its declared order (a stable sort: entries equal under it keep their order)."""
+    order = SECTION[key].order
+    return tuple(entries) if order is None else tuple(sorted(entries, key=order))
+
+
+def in_declared_order(inv: Inventory) -> Inventory:
+    """Every section of the inventory in its declared order."""
+    ordered: dict[str, Any] = {
+        s.key: in_order(s.key, found) for s in SECTIONS if (found := getattr(inv, s.key)) is not None
+    }
+    return dataclasses.replace(inv, **ordered)
 
 
 # --- where the contract's JSON is not the plain fields of a class ----------------------------------------
