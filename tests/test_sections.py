@@ -10,7 +10,10 @@ import typing
 from enum import Enum
 from typing import Any
 
+import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scanner.diff.compare import diff_inventories
 from scanner.diff.identity import SECTIONS as COMPARED
@@ -96,7 +99,7 @@ def _node(schema: dict[str, Any] | None, name: str) -> dict[str, Any] | None:
         for sub, value in group.get("properties", {}).items():
             if name.endswith(sub) or name.replace("observed_via", "served_via").endswith(sub):
                 return _resolve(value, _ROOT)
-    return schema if name == "location" else None  # a location written in place
+    return schema  # a field written in place (a credential's location, a target's image): its parent's keys
 
 
 def _example(tp: Any, text: str, full: bool, schema: dict[str, Any] | None) -> Any:
@@ -196,3 +199,63 @@ def test_the_fast_schema_check_agrees_with_jsonschema_on_broken_documents() -> N
         broken = json.loads(json.dumps(doc))
         del broken[key]
         assert check(broken) == reference.is_valid(broken) is False, key
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.floats(-2, 2, allow_nan=False) | st.sampled_from(
+        ["", "x", "a" * 64, "0600", "2026-01-01", "high", "known", "config", "tcp", "1.5"]
+    ),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.sampled_from(["path", "line", "x"]), inner, max_size=2),
+    max_leaves=6,
+)
+
+
+def _paths_of(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += _paths_of(v, (*prefix, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += _paths_of(v, (*prefix, i))
+    return out
+
+
+_CHECK = compile_schema(_ROOT)
+_JSONSCHEMA = jsonschema.Draft202012Validator(_ROOT)
+_REFERENCE_DOC = json.loads(dumps(_inventory("a")))
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), replacement=_JSON, delete=st.booleans())
+def test_the_fast_check_says_what_jsonschema_says_of_any_one_change(
+    data: st.DataObject, replacement: Any, delete: bool
+) -> None:
+    doc = json.loads(json.dumps(_REFERENCE_DOC))
+    paths = _paths_of(doc)[1:]
+    path = data.draw(st.sampled_from(paths))
+    parent = doc
+    for step in path[:-1]:
+        parent = parent[step]
+    if delete and isinstance(parent, dict):
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = replacement
+    assert _CHECK(doc) == _JSONSCHEMA.is_valid(doc), path
+
+
+@pytest.mark.parametrize("kind", ["live", "image", "disk"])
+def test_every_kind_of_target_round_trips(kind: str) -> None:
+    schema = _resolve(_ROOT["properties"]["target"], _ROOT)
+    full = _example(TargetInfo, "a", True, schema)
+    target = TargetInfo(
+        kind, "/x",
+        live=full.live if kind == "live" else None,
+        image=full.image if kind == "image" else None,
+        disk=full.disk if kind == "disk" else None,
+    )
+    inv = dataclasses.replace(_inventory("a"), target=target)
+    doc = json.loads(dumps(inv))
+    validate_document(doc)
+    assert from_document(doc).target == target
