@@ -44,38 +44,36 @@ SHAPES: dict[type, Shape] = {}
 
 
 def encode(value: Any) -> Any:
-    """Any inventory value as JSON-compatible data."""
-    cls: type = type(value)
-    return _encoder(cls)(value) if dataclasses.is_dataclass(value) else _value_encoder(cls)(value)
-
-
-def decode(cls: type, data: Any) -> Any:
-    """JSON data (already validated against the schema) as an instance of `cls`."""
-    return decoder_of(cls)(data)
-
-
-def encoder_of(tp: Any) -> Encode:
-    return _type_encoder(tp) or _same
-
-
-def decoder_of(tp: Any) -> Decode:
-    return _type_decoder(tp) or _same
-
-
-def _same(value: Any) -> Any:
+    """Any inventory value (a dataclass, a tuple of them, an enum) as JSON-compatible data."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _encoder(type(value))(value)
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, (tuple, list)):
+        return [encode(x) for x in value]
     return value
 
 
-def _value_encoder(tp: type) -> Encode:
-    if issubclass(tp, Enum):
-        return lambda v: v.value
-    if issubclass(tp, (tuple, list)):
-        return lambda v: [encode(x) for x in v]
-    return _same
+def decode(tp: Any, data: Any) -> Any:
+    """JSON data (already validated against the schema) as a value of type `tp`."""
+    return decoder_of(tp)(data)
 
 
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+def encoder_of(tp: Any) -> Encode:
+    """The writer of values of type `tp` (a dataclass, `tuple[X, ...]`, `X | None`, …), compiled once."""
+    return _compiled("encode", tp)
+
+
+def decoder_of(tp: Any) -> Decode:
+    """The reader of values of type `tp`, compiled once."""
+    return _compiled("decode", tp)
+
+
+@cache
+def _compiled(direction: str, tp: Any) -> Callable[[Any], Any]:
+    src = _Source()
+    expr = (_encode_expr if direction == "encode" else _decode_expr)(src, tp, "o", 0)
+    return src.compile(direction, expr)
 
 
 def _optional_inner(tp: Any) -> Any | None:
@@ -84,50 +82,6 @@ def _optional_inner(tp: Any) -> Any | None:
         args = [a for a in typing.get_args(tp) if a is not type(None)]
         if len(args) == 1 and len(typing.get_args(tp)) == 2:
             return args[0]
-    return None
-
-
-def _type_encoder(tp: Any) -> Encode | None:
-    """How a value of type `tp` is written; None when it is written as it is."""
-    inner = _optional_inner(tp)
-    if inner is not None:
-        enc = _type_encoder(inner)
-        return None if enc is None else (lambda v: None if v is None else enc(v))
-    origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if origin is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:
-            item = _type_encoder(args[0])
-            return list if item is None else (lambda v: [item(x) for x in v])
-        return lambda v: [encode(x) for x in v]
-    if origin in (Union, types.UnionType):
-        return encode
-    if isinstance(tp, type):
-        if issubclass(tp, Enum):
-            return lambda v: v.value
-        if dataclasses.is_dataclass(tp):
-            return _encoder(tp)
-    return None
-
-
-def _type_decoder(tp: Any) -> Decode | None:
-    inner = _optional_inner(tp)
-    if inner is not None:
-        dec = _type_decoder(inner)
-        return None if dec is None else (lambda v: None if v is None else dec(v))
-    origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if origin is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:
-            item = _type_decoder(args[0])
-            return tuple if item is None else (lambda v: tuple(item(x) for x in v))
-        decs = [decoder_of(a) for a in args]
-        return lambda v: tuple(d(x) for d, x in zip(decs, v, strict=True))
-    if isinstance(tp, type):
-        if issubclass(tp, Enum):
-            return tp
-        if dataclasses.is_dataclass(tp):
-            return _decoder(tp)
-        if tp is float:
-            return float
     return None
 
 
@@ -153,47 +107,78 @@ class _Source:
         return fn
 
 
-def _encode_expr(src: _Source, tp: Any, value: str) -> str:
+def _encode_expr(src: _Source, tp: Any, value: str, depth: int) -> str:
     """An expression that writes `value` (an expression of type `tp`) as JSON data."""
+    v = f"_v{depth}"
     inner = _optional_inner(tp)
     if inner is not None:
-        expr = _encode_expr(src, inner, "_v")
-        return value if expr == "_v" else f"(None if (_v := {value}) is None else {expr})"
+        expr = _encode_expr(src, inner, v, depth + 1)
+        return value if expr == v else f"(None if ({v} := {value}) is None else {expr})"
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = _encode_expr(src, args[0], v, depth + 1)
+        return f"list({value})" if item == v else f"[{item} for {v} in {value}]"
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        return f"{value}.value"
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return f"{src.bind(_encoder(tp))}({value})"
+    if origin is not None:  # a fixed tuple, a union: by each value's own type
+        return f"{src.bind(encode)}({value})"
+    return value
+
+
+def _decode_expr(src: _Source, tp: Any, value: str, depth: int) -> str:
+    """An expression that reads `value` (JSON data) as a value of type `tp`."""
+    v = f"_v{depth}"
+    inner = _optional_inner(tp)
+    if inner is not None:
+        expr = _decode_expr(src, inner, v, depth + 1)
+        return value if expr == v else f"(None if ({v} := {value}) is None else {expr})"
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
-            item = _type_encoder(args[0])
-            return f"list({value})" if item is None else f"list(map({src.bind(item)}, {value}))"
-        return f"{src.bind(encode)}({value})"
+            item = _decode_expr(src, args[0], v, depth + 1)
+            return f"tuple({value})" if item == v else f"tuple([{item} for {v} in {value}])"
+        items = "".join(_decode_expr(src, a, f"{v}[{i}]", depth + 1) + ", " for i, a in enumerate(args))
+        return f"(({v} := {value}), ({items}))[1]"
     if isinstance(tp, type) and issubclass(tp, Enum):
-        return f"{value}.value"
-    enc = _type_encoder(tp)
-    return value if enc is None else f"{src.bind(enc)}({value})"
+        members, enum = src.bind(tp._value2member_map_), src.bind(tp)
+        return f"({members}[{v}] if ({v} := {value}) in {members} else {enum}({v}))"
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return f"{src.bind(_decoder(tp))}({value})"
+    if tp is float:
+        return f"float({value})"
+    return value
 
 
-@cache
-def _encoder(cls: type) -> Encode:
-    shape = SHAPES.get(cls, Shape())
-    hints = _hints(cls)
-    src = _Source()
+def _key_order(cls: type, shape: Shape) -> tuple[str, ...]:
+    """The JSON keys of a class in order: its shape's order, or its fields' (less those hidden or grouped)."""
     names = [f.name for f in dataclasses.fields(cls) if f.name not in shape.hidden]
     grouped = {f for sub in shape.groups.values() for f in sub.values()}
     order = shape.order or tuple(n for n in names if n not in grouped)
     missing = set(names) - grouped - set(order)
     if missing:
         raise TypeError(f"{cls.__name__}: shape order leaves out {sorted(missing)}")
+    return order
+
+
+@cache
+def _encoder(cls: type) -> Encode:
+    shape = SHAPES.get(cls, Shape())
+    hints = typing.get_type_hints(cls)
+    src = _Source()
     parts = []
-    for key in order:
+    for key in _key_order(cls, shape):
         if key in shape.computed:
             parts.append(f"{key!r}: {src.bind(shape.computed[key])}(o)")
         elif key in shape.groups:
             members = ", ".join(
-                f"{sub!r}: {_encode_expr(src, hints[name], f'o.{name}')}" for sub, name in shape.groups[key].items()
+                f"{sub!r}: {_encode_expr(src, hints[name], f'o.{name}', 0)}" for sub, name in shape.groups[key].items()
             )
             parts.append(f"{key!r}: {{{members}}}")
         else:
             expr = f"{src.bind(shape.codecs[key][0])}(o.{key})" if key in shape.codecs \
-                else _encode_expr(src, hints[key], f"o.{key}")
+                else _encode_expr(src, hints[key], f"o.{key}", 0)
             if key in shape.inline:  # its keys in place, when it is set
                 parts.append(f"**({{}} if o.{key} is None else {expr})")
             elif key in shape.omit_empty:
@@ -201,23 +186,6 @@ def _encoder(cls: type) -> Encode:
             else:
                 parts.append(f"{key!r}: {expr}")
     return src.compile(f"encode_{cls.__name__}", "{" + ", ".join(parts) + "}")
-
-
-def _decode_expr(src: _Source, tp: Any, value: str) -> str:
-    """An expression that reads `value` (JSON data) as a value of type `tp`."""
-    inner = _optional_inner(tp)
-    if inner is not None:
-        expr = _decode_expr(src, inner, "_v")
-        return value if expr == "_v" else f"(None if (_v := {value}) is None else {expr})"
-    origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-        item = _type_decoder(args[0])
-        return f"tuple({value})" if item is None else f"tuple(map({src.bind(item)}, {value}))"
-    if isinstance(tp, type) and issubclass(tp, Enum):
-        members, enum = src.bind(tp._value2member_map_), src.bind(tp)
-        return f"({members}[_e] if (_e := {value}) in {members} else {enum}(_e))"
-    dec = _type_decoder(tp)
-    return value if dec is None else f"{src.bind(dec)}({value})"
 
 
 _MISSING = object()
@@ -228,7 +196,7 @@ def _decoder(cls: type) -> Decode:
     shape = SHAPES.get(cls, Shape())
     if shape.decode is not None:
         return shape.decode
-    hints = _hints(cls)
+    hints = typing.get_type_hints(cls)
     src = _Source()
     group_of = {name: (key, sub) for key, members in shape.groups.items() for sub, name in members.items()}
     args = []
@@ -240,7 +208,7 @@ def _decoder(cls: type) -> Decode:
         if name in shape.codecs:
             expr = f"{src.bind(shape.codecs[name][1])}(_f)"
         else:
-            expr = _decode_expr(src, hints[name], "_f")
+            expr = _decode_expr(src, hints[name], "_f", 0)
         if name in shape.inline:
             marker = shape.inline[name]
             whole = expr.replace("_f", "o")
@@ -270,12 +238,9 @@ def _default(f: dataclasses.Field[Any]) -> Any:
 def json_keys(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(every key the class writes, the keys it always writes): what its schema's properties and required say."""
     shape = SHAPES.get(cls, Shape())
-    names = [f.name for f in dataclasses.fields(cls) if f.name not in shape.hidden]
-    grouped = {f for sub in shape.groups.values() for f in sub.values()}
-    order = shape.order or tuple(n for n in names if n not in grouped)
     every: list[str] = []
     always: list[str] = []
-    for key in order:
+    for key in _key_order(cls, shape):
         if key in shape.inline:
             inner = typing.get_type_hints(cls)[key]
             sub_every, sub_always = json_keys(_optional_inner(inner) or inner)

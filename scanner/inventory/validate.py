@@ -101,16 +101,10 @@ def compile_schema(root: Mapping[str, Any]) -> Check:
         if "pattern" in schema:
             search = re.compile(schema["pattern"]).search
             checks.append(lambda v: type(v) is not str or search(v) is not None)
-        if "minLength" in schema:
-            n = schema["minLength"]
-            checks.append(lambda v: type(v) is not str or len(v) >= n)
-        if "maxLength" in schema:
-            n = schema["maxLength"]
-            checks.append(lambda v: type(v) is not str or len(v) <= n)
-        if "minimum" in schema:
-            low = schema["minimum"]
-            checks.append(lambda v: type(v) not in (int, float) or v >= low)
-        checks += _array_checks(schema, build)
+        checks += [_bound(word, schema[word]) for word in _BOUNDS if word in schema]
+        if "items" in schema:
+            item = build(schema["items"])
+            checks.append(lambda v: type(v) is not list or all(map(item, v)))
         checks += _object_checks(schema, build)
         if "oneOf" in schema:
             branches = [build(s) for s in schema["oneOf"]]
@@ -124,18 +118,21 @@ def compile_schema(root: Mapping[str, Any]) -> Check:
     return build(root)
 
 
-def _array_checks(schema: Mapping[str, Any], build: Callable[[Any], Check]) -> list[Check]:
-    checks: list[Check] = []
-    if "items" in schema:
-        item = build(schema["items"])
-        checks.append(lambda v: type(v) is not list or all(map(item, v)))
-    if "minItems" in schema:
-        n = schema["minItems"]
-        checks.append(lambda v: type(v) is not list or len(v) >= n)
-    if "maxItems" in schema:
-        n = schema["maxItems"]
-        checks.append(lambda v: type(v) is not list or len(v) <= n)
-    return checks
+# A bound keyword: the JSON types it applies to (others pass), what it measures, and whether it is a floor.
+_BOUNDS: dict[str, tuple[tuple[type, ...], Callable[[Any], Any], bool]] = {
+    "minLength": ((str,), len, True),
+    "maxLength": ((str,), len, False),
+    "minItems": ((list,), len, True),
+    "maxItems": ((list,), len, False),
+    "minimum": ((int, float), lambda v: v, True),
+}
+
+
+def _bound(word: str, limit: Any) -> Check:
+    kinds, measure, floor = _BOUNDS[word]
+    if floor:
+        return lambda v: type(v) not in kinds or measure(v) >= limit
+    return lambda v: type(v) not in kinds or measure(v) <= limit
 
 
 def _object_checks(schema: Mapping[str, Any], build: Callable[[Any], Check]) -> list[Check]:
