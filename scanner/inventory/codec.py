@@ -107,13 +107,25 @@ class _Source:
         return fn
 
 
+Expr = Callable[["_Source", Any, str, int], str]
+
+
+def _or_none(expr_of: Expr, src: _Source, tp: Any, value: str, depth: int) -> str | None:
+    """For `X | None`: null stays null, anything else is X's; None when `tp` is not optional."""
+    inner = _optional_inner(tp)
+    if inner is None:
+        return None
+    v = f"_v{depth}"
+    expr = expr_of(src, inner, v, depth + 1)
+    return value if expr == v else f"(None if ({v} := {value}) is None else {expr})"
+
+
 def _encode_expr(src: _Source, tp: Any, value: str, depth: int) -> str:
     """An expression that writes `value` (an expression of type `tp`) as JSON data."""
+    nullable = _or_none(_encode_expr, src, tp, value, depth)
+    if nullable is not None:
+        return nullable
     v = f"_v{depth}"
-    inner = _optional_inner(tp)
-    if inner is not None:
-        expr = _encode_expr(src, inner, v, depth + 1)
-        return value if expr == v else f"(None if ({v} := {value}) is None else {expr})"
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         item = _encode_expr(src, args[0], v, depth + 1)
@@ -129,11 +141,10 @@ def _encode_expr(src: _Source, tp: Any, value: str, depth: int) -> str:
 
 def _decode_expr(src: _Source, tp: Any, value: str, depth: int) -> str:
     """An expression that reads `value` (JSON data) as a value of type `tp`."""
+    nullable = _or_none(_decode_expr, src, tp, value, depth)
+    if nullable is not None:
+        return nullable
     v = f"_v{depth}"
-    inner = _optional_inner(tp)
-    if inner is not None:
-        expr = _decode_expr(src, inner, v, depth + 1)
-        return value if expr == v else f"(None if ({v} := {value}) is None else {expr})"
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
