@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from scanner.inventory.sections import SECTION
+from scanner.inventory.sections import SECTION, WALKED, walked_files
 from scanner.model import Inventory, Location
 
 MAX_WHERE = 3
@@ -175,13 +175,13 @@ SECTIONS: list[SectionFn] = [agents, models, sdks, endpoints, credentials, kill_
                              mcp_servers, processes, connections, skipped]
 
 
-# Sections only files fill: absent (not "none") when a live audit did not walk the filesystem (--live-only).
-FILESYSTEM_ONLY = frozenset({"sessions", "routes", "clients", "mcp-servers"})
+# Sections only files fill (declared in sections.py), by html id: absent, not "none", when a live audit did not
+# walk the filesystem (--live-only), as they are from its JSON.
+FILESYSTEM_ONLY = frozenset(key.replace("_", "-") for key in WALKED)
 
 
 def filesystem_inspected(inv: Inventory) -> bool:
-    live = inv.target.live
-    return live is None or not any(p.name == "filesystem" and p.status == "skipped" for p in live.parts)
+    return walked_files(inv)
 
 
 def detail_sections(inv: Inventory, opts: ReportOptions) -> list[Section]:
