@@ -19,10 +19,14 @@ sample-vm-perms:
 demo: $(STAMP) sample-vm-perms
 	$(BIN)/modelcensus scan sample_vm
 
-test: $(STAMP) sample-vm-perms
-	$(BIN)/ruff check scanner tests scripts
-	$(BIN)/mypy scanner
+test: $(STAMP) sample-vm-perms lint typecheck
 	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check scanner tests scripts
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict scanner
 
 # The property suites with the "fuzz" hypothesis profile (tests/conftest.py): thousands of examples each.
 fuzz: $(STAMP)

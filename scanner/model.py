@@ -10,27 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-
-class Context(str, Enum):
-    """Where a piece of evidence was seen; decides whether it counts as wiring."""
-
-    CONFIG = "config"
-    ENV = "env"
-    SOURCE = "source"
-    BINARY = "binary"
-    LOG = "log"
-    SESSION = "session"
-    PACKAGE = "package"
-    DOCS = "docs"
-    TEST = "test"
-    COMMENT = "comment"
-
+# The vocabularies live in scanner.vocab; the types that use them are here.
+from scanner.vocab import WIRING_CONTEXTS as WIRING_CONTEXTS
+from scanner.vocab import CatalogStatus as CatalogStatus
+from scanner.vocab import Confidence as Confidence
+from scanner.vocab import Context as Context
+from scanner.vocab import Severity as Severity
 
 #: How many locations an inventory entry keeps (the first, in a stable order); detectors need not make more.
 MAX_LOCATIONS = 200
-
-#: Contexts in which a model or endpoint is really used by the VM (not merely mentioned).
-WIRING_CONTEXTS = frozenset({Context.CONFIG, Context.ENV, Context.SOURCE, Context.BINARY, Context.SESSION})
 
 
 class SkipReason(str, Enum):
@@ -153,7 +141,7 @@ class RuleEvidence:
     rule: str
     count: int
     example: str
-    confidence: str
+    confidence: Confidence
 
 
 @dataclass(frozen=True)
@@ -164,7 +152,7 @@ class SessionProvider:
     served_via: str | None
     api: str | None
     records: int
-    confidence: str
+    confidence: Confidence
     first_seen: str | None
     last_seen: str | None
     evidence: tuple[RuleEvidence, ...]
@@ -328,7 +316,7 @@ class ModelEntry:
     family: str | None
     served_via: str | None
     base_model: str | None
-    catalog: str  # known | family | unknown
+    catalog: CatalogStatus  # how much the catalogs know of the id
     lifecycle: str | None
     wired: bool
     locations: tuple[Location, ...]
@@ -445,13 +433,6 @@ class AgentEntry:
     locations: tuple[Location, ...]
 
 
-class Severity(str, Enum):
-    INFO = "info"
-    LOW = "low"
-    MEDIUM = "medium"
-    HIGH = "high"
-
-
 @dataclass(frozen=True)
 class Finding:
     id: str
@@ -472,7 +453,7 @@ class RouteEntry:
     observed_api: str | None
     sessions: int
     days: tuple[str, ...]
-    confidence: str | None
+    confidence: Confidence | None
     locations: tuple[Location, ...] = ()
 
 

@@ -16,7 +16,7 @@ from scanner.catalog import Catalog
 from scanner.catalog.matcher import MAX_DISTINCT_PER_PATTERN, MatchTimeout
 from scanner.detectors import DETECTORS, Detector, FileView
 from scanner.detectors.base import Window
-from scanner.inventory.builder import InventoryBuilder
+from scanner.inventory.builder import Extend, InventoryBuilder
 from scanner.model import Context, Evidence, Inventory, Skip, SkipReason, Stats
 from scanner.options import ScanOptions
 from scanner.readonce import RepeatFilter, SeenFiles, relocate
@@ -60,8 +60,10 @@ def scan(
     detectors: Sequence[Detector] = DETECTORS,
     progress: Progress | None = None,
     extra: Iterable[Evidence | Skip] = (),
+    extend: Extend | None = None,
 ) -> Inventory:
-    """The inventory of a target; `extra` is evidence seen outside its files (a live process's environment).
+    """The inventory of a target; `extra` is evidence seen outside its files (a live process's environment),
+    `extend` adds to the built inventory what is not evidence (a live audit's processes) before its findings.
 
     With `options.jobs` > 1 the per-file work runs in forked workers when the target can be shared with them."""
     started = time.monotonic()
@@ -88,7 +90,7 @@ def scan(
         stats.files_read += result.files_read
         stats.bytes_read += result.bytes_read
     stats.seconds = round(time.monotonic() - started, 3)
-    return builder.build(__version__, target.info, stats)
+    return builder.build(__version__, target.info, stats, extend)
 
 
 # Bytes of left context each later window repeats before the part it owns: enough for a word boundary,

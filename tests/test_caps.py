@@ -8,7 +8,7 @@ from pathlib import Path
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import MAX_HITS_PER_PATTERN
-from scanner.detectors.config import MAX_CONFIG_BYTES
+from scanner.detectors.config_parse import MAX_CONFIG_BYTES
 from scanner.inventory.builder import MAX_URLS, InventoryBuilder
 from scanner.model import Context, EndpointEvidence, Location, SkipReason, Stats, TargetInfo
 from tests.conftest import ScanFn, write

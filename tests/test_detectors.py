@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from scanner.catalog import Catalog
+from scanner.detectors import DETECTORS, Detector
 from scanner.inventory.document import dumps
 from scanner.model import Inventory
+from scanner.options import ScanOptions
+from scanner.pipeline import scan
 from scanner.render import render
+from scanner.targets.directory import DirectoryTarget, WalkOptions
 from tests.conftest import REPO, ScanFn, entry, names, write
 
 
@@ -460,3 +466,27 @@ def test_base_url_variable_pointing_away_from_the_vendor_is_a_finding(tmp_path: 
     finding = entry(doc, "findings", id="base-url-override:anthropic:llm-gw.corp.internal")
     assert finding["severity"] == "medium" and "ANTHROPIC_BASE_URL" in finding["title"]
     assert [f["id"] for f in doc["findings"] if f["id"].startswith("base-url-override")] == [finding["id"]]
+
+
+def test_no_detector_depends_on_another_having_run(tmp_path: Path, catalog: Catalog) -> None:
+    """The config parse a file needs (parse errors, label words) is the file's, not the config detector's: the
+    content detector alone, or the detectors in reverse order, mark and skip exactly what the whole set does."""
+    broken = '{\n  "model": "muse-9.1",\n  "fallback_model": "claude-haiku-4-5"\n  "x": 1,\n'
+    write(tmp_path, "/etc/agent/broken.json", broken)
+    write(
+        tmp_path,
+        "/etc/agent/settings.json",
+        '{\n  "models": [\n    {"id": "qwen3-coder:30b", "name": "Qwen3 Coder 30B (local)"}\n  ]\n}\n',
+    )
+
+    def run(detectors: tuple[Detector, ...]) -> dict[str, Any]:
+        target = DirectoryTarget(str(tmp_path), WalkOptions())
+        doc: dict[str, Any] = json.loads(dumps(scan(target, catalog, ScanOptions(), detectors)))
+        doc.pop("stats")
+        return doc
+
+    content_only = run(tuple(d for d in DETECTORS if d.name == "content"))
+    haiku = entry(content_only, "models", name="claude-haiku-4-5")
+    assert [(x["line"], x["parse_error"]) for x in haiku["locations"]] == [(3, True)]
+    assert "Qwen3" not in names(content_only)
+    assert run(DETECTORS) == run(tuple(reversed(DETECTORS)))

@@ -186,7 +186,7 @@ def test_directory_scan_has_no_live_sections(scan_dir, tmp_path: Path) -> None: 
 
 def test_a_running_base_url_between_two_proxies_is_medium(tmp_path: Path, catalog: Catalog) -> None:
     """Both hosts are proxies: the running value still wins, but no traffic newly leaves the vendor."""
-    from scanner.live.audit import AuditOptions, audit
+    from scanner.audit import AuditOptions, audit
 
     write(tmp_path, "/etc/agent/runtime.env", "OPENAI_BASE_URL=http://proxy-a.corp.internal/v1\n")
     environ = (("OPENAI_BASE_URL", "http://proxy-b.corp.internal/v1"), ("OPENAI_MODEL", "gpt-5.5"))

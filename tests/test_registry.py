@@ -14,12 +14,12 @@ import scanner.detectors as detectors_pkg
 import scanner.render as render_pkg
 from scanner.cli import app
 from scanner.detectors import DETECTORS
-from scanner.inventory.findings import RULES
+from scanner.findings.registry import RULES
 from scanner.render import RENDERERS
 from tests.conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
-_HELPERS = {"base", "contexts", "config_formats"}  # shared code of detectors, not detectors
+_HELPERS = {"base", "contexts", "config_formats", "config_parse"}  # shared code of detectors, not detectors
 
 
 def _modules(pkg) -> list[str]:  # type: ignore[no-untyped-def]
@@ -85,15 +85,37 @@ def test_every_command_has_help_and_is_in_the_readme() -> None:
         assert re.search(rf"modelcensus {re.escape(path)}\b", README), f"`modelcensus {path}` is not in README.md"
 
 
-def test_every_finding_kind_has_sarif_help() -> None:
-    """A finding kind added without its help text would reach code-scanning dashboards as 'modelcensus finding'."""
-    from scanner.render.sarif import _HELP
+def test_every_finding_rule_is_registered_data() -> None:
+    """Each rule carries its id, severity, title and help; ids are unique, so SARIF groups by the rule that found."""
+    ids = [r.id for r in RULES]
+    assert len(set(ids)) == len(ids)
+    assert {"external-model-wired", "session-label-mismatch", "setting-runtime-differs"} <= set(ids)
+    for r in RULES:
+        assert re.fullmatch(r"[a-z]+(-[a-z]+)*", r.id), r.id
+        assert r.title and r.help and r.title != "modelcensus finding" and callable(r.find)
 
-    sources = list((REPO / "scanner").rglob("findings.py"))
-    kinds = {k for p in sources for k in re.findall(r'f?"([a-z]+(?:-[a-z]+)+)(?::\{|")', p.read_text())}
-    kinds.discard("self-hosted")  # a vendor value in a title, not a finding kind
-    assert RULES and "external-model-wired" in kinds and "session-label-mismatch" in kinds
-    assert sorted(kinds - set(_HELP)) == []
+
+def test_no_rule_module_builds_findings_by_hand() -> None:
+    """A rule yields hits; only its registry entry makes a Finding, so an id always starts with its rule's id."""
+    for path in (REPO / "scanner" / "findings").glob("*.py"):
+        if path.name != "rule.py":
+            assert "Finding(" not in path.read_text(encoding="utf-8"), path
+
+
+def test_findings_are_derived_in_one_place() -> None:
+    """A scan and a live audit derive their findings in the inventory builder, once, from the whole inventory."""
+    callers = sorted(
+        str(p.relative_to(REPO)) for p in (REPO / "scanner").rglob("*.py") if "derive_findings(" in p.read_text()
+    )
+    assert callers == ["scanner/findings/registry.py", "scanner/inventory/builder.py"]
+
+
+def test_live_interprets_facts_and_runs_no_scan() -> None:
+    """live/ turns what the running system shows into inventory parts; the audit that scans is above it."""
+    upward = r"pipeline|pool|audit|cli|render|findings|inventory"
+    above = re.compile(rf"^\s*(?:from|import) scanner\.(?:{upward})\b", re.M)
+    for path in sorted((REPO / "scanner" / "live").glob("*.py")):
+        assert not above.search(path.read_text(encoding="utf-8")), path
 
 
 def test_every_diff_renderer_module_is_registered_and_documented() -> None:

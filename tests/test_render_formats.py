@@ -16,6 +16,7 @@ from cyclonedx.validation.json import JsonStrictValidator
 
 from scanner.catalog import Catalog
 from scanner.model import (
+    Confidence,
     Context,
     CredentialEntry,
     CredentialLocation,
@@ -247,7 +248,7 @@ def test_html_escapes_target_text() -> None:
 
 
 def _session(sid: str, started: str, *vendors: str) -> SessionEntry:
-    providers = tuple(SessionProvider(v, None, None, 1, "high", None, None, ()) for v in vendors)
+    providers = tuple(SessionProvider(v, None, None, 1, Confidence.HIGH, None, None, ()) for v in vendors)
     return SessionEntry(sid, "generic", Location(f"/s/{sid}.jsonl"), started, None, 1, (), "visible", providers)
 
 

@@ -34,6 +34,7 @@ from scanner.catalog.schema import (
 )
 from scanner.model import CatalogRef, SwitchState
 from scanner.secrets import scrub
+from scanner.vocab import CatalogStatus
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class Identity:
     family: str | None
     served_via: str | None
     base_model: str | None
-    catalog: str  # known | family | unknown
+    catalog: CatalogStatus
     lifecycle: str | None
 
 
@@ -68,7 +69,7 @@ def _rx_bytes(pattern: str, where: str) -> re.Pattern[bytes]:
         raise CatalogError(f"{where}: bad regex {pattern!r}: {exc}") from None
 
 
-UNKNOWN = Identity(None, None, None, None, None, "unknown", None)
+UNKNOWN = Identity(None, None, None, None, None, CatalogStatus.UNKNOWN, None)
 _MAX_FORM_DEPTH = 3
 
 
@@ -189,7 +190,7 @@ class Catalog:
                 if inner_text and groups.get("snapshot"):
                     # `claude-opus-4-5@20251101` names the dated snapshot when the catalog lists it.
                     dated = self._identify(f"{inner_text}-{groups['snapshot']}", depth + 1)
-                    inner = dated if dated.catalog == "known" else inner
+                    inner = dated if dated.catalog == CatalogStatus.KNOWN else inner
                 return Identity(
                     canonical=inner.canonical,
                     vendor=inner.vendor or form.vendor,
@@ -201,12 +202,13 @@ class Catalog:
                 )
         for fam, rx in self._family_rx:
             if rx.fullmatch(name):
-                return Identity(None, fam.vendor, fam.id, None, None, "family", None)
+                return Identity(None, fam.vendor, fam.id, None, None, CatalogStatus.FAMILY, None)
         return UNKNOWN
 
     def _known(self, spec: ModelSpec) -> Identity:
         fam = self._family.get(spec.family)
-        return Identity(spec.id, fam.vendor if fam else None, spec.family, None, None, "known", spec.lifecycle)
+        vendor = fam.vendor if fam else None
+        return Identity(spec.id, vendor, spec.family, None, None, CatalogStatus.KNOWN, spec.lifecycle)
 
     def model_spec(self, canonical: str) -> ModelSpec | None:
         return self._models.get(canonical.lower())
@@ -230,7 +232,7 @@ class Catalog:
 
     def looks_like_model(self, text: str) -> bool:
         """True when the catalogs recognise `text` as a model id in any form."""
-        return self.identify(text).catalog != "unknown" or self.is_hosted_form(text)
+        return self.identify(text).catalog != CatalogStatus.UNKNOWN or self.is_hosted_form(text)
 
     # --- everything else --------------------------------------------------------------------------
 

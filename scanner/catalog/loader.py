@@ -9,12 +9,12 @@ from pathlib import Path
 
 from scanner.catalog.globs import glob_regex
 from scanner.catalog.schema import (
-    FINGERPRINT_PSEUDO_VENDORS,
     CatalogError,
     CatalogFile,
     Examples,
     parse_catalog,
 )
+from scanner.vocab import PSEUDO_VENDORS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -137,7 +137,7 @@ def check_references(files: list[CatalogFile]) -> list[str]:
     """Cross-file consistency: model families exist, ids and aliases are not claimed twice."""
     problems: list[str] = []
     families = {f.id for cat in files for f in cat.families}
-    vendors = {vid for cat in files for vid, _ in cat.vendors} | set(FINGERPRINT_PSEUDO_VENDORS)
+    vendors = {vid for cat in files for vid, _ in cat.vendors} | set(PSEUDO_VENDORS)
     for cat in files:
         for fp in cat.fingerprints:
             for vendor in (fp.vendor, *fp.candidates):

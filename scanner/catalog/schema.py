@@ -11,15 +11,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scanner.catalog.globs import glob_problem
+from scanner.vocab import Confidence
 
 LIFECYCLES = ("active", "deprecated", "retired")
 ROLES = ("credential", "base_url", "model", "kill_switch", "config")
-CONFIDENCES = ("high", "medium", "low")
+CONFIDENCES = tuple(c.value for c in reversed(Confidence))  # as catalogs write them, the surest first
 FINGERPRINT_ON = ("value", "key")
 FINGERPRINT_DECODES = ("fernet", "litellm-id")
-# Vendor values a fingerprint may name besides the catalogs' vendors: ids minted by a self-hosted
-# OpenAI-compatible server or the agent runtime, and shapes that name no vendor by themselves.
-FINGERPRINT_PSEUDO_VENDORS = ("self-hosted", "unknown")
 PROCESS_ROLES = ("agent", "inference-proxy", "mcp-server", "model-server")
 AGENT_CONFIG_FORMATS = ("json", "toml")
 AGENT_SETTINGS_FORMATS = ("json", "toml", "yaml", "env")
@@ -121,7 +119,7 @@ class FingerprintSpec:
     api: str | None = None
     served_via: str | None = None
     decode: str | None = None  # fernet | litellm-id: the value must also decode, and yields facts
-    confidence: str = "medium"
+    confidence: Confidence = Confidence.MEDIUM
     max_skew_seconds: int | None = None  # fernet: embedded time vs the record's time
     note: str | None = None
     candidates: tuple[str, ...] = ()  # vendor `unknown`: the vendors this look-alike leaves possible
@@ -437,6 +435,13 @@ def _rows_of(origin: str, label: str, value: Any) -> list[dict[str, Any]]:
     return value
 
 
+def _confidence(r: dict[str, Any]) -> Confidence:
+    try:
+        return Confidence(r["confidence"])
+    except ValueError:
+        raise CatalogError(f"fingerprint {r['id']}: confidence {r['confidence']!r} not in {CONFIDENCES}") from None
+
+
 def _fingerprint(r: dict[str, Any], examples: Examples) -> FingerprintSpec:
     skew = r.get("max_skew_seconds")
     return FingerprintSpec(
@@ -449,7 +454,7 @@ def _fingerprint(r: dict[str, Any], examples: Examples) -> FingerprintSpec:
         api=r.get("api"),
         served_via=r.get("served_via"),
         decode=r.get("decode"),
-        confidence=str(r["confidence"]),
+        confidence=_confidence(r),
         max_skew_seconds=int(skew) if skew is not None else None,
         note=r.get("note"),
         candidates=tuple(_strs(r.get("candidates", []))),
@@ -507,8 +512,6 @@ def _check_values(cat: CatalogFile) -> None:
         if fp.id in seen:
             raise CatalogError(f"{label}: id defined twice")
         seen.add(fp.id)
-        if fp.confidence not in CONFIDENCES:
-            raise CatalogError(f"{label}: confidence {fp.confidence!r} not in {CONFIDENCES}")
         if fp.on not in FINGERPRINT_ON:
             raise CatalogError(f"{label}: on {fp.on!r} not in {FINGERPRINT_ON}")
         if fp.decode is not None and fp.decode not in FINGERPRINT_DECODES:

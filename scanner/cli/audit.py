@@ -10,10 +10,10 @@ from typing import Annotated
 
 import typer
 
+from scanner.audit import AuditOptions, audit
 from scanner.cli.common import completion, fail, load_catalog, parse_size, stderr_progress
 from scanner.cli.output import write_output
 from scanner.cli.scan import report_options
-from scanner.live.audit import AuditOptions, audit
 from scanner.live.snapshot import Scope
 from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
 from scanner.render import RENDERERS, render

@@ -1,7 +1,7 @@
 """What looks at the bytes. One module per detector; this tuple is the one registry.
 
-Order matters once: the config detector runs before the content detector, so a file whose format
-would not parse marks the content detector's locations in it with `parse_error`.
+No detector depends on another having run: what several need of one file (its config parse, which marks
+every location of a file that would not parse with `parse_error`) is computed once on the `FileView`.
 """
 
 from __future__ import annotations

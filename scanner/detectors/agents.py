@@ -26,6 +26,7 @@ from scanner.model import (
     AgentConfigEvidence,
     AgentFileEvidence,
     AgentPackageEvidence,
+    CatalogStatus,
     Context,
     CredentialEvidence,
     Evidence,
@@ -236,14 +237,14 @@ class AgentDetector:
             yield ModelEvidence(name, loc)
 
     def _shipped(self, view: FileView) -> tuple[str, ...]:
-        ids: dict[str, str] = {}
+        ids: dict[str, CatalogStatus] = {}
         for hit in view.hits:
             if hit.kind is not PatternKind.MODEL:
                 continue
             name = decode(hit.text)
             if name not in ids:
                 known = view.catalog.identify(name).catalog
-                if known != "unknown":
+                if known != CatalogStatus.UNKNOWN:
                     ids[name] = known
                     if len(ids) >= _MAX_SHIPS:
                         break
@@ -320,7 +321,7 @@ class AgentDetector:
         )
 
 
-def _complete_ids(ids: dict[str, str]) -> tuple[str, ...]:
+def _complete_ids(ids: dict[str, CatalogStatus]) -> tuple[str, ...]:
     """The ids, less the family-only ones ending in a bare version that merely start a longer id found beside
     them: a bundle's `startsWith("gemini-3")` is a prefix test, not a model it calls (`gemini-3-flash` is one).
     Catalogued ids always stay."""
@@ -329,7 +330,8 @@ def _complete_ids(ids: dict[str, str]) -> tuple[str, ...]:
     for i, name in enumerate(names):
         following = names[i + 1] if i + 1 < len(names) else ""
         version_tail = re.fullmatch(r"[0-9][0-9.]*", name.rsplit("-", 1)[-1]) is not None
-        if ids[name] == "family" and version_tail and following.startswith(name) and following[len(name)] in "-.":
+        prefix = following.startswith(name) and following[len(name)] in "-."
+        if ids[name] == CatalogStatus.FAMILY and version_tail and prefix:
             continue
         out.append(name)
     return tuple(out)

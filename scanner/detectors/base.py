@@ -14,6 +14,7 @@ from typing import Protocol
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import Hits
+from scanner.detectors.config_parse import ConfigParse, parse_config
 from scanner.detectors.contexts import classify, is_comment_line
 from scanner.model import Context, Evidence, FileMeta, Location, Skip
 from scanner.targets.base import FileEntry
@@ -47,12 +48,7 @@ class FileView:
     catalog: Catalog
     owner_of: Callable[[FileEntry], FileMeta]
     read_path: Callable[[str, int], bytes | None]
-    # Set by the config detector when the file's format would not parse; marks every location in it.
-    parse_error: bool = False
     layer: str | None = None  # the container image layer the file came from
-    # Set by the config detector: words of the file's labels and descriptions (`"name": "Qwen3 Coder 30B
-    # (local)"`), minus every value the file sets; a catalog match that is only such a word is prose, not an id.
-    label_words: frozenset[str] = frozenset()
     # Set when the view holds one window of a larger file; None when it holds the whole file.
     window: Window | None = None
     _line_cursor: tuple[int, int] = field(default=(0, 1), repr=False)
@@ -98,6 +94,23 @@ class FileView:
     @cached_property
     def lines(self) -> list[str]:
         return self.text.splitlines()
+
+    @cached_property
+    def config(self) -> ConfigParse | None:
+        """The file's settings, parsed once whichever detector asks first (none writes to the view)."""
+        if self.window is not None and self.window.offset:
+            return None  # a config file past the read cap is parsed from its head only
+        return parse_config(self)
+
+    @cached_property
+    def parse_error(self) -> bool:
+        """The file's format would not parse: every location in it says so."""
+        return self.config is not None and self.config.broken
+
+    @cached_property
+    def label_words(self) -> frozenset[str]:
+        """Words of the file's labels and descriptions that no value of it sets (see `ConfigParse`)."""
+        return self.config.label_words if self.config is not None else frozenset()
 
     @cached_property
     def meta(self) -> FileMeta:

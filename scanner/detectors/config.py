@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from urllib.parse import urlsplit
 
 from scanner.catalog import Catalog
 from scanner.detectors import config_formats as fmt
 from scanner.detectors.base import FileView
+from scanner.detectors.config_parse import MAX_CONFIG_BYTES
+from scanner.detectors.config_parse import norm_key as _norm
 from scanner.detectors.contexts import is_comment_line
 from scanner.model import (
     Context,
@@ -30,63 +32,14 @@ from scanner.model import (
 from scanner.secrets import credential_evidence, safe_url
 from scanner.textsafe import display_path
 
-MAX_CONFIG_BYTES = 4 << 20
 _MODELISH = re.compile(r"^(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9._:@/\-]{0,118}[A-Za-z0-9)\]]?$")
 _REFERENCE = re.compile(r"^(?:\$\{?|os\.environ/|env:|%\(|\{\{)")
 _SECRETISH = re.compile(r"^[A-Za-z0-9_\-.+/=:]{16,512}$")
-_SYSTEMD_EXT = (".service", ".socket", ".timer", ".path", ".mount", ".target")
 # Keys that hold an endpoint when their value is a URL (`completion_server = "http://…"`).
 _URL_SUFFIXES = ("url", "_base", "endpoint", "_server", "_uri", "_host")
 _SECRET_SUFFIXES = ("_api_key", "_apikey", "_token", "_secret", "_password")
-_SKIP_NAMES = {"package.json", "package-lock.json", "tsconfig.json", "composer.json", "pnpm-lock.yaml"}
 
 Locate = Callable[[int | None, bool], Location]
-
-
-_BY_EXT: dict[str, Callable[[str], list[fmt.ConfigItem]]] = {
-    ".json": fmt.parse_json,
-    ".jsonc": fmt.parse_json,
-    ".json5": fmt.parse_json,
-    ".yaml": fmt.parse_yaml,
-    ".yml": fmt.parse_yaml,
-    ".toml": fmt.parse_toml,
-    ".ini": fmt.parse_ini,
-    ".cfg": fmt.parse_conf,
-    ".conf": fmt.parse_conf,
-    ".properties": fmt.parse_conf,
-    ".tf": fmt.parse_hcl,
-    ".tfvars": fmt.parse_hcl,
-    ".hcl": fmt.parse_hcl,
-    ".nix": fmt.parse_hcl,
-}
-# Formats that look like JSON at their first byte but are not (Nix, Bicep, CUE, Jsonnet…): never sniffed.
-_NOT_JSON = {".nix", ".bicep", ".cue", ".jsonnet", ".libsonnet", ".dhall", ".kdl", ".lua", ".pkl", ".ncl"}
-_INI_HEADER = re.compile(rb"\[[A-Za-z0-9_][^\]\[\n\"{}]*\][ \t]*\r?\n")
-# Shell startup files and scripts: their `export KEY=value` lines are environment assignments.
-_SHELL_NAMES = {".bashrc", ".bash_profile", ".profile", ".zshrc", ".zshenv", ".zprofile", ".kshrc", "profile"}
-_SHELL_EXT = (".sh", ".bash", ".zsh")
-
-
-def pick_parser(view: FileView) -> Callable[[str], list[fmt.ConfigItem]] | None:
-    name = view.name.lower()
-    if name in _SKIP_NAMES:
-        return None
-    if name.endswith(_SYSTEMD_EXT) or (view.entry.path.startswith("/etc/systemd/") and name.endswith(".conf")):
-        return fmt.parse_systemd
-    if view.context is Context.ENV or name in _SHELL_NAMES or name.endswith(_SHELL_EXT):
-        return fmt.parse_env
-    ext = name[name.rfind(".") :] if "." in name else ""
-    if ext in _BY_EXT:
-        return _BY_EXT[ext]
-    if view.context is not Context.CONFIG or ext in _NOT_JSON:
-        return None
-    # Only the head is looked at: stripping the whole file would copy up to the read cap for every config file.
-    head = view.data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
-    if _INI_HEADER.match(head):
-        return fmt.parse_ini  # `[default]` then `key = value`: ~/.aws/config, ~/.aws/credentials, git config
-    if head[:1] in (b"{", b"["):
-        return fmt.parse_json
-    return None
 
 
 class ConfigDetector:
@@ -94,48 +47,28 @@ class ConfigDetector:
     description = "JSON, YAML, TOML, INI, .env and systemd units: model keys, base URLs, secrets, kill switches"
 
     def wants(self, view: FileView) -> bool:
-        return (
-            view.context in (Context.CONFIG, Context.ENV, Context.SOURCE)
-            and (view.context is not Context.SOURCE or view.name.endswith(_SHELL_EXT))
-            and pick_parser(view) is not None
-        )
+        return view.config is not None
 
     def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
-        parser = pick_parser(view)
-        assert parser is not None
-        if view.entry.size > MAX_CONFIG_BYTES:
-            # Not parsed by key; the content detector still matches its bytes. Recorded, never a silent gap.
-            detail = f"config keys not parsed: {view.entry.size} bytes, over {MAX_CONFIG_BYTES >> 20} MiB"
-            yield Skip(view.path, SkipReason.CAP_REACHED, detail)
-            return
-        broken = False
-        try:
-            items = parser(view.text)
-        except fmt.BudgetExceeded as cut:
-            items = cut.items
-            yield Skip(view.path, SkipReason.BUDGET_EXCEEDED, f"{_format_name(parser)}: {cut.detail}")
-        except fmt.ParseFailure as exc:
-            items, broken = fmt.parse_loose(view.text), True
-            view.parse_error = True
-            read = f"{len(items)} setting(s) read line by line" if items else "nothing read line by line"
-            if len(view.data) >= view.entry.size:  # a file cut at the read cap is already `too-large`
-                yield Skip(view.path, SkipReason.PARSE_ERROR, f"{_format_name(parser)}: {exc}; {read}")
-
-        view.label_words = label_words(items, view.catalog)
+        parsed = view.config
+        assert parsed is not None
+        if parsed.skip is not None:
+            yield parsed.skip
+        items = parsed.items  # none when the file was too big to parse by key
 
         def locate(line: int | None, env: bool) -> Location:
             ctx = Context.ENV if env else view.context
-            return view.location(line, ctx, parse_error=broken)
+            return view.location(line, ctx)
 
         evidence = interpret(items, view.catalog, locate, view.meta)
         if view.context is Context.SOURCE:
             # A shell script's models and keys are the source detector's; its kill switches are settings.
             evidence = (ev for ev in evidence if isinstance(ev, KillSwitchEvidence))
         yield from evidence
-        if parser is fmt.parse_systemd:
+        if parsed.parser is fmt.parse_systemd:
             yield from self._environment_files(view, items)
 
-    def _environment_files(self, view: FileView, items: list[fmt.ConfigItem]) -> Iterator[Evidence | Skip]:
+    def _environment_files(self, view: FileView, items: Sequence[fmt.ConfigItem]) -> Iterator[Evidence | Skip]:
         """`EnvironmentFile=` is resolved inside the target root and read as an env file."""
         for item in items:
             if item.path[-1:] != ("EnvironmentFile",):
@@ -157,38 +90,6 @@ class ConfigDetector:
                 env_items = cut.items
                 yield Skip(display_path(inside), SkipReason.BUDGET_EXCEEDED, f"ENV: {cut.detail}")
             yield from interpret(env_items, view.catalog, locate, None)
-
-
-_WORD_EDGES = "()[]{}<>,;:.!?\"'`"
-
-
-def label_words(items: list[fmt.ConfigItem], catalog: Catalog) -> frozenset[str]:
-    """The words of labels and descriptions (values with a blank under a `label` key), minus every value the
-    file sets whole: `Qwen3` of "Qwen3 Coder 30B (local)" is prose; a `model: Qwen3` elsewhere would keep it.
-    Also the values of `not_model` keys (`image: ollama/ollama:rocm`)."""
-    label_keys, other_keys = catalog.keys("label"), catalog.keys("not_model")
-    words: set[str] = set()
-    values: set[str] = set()
-    others: set[str] = set()
-    for item in items:
-        value = item.value.strip()
-        keys = [p for p in item.path if not p.startswith("[")]
-        key = _norm(keys[-1]) if keys else ""
-        if key in other_keys:
-            others.add(value)
-            continue
-        values.add(value)
-        if " " in value and key in label_keys:
-            words.update(w.strip(_WORD_EDGES) for w in value.split())
-    return frozenset((words - values) | (others - values))
-
-
-def _format_name(parser: Callable[[str], list[fmt.ConfigItem]]) -> str:
-    return parser.__name__.removeprefix("parse_").upper()
-
-
-def _norm(key: str) -> str:
-    return key.lower().replace("-", "_")
 
 
 def _record(path: tuple[str, ...]) -> tuple[str, ...]:
@@ -222,7 +123,7 @@ _DEPLOYMENT_MODEL = (("model", "name"), ("properties", "model", "name"), ("model
 _DEPLOYMENT_NAME = (("name",), ("deployment_name",), ("deployment",))
 
 
-def _deployments(items: list[fmt.ConfigItem], catalog: Catalog) -> list[_Deployment]:
+def _deployments(items: Sequence[fmt.ConfigItem], catalog: Catalog) -> list[_Deployment]:
     """Records `{name, model | model.name | properties.model.name}` that say they are Azure deployments: by a
     marker key or type (`sku`, `azurerm_cognitive_deployment`, the ARM type), or by sitting in a deployment map."""
     markers = catalog.keys("deployment_record")
@@ -257,7 +158,7 @@ def _deployments(items: list[fmt.ConfigItem], catalog: Catalog) -> list[_Deploym
     return found
 
 
-def _switch_tables(items: list[fmt.ConfigItem], catalog: Catalog) -> dict[tuple[str, ...], tuple[str, bool]]:
+def _switch_tables(items: Sequence[fmt.ConfigItem], catalog: Catalog) -> dict[tuple[str, ...], tuple[str, bool]]:
     """Items that hold the state of a kill-switch table or object (`[runtime.kill_switch]` + `engaged = false`,
     `"killSwitch": {"enabled": true}`): item path -> (switch name, inverted)."""
     direct, inverted = catalog.keys("switch_state"), catalog.keys("switch_state_inverted")
@@ -273,7 +174,7 @@ def _switch_tables(items: list[fmt.ConfigItem], catalog: Catalog) -> dict[tuple[
 
 
 def _flag_switches(
-    items: list[fmt.ConfigItem], catalog: Catalog
+    items: Sequence[fmt.ConfigItem], catalog: Catalog
 ) -> tuple[dict[tuple[str, ...], KillSwitchEvidence], set[tuple[str, ...]]]:
     """flagd / OpenFeature flag definitions (`flags.NAME.{state, defaultVariant, variants}`) whose flag is
     named as a kill switch: its value is the default variant's while the flag is ENABLED."""
@@ -305,7 +206,7 @@ def _flag_switches(
     return out, consumed
 
 
-def _model_map_keys(items: list[fmt.ConfigItem], locate: Locate) -> Iterator[ModelEvidence]:
+def _model_map_keys(items: Sequence[fmt.ConfigItem], locate: Locate) -> Iterator[ModelEvidence]:
     """`"models": {"qwen3.5:4b": {"name": "Qwen 3.5 4B"}}` (opencode, Crush): the keys of a models map are the
     ids; the `name` beside them is a label. A key is taken when it looks like an id (a digit, `:` or `/`)."""
     seen: set[tuple[str, ...]] = set()
@@ -325,7 +226,7 @@ def _flip(state: SwitchState) -> SwitchState:
 
 
 def interpret(
-    items: list[fmt.ConfigItem], catalog: Catalog, locate: Locate, meta: FileMeta | None
+    items: Sequence[fmt.ConfigItem], catalog: Catalog, locate: Locate, meta: FileMeta | None
 ) -> Iterator[Evidence]:
     model_keys = catalog.keys("model")
     url_keys = catalog.keys("base_url")

@@ -17,6 +17,7 @@ from scanner.catalog.matcher import Hit, PatternKind
 from scanner.detectors.base import FileView
 from scanner.model import (
     MAX_LOCATIONS,
+    CatalogStatus,
     Context,
     EndpointEvidence,
     Evidence,
@@ -257,7 +258,7 @@ def _split(catalog: Catalog, run: bytes, starts: list[int]) -> list[tuple[int, s
 
 def _recognised(catalog: Catalog, text: str) -> bool:
     """A listed model, a family id, a hosted form of one, or a deployment name (free by definition)."""
-    return catalog.identify(text).catalog != "unknown" or catalog.names_deployment(text)
+    return catalog.identify(text).catalog != CatalogStatus.UNKNOWN or catalog.names_deployment(text)
 
 
 _STARTS: dict[int, frozenset[bytes]] = {}

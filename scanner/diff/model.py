@@ -29,7 +29,7 @@ INVERSE_KIND = {
     ChangeKind.DRIFT: ChangeKind.DRIFT,
 }
 
-SEVERITY_RANK = {Severity.INFO: 0, Severity.LOW: 1, Severity.MEDIUM: 2, Severity.HIGH: 3}
+SEVERITY_RANK = {s: s.rank for s in Severity}  # the one ranking, Severity.rank, as a table
 
 
 @dataclass(frozen=True)

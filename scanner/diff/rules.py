@@ -13,6 +13,7 @@ from typing import Any
 from scanner.diff.identity import Item
 from scanner.diff.model import ChangeKind
 from scanner.model import Severity
+from scanner.vocab import PSEUDO_VENDORS
 
 Rule = Callable[[ChangeKind, "str | None", "Item | None", "Item | None"], tuple[Severity, str]]
 H, M, L, I = Severity.HIGH, Severity.MEDIUM, Severity.LOW, Severity.INFO  # noqa: E741
@@ -157,13 +158,10 @@ def kill_switches(kind: ChangeKind, field: str | None, o: Item | None, n: Item |
     return sev, f"kill switch {name}{at}: {show(_facet(o, 'setting'))} → {show(_facet(n, 'setting'))}"
 
 
-_IN_HOUSE = frozenset({"self-hosted", "unknown"})
-
-
 def session_vendors(kind: ChangeKind, field: str | None, o: Item | None, n: Item | None) -> tuple[Severity, str]:
     vendor = _label(o, n)
     if kind is ChangeKind.ADDED:
-        return (L if vendor in _IN_HOUSE else H), f"sessions now observed served by {vendor}"
+        return (L if vendor in PSEUDO_VENDORS else H), f"sessions now observed served by {vendor}"
     return I, f"no session observed served by {vendor} any more"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scanner.diff.model import InventoryDiff, Side
 from scanner.textsafe import escape_control
+from scanner.vocab import SEVERITIES_WORST_FIRST
 
 _MAX_WHERE = 2
 
@@ -14,7 +15,7 @@ def catalogs(side: Side) -> str:
 
 def headline(diff: InventoryDiff) -> str:
     active = diff.active()
-    counts = {s: sum(1 for c in active if c.severity.value == s) for s in ("high", "medium", "low", "info")}
+    counts = {s: sum(1 for c in active if c.severity == s) for s in SEVERITIES_WORST_FIRST}
     shown = ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "none"
     ignored = len(diff.changes) - len(active)
     return f"{len(active)} change(s): {shown}" + (f"; {ignored} ignored" if ignored else "")

@@ -6,9 +6,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from scanner.fleet.store import FleetStore
+from scanner.vocab import PSEUDO_VENDORS
 
 # Session vendors that are not an external provider (the agent's own model, or no fingerprint at all).
-_NOT_EXTERNAL = ("self-hosted", "unknown")
+_NOT_EXTERNAL = tuple(v.value for v in PSEUDO_VENDORS)
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from scanner.catalog import Catalog
 from scanner.catalog.index import _package_key as package_key
-from scanner.inventory.findings import derive_findings
+from scanner.findings.registry import derive_findings
 from scanner.inventory.redact import redact_all
 from scanner.inventory.sections import in_declared_order, in_order
 from scanner.model import (
@@ -25,9 +25,9 @@ from scanner.model import (
     AgentFileEvidence,
     AgentPackageEvidence,
     BundledSdk,
+    CatalogStatus,
     ClientEntry,
     ClientEvidence,
-    Context,
     CredentialEntry,
     CredentialEvidence,
     CredentialLocation,
@@ -59,31 +59,12 @@ from scanner.model import (
 from scanner.sessions.corroborate import attach
 from scanner.sessions.routes import build_routes
 
+Extend = Callable[[Inventory], Inventory]
 MAX_URLS = 20
 MAX_SKIPS = 100_000
 MAX_SESSIONS = 20_000
 MAX_SETTINGS = 10_000  # environment-style base URL / model assignments kept for live findings
 MAX_AGENT_ITEMS = 10_000  # agent package / file / config evidence kept (distinct installs are few)
-
-# When two detectors place the same line in different contexts, the more specific one wins.
-_CONTEXT_RANK = {
-    c: i
-    for i, c in enumerate(
-        [
-            Context.COMMENT,
-            Context.ENV,
-            Context.SESSION,
-            Context.SOURCE,
-            Context.CONFIG,
-            Context.BINARY,
-            Context.LOG,
-            Context.PACKAGE,
-            Context.TEST,
-            Context.DOCS,
-        ]
-    )
-}
-
 
 @dataclass
 class _Locations:
@@ -96,7 +77,7 @@ class _Locations:
             if len(self.by_key) < MAX_LOCATIONS * 4:
                 self.by_key[key] = loc
             return
-        better = loc if _CONTEXT_RANK[loc.context] < _CONTEXT_RANK[old.context] else old
+        better = loc if loc.context.precedence < old.context.precedence else old
         if loc.parse_error != better.parse_error or old.parse_error != better.parse_error:
             better = replace(better, parse_error=True)
         self.by_key[key] = better
@@ -258,7 +239,9 @@ class InventoryBuilder:
 
     # --- output -----------------------------------------------------------------------------------
 
-    def build(self, tool_version: str, target: TargetInfo, stats: Stats) -> Inventory:
+    def build(self, tool_version: str, target: TargetInfo, stats: Stats, extend: Extend | None = None) -> Inventory:
+        """The finished inventory; `extend` adds what is seen outside the evidence (a live audit's processes)
+        before the findings are derived."""
         agents = self._build_agents()
         models = self._build_models()
         sdks = tuple(self._sdk_entry(key, locs) for key, locs in self._sdks.items())
@@ -299,7 +282,10 @@ class InventoryBuilder:
                 sorted(self._settings, key=lambda e: (e.name, location_key(e.location), e.role, e.value))
             ),
         ))
-        # The one redaction step: every string of the finished inventory, findings included, is scrubbed.
+        if extend is not None:
+            inv = extend(inv)
+        # Findings are derived once, from the whole inventory; then the one redaction step scrubs every string of
+        # it, findings included.
         return redact_all(derive_findings(inv), self.catalog)
 
     def _build_models(self) -> tuple[ModelEntry, ...]:
@@ -321,7 +307,7 @@ class InventoryBuilder:
                 ident.lifecycle,
                 ident.catalog,
             )
-            if base and known == "unknown":
+            if base and known == CatalogStatus.UNKNOWN:
                 # An alias of a catalogued model: it inherits what the catalog knows of its base.
                 inner = self.catalog.identify(base)
                 vendor = vendor or inner.vendor

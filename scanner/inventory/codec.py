@@ -130,8 +130,8 @@ def _encode_expr(src: _Source, tp: Any, value: str, depth: int) -> str:
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         item = _encode_expr(src, args[0], v, depth + 1)
         return f"list({value})" if item == v else f"[{item} for {v} in {value}]"
-    if isinstance(tp, type) and issubclass(tp, Enum):
-        return f"{value}.value"
+    if isinstance(tp, type) and issubclass(tp, Enum):  # a producer may hand a str-valued enum's plain string
+        return f"({v}.value if isinstance({v} := {value}, {src.bind(Enum)}) else {v})"
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return f"{src.bind(_encoder(tp))}({value})"
     if origin is not None:  # a fixed tuple, a union: by each value's own type

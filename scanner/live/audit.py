@@ -1,21 +1,18 @@
-"""A one-shot live audit on one screen: processes -> their environment -> the filesystem scan -> ties.
+"""The live part of an audit: gathered process facts become the inventory's processes, connections and host.
 
-The filesystem part is the directory scan itself (`pipeline.scan` over `live_target`); the processes'
-environment evidence joins it in the same inventory builder, so a key in a daemon's environment and the
-same key in a file are one credential with two locations.
+Pure interpretation of what `snapshot` gathered, against the catalogs and the filesystem part's inventory; the
+audit itself (the scan that runs it) is `scanner.audit`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 
 from scanner.catalog import Catalog
-from scanner.inventory.findings import derive_findings
 from scanner.live.connections import map_sockets, parse_hosts
-from scanner.live.environ import EnvReading, read_environment
+from scanner.live.environ import EnvReading
 from scanner.live.processes import (
     FileIndex,
     SdkIndex,
@@ -26,11 +23,10 @@ from scanner.live.processes import (
     sdks_loaded,
     ties,
 )
-from scanner.live.snapshot import Gone, ProcessFacts, Scope, gather, host_facts
+from scanner.live.snapshot import Gone, ProcessFacts
 from scanner.model import (
     AuditPart,
     ConnectionEntry,
-    Evidence,
     Inventory,
     LiveHost,
     ProcessEntry,
@@ -38,12 +34,8 @@ from scanner.model import (
     SkipReason,
     TargetInfo,
 )
-from scanner.options import ScanOptions
-from scanner.pipeline import Progress, scan
-from scanner.targets.live import Unwalked, live_target
 from scanner.textsafe import display_path
 
-Gather = Callable[[Scope], tuple[list[ProcessFacts], list[Gone]]]
 _PROC_FILE = {
     "environ": "environ",
     "open-files": "fd",
@@ -57,46 +49,36 @@ _PROC_FILE = {
 
 
 @dataclass(frozen=True)
-class AuditOptions:
-    scope: Scope = Scope()
-    live_only: bool = False
-    root: str = "/"  # the filesystem part's root; `/` except in tests
-    one_file_system: bool = True
+class LiveFacts:
+    """What an audit gathered of the running system before its filesystem part was scanned."""
+
+    facts: list[ProcessFacts]
+    gone: list[Gone]
+    readings: dict[int, EnvReading]
+    audit_time: datetime
+    host: tuple[str, str, float | None]  # host name, kernel release, boot time (`snapshot.host_facts`)
+    root: str
+    live_only: bool
 
 
-def audit(
-    catalog: Catalog,
-    options: ScanOptions,
-    audit_options: AuditOptions,
-    progress: Progress | None = None,
-    gather_processes: Gather = gather,
-) -> Inventory:
-    audit_time = datetime.now(timezone.utc)
-    facts, gone = gather_processes(audit_options.scope)
-    readings = {f.pid: read_environment(f.pid, f.environ, catalog) for f in facts if f.environ is not None}
-    extra: list[Evidence | Skip] = [ev for r in readings.values() for ev in r.evidence]
-    extra += process_skips(facts, gone)
-    root = audit_options.root
-    walked = live_target(root, audit_options.one_file_system, options.include_pseudo)
-    target = Unwalked(walked) if audit_options.live_only else walked
-    inv = scan(target, catalog, options, progress=progress, extra=extra)
-    processes, connections = _processes(facts, readings, inv, catalog, target.read_path("/etc/hosts", 1 << 20), root)
-    hostname, kernel, boot = host_facts()
-    live = LiveHost(
+def add_live(inv: Inventory, live: LiveFacts, catalog: Catalog, hosts_file: bytes | None) -> Inventory:
+    """The filesystem part's inventory with the live host, its processes and their connections."""
+    processes, connections = _processes(live.facts, live.readings, inv, catalog, hosts_file, live.root)
+    hostname, kernel, boot = live.host
+    host = LiveHost(
         hostname=hostname,
         kernel=kernel,
         boot_time=iso(boot),
-        audit_time=audit_time.isoformat(timespec="seconds").replace("+00:00", "Z"),
-        processes_inspected=len(facts),
-        parts=audit_parts(facts, gone, inv.skipped, audit_options.live_only),
+        audit_time=live.audit_time.isoformat(timespec="seconds").replace("+00:00", "Z"),
+        processes_inspected=len(live.facts),
+        parts=audit_parts(live.facts, live.gone, inv.skipped, live.live_only),
     )
-    inv = dataclasses.replace(
+    return dataclasses.replace(
         inv,
-        target=TargetInfo("live", root, live),
+        target=TargetInfo("live", live.root, host),
         processes=processes,
         connections=connections,
     )
-    return derive_findings(inv)
 
 
 def _processes(

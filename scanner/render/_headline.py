@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from scanner.model import Context, Finding, Inventory, Location, ModelEntry, SdkEntry, Severity, SwitchState
 from scanner.render._view import ReportOptions, filesystem_inspected, where
 
-_RANK = {Severity.INFO: 0, Severity.LOW: 1, Severity.MEDIUM: 2, Severity.HIGH: 3}
 _MODEL_KINDS = ("external-model-wired", "model-deprecated", "model-retired")
 _NOT_WIRING = (Context.PACKAGE, Context.DOCS, Context.TEST, Context.COMMENT)
 
@@ -222,10 +221,10 @@ def finding_rows(inv: Inventory, opts: ReportOptions) -> list[FindingRow]:
             title += f"; {', '.join(life)}"
         ids = tuple(sorted({f.id for f in fs}))
         locs: list[Location] = [loc for m in entries for loc in m.locations]
-        top = max((f.severity for f in fs), key=_RANK.__getitem__)
+        top = max((f.severity for f in fs), key=lambda s: s.rank)
         rows.append(FindingRow(top, title, where(locs, 1), ids, _ignored(ids, opts)))
     rows = _fold_sessions(rows, {x.session_id for x in inv.sessions})
-    rows.sort(key=lambda r: (r.ignored is not None, -_RANK[r.severity]))
+    rows.sort(key=lambda r: (r.ignored is not None, -r.severity.rank))
     return rows
 
 

@@ -29,6 +29,7 @@ from scanner.render._view import (
     processes,
 )
 from scanner.textsafe import safe
+from scanner.vocab import SEVERITIES_WORST_FIRST
 
 description = "one self-contained HTML page with charts (sessions per day, routes), for people"
 
@@ -88,9 +89,9 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], empty: str = "
 
 def _findings(inv: Inventory, opts: ReportOptions) -> str:
     rows = finding_rows(inv, opts)
-    counts = Counter(r.severity.value for r in rows if r.ignored is None)
+    counts = Counter(r.severity for r in rows if r.ignored is None)
     accepted = sum(r.ignored is not None for r in rows)
-    summary = ", ".join(f"{counts[s]} {s}" for s in ("high", "medium", "low", "info") if counts[s]) or "none"
+    summary = ", ".join(f"{counts[s]} {s}" for s in SEVERITIES_WORST_FIRST if counts[s]) or "none"
     summary += f"; {accepted} ignored (accepted in the ignore file)" if accepted else ""
     out = []
     for r in rows:

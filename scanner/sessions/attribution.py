@@ -26,15 +26,13 @@ from scanner.model import FernetTimes, Location, RuleEvidence, SessionEntry, Ses
 from scanner.sessions.adapters.base import Facts
 from scanner.sessions.fingerprints import Hit
 from scanner.sessions.reasoning import session_reasoning
+from scanner.vocab import PSEUDO_VENDORS, CatalogStatus, Confidence, PseudoVendor
 
 MAX_LABELS = 20
 MAX_RANGES = 50
-PSEUDO_VENDORS = ("self-hosted", "unknown")
-_WEIGHT = {"high": 3, "medium": 2, "low": 1}
-_CONFIDENCE = {v: k for k, v in _WEIGHT.items()}
 _WORD = re.compile(r"[a-z0-9]+")
 # A model label the catalogs place: it names the vendor where the ids name only a route or a look-alike.
-LABEL_RULE = FingerprintSpec("model-label", "unknown", "", Examples(), confidence="low")
+LABEL_RULE = FingerprintSpec("model-label", PseudoVendor.UNKNOWN, "", Examples(), confidence=Confidence.LOW)
 
 ProviderKey = tuple[str, str | None, str | None]
 
@@ -57,7 +55,7 @@ class _Provider:
     last: float | None = None
     rules: Counter[str] = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)
-    confidence: dict[str, str] = field(default_factory=dict)
+    confidence: dict[str, Confidence] = field(default_factory=dict)
     candidates: dict[str, None] = field(default_factory=dict)
     ranges: list[list[int]] = field(default_factory=list)
     vendor_weight: int = 0  # the weightiest hit that named this vendor (not only its route)
@@ -69,7 +67,7 @@ class _Provider:
         self.records += 1
         for hit in hits:
             if hit.rule.vendor == vendor or hit.rule is LABEL_RULE:
-                self.vendor_weight = max(self.vendor_weight, _WEIGHT[hit.rule.confidence])
+                self.vendor_weight = max(self.vendor_weight, hit.rule.confidence.rank)
         if when is not None:
             self.first = when if self.first is None else min(self.first, when)
             self.last = when if self.last is None else max(self.last, when)
@@ -127,9 +125,9 @@ def label_vendor(label: str, catalog: Catalog) -> str | None:
     """The vendor a model label names, when the catalogs know the model or its family (a route prefix alone,
     `azure/x`, names no vendor). A router's `vendor/model` slug is read by its model part."""
     ident = catalog.identify(label)
-    if ident.catalog == "unknown" and "/" in label:
+    if ident.catalog == CatalogStatus.UNKNOWN and "/" in label:
         ident = catalog.identify(label.rsplit("/", 1)[1])
-    return ident.vendor if ident.catalog != "unknown" else None
+    return ident.vendor if ident.catalog != CatalogStatus.UNKNOWN else None
 
 
 def _placed(labels: tuple[str, ...], catalog: Catalog) -> list[tuple[str, str]]:
@@ -173,7 +171,7 @@ def _pick(hits: list[Hit], labels: tuple[str, ...], catalog: Catalog) -> Pick:
     weight: Counter[str] = Counter()
     for hit in hits:
         if hit.rule.vendor not in PSEUDO_VENDORS:
-            weight[hit.rule.vendor] += _WEIGHT[hit.rule.confidence]
+            weight[hit.rule.vendor] += hit.rule.confidence.rank
     candidates: tuple[str, ...] = ()
     extra: list[Hit] = []
     if weight:
@@ -184,15 +182,17 @@ def _pick(hits: list[Hit], labels: tuple[str, ...], catalog: Catalog) -> Pick:
             placed = _placed(labels, catalog)
             # Two vendors' ids weigh the same: a label may settle it; otherwise say both.
             chosen = next(((lb, v) for lb, v in placed if v in tied), None)
-            vendor = chosen[1] if chosen else "unknown"
+            vendor = chosen[1] if chosen else PseudoVendor.UNKNOWN
             extra = [Hit(LABEL_RULE, chosen[0])] if chosen else []
             candidates = tuple(tied)
-    elif any(h.rule.vendor == "unknown" for h in hits):
+    elif any(h.rule.vendor == PseudoVendor.UNKNOWN for h in hits):
         # A route or a look-alike: runtime-minted ids beside it are the cloud's (Azure AI Foundry's 32-hex).
-        possible = tuple(dict.fromkeys(c for h in hits if h.rule.vendor == "unknown" for c in h.rule.candidates))
+        possible = tuple(
+            dict.fromkeys(c for h in hits if h.rule.vendor == PseudoVendor.UNKNOWN for c in h.rule.candidates)
+        )
         placed = _placed(labels, catalog)
         chosen = next(((lb, v) for lb, v in placed if not possible or v in possible), None)
-        vendor = chosen[1] if chosen else "unknown"
+        vendor = chosen[1] if chosen else PseudoVendor.UNKNOWN
         extra = [Hit(LABEL_RULE, chosen[0])] if chosen else []
         candidates = possible
     else:
@@ -200,16 +200,18 @@ def _pick(hits: list[Hit], labels: tuple[str, ...], catalog: Catalog) -> Pick:
         # possible, and the label may name it.
         possible = tuple(dict.fromkeys(c for h in hits for c in h.rule.candidates))
         chosen = next(((lb, v) for lb, v in _placed(labels, catalog) if v in possible), None)
-        vendor = chosen[1] if chosen else "self-hosted"
+        vendor = chosen[1] if chosen else PseudoVendor.SELF_HOSTED
         extra = [Hit(LABEL_RULE, chosen[0])] if chosen else []
-        candidates = ("self-hosted", *possible) if chosen else ()
-    keep = {vendor, "unknown", *candidates} - ({"self-hosted"} if vendor != "self-hosted" else set())
+        candidates = (PseudoVendor.SELF_HOSTED, *possible) if chosen else ()
+    keep = {vendor, PseudoVendor.UNKNOWN, *candidates}
+    if vendor != PseudoVendor.SELF_HOSTED:
+        keep.discard(PseudoVendor.SELF_HOSTED)
     return _settled(vendor, [h for h in hits if h.rule.vendor in keep] + extra, candidates)
 
 
 def _settled(vendor: str, support: list[Hit], candidates: tuple[str, ...] = ()) -> Pick:
     """Route and API from the supporting hits, the vendor's own and weightiest first."""
-    ranked = sorted(support, key=lambda h: (h.rule.vendor != vendor, -_WEIGHT[h.rule.confidence], h.rule.id))
+    ranked = sorted(support, key=lambda h: (h.rule.vendor != vendor, -h.rule.confidence.rank, h.rule.id))
     via = next((h.served_via or h.rule.served_via for h in ranked if h.served_via or h.rule.served_via), None)
     api = next((h.rule.api for h in ranked if h.rule.api), None)
     return Pick(vendor, via, api, support, candidates)
@@ -282,7 +284,7 @@ class SessionAccumulator:
         if last is None or key == last:
             return key
         same_vendor = key[0] == last[0] and key[1] in (None, last[1]) and key[2] in (None, last[2])
-        route_only = key[0] == "unknown" and not candidates and key[1] is not None and key[1] == last[1]
+        route_only = key[0] == PseudoVendor.UNKNOWN and not candidates and key[1] is not None and key[1] == last[1]
         return last if same_vendor or route_only else key
 
     def _merge_partial(self) -> None:
@@ -293,7 +295,8 @@ class SessionAccumulator:
             twins = [k for k in self.providers if k[0] == key[0] and k[2] is not None and key[1] in (None, k[1])]
             if len(twins) == 1 and key in self.providers:
                 self.providers[twins[0]].merge(self.providers.pop(key))
-        for key in [k for k in self.providers if k[0] == "unknown" and k[1] and not self.providers[k].candidates]:
+        unknown = PseudoVendor.UNKNOWN
+        for key in [k for k in self.providers if k[0] == unknown and k[1] and not self.providers[k].candidates]:
             twins = [k for k in self.providers if k != key and k[1] == key[1]]
             if len(twins) == 1 and key in self.providers:
                 self.providers[twins[0]].merge(self.providers.pop(key))
@@ -333,10 +336,10 @@ class SessionAccumulator:
     def _no_evidence(self, labels: tuple[str, ...], catalog: Catalog) -> SessionProvider:
         """No record carried a fingerprint: `unknown`, with the vendors the labels claim as candidates."""
         claimed = {label: v for label in labels if (v := label_vendor(label, catalog))}
-        evidence = tuple(RuleEvidence(LABEL_RULE.id, 1, shorten(label), "low") for label in claimed)
+        evidence = tuple(RuleEvidence(LABEL_RULE.id, 1, shorten(label), Confidence.LOW) for label in claimed)
         ranges = ((1, self.records),) if self.records else ()
         return SessionProvider(
-            "unknown", None, None, self.records, "low", iso(self.first), iso(self.last), evidence,
+            PseudoVendor.UNKNOWN, None, None, self.records, Confidence.LOW, iso(self.first), iso(self.last), evidence,
             candidates=tuple(dict.fromkeys(claimed.values())), record_ranges=ranges,
         )
 
@@ -351,13 +354,13 @@ class SessionAccumulator:
             # session itself names completes them when it agrees with the vendor.
             via, source = _stated_route(vendor, labels, self.declared, catalog)
             if via:
-                evidence.append(RuleEvidence("stated-route", acc.records, source, "medium"))
-        confidence = _CONFIDENCE[max((_WEIGHT[e.confidence] for e in evidence), default=1)]
-        if vendor == "unknown":
-            confidence = min(confidence, "medium", key=_WEIGHT.__getitem__)  # a route is sure, who served is not
+                evidence.append(RuleEvidence("stated-route", acc.records, source, Confidence.MEDIUM))
+        confidence = Confidence.of_rank(max((e.confidence.rank for e in evidence), default=1))
+        if vendor == PseudoVendor.UNKNOWN:
+            confidence = min(confidence, Confidence.MEDIUM, key=lambda c: c.rank)  # a route is sure, who served is not
         else:
             # As sure as what named the vendor: a label alone is a claim, however certain the route.
-            confidence = _CONFIDENCE[max(min(_WEIGHT[confidence], acc.vendor_weight or 1), 1)]
+            confidence = Confidence.of_rank(min(confidence.rank, acc.vendor_weight or 1))
         return SessionProvider(
             vendor, via, api, acc.records, confidence, iso(acc.first), iso(acc.last), tuple(evidence),
             candidates=tuple(c for c in acc.candidates if c != vendor),

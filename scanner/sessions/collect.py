@@ -20,6 +20,7 @@ from scanner.sessions.attribution import SessionAccumulator
 from scanner.sessions.fingerprints import Fingerprinter, Hit
 from scanner.sessions.reader import GZIP_MAGIC, ReadNotes, Record, chunks, records
 from scanner.sessions.shape import read_shape
+from scanner.vocab import Confidence, PseudoVendor
 
 MAX_SESSIONS_PER_FILE = 500
 MAX_LABELS_PER_FILE = 1_000
@@ -56,8 +57,8 @@ def host_rule(catalog: Catalog, host: str) -> FingerprintSpec | None:
     if spec is not None:
         via = spec.served_via if spec.served_via not in (None, "direct") else None
         if via or spec.vendor:
-            vendor = "unknown" if via or not spec.vendor else spec.vendor
-            rule = FingerprintSpec("api-host", vendor, "", Examples(), served_via=via, confidence="medium")
+            vendor = PseudoVendor.UNKNOWN if via or not spec.vendor else spec.vendor
+            rule = FingerprintSpec("api-host", vendor, "", Examples(), served_via=via, confidence=Confidence.MEDIUM)
     if len(cache) < 10_000:
         cache[host] = rule
     return rule

@@ -8,8 +8,7 @@ from tabulate import tabulate
 
 from scanner.model import Inventory, SessionEntry, SessionProvider
 from scanner.textsafe import escape_control
-
-_PSEUDO = ("self-hosted", "unknown")
+from scanner.vocab import PSEUDO_VENDORS
 
 
 def _table(title: str, headers: list[str], rows: list[list[object]]) -> str:
@@ -20,7 +19,7 @@ def _table(title: str, headers: list[str], rows: list[list[object]]) -> str:
 
 
 def _main(s: SessionEntry) -> SessionProvider | None:
-    ranked = sorted(s.providers, key=lambda p: (p.vendor in _PSEUDO, -p.records, p.vendor))
+    ranked = sorted(s.providers, key=lambda p: (p.vendor in PSEUDO_VENDORS, -p.records, p.vendor))
     return ranked[0] if ranked else None
 
 
@@ -35,7 +34,7 @@ def by_vendor(inv: Inventory) -> str:
     for s in inv.sessions:
         groups[(*_who(_main(s)), (s.started_at or "")[:10] or "?")].append(s)
     rows: list[list[object]] = []
-    for (vendor, via, api, day), runs in sorted(groups.items(), key=lambda kv: (kv[0][0] in _PSEUDO, kv[0])):
+    for (vendor, via, api, day), runs in sorted(groups.items(), key=lambda kv: (kv[0][0] in PSEUDO_VENDORS, kv[0])):
         labels = sorted({label for s in runs for label in s.labels})
         reasoning = ",".join(sorted({s.reasoning for s in runs}))
         rows.append([vendor, via, api, day, len(runs), sum(s.records for s in runs), reasoning, ", ".join(labels[:4])])

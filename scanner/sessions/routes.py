@@ -10,14 +10,12 @@ from __future__ import annotations
 from collections import Counter
 
 from scanner.model import WIRING_CONTEXTS, Context, ModelEntry, RouteEntry, SessionEntry, SessionProvider
-
-_RANK = {"high": 3, "medium": 2, "low": 1}
-_PSEUDO = ("self-hosted", "unknown")
+from scanner.vocab import PSEUDO_VENDORS
 
 
 def _main_provider(providers: tuple[SessionProvider, ...]) -> SessionProvider | None:
     """A session's dominant provider: external vendors first, then most records."""
-    ranked = sorted(providers, key=lambda p: (p.vendor in _PSEUDO, -p.records, p.vendor, p.api or ""))
+    ranked = sorted(providers, key=lambda p: (p.vendor in PSEUDO_VENDORS, -p.records, p.vendor, p.api or ""))
     return ranked[0] if ranked else None
 
 
@@ -48,7 +46,7 @@ def build_routes(
             )[0]
             confidence = max(
                 (p.confidence for p in mains if (p.vendor, p.served_via, p.api) == (vendor, via, api)),
-                key=lambda c: _RANK[c],
+                key=lambda c: c.rank,
             )
         days = tuple(sorted({s.started_at[:10] for s in runs if s.started_at}))
         locs = tuple(

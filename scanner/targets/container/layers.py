@@ -69,6 +69,7 @@ class _Inflater:
                 if not self.pending:
                     self.done = True
                     break
+            out: bytes  # zlib's and zstandard's decompressobj both give bytes (the state is typed Any)
             if self.kind == "gzip":
                 try:
                     out = self.state.decompress(self.pending, want)

@@ -14,8 +14,9 @@ import tarfile
 from dataclasses import dataclass
 
 from scanner.model import Skip, SkipReason
+from scanner.targets.base import DecompressionLimit
 from scanner.targets.container.errors import ImageError
-from scanner.targets.container.layers import DecompressionLimit, LayerBytes, LayerFile
+from scanner.targets.container.layers import LayerBytes, LayerFile
 from scanner.targets.memfs import Node, directory, regular, special, symlink
 from scanner.textsafe import display_path
 

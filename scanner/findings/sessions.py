@@ -7,15 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from scanner.model import Context, Finding, Inventory, SessionEntry, SessionProvider, Severity
-
-_PSEUDO = ("self-hosted", "unknown")
+from scanner.findings.rule import FindingRule, Hit
+from scanner.model import Context, Inventory, SessionEntry, SessionProvider, Severity
+from scanner.vocab import PSEUDO_VENDORS
 
 
 def _external(s: SessionEntry) -> list[SessionProvider]:
     if s.location.context is Context.TEST:
         return []  # a session log in a test or fixture tree says nothing of this machine's traffic
-    return [p for p in s.providers if p.vendor not in _PSEUDO]
+    return [p for p in s.providers if p.vendor not in PSEUDO_VENDORS]
 
 
 def _who(p: SessionProvider) -> str:
@@ -36,49 +36,45 @@ def _named(s: SessionEntry) -> str:
     return f"session {s.session_id}{label}"
 
 
-def session_served_externally(inv: Inventory) -> Iterator[Finding]:
+def session_served_externally(inv: Inventory) -> Iterator[Hit]:
     for s in inv.sessions:
         ext = _external(s)
         if ext:
             who = "; ".join(f"{_who(p)} in {p.records} record(s) ({ranges(p)})" for p in ext)
-            yield Finding(
-                f"session-external-provider:{s.session_id}",
-                Severity.MEDIUM,
+            yield Hit(
+                s.session_id,
                 f"{_named(s)} was served by {who}",
                 (s.location,),
             )
 
 
-def session_label_mismatch(inv: Inventory) -> Iterator[Finding]:
+def session_label_mismatch(inv: Inventory) -> Iterator[Hit]:
     for s in inv.sessions:
         if s.mismatched_labels and _external(s):
             who = ", ".join(_who(p) for p in _external(s))
-            yield Finding(
-                f"session-label-mismatch:{s.session_id}",
-                Severity.HIGH,
+            yield Hit(
+                s.session_id,
                 f"session {s.session_id} is labelled {', '.join(s.mismatched_labels)} but its records carry "
                 f"{who} fingerprints (reasoning {s.reasoning})",
                 (s.location,),
             )
 
 
-def session_reasoning_encrypted(inv: Inventory) -> Iterator[Finding]:
+def session_reasoning_encrypted(inv: Inventory) -> Iterator[Hit]:
     for s in inv.sessions:
         if s.reasoning in ("encrypted", "mixed") and _external(s):
-            yield Finding(
-                f"session-reasoning-encrypted:{s.session_id}",
-                Severity.LOW,
+            yield Hit(
+                s.session_id,
                 f"{_named(s)}: reasoning is {s.reasoning} at the source; the operator cannot read it",
                 (s.location,),
             )
 
 
-def session_fernet_time_mismatch(inv: Inventory) -> Iterator[Finding]:
+def session_fernet_time_mismatch(inv: Inventory) -> Iterator[Hit]:
     for s in inv.sessions:
         if s.fernet and s.fernet.inconsistent and s.location.context is not Context.TEST:
-            yield Finding(
-                f"session-fernet-time-mismatch:{s.session_id}",
-                Severity.MEDIUM,
+            yield Hit(
+                s.session_id,
                 f"{_named(s)}: {s.fernet.inconsistent} of {s.fernet.tokens} encrypted reasoning token(s) were made "
                 f"up to {s.fernet.max_skew_seconds}s away from their record (replayed or imported?)",
                 (s.location,),
@@ -86,8 +82,28 @@ def session_fernet_time_mismatch(inv: Inventory) -> Iterator[Finding]:
 
 
 SESSION_RULES = (
-    session_served_externally,
-    session_label_mismatch,
-    session_reasoning_encrypted,
-    session_fernet_time_mismatch,
+    FindingRule(
+        "session-external-provider", Severity.MEDIUM, "A session was served by an outside provider",
+        "The records of this session carry the fingerprints of an outside vendor's API, whatever its label says. "
+        "The data of that session went to that vendor.",
+        session_served_externally,
+    ),
+    FindingRule(
+        "session-label-mismatch", Severity.HIGH, "A session's label and its fingerprints disagree",
+        "The session names a model or route, but its records carry another provider's id formats and markers. The "
+        "label does not say who served it.",
+        session_label_mismatch,
+    ),
+    FindingRule(
+        "session-reasoning-encrypted", Severity.LOW, "A session's reasoning is encrypted at the source",
+        "The provider returned its reasoning only as an encrypted blob: the operator of the agent cannot read what "
+        "the model reasoned about their data.",
+        session_reasoning_encrypted,
+    ),
+    FindingRule(
+        "session-fernet-time-mismatch", Severity.MEDIUM, "Encrypted reasoning was made at another time than its record",
+        "The creation time inside a Fernet token does not match the time of the record that holds it: the record "
+        "was replayed, copied from another session, or its clock is wrong.",
+        session_fernet_time_mismatch,
+    ),
 )

@@ -11,9 +11,9 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator
 
+from scanner.findings.rule import FindingRule, Hit
 from scanner.model import (
     EnvSetting,
-    Finding,
     Inventory,
     KillSwitchEntry,
     Location,
@@ -32,7 +32,7 @@ def _pid(loc: Location) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def kill_switch_runtime_differs(inv: Inventory) -> Iterator[Finding]:
+def kill_switch_runtime_differs(inv: Inventory) -> Iterator[Hit]:
     if not inv.processes:
         return
     names = {p.pid: p.name for p in inv.processes}
@@ -50,16 +50,16 @@ def kill_switch_runtime_differs(inv: Inventory) -> Iterator[Finding]:
             cfg, cfg_loc = min(disagree, key=lambda kl: location_key(kl[1]))
             pid = _pid(run_loc)
             who = f"process {pid} ({names.get(pid or 0, '?')})"
-            yield Finding(
-                f"kill-switch-runtime-differs:{name}:{pid}",
-                Severity.HIGH if run.state is SwitchState.OFF else Severity.MEDIUM,
+            yield Hit(
+                f"{name}:{pid}",
                 f"kill switch {name}: config {_VERB[cfg.state]} it ({name}={cfg.value} in {cfg_loc.path}); "
                 f"the running {who} environment {_VERB[run.state]} it ({name}={run.value}); the running value wins",
                 tuple(sorted({cfg_loc, run_loc}, key=location_key)),
+                Severity.HIGH if run.state is SwitchState.OFF else Severity.MEDIUM,
             )
 
 
-def setting_runtime_differs(inv: Inventory) -> Iterator[Finding]:
+def setting_runtime_differs(inv: Inventory) -> Iterator[Hit]:
     """A process's base URL or model variable that differs from a file's assignment of the same variable."""
     if not inv.processes:
         return
@@ -82,12 +82,12 @@ def setting_runtime_differs(inv: Inventory) -> Iterator[Finding]:
         else:
             # Traffic the config keeps with the vendor now leaves for another host.
             severity = Severity.HIGH if run.foreign and not cfg.foreign else Severity.MEDIUM
-        yield Finding(
-            f"setting-runtime-differs:{run.name}:{pid}",
-            severity,
+        yield Hit(
+            f"{run.name}:{pid}",
             f"config sets {run.name}={_cut(cfg.value)} in {cfg.location.path}; the running process {pid} "
             f"({names[pid]}) has {_cut(run.value)}; the running value wins",
             tuple(sorted({cfg.location, run.location}, key=location_key)),
+            severity,
         )
 
 
@@ -100,7 +100,7 @@ def _cut(value: str) -> str:
     return value if len(value) <= _SHOWN else value[:_SHOWN] + "…"
 
 
-def live_connections(inv: Inventory) -> Iterator[Finding]:
+def live_connections(inv: Inventory) -> Iterator[Hit]:
     """Which processes are talking to which endpoints right now (one finding per endpoint)."""
     if not inv.connections:
         return
@@ -110,4 +110,26 @@ def live_connections(inv: Inventory) -> Iterator[Finding]:
             talkers[c.endpoint].add(f"{c.pid} ({c.process})")
     for host, procs in sorted(talkers.items()):
         shown = ", ".join(sorted(procs)[:5]) + (f" and {len(procs) - 5} more" if len(procs) > 5 else "")
-        yield Finding(f"live-connection:{host}", Severity.INFO, f"connected to {host} now: process {shown}")
+        yield Hit(host, f"connected to {host} now: process {shown}")
+
+
+LIVE_RULES = (
+    FindingRule(
+        "kill-switch-runtime-differs", Severity.HIGH, "A running process disagrees with the configured kill switch",
+        "The environment of a running process sets a kill switch differently from the files on disk. The running "
+        "value is the one in force.",
+        kill_switch_runtime_differs,
+    ),
+    FindingRule(
+        "setting-runtime-differs", Severity.HIGH, "A running process uses another base URL or model than configured",
+        "A process's environment sets a base URL or model variable to a different value than the VM's files do. "
+        "The running value is the one in force; the files do not describe what the agent does.",
+        setting_runtime_differs,
+    ),
+    FindingRule(
+        "live-connection", Severity.INFO, "A process is connected to a model endpoint",
+        "At the time of the audit a process held a connection to this endpoint. Recorded so that live traffic can be "
+        "compared with the configuration.",
+        live_connections,
+    ),
+)

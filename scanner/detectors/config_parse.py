@@ -1,0 +1,165 @@
+"""A config file's settings, parsed once per file and shared read-only by every detector of it.
+
+The config detector interprets the items; the content detector skips the words of the file's labels; every
+location in a file that would not parse is marked `parse_error`. None of them depends on another having run:
+each reads `FileView.config`, which is this module's pure function of the file's path, context and bytes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from scanner.catalog import Catalog
+from scanner.detectors import config_formats as fmt
+from scanner.model import Context, Skip, SkipReason
+from scanner.targets.base import FileEntry
+
+MAX_CONFIG_BYTES = 4 << 20
+_SYSTEMD_EXT = (".service", ".socket", ".timer", ".path", ".mount", ".target")
+_SKIP_NAMES = {"package.json", "package-lock.json", "tsconfig.json", "composer.json", "pnpm-lock.yaml"}
+# Shell scripts: their `export KEY=value` lines are environment assignments (the config detector reads them).
+SHELL_EXT = (".sh", ".bash", ".zsh")
+
+Parser = Callable[[str], list[fmt.ConfigItem]]
+
+
+@dataclass(frozen=True)
+class ConfigParse:
+    """What parsing a config file gave: its items, whether they were read line by line, what to record."""
+
+    format: str  # "JSON", "YAML", "ENV", ...
+    parser: Parser
+    items: tuple[fmt.ConfigItem, ...] = ()
+    broken: bool = False  # the format did not parse; `items` were read line by line
+    # Words of the file's labels and descriptions (`"name": "Qwen3 Coder 30B (local)"`), minus every value the
+    # file sets: a catalog match that is only such a word is prose, not an id.
+    label_words: frozenset[str] = frozenset()
+    skip: Skip | None = None  # not parsed (too big), parsed in part (budget) or not parsed as its format
+
+
+class ConfigFile(Protocol):
+    """What the parse reads of a file (a `FileView` is one)."""
+
+    @property
+    def entry(self) -> FileEntry: ...
+    @property
+    def catalog(self) -> Catalog: ...
+    @property
+    def data(self) -> bytes: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def context(self) -> Context: ...
+    @property
+    def text(self) -> str: ...
+
+
+def parse_config(view: ConfigFile) -> ConfigParse | None:
+    """The file's settings, or None when it is no config file."""
+    if view.context not in (Context.CONFIG, Context.ENV, Context.SOURCE):
+        return None
+    if view.context is Context.SOURCE and not view.name.endswith(SHELL_EXT):
+        return None
+    parser = pick_parser(view)
+    if parser is None:
+        return None
+    name = format_name(parser)
+    if view.entry.size > MAX_CONFIG_BYTES:
+        # Not parsed by key; the content detector still matches its bytes. Recorded, never a silent gap.
+        detail = f"config keys not parsed: {view.entry.size} bytes, over {MAX_CONFIG_BYTES >> 20} MiB"
+        return ConfigParse(name, parser, skip=Skip(view.path, SkipReason.CAP_REACHED, detail))
+    broken, skip = False, None
+    try:
+        items = parser(view.text)
+    except fmt.BudgetExceeded as cut:
+        items = cut.items
+        skip = Skip(view.path, SkipReason.BUDGET_EXCEEDED, f"{name}: {cut.detail}")
+    except fmt.ParseFailure as exc:
+        items, broken = fmt.parse_loose(view.text), True
+        read = f"{len(items)} setting(s) read line by line" if items else "nothing read line by line"
+        if len(view.data) >= view.entry.size:  # a file cut at the read cap is already `too-large`
+            skip = Skip(view.path, SkipReason.PARSE_ERROR, f"{name}: {exc}; {read}")
+    return ConfigParse(name, parser, tuple(items), broken, label_words(items, view.catalog), skip)
+
+
+_BY_EXT: dict[str, Callable[[str], list[fmt.ConfigItem]]] = {
+    ".json": fmt.parse_json,
+    ".jsonc": fmt.parse_json,
+    ".json5": fmt.parse_json,
+    ".yaml": fmt.parse_yaml,
+    ".yml": fmt.parse_yaml,
+    ".toml": fmt.parse_toml,
+    ".ini": fmt.parse_ini,
+    ".cfg": fmt.parse_conf,
+    ".conf": fmt.parse_conf,
+    ".properties": fmt.parse_conf,
+    ".tf": fmt.parse_hcl,
+    ".tfvars": fmt.parse_hcl,
+    ".hcl": fmt.parse_hcl,
+    ".nix": fmt.parse_hcl,
+}
+# Formats that look like JSON at their first byte but are not (Nix, Bicep, CUE, Jsonnet…): never sniffed.
+_NOT_JSON = {".nix", ".bicep", ".cue", ".jsonnet", ".libsonnet", ".dhall", ".kdl", ".lua", ".pkl", ".ncl"}
+_INI_HEADER = re.compile(rb"\[[A-Za-z0-9_][^\]\[\n\"{}]*\][ \t]*\r?\n")
+# Shell startup files: environment assignments too.
+_SHELL_NAMES = {".bashrc", ".bash_profile", ".profile", ".zshrc", ".zshenv", ".zprofile", ".kshrc", "profile"}
+SHELL_EXT = (".sh", ".bash", ".zsh")
+
+
+def pick_parser(view: ConfigFile) -> Callable[[str], list[fmt.ConfigItem]] | None:
+    name = view.name.lower()
+    if name in _SKIP_NAMES:
+        return None
+    if name.endswith(_SYSTEMD_EXT) or (view.entry.path.startswith("/etc/systemd/") and name.endswith(".conf")):
+        return fmt.parse_systemd
+    if view.context is Context.ENV or name in _SHELL_NAMES or name.endswith(SHELL_EXT):
+        return fmt.parse_env
+    ext = name[name.rfind(".") :] if "." in name else ""
+    if ext in _BY_EXT:
+        return _BY_EXT[ext]
+    if view.context is not Context.CONFIG or ext in _NOT_JSON:
+        return None
+    # Only the head is looked at: stripping the whole file would copy up to the read cap for every config file.
+    head = view.data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if _INI_HEADER.match(head):
+        return fmt.parse_ini  # `[default]` then `key = value`: ~/.aws/config, ~/.aws/credentials, git config
+    if head[:1] in (b"{", b"["):
+        return fmt.parse_json
+    return None
+
+
+_WORD_EDGES = "()[]{}<>,;:.!?\"'`"
+
+
+def label_words(items: Sequence[fmt.ConfigItem], catalog: Catalog) -> frozenset[str]:
+    """The words of labels and descriptions (values with a blank under a `label` key), minus every value the
+    file sets whole: `Qwen3` of "Qwen3 Coder 30B (local)" is prose; a `model: Qwen3` elsewhere would keep it.
+    Also the values of `not_model` keys (`image: ollama/ollama:rocm`)."""
+    label_keys, other_keys = catalog.keys("label"), catalog.keys("not_model")
+    words: set[str] = set()
+    values: set[str] = set()
+    others: set[str] = set()
+    for item in items:
+        value = item.value.strip()
+        keys = [p for p in item.path if not p.startswith("[")]
+        key = norm_key(keys[-1]) if keys else ""
+        if key in other_keys:
+            others.add(value)
+            continue
+        values.add(value)
+        if " " in value and key in label_keys:
+            words.update(w.strip(_WORD_EDGES) for w in value.split())
+    return frozenset((words - values) | (others - values))
+
+
+def format_name(parser: Callable[[str], list[fmt.ConfigItem]]) -> str:
+    return parser.__name__.removeprefix("parse_").upper()
+
+
+def norm_key(key: str) -> str:
+    return key.lower().replace("-", "_")

@@ -1,0 +1,261 @@
+"""What the inventory of files says an auditor must read: outside models, credentials, kill switches, proxies."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+
+from scanner.findings.rule import FindingRule, Hit
+from scanner.model import (
+    WIRING_CONTEXTS,
+    CatalogStatus,
+    Context,
+    Inventory,
+    Location,
+    Severity,
+    SwitchState,
+    location_key,
+)
+
+_MAX_LOCS = 20
+
+
+def _wiring(locs: tuple[Location, ...]) -> tuple[Location, ...]:
+    return tuple(loc for loc in locs if loc.context in WIRING_CONTEXTS)[:_MAX_LOCS]
+
+
+def external_models(inv: Inventory) -> Iterator[Hit]:
+    groups: dict[tuple[str, str], list[str]] = defaultdict(list)
+    locs: dict[tuple[str, str], list[Location]] = defaultdict(list)
+    for m in inv.models:
+        if m.wired and m.vendor:
+            key = (m.vendor, m.served_via or "unstated route")
+            groups[key].append(m.name)
+            locs[key].extend(_wiring(m.locations)[:2])
+    for (vendor, via), names in sorted(groups.items()):
+        shown = ", ".join(sorted(names)[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+        yield Hit(
+            f"{vendor}:{via}",
+            f"{len(names)} {vendor} model(s) wired via {via}: {shown}",
+            tuple(sorted(set(locs[(vendor, via)]), key=location_key))[:_MAX_LOCS],
+        )
+
+
+def unknown_models(inv: Inventory) -> Iterator[Hit]:
+    names = sorted(m.name for m in inv.models if m.wired and m.catalog == CatalogStatus.UNKNOWN and not m.vendor)
+    if names:
+        shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+        yield Hit("", f"{len(names)} model id(s) no catalog knows (in-house?): {shown}")
+
+
+def _lifecycle(inv: Inventory, stage: str) -> Iterator[Hit]:
+    for m in inv.models:
+        if m.wired and m.lifecycle == stage:
+            if stage == "retired":
+                when = f" (shut down {m.retires})" if m.retires else ""
+            else:
+                when = f" (shuts down {m.retires})" if m.retires else ""
+            yield Hit(m.name, f"{m.name} is {stage}{when} but still wired", _wiring(m.locations))
+
+
+def deprecated_models(inv: Inventory) -> Iterator[Hit]:
+    return _lifecycle(inv, "deprecated")
+
+
+def retired_models(inv: Inventory) -> Iterator[Hit]:
+    return _lifecycle(inv, "retired")
+
+
+def credentials(inv: Inventory) -> Iterator[Hit]:
+    for c in inv.credentials:
+        locs = tuple(cl.location for cl in c.locations)[:_MAX_LOCS]
+        yield Hit(c.sha256[:16], f"{c.type} credential present ({c.redacted})", locs)
+
+
+def world_readable_credentials(inv: Inventory) -> Iterator[Hit]:
+    for c in inv.credentials:
+        loose = tuple(cl.location for cl in c.locations if cl.mode and int(cl.mode, 8) & 0o004)
+        if loose:
+            yield Hit(
+                c.sha256[:16], f"{c.type} credential ({c.redacted}) is in a world-readable file", loose[:_MAX_LOCS]
+            )
+
+
+def disarmed_kill_switches(inv: Inventory) -> Iterator[Hit]:
+    for k in inv.kill_switches:
+        env = tuple(loc for loc in k.locations if loc.context is Context.ENV)
+        if k.state is SwitchState.OFF and env:
+            yield Hit(k.name, f"kill switch {k.name} is disarmed ({k.name}={k.value}) by an environment setting", env)
+
+
+def armed_kill_switches(inv: Inventory) -> Iterator[Hit]:
+    for k in inv.kill_switches:
+        if k.state is SwitchState.ON:
+            yield Hit(k.name, f"kill switch {k.name} is set ({k.value})", k.locations[:_MAX_LOCS])
+
+
+_SWITCH_VERB = {SwitchState.ON: "arms", SwitchState.OFF: "disarms"}
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
+def _words(name: str) -> tuple[str, ...]:
+    """`safety.killSwitch` -> ("SAFETY", "KILL", "SWITCH"); `JARVIS_SAFETY_KILL_SWITCH` likewise, word by word."""
+    return tuple(w.upper() for w in _WORD.findall(name))
+
+
+def kill_switch_overridden(inv: Inventory) -> Iterator[Hit]:
+    """A kill switch a config file sets and an environment assignment of the same switch sets otherwise: the
+    environment override wins (`safety.kill_switch = true` in a TOML file, `SAFETY_KILL_SWITCH=0` in an env
+    file or a unit's `Environment=`; an env name may carry a product prefix, `JARVIS_SAFETY_KILL_SWITCH`)."""
+    known = [k for k in inv.kill_switches if k.state in _SWITCH_VERB]
+    configs = [(k, loc) for k in known for loc in k.locations if loc.context is Context.CONFIG]
+    envs = [(k, loc) for k in known for loc in k.locations if loc.context is Context.ENV]
+    done: set[tuple[str, str]] = set()
+    for cfg, cfg_loc in configs:
+        words = _words(cfg.name)
+        for env, env_loc in envs:
+            if env.state is cfg.state or (cfg.name, env.name) in done:
+                continue
+            if not words or _words(env.name)[-len(words) :] != words:
+                continue
+            done.add((cfg.name, env.name))
+            yield Hit(
+                f"{cfg.name}:{env.name}",
+                f"kill switch {cfg.name}: config {_SWITCH_VERB[cfg.state]} it ({cfg.name}={cfg.value} in "
+                f"{cfg_loc.path}); the environment {_SWITCH_VERB[env.state]} it ({env.name}={env.value} in "
+                f"{env_loc.path}); the environment override wins",
+                tuple(sorted({cfg_loc, env_loc}, key=location_key)),
+                Severity.HIGH if env.state is SwitchState.OFF else Severity.MEDIUM,
+            )
+
+
+def vendor_default_overridden(inv: Inventory) -> Iterator[Hit]:
+    """A vendor SDK's base-URL variable sends its traffic to another host: a reverse proxy in the path."""
+    for e in inv.endpoints:
+        for vendor, variable in e.overrides:
+            locs = _wiring(e.locations) or e.locations[:_MAX_LOCS]
+            yield Hit(f"{vendor}:{e.host}",
+                      f"{variable} sends {vendor} traffic to {e.host} instead of {vendor}'s own API "
+                      "(a proxy in the path)", locs)
+
+
+def unlisted_endpoints(inv: Inventory) -> Iterator[Hit]:
+    for e in inv.endpoints:
+        if e.wired and e.vendor is None:
+            locs = _wiring(e.locations)
+            if locs:
+                yield Hit(
+                    e.host,
+                    f"traffic may go to {e.host}, a host no catalog lists (proxy or in-house)",
+                    locs,
+                )
+
+
+_CONFIGURING = frozenset({Context.CONFIG, Context.ENV, Context.SESSION})
+
+
+def dormant_clients(inv: Inventory) -> Iterator[Hit]:
+    """A provider client shipped (compiled in, built in source, installed) that no config routes to."""
+    configured: set[str] = set()
+    for m in inv.models:
+        if any(loc.context in _CONFIGURING for loc in m.locations):
+            configured.update(x for x in (m.vendor, m.served_via) if x)
+    for e in inv.endpoints:
+        if any(loc.context in _CONFIGURING for loc in e.locations):
+            configured.update(x for x in (e.vendor, e.served_via) if x)
+    shipped: dict[str, list[tuple[str, Location]]] = defaultdict(list)
+    for c in inv.clients:
+        if c.vendor and c.locations:
+            shipped[c.vendor].append((f"{c.kind} {c.provider} client", c.locations[0]))
+    for s in inv.sdks:
+        if s.installed and s.vendor and s.locations:
+            shipped[s.vendor].append((f"{s.ecosystem} {s.name} {s.version or ''}".rstrip(), s.locations[0]))
+    for vendor, items in sorted(shipped.items()):
+        if vendor in configured:
+            continue
+        what = sorted({label for label, _ in items})
+        shown = ", ".join(what[:4]) + (f" and {len(what) - 4} more" if len(what) > 4 else "")
+        locs = tuple(sorted({loc for _, loc in items}, key=location_key))[:_MAX_LOCS]
+        yield Hit(
+            vendor,
+            f"{vendor} client shipped but no config routes to it: {shown}",
+            locs,
+        )
+
+
+INVENTORY_RULES = (
+    FindingRule(
+        "external-model-wired", Severity.MEDIUM, "A third-party model is wired into the VM",
+        "The VM's configuration, environment, code or binaries name models of an outside vendor reached through the "
+        "stated route. Data sent to those models leaves for that vendor. Check that this vendor and route are "
+        "approved for the data the agent handles.",
+        external_models,
+    ),
+    FindingRule(
+        "uncatalogued-models-wired", Severity.INFO, "Model ids no catalog knows are wired",
+        "These ids are used by the VM but match no catalog: in-house models, aliases a router resolves, or vendors "
+        "the catalogs do not know yet. Find out which model serves each, or add a catalog with --catalog.",
+        unknown_models,
+    ),
+    FindingRule(
+        "model-deprecated", Severity.LOW, "A deprecated model is still wired",
+        "The vendor has announced the retirement of this model. Plan the move to its successor before it stops "
+        "answering.",
+        deprecated_models,
+    ),
+    FindingRule(
+        "model-retired", Severity.MEDIUM, "A retired model is still wired",
+        "The vendor no longer serves this model: calls to it fail, or a router silently sends them elsewhere. "
+        "Replace it.",
+        retired_models,
+    ),
+    FindingRule(
+        "credential", Severity.MEDIUM, "An API credential is stored on the VM",
+        "A provider credential is stored in a file of the VM (shown redacted, with the SHA-256 of the exact value "
+        "so it can be matched against a key inventory). Whoever can read the file can spend on the account and read "
+        "what the key can read. Check that it belongs here and is scoped and rotated.",
+        credentials,
+    ),
+    FindingRule(
+        "credential-world-readable", Severity.HIGH, "An API credential is in a world-readable file",
+        "Every user and process of the VM can read this credential. Restrict the file's mode (0400 or 0600, owned "
+        "by the service that needs it) and rotate the key.",
+        world_readable_credentials,
+    ),
+    FindingRule(
+        "kill-switch-disarmed", Severity.HIGH, "A kill switch is disarmed by an environment setting",
+        "A setting that is meant to stop or redirect model traffic is turned off in the environment the service "
+        "runs with. Check whether traffic reaches a vendor that the switch was meant to keep it from.",
+        disarmed_kill_switches,
+    ),
+    FindingRule(
+        "kill-switch-armed", Severity.INFO, "A kill switch is set",
+        "A setting that stops or redirects model traffic is set. Recorded so that a change of its state shows up.",
+        armed_kill_switches,
+    ),
+    FindingRule(
+        "kill-switch-overridden", Severity.HIGH, "An environment setting overrides a kill switch of a config file",
+        "A config file sets a kill switch one way and an environment assignment of the same switch (an env file, a "
+        "unit's Environment=) sets it the other way. The environment override is the one in force.",
+        kill_switch_overridden,
+    ),
+    FindingRule(
+        "endpoint-unlisted", Severity.LOW, "Model traffic may go to a host no catalog lists",
+        "A base URL or endpoint of the VM points at a host that is not a known vendor API: a proxy, a router or an "
+        "in-house service. What it forwards to is not visible from here; find out which vendors stand behind it.",
+        unlisted_endpoints,
+    ),
+    FindingRule(
+        "base-url-override", Severity.MEDIUM, "A vendor's base URL is pointed at another host",
+        "The variable a vendor's SDK reads for its base URL sends that vendor's traffic to a different host: a "
+        "reverse proxy or gateway sits between the agent and the vendor. Find out what it logs, changes or forwards.",
+        vendor_default_overridden,
+    ),
+    FindingRule(
+        "dormant-client", Severity.LOW, "A provider client is shipped but not configured",
+        "A client for this vendor is compiled into a binary, built in source or installed, yet no configuration, "
+        "environment or session routes to the vendor. It can be switched on without a new release.",
+        dormant_clients,
+    ),
+)
