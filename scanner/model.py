@@ -634,3 +634,6 @@ class Inventory:
     mcp_servers: tuple[McpServerEntry, ...] = ()
     agents: tuple[AgentEntry, ...] = ()
     env_settings: tuple[EnvSetting, ...] = ()  # input of live findings; not serialised
+    # Sections a document read back did not have (not inspected). A live audit that walked no files needs no
+    # entry here: its `target.live.parts` says so, and the sections only files fill are absent (sections.py).
+    absent: frozenset[str] = frozenset()

@@ -195,6 +195,9 @@ def test_live_only_skips_the_filesystem(agent: Agent) -> None:
     assert "known-file:/opt/agent/agentd.py" not in proc["relevance"]  # nothing was walked to know it
     # /etc/hosts of the root is still read on demand, so the connection is still named.
     assert {c["endpoint"] for c in doc["connections"]} == {"inference-proxy.internal"}
+    # What only files tell was not inspected: absent, not empty; the environment's sections are there.
+    assert not {"sdks", "sessions", "routes", "clients", "mcp_servers", "agents"} & set(doc)
+    assert {"models", "endpoints", "credentials", "kill_switches", "processes"} <= set(doc)
 
 
 def test_scope_filters_apply_to_the_given_pid(agent: Agent) -> None:

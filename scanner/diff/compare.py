@@ -32,6 +32,8 @@ def diff_inventories(old: Inventory, new: Inventory) -> InventoryDiff:
     changes: list[Change] = []
     for section, items_of in SECTIONS.items():
         before, after = items_of(old), items_of(new)
+        if before is None or after is None:  # a section one side did not inspect is not compared
+            continue
         if section == "models":
             before, after = _beyond_fixtures(before), _beyond_fixtures(after)
         changes += diff_section(section, before, after)

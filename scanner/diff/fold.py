@@ -82,7 +82,7 @@ def _agents(old: Inventory, new: Inventory) -> dict[str, list[AgentEntry]]:
     out: dict[str, list[AgentEntry]] = {}
     for inv in (old, new):
         for a in inv.agents:
-            for key in SECTIONS["agents"](dataclasses.replace(inv, agents=(a,))):
+            for key in SECTIONS["agents"](dataclasses.replace(inv, agents=(a,))) or {}:
                 out.setdefault(key, []).append(a)
     return out
 
@@ -102,7 +102,7 @@ def _owned_sdk_keys(agents: list[AgentEntry], old: Inventory, new: Inventory) ->
                 if s.locations and _within((loc.path for loc in s.locations), (a.install_path,))
                 and (a.ecosystem == "npm" or (s.ecosystem, s.name) in bundled)
             )
-            keys |= set(SECTIONS["sdks"](dataclasses.replace(inv, sdks=mine)))
+            keys |= set(SECTIONS["sdks"](dataclasses.replace(inv, sdks=mine)) or {})
     return keys
 
 

@@ -15,6 +15,7 @@ from scanner.catalog import Catalog
 from scanner.catalog.index import _package_key as package_key
 from scanner.findings.registry import derive_findings
 from scanner.inventory.redact import redact_all
+from scanner.inventory.sections import in_declared_order, in_order
 from scanner.model import (
     MAX_LOCATIONS,
     WIRING_CONTEXTS,
@@ -244,27 +245,18 @@ class InventoryBuilder:
         self._drop_overridden()
         agents = self._build_agents()
         models = self._build_models()
-        sdks = tuple(
-            sorted(
-                (self._sdk_entry(key, locs) for key, locs in self._sdks.items()),
-                key=lambda s: (s.ecosystem, s.name, not s.installed, s.environment or "", s.version or ""),
-            )
-        )
+        sdks = tuple(self._sdk_entry(key, locs) for key, locs in self._sdks.items())
         endpoints = tuple(self._endpoint_entry(host, locs) for host, locs in sorted(self._hosts.items()))
-        credentials = tuple(
-            sorted((self._credential_entry(h) for h in self._creds), key=lambda c: (c.vendor or "", c.type, c.sha256))
-        )
+        credentials = tuple(self._credential_entry(h) for h in self._creds)
         switches = tuple(
             KillSwitchEntry(name, value, SwitchState(state), locs.sorted(), self._switch_note.get((name, value, state)))
             for (name, value, state), locs in sorted(
                 self._switches.items(), key=lambda kv: (kv[0][0], kv[0][1] or "", kv[0][2])
             )
         )
-        sessions = attach(
-            sorted(self._sessions, key=lambda s: (s.started_at or "", s.location.path, s.session_id, s.format)),
-            self._session_notes,
-        )
-        inv = Inventory(
+        sessions = attach(in_order("sessions", self._sessions), self._session_notes)
+        # Every section in the one order its declaration gives (sections.py).
+        inv = in_declared_order(Inventory(
             tool_version=tool_version,
             catalogs=self.catalog.refs,
             target=target,
@@ -288,7 +280,7 @@ class InventoryBuilder:
             env_settings=tuple(
                 sorted(self._settings, key=lambda e: (e.name, location_key(e.location), e.role, e.value))
             ),
-        )
+        ))
         if extend is not None:
             inv = extend(inv)
         # Findings are derived once, from the whole inventory; then the one redaction step scrubs every string of
@@ -355,8 +347,7 @@ class InventoryBuilder:
                     spec.retires if spec else None,
                 )
             )
-        entries.sort(key=lambda m: (m.vendor or "~", not m.wired, m.name))
-        return tuple(entries)
+        return in_order("models", entries)
 
     def _build_agents(self) -> tuple[AgentEntry, ...]:
         """One entry per install of an agent product: its main package, with the platform packages, binaries,
@@ -385,7 +376,6 @@ class InventoryBuilder:
             product = self.catalog.product(product_id)
             if product_id not in installed and product is not None:
                 entries.append(AgentEntry(product_id, product.name, None, None, None, (), (), (), cfgs, ()))
-        entries.sort(key=lambda a: (a.name, a.install_path or ""))
         return tuple(entries)
 
     def _agent_entry(
@@ -485,7 +475,6 @@ class InventoryBuilder:
             ClientEntry(p, v, via, kind, tuple(sorted(self._client_parts[(p, v, via, kind)])), locs.sorted())
             for (p, v, via, kind), locs in self._clients.items()
         ]
-        entries.sort(key=lambda c: (c.vendor or "~", c.provider, c.served_via or "", c.kind))
         return tuple(entries)
 
     def _sdk_entry(self, key: tuple[str, str, str | None, bool, str | None], locs: _Locations) -> SdkEntry:

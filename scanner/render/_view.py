@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from scanner.inventory.sections import SECTION, WALKED, walked_files
 from scanner.model import Inventory, Location
 
 MAX_WHERE = 3
@@ -47,6 +48,12 @@ def contexts(locs: Sequence[Location]) -> str:
     return ",".join(sorted({loc.context.value for loc in locs}))
 
 
+def _section(key: str, rows: tuple[tuple[str, ...], ...], **extra: str) -> Section:
+    """A detail section with its declared title and columns; its html id is the key with dashes."""
+    declared = SECTION[key]
+    return Section(key.replace("_", "-"), declared.title, declared.columns, rows, **extra)
+
+
 def _s(value: object) -> str:
     return "" if value is None else str(value)
 
@@ -56,66 +63,41 @@ def models(inv: Inventory, opts: ReportOptions) -> Section:
     shown = [m for m in inv.models if m.wired or opts.all]
     rows = tuple(
         (m.vendor or "?", m.name, _s(m.canonical), _s(m.served_via), _s(m.base_model), _s(m.lifecycle))
-        + (("yes" if m.wired else "no",) if opts.all else ())
-        + (contexts(m.locations), where(m.locations))
+        + (("yes" if m.wired else "no",) if opts.all else ()) + (contexts(m.locations), where(m.locations))
         for m in shown
     )
     left = len(inv.models) - len(shown)
-    note = f'{left} model id(s) that are not wiring are counted under "Not wiring" (--all lists them)' if left else ""
-    headers = (
-        ("vendor", "model", "canonical", "via", "base", "lifecycle")
-        + (("wired",) if opts.all else ())
-        + ("seen in", "where")
-    )
-    return Section("models", "Models" if opts.all else "Wired models", headers, rows, note=note)
+    note = f"{left} model id(s) that are not wiring are counted under \"Not wiring\" (--all lists them)" if left else ""
+    cols = SECTION["models"].columns  # with --all, a `wired` column before where they were seen
+    headers = cols[:6] + (("wired",) if opts.all else ()) + cols[6:]
+    return Section("models", SECTION["models"].title if opts.all else "Wired models", headers, rows, note=note)
 
 
 def sdks(inv: Inventory, opts: ReportOptions) -> Section:
-    rows = tuple(
-        (s.ecosystem, s.name, _s(s.version), _s(s.vendor), "yes" if s.installed else "declared", _s(s.environment))
-        for s in inv.sdks
-    )
-    return Section("sdks", "SDKs", ("ecosystem", "name", "version", "vendor", "installed", "environment"), rows)
+    rows = tuple((s.ecosystem, s.name, _s(s.version), _s(s.vendor), "yes" if s.installed else "declared",
+                  _s(s.environment)) for s in inv.sdks)
+    return _section("sdks", rows)
 
 
 def endpoints(inv: Inventory, opts: ReportOptions) -> Section:
-    rows = tuple(
-        (
-            e.host,
-            e.vendor or "?",
-            _s(e.served_via),
-            "yes" if e.wired else "no",
-            contexts(e.locations),
-            where(e.locations),
-        )
-        for e in inv.endpoints
-    )
-    return Section("endpoints", "Endpoints", ("host", "vendor", "via", "wired", "seen in", "where"), rows)
+    rows = tuple((e.host, e.vendor or "?", _s(e.served_via), "yes" if e.wired else "no", contexts(e.locations),
+                  where(e.locations)) for e in inv.endpoints)
+    return _section("endpoints", rows)
 
 
 def credentials(inv: Inventory, opts: ReportOptions) -> Section:
     rows = tuple(
-        (
-            c.type,
-            c.vendor or "?",
-            c.redacted,
-            c.sha256[:16],
-            ",".join(sorted({x.mode or "?" for x in c.locations})),
-            ",".join(sorted({x.owner or "?" for x in c.locations})),
-            where([x.location for x in c.locations]),
-        )
+        (c.type, c.vendor or "?", c.redacted, c.sha256[:16], ",".join(sorted({x.mode or "?" for x in c.locations})),
+         ",".join(sorted({x.owner or "?" for x in c.locations})), where([x.location for x in c.locations]))
         for c in inv.credentials
     )
-    return Section(
-        "credentials", "Credentials", ("type", "vendor", "redacted", "sha256", "mode", "owner", "where"), rows
-    )
+    return _section("credentials", rows)
 
 
 def kill_switches(inv: Inventory, opts: ReportOptions) -> Section:
-    rows = tuple(
-        (k.name, _s(k.value), k.state.value, contexts(k.locations), where(k.locations)) for k in inv.kill_switches
-    )
-    return Section("kill-switches", "Kill switches", ("name", "value", "state", "seen in", "where"), rows)
+    rows = tuple((k.name, _s(k.value), k.state.value, contexts(k.locations), where(k.locations))
+                 for k in inv.kill_switches)
+    return _section("kill_switches", rows)
 
 
 def sessions(inv: Inventory, opts: ReportOptions) -> Section:
@@ -123,108 +105,52 @@ def sessions(inv: Inventory, opts: ReportOptions) -> Section:
     for s in inv.sessions:
         providers = "; ".join(
             f"{p.vendor}{'/' + p.served_via if p.served_via else ''}{' ' + p.api if p.api else ''} ×{p.records}"
-            for p in s.providers
-        )
+            for p in s.providers)
         fernet = f"{s.fernet.consistent}/{s.fernet.tokens} ok" if s.fernet else ""
-        rows.append(
-            (
-                s.session_id,
-                s.format,
-                _s(s.started_at),
-                str(s.records),
-                ", ".join(s.labels[:3]),
-                providers or "unknown",
-                s.reasoning,
-                fernet,
-                s.location.path,
-            )
-        )
-    return Section(
-        "sessions",
-        "Sessions",
-        ("session", "format", "started", "records", "labels", "providers", "reasoning", "fernet", "path"),
-        tuple(rows),
-    )
+        rows.append((s.session_id, s.format, _s(s.started_at), str(s.records), ", ".join(s.labels[:3]),
+                     providers or "unknown", s.reasoning, fernet, s.location.path))
+    return _section("sessions", tuple(rows))
 
 
 def routes(inv: Inventory, opts: ReportOptions) -> Section:
     rows = tuple(
-        (
-            r.alias,
-            _s(r.declared_via),
-            _s(r.base_model),
-            "/".join(x for x in (r.observed_vendor, r.observed_via) if x) or "never observed",
-            _s(r.observed_api),
-            str(r.sessions),
-            ", ".join(r.days[:3]) + (f" (+{len(r.days) - 3})" if len(r.days) > 3 else ""),
-            _s(r.confidence),
-        )
+        (r.alias, _s(r.declared_via), _s(r.base_model),
+         "/".join(x for x in (r.observed_vendor, r.observed_via) if x) or "never observed", _s(r.observed_api),
+         str(r.sessions), ", ".join(r.days[:3]) + (f" (+{len(r.days) - 3})" if len(r.days) > 3 else ""),
+         _s(r.confidence))
         for r in inv.routes
     )
-    return Section(
-        "routes",
-        "Routes",
-        ("alias", "declared via", "base model", "observed", "api", "sessions", "days", "confidence"),
-        rows,
-    )
+    return _section("routes", rows)
 
 
 def clients(inv: Inventory, opts: ReportOptions) -> Section:
-    rows = tuple(
-        (c.vendor or "?", c.provider, _s(c.served_via), c.kind, ", ".join(c.components), where(c.locations))
-        for c in inv.clients
-    )
-    return Section("clients", "Clients", ("vendor", "client", "via", "kind", "what it does", "where"), rows)
+    rows = tuple((c.vendor or "?", c.provider, _s(c.served_via), c.kind, ", ".join(c.components), where(c.locations))
+                 for c in inv.clients)
+    return _section("clients", rows)
 
 
 def mcp_servers(inv: Inventory, opts: ReportOptions) -> Section:
-    rows = tuple(
-        (m.name, m.transport, m.command or m.url or "", ",".join(m.env), _s(m.user), m.config) for m in inv.mcp_servers
-    )
-    return Section("mcp-servers", "MCP servers", ("name", "transport", "command or url", "env", "user", "config"), rows)
+    rows = tuple((m.name, m.transport, m.command or m.url or "", ",".join(m.env), _s(m.user), m.config)
+                 for m in inv.mcp_servers)
+    return _section("mcp_servers", rows)
 
 
 def processes(inv: Inventory, opts: ReportOptions) -> Section | None:
     if inv.processes is None:  # not inspected: absent, not empty
         return None
-    rows = tuple(
-        (
-            str(p.pid),
-            p.user or "?",
-            p.exe or p.name,
-            ", ".join(p.relevance),
-            ", ".join(f"{v.name}={v.value or ''}" for v in p.environment),
-            ", ".join(p.listening),
-        )
-        for p in inv.processes
-    )
-    return Section(
-        "processes", "Processes", ("pid", "user", "executable", "why", "environment", "listening"), rows, wrap="why"
-    )
+    rows = tuple((str(p.pid), p.user or "?", p.exe or p.name, ", ".join(p.relevance),
+                  ", ".join(f"{v.name}={v.value or ''}" for v in p.environment), ", ".join(p.listening))
+                 for p in inv.processes)
+    return _section("processes", rows, wrap="why")
 
 
 def connections(inv: Inventory, opts: ReportOptions) -> Section | None:
     if inv.connections is None:
         return None
-    rows = tuple(
-        (
-            str(c.pid),
-            c.process,
-            c.protocol,
-            c.local,
-            c.remote or "",
-            c.state,
-            c.endpoint or ", ".join(c.candidates),
-            c.mapped_by or ("candidates" if c.candidates else ""),
-        )
-        for c in inv.connections
-    )
-    return Section(
-        "connections",
-        "Connections",
-        ("pid", "process", "proto", "local", "remote", "state", "endpoint", "mapped by"),
-        rows,
-    )
+    rows = tuple((str(c.pid), c.process, c.protocol, c.local, c.remote or "", c.state,
+                  c.endpoint or ", ".join(c.candidates), c.mapped_by or ("candidates" if c.candidates else ""))
+                 for c in inv.connections)
+    return _section("connections", rows)
 
 
 def agents(inv: Inventory, opts: ReportOptions) -> Section:
@@ -232,57 +158,30 @@ def agents(inv: Inventory, opts: ReportOptions) -> Section:
     rows = []
     for a in inv.agents:
         for c in a.configs or (None,):
-            rows.append(
-                (
-                    a.name,
-                    _s(a.version),
-                    a.install_path or "(not installed)",
-                    str(len(a.ships)),
-                    (c.user or "(system)") if c else "",
-                    ", ".join(c.models) if c else "",
-                    _s(c.served_via) if c else "",
-                    ", ".join(c.mcp_servers) if c else "",
-                )
-            )
-    return Section(
-        "agents",
-        "Agents",
-        ("agent", "version", "install path", "ships", "user", "models", "via", "mcp servers"),
-        tuple(rows),
-    )
+            rows.append((a.name, _s(a.version), a.install_path or "(not installed)", str(len(a.ships)),
+                         (c.user or "(system)") if c else "", ", ".join(c.models) if c else "",
+                         _s(c.served_via) if c else "", ", ".join(c.mcp_servers) if c else ""))
+    return _section("agents", tuple(rows))
 
 
 def skipped(inv: Inventory, opts: ReportOptions) -> Section:
     rows = tuple((s.path, s.reason.value, s.detail) for s in inv.skipped)
-    return Section("skipped", "Skipped", ("path", "reason", "detail"), rows, empty="nothing: every file was read")
+    return _section("skipped", rows, empty="nothing: every file was read")
 
 
 SectionFn = Callable[[Inventory, ReportOptions], "Section | None"]
 # The detail sections, in the order every human format shows them after the headline and the findings.
-SECTIONS: list[SectionFn] = [
-    agents,
-    models,
-    sdks,
-    endpoints,
-    credentials,
-    kill_switches,
-    sessions,
-    routes,
-    clients,
-    mcp_servers,
-    processes,
-    connections,
-    skipped,
-]
+SECTIONS: list[SectionFn] = [agents, models, sdks, endpoints, credentials, kill_switches, sessions, routes, clients,
+                             mcp_servers, processes, connections, skipped]
 
 
-# Sections only files fill: absent (not "none") when a live audit did not walk the filesystem (--live-only).
-FILESYSTEM_ONLY = frozenset({"sessions", "routes", "clients", "mcp-servers"})
+# Sections only files fill (declared in sections.py), by html id: absent, not "none", when a live audit did not
+# walk the filesystem (--live-only), as they are from its JSON.
+FILESYSTEM_ONLY = frozenset(key.replace("_", "-") for key in WALKED)
 
 
 def filesystem_inspected(inv: Inventory) -> bool:
-    live = inv.target.live
-    return live is None or not any(p.name == "filesystem" and p.status == "skipped" for p in live.parts)
+    return walked_files(inv)
 
 
 def detail_sections(inv: Inventory, opts: ReportOptions) -> list[Section]:
