@@ -108,6 +108,28 @@ def test_package_only_ids_are_one_line_and_markdown_fits_a_comment(tmp_path: Pat
     assert "**Cut:**" in md and "left out" in md
 
 
+def test_cyclonedx_counts_package_only_ids_per_package_and_all_lists_each(tmp_path: Path) -> None:
+    root = _many_ids(tmp_path / "vm")
+    validator = JsonStrictValidator(SchemaVersion.V1_6)
+    text = runner.invoke(app, ["scan", str(root), "-f", "cyclonedx", "-q"]).stdout
+    assert validator.validate_str(text) is None
+    doc = json.loads(text)
+    models = [c for c in doc["components"] if c["type"] == "machine-learning-model"]
+    assert [c["name"] for c in models] == ["claude-opus-4-1"], "only the wired model is a model component"
+    data = {c["name"]: {p["name"]: p["value"] for p in c["properties"]} for c in doc["components"]
+            if c["type"] == "data"}
+    litellm = data["model ids in litellm 1.103.4 (dist-packages)"]
+    assert int(litellm["modelcensus:model_ids"]) >= 5000 and litellm["modelcensus:wired"] == "false"
+    subject = {p["name"]: p["value"] for p in doc["metadata"]["component"]["properties"]}
+    assert subject["modelcensus:models_listed"] == "wired"
+    assert int(subject["modelcensus:models_not_wiring"]) >= 5000
+    every = runner.invoke(app, ["scan", str(root), "-f", "cyclonedx", "-q", "--all"]).stdout
+    assert validator.validate_str(every) is None
+    doc = json.loads(every)
+    assert sum(c["type"] == "machine-learning-model" for c in doc["components"]) >= 5001
+    assert not any(c["type"] == "data" for c in doc["components"])
+
+
 def test_table_fits_the_width_and_the_headline_one_screen() -> None:
     text = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q"]).stdout
     assert max(len(line) for line in text.splitlines()) <= 120

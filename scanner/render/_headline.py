@@ -284,23 +284,33 @@ class Mention:
     source: str
     models: int
     context: str
+    paths: tuple[str, ...] = ()  # the files the ids are in, sorted
+    names: tuple[str, ...] = ()  # the ids, sorted
+
+
+_CONTEXT_TEXT = {"package": "its own model list", "docs": "docs", "test": "tests", "comment": "comments"}
 
 
 def not_wiring(inv: Inventory) -> list[Mention]:
     """Model ids seen only where they are not wiring (an SDK's own price list, docs, tests, comments): counted per
     package or directory, so thousands of ids in an installed SDK are one line."""
     per: dict[str, set[str]] = defaultdict(set)
+    files: dict[str, set[str]] = defaultdict(set)
     ctx: dict[str, str] = {}
+    # Thousands of ids share a few files: where a file belongs is worked out once per file, not once per id.
+    source_of: dict[tuple[str, Context], str] = {}
     for m in inv.models:
         if m.wired:
             continue
         for loc in m.locations:
-            src = _source_of(loc, inv.sdks)
+            src = source_of.get((loc.path, loc.context))
+            if src is None:
+                src = source_of[(loc.path, loc.context)] = _source_of(loc, inv.sdks)
             per[src].add(m.name)
-            ctx[src] = {"package": "its own model list", "docs": "docs", "test": "tests",
-                        "comment": "comments"}.get(loc.context.value, loc.context.value)
-    return sorted((Mention(src, len(names), ctx[src]) for src, names in per.items()),
-                  key=lambda x: (-x.models, x.source))
+            files[src].add(loc.path)
+            ctx[src] = _CONTEXT_TEXT.get(loc.context.value, loc.context.value)
+    return sorted((Mention(src, len(names), ctx[src], tuple(sorted(files[src])), tuple(sorted(names)))
+                   for src, names in per.items()), key=lambda x: (-x.models, x.source))
 
 
 def not_wiring_lines(inv: Inventory) -> list[Line]:

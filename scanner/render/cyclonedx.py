@@ -1,9 +1,13 @@
 """The inventory as a CycloneDX 1.6 AI bill of materials, for supply-chain tools.
 
-The scanned VM is the BOM's subject. Models are `machine-learning-model` components (vendor as supplier, route and
-base model as properties, where they were seen as evidence occurrences); SDKs are `library` components with package
-URLs; endpoints are services; each SDK depends on the services of the vendor it talks to. Credentials are not
+The scanned VM is the BOM's subject. Wired models are `machine-learning-model` components (vendor as supplier, route
+and base model as properties, where they were seen as evidence occurrences); SDKs are `library` components with
+package URLs; endpoints are services; each SDK depends on the services of the vendor it talks to. Credentials are not
 components: a BOM travels further than an audit report, so it carries only how many there are.
+
+Model ids that are only mentioned (an SDK's own price list, docs, tests) are not models the machine uses: as in the
+human formats' headline they are one `data` component per package or source with the count as a property, unless
+`--all` asks for one component per id. (Thousands of components also cost the library seconds of sorting.)
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from cyclonedx.output.json import JsonV1Dot6
 from packageurl import PackageURL
 
 from scanner.model import AgentEntry, Inventory, Location, ModelEntry, SdkEntry
+from scanner.render._headline import Mention, not_wiring
 from scanner.render._view import DEFAULT, ReportOptions
 from scanner.textsafe import safe
 
@@ -181,12 +186,29 @@ def _agent(a: AgentEntry) -> Component:
     )
 
 
+def _mentions(m: Mention) -> Component:
+    """Model ids one package or source only mentions, as one component: how many, and in which files."""
+    ref = _text(f"mentions:{m.source}")
+    occurrences = [Occurrence(bom_ref=f"{ref}#{i:02d}", location=_text(path))
+                   for i, path in enumerate(m.paths[:_MAX_OCCURRENCES])]
+    return Component(
+        type=ComponentType.DATA,
+        name=_text(f"model ids in {m.source}"),
+        bom_ref=ref,
+        description=_text(f"{m.models} model id(s) in {m.context}; not wiring (--all lists each)"),
+        properties=_props(source=m.source, model_ids=m.models, files=len(m.paths), wired=False),
+        evidence=ComponentEvidence(occurrences=occurrences) if occurrences else None,
+    )
+
+
 def _source_date_epoch() -> int | None:
     value = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     return int(value) if value.isascii() and value.isdigit() else None
 
 
-def to_bom(inv: Inventory) -> Bom:
+def to_bom(inv: Inventory, every_model: bool = False) -> Bom:
+    """The BOM of `inv`: wired models one component each and the other ids counted per source, or every model id
+    one component each (`every_model`, the CLI's `--all`)."""
     bom = _indexed(Bom())
     epoch = _source_date_epoch()
     if epoch is not None:  # reproducible builds: the same inventory gives the same bytes
@@ -204,12 +226,16 @@ def to_bom(inv: Inventory) -> Bom:
             credentials=len(inv.credentials),
             kill_switches=len(inv.kill_switches),
             catalogs=", ".join(f"{c.name}@{c.version}" for c in inv.catalogs),
+            models_listed="all" if every_model else "wired",
+            models_not_wiring=sum(1 for m in inv.models if not m.wired),
         ),
     )
     bom.metadata.component = subject
     bom.metadata.tools.components.add(Component(type=ComponentType.APPLICATION, name="modelcensus",
                                                 version=inv.tool_version))
-    models = [_frozen(_model(m)) for m in inv.models]
+    models = [_frozen(_model(m)) for m in inv.models if every_model or m.wired]
+    if not every_model:
+        models += [_frozen(_mentions(m)) for m in not_wiring(inv)]
     sdks = [(s, _frozen(_sdk(s))) for s in inv.sdks]
     services: dict[str, list[Service]] = {}
     for e in inv.endpoints:
@@ -237,5 +263,5 @@ def to_bom(inv: Inventory) -> Bom:
 
 
 def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
-    text: str = JsonV1Dot6(to_bom(inv)).output_as_string(indent=2)
+    text: str = JsonV1Dot6(to_bom(inv, opts.all)).output_as_string(indent=2)
     return text + "\n"
