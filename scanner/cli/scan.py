@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from scanner.catalog import Catalog
-from scanner.cli.common import fail, load_catalog, parse_jobs, parse_size, stderr_progress
+from scanner.cli.common import completion, fail, load_catalog, parse_jobs, parse_size, stderr_progress
 from scanner.cli.config import ConfigError, load_config
 from scanner.cli.output import write_output
 from scanner.cli.policy import FailOn, IgnoreFile, load_ignores, parse_fail_on, warn_expired
@@ -31,20 +31,16 @@ from scanner.textsafe import safe
 FORMATS = ", ".join(RENDERERS)
 
 
-def complete_format(incomplete: str) -> list[str]:
-    return [f for f in RENDERERS if f.startswith(incomplete)]
-
-
 def scan_command(
     path: Annotated[
         Path,
         typer.Argument(help="What to scan: a directory (as the VM's root /), a container image (docker save "
-                       "tarball, OCI archive or layout) or a disk image (raw, qcow2, vmdk, vhd, vhdx)",
+                       "tarball, OCI archive or layout) or a disk image (raw, qcow2, vmdk, vhd, vhdx)", metavar="PATH",
                        show_default=False),
     ],
     format: Annotated[
         str | None, typer.Option("--format", "-f", help=f"Output format: {FORMATS} [default: table]",
-                                 metavar="FORMAT", envvar="MODELCENSUS_FORMAT", autocompletion=complete_format,
+                                 metavar="FORMAT", envvar="MODELCENSUS_FORMAT", autocompletion=completion(RENDERERS),
                                  show_envvar=False)
     ] = None,
     output: Annotated[
@@ -82,10 +78,12 @@ def scan_command(
     ] = None,
     platform: Annotated[
         str, typer.Option("--platform", help="The platform of a container image index to scan (linux/arm64)",
+                          metavar="OS/ARCH",
                           envvar="MODELCENSUS_PLATFORM", show_envvar=False)
     ] = DEFAULT_PLATFORM,
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", help="Processes for the per-file work [default: the usable cores]",
+                                 metavar="N",
                                  envvar="MODELCENSUS_JOBS", show_envvar=False)
     ] = None,
     allow_backing_files: Annotated[
