@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from scanner.catalog import Catalog
-from scanner.cli.common import completion, fail, load_catalog, parse_size, usable_cores
+from scanner.cli.common import completion, fail, load_catalog, parse_size, scrub_message, usable_cores
 from scanner.cli.output import write_output
 from scanner.cli.policy import FailOn, IgnoreFile, load_ignores, parse_fail_on, warn_expired
 from scanner.cli.scan import run_scan
@@ -19,7 +19,7 @@ from scanner.diffrender import DIFF_RENDERERS, render_diff
 from scanner.inventory.load import InventoryLoadError, load_file
 from scanner.model import Inventory, Severity
 from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
-from scanner.policy.gate import apply_ignores, changes_fail
+from scanner.policy.gate import apply_ignores, failing_changes
 from scanner.policy.ignore import expired_entries
 from scanner.targets.registry import detect_kind
 
@@ -64,6 +64,7 @@ def diff_command(
 
     Exit status: 0 clean, 1 a change at or above --fail-on (with --baseline: at or above low unless given),
     2 bad usage, target, catalog or file."""
+    format = format.lower()
     if format not in DIFF_RENDERERS:
         fail(f"unknown format {format!r}; choose one of: {FORMATS}")
     threshold = parse_fail_on(fail_on)
@@ -85,7 +86,11 @@ def diff_command(
     expired = expired_entries(entries, today)
     write_output(render_diff(format, result, expired), output)
     warn_expired(expired)
-    if changes_fail(result, threshold, new_only=baseline is not None):
+    tripped = failing_changes(result, threshold, new_only=baseline is not None)
+    if tripped:
+        first = tripped[0]
+        typer.echo(scrub_message(f"modelcensus: --fail-on {threshold.value if threshold else ''}: {len(tripped)} "
+                                 f"change(s) at or above it, first: {first.severity.value} {first.id}"), err=True)
         raise typer.Exit(1)
 
 

@@ -44,6 +44,7 @@ def sessions_command(
 ) -> None:
     """Which provider really served each agent session found in the VM's logs, whether its reasoning is
     readable, and how model aliases in configs map to what the logs observed."""
+    format = format.lower()
     if format not in _FORMATS:
         fail(f"unknown format {format!r}; choose one of: {', '.join(_FORMATS)}")
     options = ScanOptions(parse_size(max_file_size), jobs=usable_cores())
