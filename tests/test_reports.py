@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import threading
 from pathlib import Path
@@ -287,3 +288,64 @@ def test_one_model_spelled_three_ways_is_one_finding(tmp_path: Path) -> None:
     for spelling in ("anthropic/claude-opus-4-1", "claude-opus-4-1@20250805"):
         assert spelling in row
     assert "direct" in row and "vertex" in row
+
+
+_COMMANDS = [["scan"], ["sessions"], ["audit"], ["diff"], ["version"], ["catalogs", "list"], ["catalogs", "show"],
+             ["catalogs", "validate"], ["fleet", "scan"], ["fleet", "report"], ["fleet", "query"], ["fleet", "export"],
+             ["fleet", "diff"]]
+
+
+@pytest.mark.parametrize("command", _COMMANDS, ids=" ".join)
+def test_help_shows_clean_metavars(command: list[str]) -> None:
+    result = runner.invoke(app, [*command, "--help"], prog_name="modelcensus")
+    assert result.exit_code == 0, result.output
+    usage = result.stdout.splitlines()[0]
+    assert usage.startswith(f"Usage: modelcensus {' '.join(command)} [OPTIONS]") and "{" not in usage, usage
+    assert not re.search(r"<[a-z]", result.stdout), result.stdout  # typer's `<path>`, `<int>`, `<list[Path]>`
+
+
+def test_help_names_arguments_and_values() -> None:
+    text = runner.invoke(app, ["scan", "--help"], prog_name="modelcensus").stdout
+    assert "Usage: modelcensus scan [OPTIONS] PATH" in text
+    for shown in ("--as [directory|container|disk]", "--platform OS/ARCH", "-j, --jobs N", "-f, --format FORMAT"):
+        assert shown in text, shown
+    assert "OLD NEW" in runner.invoke(app, ["diff", "--help"], prog_name="modelcensus").stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize(("words", "expected"), [
+    ("modelcensus scan x -f j", ["json"]),
+    ("modelcensus sessions x -f ", ["table", "json"]),
+    ("modelcensus diff a b -f m", ["markdown"]),
+])
+def test_format_values_are_completed_for_every_command(words: str, expected: list[str]) -> None:
+    cword = str(len(words.split()) - (0 if words.endswith(" ") else 1))
+    env = {"_MODELCENSUS_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": cword}
+    assert runner.invoke(app, [], env=env, prog_name="modelcensus").stdout.split() == expected
+
+
+def test_format_values_are_case_insensitive_everywhere(tmp_path: Path) -> None:
+    out = tmp_path / "s.json"
+    result = runner.invoke(app, ["sessions", str(SAMPLE_VM), "-f", "JSON", "-q", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["schema"] == "modelcensus/sessions@1"
+
+
+def test_diff_fail_on_says_what_tripped(tmp_path: Path) -> None:
+    old = tmp_path / "old"
+    write(old, "/etc/agent/config.yaml", "model: claude-opus-4-1\n")
+    new = tmp_path / "new"
+    write(new, "/etc/agent/config.yaml", "model: claude-opus-4-1\nOPENAI_API_KEY=sk-proj-" + "A1b2C3d4" * 6 + "\n")
+    result = runner.invoke(app, ["diff", str(old), str(new), "--fail-on", "LOW", "-o", os.devnull])
+    assert result.exit_code == 1, result.output
+    [line] = [x for x in result.stderr.splitlines() if "--fail-on" in x]
+    assert line.startswith("modelcensus: --fail-on low: ") and "change(s) at or above it, first: " in line
+    assert "A1b2C3d4A1b2" not in result.stderr
+
+
+def test_html_findings_give_the_finding_the_room_and_paths_wrap() -> None:
+    html = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q", "-f", "html"]).stdout
+    assert '<div class="findings"><div class="scroll"><table>' in html
+    css = html.split("<style>", 1)[1].split("</style>", 1)[0]
+    assert ".findings td:nth-child(2){width:55%}" in css
+    assert ".first code{white-space:nowrap" not in css, "a long path must wrap, not squeeze the finding text"
+    assert "white-space:nowrap}" in css.split(".badge{", 1)[1].split("\n", 1)[0], "a lifecycle badge never breaks"
