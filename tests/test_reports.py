@@ -349,3 +349,12 @@ def test_html_findings_give_the_finding_the_room_and_paths_wrap() -> None:
     assert ".findings td:nth-child(2){width:55%}" in css
     assert ".first code{white-space:nowrap" not in css, "a long path must wrap, not squeeze the finding text"
     assert "white-space:nowrap}" in css.split(".badge{", 1)[1].split("\n", 1)[0], "a lifecycle badge never breaks"
+
+
+def test_table_cuts_paths_at_the_start_and_the_model_last() -> None:
+    text = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q"]).stdout
+    models = text.split("\nWired models", 1)[1].split("\n\n", 1)[0]
+    assert " accounts/fireworks/models/kimi-k3 " in models, "the model column is the last one cut"
+    findings = text.split("\nFindings", 1)[1].split("\n\n", 1)[0]
+    assert "…ions/2026-11-20/subagent-ec964d3d4496eba5.jsonl:1" in findings, "a cut path keeps its file and line"
+    assert "not wiring: " in text and "29 model id(s) that are not wiring" in text

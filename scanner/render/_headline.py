@@ -318,6 +318,6 @@ def not_wiring_lines(inv: Inventory) -> list[Line]:
     if not ms:
         return []
     total = sum(1 for m in inv.models if not m.wired)
-    out = [Line(0, f"not wiring: {total} model id(s) only mentioned")]
+    out = [Line(0, f"not wiring: {total:,} model id(s) only mentioned")]
     out += [Line(1, f"{m.source}: {m.models:,} model id(s) in {m.context}; not wiring") for m in ms]
     return out

@@ -35,6 +35,7 @@ class Section:
     empty: str = "none"
     note: str = ""  # said under the table (e.g. what was collapsed)
     wrap: str | None = None  # the column whose cells wrap in a terminal rather than being cut
+    main: str | None = None  # the column that says what a row is: the last a narrow terminal cuts
 
 
 def where(locs: Sequence[Location], most: int = MAX_WHERE) -> str:
@@ -60,22 +61,25 @@ def models(inv: Inventory, opts: ReportOptions) -> Section:
         for m in shown
     )
     left = len(inv.models) - len(shown)
-    note = f"{left} model id(s) that are not wiring are counted under \"Not wiring\" (--all lists them)" if left else ""
+    note = (f"{left:,} model id(s) that are not wiring are counted under \"Not wiring\" (--all lists them)"
+            if left else "")
     headers = ("vendor", "model", "canonical", "via", "base", "lifecycle") + (("wired",) if opts.all else ()) \
         + ("seen in", "where")
-    return Section("models", "Models" if opts.all else "Wired models", headers, rows, note=note)
+    return Section("models", "Models" if opts.all else "Wired models", headers, rows, note=note, main="model")
 
 
 def sdks(inv: Inventory, opts: ReportOptions) -> Section:
     rows = tuple((s.ecosystem, s.name, _s(s.version), _s(s.vendor), "yes" if s.installed else "declared",
                   _s(s.environment)) for s in inv.sdks)
-    return Section("sdks", "SDKs", ("ecosystem", "name", "version", "vendor", "installed", "environment"), rows)
+    return Section("sdks", "SDKs", ("ecosystem", "name", "version", "vendor", "installed", "environment"), rows,
+                   main="name")
 
 
 def endpoints(inv: Inventory, opts: ReportOptions) -> Section:
     rows = tuple((e.host, e.vendor or "?", _s(e.served_via), "yes" if e.wired else "no", contexts(e.locations),
                   where(e.locations)) for e in inv.endpoints)
-    return Section("endpoints", "Endpoints", ("host", "vendor", "via", "wired", "seen in", "where"), rows)
+    return Section("endpoints", "Endpoints", ("host", "vendor", "via", "wired", "seen in", "where"), rows,
+                   main="host")
 
 
 def credentials(inv: Inventory, opts: ReportOptions) -> Section:
@@ -116,13 +120,14 @@ def routes(inv: Inventory, opts: ReportOptions) -> Section:
         for r in inv.routes
     )
     return Section("routes", "Routes", ("alias", "declared via", "base model", "observed", "api", "sessions", "days",
-                                        "confidence"), rows)
+                                        "confidence"), rows, main="alias")
 
 
 def clients(inv: Inventory, opts: ReportOptions) -> Section:
     rows = tuple((c.vendor or "?", c.provider, _s(c.served_via), c.kind, ", ".join(c.components), where(c.locations))
                  for c in inv.clients)
-    return Section("clients", "Clients", ("vendor", "client", "via", "kind", "what it does", "where"), rows)
+    return Section("clients", "Clients", ("vendor", "client", "via", "kind", "what it does", "where"), rows,
+                   main="client")
 
 
 def mcp_servers(inv: Inventory, opts: ReportOptions) -> Section:

@@ -22,11 +22,17 @@ _RESET = "\x1b[0m"
 _MIN_COL = 6
 _SOFT = frozenset({"where", "seen in", "path", "environment", "config", "first seen at", "file", "detail",
                    "executable", "local", "remote"})
+# Columns of paths: cut at the start, so the file name and line (the end) stay.
+_TAIL = frozenset({"where", "path", "first seen at", "environment", "config", "file", "executable", "install path"})
 _HEADLINE_WRAP = 3  # wrapped lines one headline item may take before it is cut (unless --wide)
 
 
 def cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(0, width - 1)] + "…"
+
+
+def cut_start(text: str, width: int) -> str:
+    return text if len(text) <= width else "…" + text[len(text) - max(0, width - 1):]
 
 
 def fit(natural: Sequence[int], available: int, floor: Sequence[int]) -> list[int]:
@@ -44,9 +50,10 @@ def fit(natural: Sequence[int], available: int, floor: Sequence[int]) -> list[in
 
 
 def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], opts: ReportOptions,
-         paints: Sequence[str] | None = None, wrap: int | None = None) -> list[str]:
+         paints: Sequence[str] | None = None, wrap: int | None = None, main: int | None = None) -> list[str]:
     """Rows under headers, columns fitted to the width: cells are cut with `…`, except the `wrap` column, whose
-    cells wrap onto more lines. `paints` colours each row's first cell."""
+    cells wrap onto more lines. The `main` column (what a row is: the model, the host) is cut last. `paints`
+    colours each row's first cell."""
     cells = [[safe(c) for c in row] for row in rows]
     natural = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
     available = opts.width - 2 * (len(headers) - 1)
@@ -54,6 +61,8 @@ def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], opts: ReportOpti
         widths = natural
     else:
         floor = [min(n, max(_MIN_COL, len(h))) for n, h in zip(natural, headers, strict=True)]
+        if main is not None:
+            floor[main] = min(natural[main], max(floor[main], available // 3))
         if wrap is not None:  # the wrapped column keeps at least half the line; the others share the rest
             keep = min(natural[wrap], max(available // 2, floor[wrap]))
             others = [n for i, n in enumerate(natural) if i != wrap]
@@ -77,7 +86,8 @@ def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], opts: ReportOpti
         height = max(len(p) for p in parts)
         out = []
         for n in range(height):
-            shown = [cut(p[n] if n < len(p) else "", w).ljust(w) for p, w in zip(parts, widths, strict=True)]
+            shown = [(cut_start if h in _TAIL else cut)(p[n] if n < len(p) else "", w).ljust(w)
+                     for p, w, h in zip(parts, widths, headers, strict=True)]
             if paint and n == 0:
                 shown[0] = paint + shown[0] + _RESET
             out.append("  ".join(shown).rstrip())
@@ -109,7 +119,8 @@ def headline_text(lines: Sequence[Line], opts: ReportOptions) -> list[str]:
 def section_text(s: Section, opts: ReportOptions) -> str:
     if not s.rows:
         return f"{s.title}: {s.empty}\n" + (f"  {safe(s.note)}\n" if s.note else "")
-    body = "\n".join(grid(s.headers, s.rows, opts, wrap=s.headers.index(s.wrap) if s.wrap else None))
+    body = "\n".join(grid(s.headers, s.rows, opts, wrap=s.headers.index(s.wrap) if s.wrap else None,
+                          main=s.headers.index(s.main) if s.main else None))
     note = f"  {safe(s.note)}\n" if s.note else ""
     return f"{s.title} ({len(s.rows)})\n{body}\n{note}"
 
