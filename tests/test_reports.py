@@ -358,3 +358,12 @@ def test_table_cuts_paths_at_the_start_and_the_model_last() -> None:
     findings = text.split("\nFindings", 1)[1].split("\n\n", 1)[0]
     assert "…ions/2026-11-20/subagent-ec964d3d4496eba5.jsonl:1" in findings, "a cut path keeps its file and line"
     assert "not wiring: " in text and "29 model id(s) that are not wiring" in text
+
+
+def test_environment_sets_the_options_every_command_shares(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """MODELCENSUS_MAX_FILE_SIZE (and _CATALOG, _QUIET) reach sessions, audit and diff too, not only scan."""
+    monkeypatch.setenv("MODELCENSUS_MAX_FILE_SIZE", "0")
+    for args in (["sessions", str(SAMPLE_VM)], ["audit", "--live-only", "--pid", str(os.getpid())],
+                 ["diff", str(SAMPLE_VM), str(SAMPLE_VM)]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2 and "--max-file-size must be at least one byte" in result.stderr, args

@@ -47,15 +47,17 @@ def audit_command(
                                                 metavar="PATH")] = None,
     catalog: Annotated[
         list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)",
-                                        metavar="PATH")
+                                        metavar="PATH", envvar="MODELCENSUS_CATALOG", show_envvar=False)
     ] = None,
     max_file_size: Annotated[
-        str, typer.Option("--max-file-size", help="Read at most this much of a file (e.g. 64M, 1G)", metavar="SIZE")
+        str, typer.Option("--max-file-size", help="Read at most this much of a file (e.g. 64M, 1G)", metavar="SIZE",
+                          envvar="MODELCENSUS_MAX_FILE_SIZE", show_envvar=False)
     ] = f"{DEFAULT_MAX_FILE_SIZE >> 20}M",
     include_pseudo: Annotated[
         bool, typer.Option("--include-pseudo", help="Also walk /proc, /sys, /dev and other pseudo filesystems")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr", envvar="MODELCENSUS_QUIET",
+                                        show_envvar=False)] = False,
 ) -> None:
     """Audit the running machine from inside: the filesystem from / as `scan` reads it, plus processes,
     their environment (credentials redacted), the SDKs they loaded and their network connections."""

@@ -52,11 +52,12 @@ def diff_command(
     ignore_file: IgnoreFile = None,
     catalog: Annotated[
         list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)",
-                                        metavar="PATH")
+                                        metavar="PATH", envvar="MODELCENSUS_CATALOG", show_envvar=False)
     ] = None,
     max_file_size: Annotated[
         str, typer.Option("--max-file-size", help="When scanning a directory: read at most this much of a file",
-                          metavar="SIZE")
+                          metavar="SIZE", envvar="MODELCENSUS_MAX_FILE_SIZE",
+                          show_envvar=False)
     ] = f"{DEFAULT_MAX_FILE_SIZE >> 20}M",
 ) -> None:
     """Compare two inventories (or directories, scanned first) by stable identity: models, SDKs, endpoints,
