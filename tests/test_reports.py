@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import threading
 from pathlib import Path
@@ -106,6 +107,28 @@ def test_package_only_ids_are_one_line_and_markdown_fits_a_comment(tmp_path: Pat
         for section in ("Sessions", "Routes", "Clients", "MCP servers", "Skipped"):
             assert f"### {section}" in md
     assert "**Cut:**" in md and "left out" in md
+
+
+def test_cyclonedx_counts_package_only_ids_per_package_and_all_lists_each(tmp_path: Path) -> None:
+    root = _many_ids(tmp_path / "vm")
+    validator = JsonStrictValidator(SchemaVersion.V1_6)
+    text = runner.invoke(app, ["scan", str(root), "-f", "cyclonedx", "-q"]).stdout
+    assert validator.validate_str(text) is None
+    doc = json.loads(text)
+    models = [c for c in doc["components"] if c["type"] == "machine-learning-model"]
+    assert [c["name"] for c in models] == ["claude-opus-4-1"], "only the wired model is a model component"
+    data = {c["name"]: {p["name"]: p["value"] for p in c["properties"]} for c in doc["components"]
+            if c["type"] == "data"}
+    litellm = data["model ids in litellm 1.103.4 (dist-packages)"]
+    assert int(litellm["modelcensus:model_ids"]) >= 5000 and litellm["modelcensus:wired"] == "false"
+    subject = {p["name"]: p["value"] for p in doc["metadata"]["component"]["properties"]}
+    assert subject["modelcensus:models_listed"] == "wired"
+    assert int(subject["modelcensus:models_not_wiring"]) >= 5000
+    every = runner.invoke(app, ["scan", str(root), "-f", "cyclonedx", "-q", "--all"]).stdout
+    assert validator.validate_str(every) is None
+    doc = json.loads(every)
+    assert sum(c["type"] == "machine-learning-model" for c in doc["components"]) >= 5001
+    assert not any(c["type"] == "data" for c in doc["components"])
 
 
 def test_table_fits_the_width_and_the_headline_one_screen() -> None:
@@ -265,3 +288,82 @@ def test_one_model_spelled_three_ways_is_one_finding(tmp_path: Path) -> None:
     for spelling in ("anthropic/claude-opus-4-1", "claude-opus-4-1@20250805"):
         assert spelling in row
     assert "direct" in row and "vertex" in row
+
+
+_COMMANDS = [["scan"], ["sessions"], ["audit"], ["diff"], ["version"], ["catalogs", "list"], ["catalogs", "show"],
+             ["catalogs", "validate"], ["fleet", "scan"], ["fleet", "report"], ["fleet", "query"], ["fleet", "export"],
+             ["fleet", "diff"]]
+
+
+@pytest.mark.parametrize("command", _COMMANDS, ids=" ".join)
+def test_help_shows_clean_metavars(command: list[str]) -> None:
+    result = runner.invoke(app, [*command, "--help"], prog_name="modelcensus")
+    assert result.exit_code == 0, result.output
+    usage = result.stdout.splitlines()[0]
+    assert usage.startswith(f"Usage: modelcensus {' '.join(command)} [OPTIONS]") and "{" not in usage, usage
+    assert not re.search(r"<[a-z]", result.stdout), result.stdout  # typer's `<path>`, `<int>`, `<list[Path]>`
+
+
+def test_help_names_arguments_and_values() -> None:
+    text = runner.invoke(app, ["scan", "--help"], prog_name="modelcensus").stdout
+    assert "Usage: modelcensus scan [OPTIONS] PATH" in text
+    for shown in ("--as [directory|container|disk]", "--platform OS/ARCH", "-j, --jobs N", "-f, --format FORMAT"):
+        assert shown in text, shown
+    assert "OLD NEW" in runner.invoke(app, ["diff", "--help"], prog_name="modelcensus").stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize(("words", "expected"), [
+    ("modelcensus scan x -f j", ["json"]),
+    ("modelcensus sessions x -f ", ["table", "json"]),
+    ("modelcensus diff a b -f m", ["markdown"]),
+])
+def test_format_values_are_completed_for_every_command(words: str, expected: list[str]) -> None:
+    cword = str(len(words.split()) - (0 if words.endswith(" ") else 1))
+    env = {"_MODELCENSUS_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": cword}
+    assert runner.invoke(app, [], env=env, prog_name="modelcensus").stdout.split() == expected
+
+
+def test_format_values_are_case_insensitive_everywhere(tmp_path: Path) -> None:
+    out = tmp_path / "s.json"
+    result = runner.invoke(app, ["sessions", str(SAMPLE_VM), "-f", "JSON", "-q", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["schema"] == "modelcensus/sessions@1"
+
+
+def test_diff_fail_on_says_what_tripped(tmp_path: Path) -> None:
+    old = tmp_path / "old"
+    write(old, "/etc/agent/config.yaml", "model: claude-opus-4-1\n")
+    new = tmp_path / "new"
+    write(new, "/etc/agent/config.yaml", "model: claude-opus-4-1\nOPENAI_API_KEY=sk-proj-" + "A1b2C3d4" * 6 + "\n")
+    result = runner.invoke(app, ["diff", str(old), str(new), "--fail-on", "LOW", "-o", os.devnull])
+    assert result.exit_code == 1, result.output
+    [line] = [x for x in result.stderr.splitlines() if "--fail-on" in x]
+    assert line.startswith("modelcensus: --fail-on low: ") and "change(s) at or above it, first: " in line
+    assert "A1b2C3d4A1b2" not in result.stderr
+
+
+def test_html_findings_give_the_finding_the_room_and_paths_wrap() -> None:
+    html = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q", "-f", "html"]).stdout
+    assert '<div class="findings"><div class="scroll"><table>' in html
+    css = html.split("<style>", 1)[1].split("</style>", 1)[0]
+    assert ".findings td:nth-child(2){width:55%}" in css
+    assert ".first code{white-space:nowrap" not in css, "a long path must wrap, not squeeze the finding text"
+    assert "white-space:nowrap}" in css.split(".badge{", 1)[1].split("\n", 1)[0], "a lifecycle badge never breaks"
+
+
+def test_table_cuts_paths_at_the_start_and_the_model_last() -> None:
+    text = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q"]).stdout
+    models = text.split("\nWired models", 1)[1].split("\n\n", 1)[0]
+    assert " accounts/fireworks/models/kimi-k3 " in models, "the model column is the last one cut"
+    findings = text.split("\nFindings", 1)[1].split("\n\n", 1)[0]
+    assert "…ions/2026-11-20/subagent-ec964d3d4496eba5.jsonl:1" in findings, "a cut path keeps its file and line"
+    assert "not wiring: " in text and "29 model id(s) that are not wiring" in text
+
+
+def test_environment_sets_the_options_every_command_shares(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """MODELCENSUS_MAX_FILE_SIZE (and _CATALOG, _QUIET) reach sessions, audit and diff too, not only scan."""
+    monkeypatch.setenv("MODELCENSUS_MAX_FILE_SIZE", "0")
+    for args in (["sessions", str(SAMPLE_VM)], ["audit", "--live-only", "--pid", str(os.getpid())],
+                 ["diff", str(SAMPLE_VM), str(SAMPLE_VM)]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2 and "--max-file-size must be at least one byte" in result.stderr, args

@@ -20,6 +20,7 @@ from scanner.cli import catalogs, fleet
 from scanner.cli.audit import audit_command, live_alias
 from scanner.cli.common import error_line
 from scanner.cli.diff import diff_command
+from scanner.cli.helptext import CleanHelp
 from scanner.cli.scan import scan_command
 from scanner.cli.sessions import sessions_command
 
@@ -55,10 +56,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-app.command("scan")(scan_command)
-app.command("sessions")(sessions_command)
-app.command("audit")(audit_command)
-app.command("diff")(diff_command)
+app.command("scan", cls=CleanHelp)(scan_command)
+app.command("sessions", cls=CleanHelp)(sessions_command)
+app.command("audit", cls=CleanHelp)(audit_command)
+app.command("diff", cls=CleanHelp)(diff_command)
 app.add_typer(catalogs.app, name="catalogs")
 app.add_typer(fleet.app, name="fleet")
 
@@ -73,7 +74,7 @@ def version_text() -> str:
     return f"modelcensus {__version__}\ncatalogs: {cats}"
 
 
-@app.command("version")
+@app.command("version", cls=CleanHelp)
 def version_command() -> None:
     """Print the tool's version and the versions of the built-in catalogs."""
     typer.echo(version_text())

@@ -22,45 +22,42 @@ FORMATS = ", ".join(RENDERERS)
 
 
 def audit_command(
-    pid: Annotated[
-        list[int] | None, typer.Option("--pid", help="Inspect this process (repeatable)", metavar="PID")
-    ] = None,
+    pid: Annotated[list[int] | None, typer.Option("--pid", help="Inspect this process (repeatable)",
+                                                  metavar="PID")] = None,
     user: Annotated[
         list[str] | None, typer.Option("--user", help="Inspect processes of this user (repeatable)", metavar="NAME")
     ] = None,
     exe_glob: Annotated[
-        list[str] | None,
-        typer.Option("--exe-glob", help="Inspect processes whose executable matches (repeatable)", metavar="PATTERN"),
+        list[str] | None, typer.Option("--exe-glob", help="Inspect processes whose executable matches (repeatable)",
+                                       metavar="PATTERN")
     ] = None,
     live_only: Annotated[bool, typer.Option("--live-only", help="Processes only: skip the filesystem walk")] = False,
     root: Annotated[
-        Path,
-        typer.Option("--root", help="Root of the filesystem part (default /; another tree for tests)", metavar="DIR"),
+        Path, typer.Option("--root", help="Root of the filesystem part (default /; another tree for tests)",
+                           metavar="DIR")
     ] = Path("/"),
     one_file_system: Annotated[
         bool,
         typer.Option("--one-file-system/--cross-filesystems", help="Stay on the root's filesystem (default: stay)"),
     ] = True,
-    format: Annotated[
-        str,
-        typer.Option(
-            "--format", "-f", help=f"Output format: {FORMATS}", metavar="FORMAT", autocompletion=completion(RENDERERS)
-        ),
-    ] = "table",
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Write the report here, not stdout", metavar="PATH")
-    ] = None,
+    format: Annotated[str, typer.Option("--format", "-f", help=f"Output format: {FORMATS}",
+                                        metavar="FORMAT",
+                                        autocompletion=completion(RENDERERS))] = "table",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report here, not stdout",
+                                                metavar="PATH")] = None,
     catalog: Annotated[
-        list[Path] | None,
-        typer.Option("--catalog", help="Extra catalog file or directory (repeatable)", metavar="PATH"),
+        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)",
+                                        metavar="PATH", envvar="MODELCENSUS_CATALOG", show_envvar=False)
     ] = None,
     max_file_size: Annotated[
-        str, typer.Option("--max-file-size", help="Read at most this much of a file (e.g. 64M, 1G)", metavar="SIZE")
+        str, typer.Option("--max-file-size", help="Read at most this much of a file (e.g. 64M, 1G)", metavar="SIZE",
+                          envvar="MODELCENSUS_MAX_FILE_SIZE", show_envvar=False)
     ] = f"{DEFAULT_MAX_FILE_SIZE >> 20}M",
     include_pseudo: Annotated[
         bool, typer.Option("--include-pseudo", help="Also walk /proc, /sys, /dev and other pseudo filesystems")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr", envvar="MODELCENSUS_QUIET",
+                                        show_envvar=False)] = False,
 ) -> None:
     """Audit the running machine from inside: the filesystem from / as `scan` reads it, plus processes,
     their environment (credentials redacted), the SDKs they loaded and their network connections."""

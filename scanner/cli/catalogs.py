@@ -12,11 +12,12 @@ from scanner.catalog import CatalogError
 from scanner.catalog.loader import check_examples, check_references, load_catalogs, load_file, searchable_patterns
 from scanner.catalog.matcher import check_yara_pattern
 from scanner.cli.common import fail
+from scanner.cli.helptext import CleanHelp
 
 app = typer.Typer(help="List, show and validate catalogs (catalogs/*.toml).", no_args_is_help=True)
 
 
-@app.command("list")
+@app.command("list", cls=CleanHelp)
 def list_command(
     catalog: Annotated[
         list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory", metavar="PATH")
@@ -48,7 +49,7 @@ def list_command(
     )
 
 
-@app.command("show")
+@app.command("show", cls=CleanHelp)
 def show_command(
     name: Annotated[str, typer.Argument(help="Catalog name, e.g. anthropic")],
     catalog: Annotated[
@@ -94,7 +95,7 @@ def show_command(
         typer.echo(tabulate(rows, headers=["agent product", "name", "packages", "settings files", "ships globs"]))
 
 
-@app.command("validate")
+@app.command("validate", cls=CleanHelp)
 def validate_command(
     path: Annotated[Path, typer.Argument(help="A catalog file or a directory of them")],
 ) -> None:

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from scanner.catalog import Catalog
-from scanner.cli.common import completion, fail, load_catalog, parse_size, usable_cores
+from scanner.cli.common import completion, fail, load_catalog, parse_size, scrub_message, usable_cores
 from scanner.cli.output import write_output
 from scanner.cli.policy import FailOn, IgnoreFile, load_ignores, parse_fail_on, warn_expired
 from scanner.cli.scan import run_scan
@@ -19,7 +19,7 @@ from scanner.diffrender import DIFF_RENDERERS, render_diff
 from scanner.inventory.load import InventoryLoadError, load_file
 from scanner.model import Inventory, Severity
 from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
-from scanner.policy.gate import apply_ignores, changes_fail
+from scanner.policy.gate import apply_ignores, failing_changes
 from scanner.policy.ignore import expired_entries
 from scanner.targets.registry import detect_kind
 
@@ -40,34 +40,24 @@ def diff_command(
     ],
     baseline: Annotated[
         Path | None,
-        typer.Option(
-            "--baseline", help="An inventory JSON to compare against: fail only on what is new since it", metavar="FILE"
-        ),
+        typer.Option("--baseline", help="An inventory JSON to compare against: fail only on what is new since it",
+                     metavar="FILE"),
     ] = None,
-    format: Annotated[
-        str,
-        typer.Option(
-            "--format",
-            "-f",
-            help=f"Output format: {FORMATS}",
-            metavar="FORMAT",
-            autocompletion=completion(DIFF_RENDERERS),
-        ),
-    ] = "table",
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Write the report here, not stdout", metavar="PATH")
-    ] = None,
+    format: Annotated[str, typer.Option("--format", "-f", help=f"Output format: {FORMATS}",
+                                        metavar="FORMAT",
+                                        autocompletion=completion(DIFF_RENDERERS))] = "table",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report here, not stdout",
+                                                metavar="PATH")] = None,
     fail_on: FailOn = None,
     ignore_file: IgnoreFile = None,
     catalog: Annotated[
-        list[Path] | None,
-        typer.Option("--catalog", help="Extra catalog file or directory (repeatable)", metavar="PATH"),
+        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)",
+                                        metavar="PATH", envvar="MODELCENSUS_CATALOG", show_envvar=False)
     ] = None,
     max_file_size: Annotated[
-        str,
-        typer.Option(
-            "--max-file-size", help="When scanning a directory: read at most this much of a file", metavar="SIZE"
-        ),
+        str, typer.Option("--max-file-size", help="When scanning a directory: read at most this much of a file",
+                          metavar="SIZE", envvar="MODELCENSUS_MAX_FILE_SIZE",
+                          show_envvar=False)
     ] = f"{DEFAULT_MAX_FILE_SIZE >> 20}M",
 ) -> None:
     """Compare two inventories (or directories, scanned first) by stable identity: models, SDKs, endpoints,
@@ -75,6 +65,7 @@ def diff_command(
 
     Exit status: 0 clean, 1 a change at or above --fail-on (with --baseline: at or above low unless given),
     2 bad usage, target, catalog or file."""
+    format = format.lower()
     if format not in DIFF_RENDERERS:
         fail(f"unknown format {format!r}; choose one of: {FORMATS}")
     threshold = parse_fail_on(fail_on)
@@ -96,7 +87,11 @@ def diff_command(
     expired = expired_entries(entries, today)
     write_output(render_diff(format, result, expired), output)
     warn_expired(expired)
-    if changes_fail(result, threshold, new_only=baseline is not None):
+    tripped = failing_changes(result, threshold, new_only=baseline is not None)
+    if tripped:
+        first = tripped[0]
+        typer.echo(scrub_message(f"modelcensus: --fail-on {threshold.value if threshold else ''}: {len(tripped)} "
+                                 f"change(s) at or above it, first: {first.severity.value} {first.id}"), err=True)
         raise typer.Exit(1)
 
 
@@ -111,3 +106,4 @@ def _side(path: Path, options: ScanOptions, extra: list[Path] | None, loaded: li
         return load_file(path)
     except InventoryLoadError as exc:
         fail(str(exc))
+

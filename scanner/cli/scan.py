@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from scanner.catalog import Catalog
-from scanner.cli.common import fail, load_catalog, parse_jobs, parse_size, stderr_progress
+from scanner.cli.common import completion, fail, load_catalog, parse_jobs, parse_size, stderr_progress
 from scanner.cli.config import ConfigError, load_config
 from scanner.cli.output import write_output
 from scanner.cli.policy import FailOn, IgnoreFile, load_ignores, parse_fail_on, warn_expired
@@ -31,149 +31,71 @@ from scanner.textsafe import safe
 FORMATS = ", ".join(RENDERERS)
 
 
-def complete_format(incomplete: str) -> list[str]:
-    return [f for f in RENDERERS if f.startswith(incomplete)]
-
-
 def scan_command(
     path: Annotated[
         Path,
-        typer.Argument(
-            help="What to scan: a directory (as the VM's root /), a container image (docker save "
-            "tarball, OCI archive or layout) or a disk image (raw, qcow2, vmdk, vhd, vhdx)",
-            show_default=False,
-        ),
+        typer.Argument(help="What to scan: a directory (as the VM's root /), a container image (docker save "
+                       "tarball, OCI archive or layout) or a disk image (raw, qcow2, vmdk, vhd, vhdx)", metavar="PATH",
+                       show_default=False),
     ],
     format: Annotated[
-        str | None,
-        typer.Option(
-            "--format",
-            "-f",
-            help=f"Output format: {FORMATS} [default: table]",
-            metavar="FORMAT",
-            envvar="MODELCENSUS_FORMAT",
-            autocompletion=complete_format,
-            show_envvar=False,
-        ),
+        str | None, typer.Option("--format", "-f", help=f"Output format: {FORMATS} [default: table]",
+                                 metavar="FORMAT", envvar="MODELCENSUS_FORMAT", autocompletion=completion(RENDERERS),
+                                 show_envvar=False)
     ] = None,
     output: Annotated[
-        str | None,
-        typer.Option(
-            "--output",
-            "-o",
-            help="Write the report to this file ('-': stdout, the default)",
-            metavar="PATH",
-            envvar="MODELCENSUS_OUTPUT",
-            show_envvar=False,
-        ),
+        str | None, typer.Option("--output", "-o", help="Write the report to this file ('-': stdout, the default)",
+                                 metavar="PATH", envvar="MODELCENSUS_OUTPUT", show_envvar=False)
     ] = None,
     catalog: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--catalog",
-            help="Extra catalog file or directory (repeatable)",
-            metavar="PATH",
-            envvar="MODELCENSUS_CATALOG",
-            show_envvar=False,
-        ),
+        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)",
+                                        metavar="PATH", envvar="MODELCENSUS_CATALOG", show_envvar=False)
     ] = None,
     max_file_size: Annotated[
         str | None,
-        typer.Option(
-            "--max-file-size",
-            help=f"Read at most this much of a file (e.g. 64M, 1G) [default: {DEFAULT_MAX_FILE_SIZE >> 20}M]",
-            metavar="SIZE",
-            envvar="MODELCENSUS_MAX_FILE_SIZE",
-            show_envvar=False,
-        ),
+        typer.Option("--max-file-size", help=f"Read at most this much of a file (e.g. 64M, 1G) [default: "
+                     f"{DEFAULT_MAX_FILE_SIZE >> 20}M]", metavar="SIZE", envvar="MODELCENSUS_MAX_FILE_SIZE",
+                     show_envvar=False),
     ] = None,
     include_pseudo: Annotated[
-        bool,
-        typer.Option(
-            "--include-pseudo",
-            help="Also walk the target's /proc, /sys and /dev",
-            envvar="MODELCENSUS_INCLUDE_PSEUDO",
-            show_envvar=False,
-        ),
+        bool, typer.Option("--include-pseudo", help="Also walk the target's /proc, /sys and /dev",
+                           envvar="MODELCENSUS_INCLUDE_PSEUDO", show_envvar=False)
     ] = False,
     one_file_system: Annotated[
-        bool,
-        typer.Option(
-            "--one-file-system",
-            help="Do not cross into other mounted filesystems",
-            envvar="MODELCENSUS_ONE_FILE_SYSTEM",
-            show_envvar=False,
-        ),
+        bool, typer.Option("--one-file-system", help="Do not cross into other mounted filesystems",
+                           envvar="MODELCENSUS_ONE_FILE_SYSTEM", show_envvar=False)
     ] = False,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="No progress on stderr", envvar="MODELCENSUS_QUIET", show_envvar=False)
-    ] = False,
-    wide: Annotated[
-        bool,
-        typer.Option(
-            "--wide",
-            help="table: full cells, whatever the terminal width",
-            envvar="MODELCENSUS_WIDE",
-            show_envvar=False,
-        ),
-    ] = False,
-    show_all: Annotated[
-        bool,
-        typer.Option(
-            "--all",
-            help="List model ids that are not wiring in full, not counted",
-            envvar="MODELCENSUS_ALL",
-            show_envvar=False,
-        ),
-    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr", envvar="MODELCENSUS_QUIET",
+                                        show_envvar=False)] = False,
+    wide: Annotated[bool, typer.Option("--wide", help="table: full cells, whatever the terminal width",
+                                       envvar="MODELCENSUS_WIDE", show_envvar=False)] = False,
+    show_all: Annotated[bool, typer.Option("--all", help="List model ids that are not wiring in full, not counted",
+                                           envvar="MODELCENSUS_ALL", show_envvar=False)] = False,
     as_kind: Annotated[
         TargetKind | None,
-        typer.Option(
-            "--as",
-            help="What PATH is, when not what it looks like [default: detected]",
-            envvar="MODELCENSUS_AS",
-            show_envvar=False,
-        ),
+        typer.Option("--as", help="What PATH is, when not what it looks like [default: detected]",
+                     envvar="MODELCENSUS_AS", show_envvar=False),
     ] = None,
     platform: Annotated[
-        str,
-        typer.Option(
-            "--platform",
-            help="The platform of a container image index to scan (linux/arm64)",
-            envvar="MODELCENSUS_PLATFORM",
-            show_envvar=False,
-        ),
+        str, typer.Option("--platform", help="The platform of a container image index to scan (linux/arm64)",
+                          metavar="OS/ARCH",
+                          envvar="MODELCENSUS_PLATFORM", show_envvar=False)
     ] = DEFAULT_PLATFORM,
     jobs: Annotated[
-        int | None,
-        typer.Option(
-            "--jobs",
-            "-j",
-            help="Processes for the per-file work [default: the usable cores]",
-            envvar="MODELCENSUS_JOBS",
-            show_envvar=False,
-        ),
+        int | None, typer.Option("--jobs", "-j", help="Processes for the per-file work [default: the usable cores]",
+                                 metavar="N",
+                                 envvar="MODELCENSUS_JOBS", show_envvar=False)
     ] = None,
     allow_backing_files: Annotated[
         bool,
-        typer.Option(
-            "--allow-backing-files",
-            help="Let a disk image read its backing files (beside it only)",
-            envvar="MODELCENSUS_ALLOW_BACKING_FILES",
-            show_envvar=False,
-        ),
+        typer.Option("--allow-backing-files", help="Let a disk image read its backing files (beside it only)",
+                     envvar="MODELCENSUS_ALLOW_BACKING_FILES", show_envvar=False),
     ] = False,
     fail_on: FailOn = None,
     ignore_file: IgnoreFile = None,
     config: Annotated[
-        Path | None,
-        typer.Option(
-            "--config",
-            help="Options file (default: ./modelcensus.toml when present)",
-            metavar="FILE",
-            envvar="MODELCENSUS_CONFIG",
-            show_envvar=False,
-        ),
+        Path | None, typer.Option("--config", help="Options file (default: ./modelcensus.toml when present)",
+                                  metavar="FILE", envvar="MODELCENSUS_CONFIG", show_envvar=False)
     ] = None,
 ) -> None:
     """Scan an agent VM (a directory as its root, a container image, or a disk image) and report the models,
@@ -209,13 +131,8 @@ def scan_command(
     tripped = [f for f in kept if threshold is not None and at_or_above(f.severity, threshold)]
     if tripped:
         worst = tripped[0]
-        typer.echo(
-            safe(
-                f"modelcensus: --fail-on {threshold.value if threshold else ''}: {len(tripped)} finding(s) "
-                f"at or above it, first: {worst.severity.value} {worst.id}"
-            ),
-            err=True,
-        )
+        typer.echo(safe(f"modelcensus: --fail-on {threshold.value if threshold else ''}: {len(tripped)} finding(s) "
+                        f"at or above it, first: {worst.severity.value} {worst.id}"), err=True)
         raise typer.Exit(1)
 
 
@@ -228,13 +145,8 @@ def report_options(destination: Path | None, wide: bool, show_all: bool, ignored
 
 
 def run_scan(
-    path: Path,
-    cat: Catalog,
-    options: ScanOptions,
-    quiet: bool,
-    kind: TargetKind | None = None,
-    platform: str = DEFAULT_PLATFORM,
-    allow_backing: bool = False,
+    path: Path, cat: Catalog, options: ScanOptions, quiet: bool, kind: TargetKind | None = None,
+    platform: str = DEFAULT_PLATFORM, allow_backing: bool = False,
 ) -> Inventory:
     """The one way the command line scans a target (`scan`, and `diff` for a side that is not an inventory)."""
     if not path.exists():

@@ -24,31 +24,29 @@ SESSIONS_SCHEMA_ID = "modelcensus/sessions@1"
 
 def sessions_command(
     path: Annotated[
-        Path,
-        typer.Argument(
-            help="What to scan: a directory (the VM's root /), a container or disk image", show_default=False
-        ),
+        Path, typer.Argument(help="What to scan: a directory (the VM's root /), a container or disk image",
+                             show_default=False),
     ],
-    format: Annotated[
-        str,
-        typer.Option(
-            "--format", "-f", help="Output format: table, json", metavar="FORMAT", autocompletion=completion(_FORMATS)
-        ),
-    ] = "table",
+    format: Annotated[str, typer.Option("--format", "-f", help="Output format: table, json",
+                                        metavar="FORMAT",
+                                        autocompletion=completion(_FORMATS))] = "table",
     catalog: Annotated[
-        list[Path] | None,
-        typer.Option("--catalog", help="Extra catalog file or directory (repeatable)", metavar="PATH"),
+        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)",
+                                        metavar="PATH", envvar="MODELCENSUS_CATALOG", show_envvar=False)
     ] = None,
     max_file_size: Annotated[
-        str, typer.Option("--max-file-size", help="Read at most this much of a file (e.g. 64M, 1G)", metavar="SIZE")
+        str, typer.Option("--max-file-size", help="Read at most this much of a file (e.g. 64M, 1G)", metavar="SIZE",
+                          envvar="MODELCENSUS_MAX_FILE_SIZE", show_envvar=False)
     ] = f"{DEFAULT_MAX_FILE_SIZE >> 20}M",
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write the report here, not stdout", metavar="PATH")
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr", envvar="MODELCENSUS_QUIET",
+                                        show_envvar=False)] = False,
 ) -> None:
     """Which provider really served each agent session found in the VM's logs, whether its reasoning is
     readable, and how model aliases in configs map to what the logs observed."""
+    format = format.lower()
     if format not in _FORMATS:
         fail(f"unknown format {format!r}; choose one of: {', '.join(_FORMATS)}")
     options = ScanOptions(parse_size(max_file_size), jobs=usable_cores())

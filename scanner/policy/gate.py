@@ -52,10 +52,14 @@ def findings_fail(findings: Iterable[Finding], threshold: Severity | None) -> bo
     return threshold is not None and any(at_or_above(f.severity, threshold) for f in findings)
 
 
-def changes_fail(diff: InventoryDiff, threshold: Severity | None, new_only: bool = False) -> bool:
-    """With `new_only` (a baseline), what went away never fails: only what is new or different since."""
+def failing_changes(diff: InventoryDiff, threshold: Severity | None, new_only: bool = False) -> list[Change]:
+    """The changes at or above `threshold`. With `new_only` (a baseline), what went away never fails: only what is
+    new or different since."""
     if threshold is None:
-        return False
-    return any(
-        at_or_above(c.severity, threshold) for c in diff.active() if not (new_only and c.kind is ChangeKind.REMOVED)
-    )
+        return []
+    return [c for c in diff.active()
+            if at_or_above(c.severity, threshold) and not (new_only and c.kind is ChangeKind.REMOVED)]
+
+
+def changes_fail(diff: InventoryDiff, threshold: Severity | None, new_only: bool = False) -> bool:
+    return bool(failing_changes(diff, threshold, new_only))

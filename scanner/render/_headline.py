@@ -163,14 +163,8 @@ def credential_lines(inv: Inventory) -> list[Line]:
     if not inv.credentials:
         return [Line(0, "credentials: none found")]
     per = Counter(c.vendor or "unknown vendor" for c in inv.credentials)
-    return [
-        Line(
-            0,
-            f"credentials: {len(inv.credentials)} ("
-            + ", ".join(f"{v} {n}" for v, n in sorted(per.items()))
-            + ", redacted below)",
-        )
-    ]
+    return [Line(0, f"credentials: {len(inv.credentials)} (" +
+                 ", ".join(f"{v} {n}" for v, n in sorted(per.items())) + ", redacted below)")]
 
 
 def headline(inv: Inventory) -> list[Line]:
@@ -216,13 +210,8 @@ def finding_rows(inv: Inventory, opts: ReportOptions) -> list[FindingRow]:
         routes = sorted({m.served_via or "unstated route" for m in entries})
         spellings = sorted({m.name for m in entries if not is_alias(m)})
         aliases = sorted({m.name for m in entries if is_alias(m)})
-        life = sorted(
-            {
-                f.title.split(" but ", 1)[0].split(" is ", 1)[1]
-                for f in fs
-                if _kind(f.id) in _MODEL_KINDS[1:] and " is " in f.title
-            }
-        )
+        life = sorted({f.title.split(" but ", 1)[0].split(" is ", 1)[1] for f in fs
+                       if _kind(f.id) in _MODEL_KINDS[1:] and " is " in f.title})
         title = f"{key} ({vendor}) wired via {', '.join(routes)}"
         if spellings and spellings != [key]:
             title += f"; spelled {', '.join(spellings)}"
@@ -266,7 +255,7 @@ def _sdk_for(path: str, sdks: Sequence[SdkEntry]) -> SdkEntry | None:
         env = (s.environment or "").rstrip("/")
         if not (s.installed and env and path.startswith(env + "/")):
             continue
-        rest = path[len(env) + 1 :].lower()
+        rest = path[len(env) + 1:].lower()
         name = s.name.lower()
         top = rest.split("/", 1)[0].replace("-", "_")
         if rest.startswith(name + "/") or top == name.replace("-", "_") or top.startswith(name.replace("-", "_") + "_"):
@@ -294,25 +283,33 @@ class Mention:
     source: str
     models: int
     context: str
+    paths: tuple[str, ...] = ()  # the files the ids are in, sorted
+    names: tuple[str, ...] = ()  # the ids, sorted
+
+
+_CONTEXT_TEXT = {"package": "its own model list", "docs": "docs", "test": "tests", "comment": "comments"}
 
 
 def not_wiring(inv: Inventory) -> list[Mention]:
     """Model ids seen only where they are not wiring (an SDK's own price list, docs, tests, comments): counted per
     package or directory, so thousands of ids in an installed SDK are one line."""
     per: dict[str, set[str]] = defaultdict(set)
+    files: dict[str, set[str]] = defaultdict(set)
     ctx: dict[str, str] = {}
+    # Thousands of ids share a few files: where a file belongs is worked out once per file, not once per id.
+    source_of: dict[tuple[str, Context], str] = {}
     for m in inv.models:
         if m.wired:
             continue
         for loc in m.locations:
-            src = _source_of(loc, inv.sdks)
+            src = source_of.get((loc.path, loc.context))
+            if src is None:
+                src = source_of[(loc.path, loc.context)] = _source_of(loc, inv.sdks)
             per[src].add(m.name)
-            ctx[src] = {"package": "its own model list", "docs": "docs", "test": "tests", "comment": "comments"}.get(
-                loc.context.value, loc.context.value
-            )
-    return sorted(
-        (Mention(src, len(names), ctx[src]) for src, names in per.items()), key=lambda x: (-x.models, x.source)
-    )
+            files[src].add(loc.path)
+            ctx[src] = _CONTEXT_TEXT.get(loc.context.value, loc.context.value)
+    return sorted((Mention(src, len(names), ctx[src], tuple(sorted(files[src])), tuple(sorted(names)))
+                   for src, names in per.items()), key=lambda x: (-x.models, x.source))
 
 
 def not_wiring_lines(inv: Inventory) -> list[Line]:
@@ -320,6 +317,6 @@ def not_wiring_lines(inv: Inventory) -> list[Line]:
     if not ms:
         return []
     total = sum(1 for m in inv.models if not m.wired)
-    out = [Line(0, f"not wiring: {total} model id(s) only mentioned")]
+    out = [Line(0, f"not wiring: {total:,} model id(s) only mentioned")]
     out += [Line(1, f"{m.source}: {m.models:,} model id(s) in {m.context}; not wiring") for m in ms]
     return out

@@ -36,6 +36,7 @@ class Section:
     empty: str = "none"
     note: str = ""  # said under the table (e.g. what was collapsed)
     wrap: str | None = None  # the column whose cells wrap in a terminal rather than being cut
+    main: str | None = None  # the column that says what a row is: the last a narrow terminal cuts
 
 
 def where(locs: Sequence[Location], most: int = MAX_WHERE) -> str:
@@ -67,22 +68,24 @@ def models(inv: Inventory, opts: ReportOptions) -> Section:
         for m in shown
     )
     left = len(inv.models) - len(shown)
-    note = f"{left} model id(s) that are not wiring are counted under \"Not wiring\" (--all lists them)" if left else ""
+    note = (f"{left:,} model id(s) that are not wiring are counted under \"Not wiring\" (--all lists them)"
+            if left else "")
     cols = SECTION["models"].columns  # with --all, a `wired` column before where they were seen
     headers = cols[:6] + (("wired",) if opts.all else ()) + cols[6:]
-    return Section("models", SECTION["models"].title if opts.all else "Wired models", headers, rows, note=note)
+    return Section("models", SECTION["models"].title if opts.all else "Wired models", headers, rows, note=note,
+                   main="model")
 
 
 def sdks(inv: Inventory, opts: ReportOptions) -> Section:
     rows = tuple((s.ecosystem, s.name, _s(s.version), _s(s.vendor), "yes" if s.installed else "declared",
                   _s(s.environment)) for s in inv.sdks)
-    return _section("sdks", rows)
+    return _section("sdks", rows, main="name")
 
 
 def endpoints(inv: Inventory, opts: ReportOptions) -> Section:
     rows = tuple((e.host, e.vendor or "?", _s(e.served_via), "yes" if e.wired else "no", contexts(e.locations),
                   where(e.locations)) for e in inv.endpoints)
-    return _section("endpoints", rows)
+    return _section("endpoints", rows, main="host")
 
 
 def credentials(inv: Inventory, opts: ReportOptions) -> Section:
@@ -120,13 +123,13 @@ def routes(inv: Inventory, opts: ReportOptions) -> Section:
          _s(r.confidence))
         for r in inv.routes
     )
-    return _section("routes", rows)
+    return _section("routes", rows, main="alias")
 
 
 def clients(inv: Inventory, opts: ReportOptions) -> Section:
     rows = tuple((c.vendor or "?", c.provider, _s(c.served_via), c.kind, ", ".join(c.components), where(c.locations))
                  for c in inv.clients)
-    return _section("clients", rows)
+    return _section("clients", rows, main="client")
 
 
 def mcp_servers(inv: Inventory, opts: ReportOptions) -> Section:

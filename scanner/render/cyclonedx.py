@@ -1,9 +1,13 @@
 """The inventory as a CycloneDX 1.6 AI bill of materials, for supply-chain tools.
 
-The scanned VM is the BOM's subject. Models are `machine-learning-model` components (vendor as supplier, route and
-base model as properties, where they were seen as evidence occurrences); SDKs are `library` components with package
-URLs; endpoints are services; each SDK depends on the services of the vendor it talks to. Credentials are not
+The scanned VM is the BOM's subject. Wired models are `machine-learning-model` components (vendor as supplier, route
+and base model as properties, where they were seen as evidence occurrences); SDKs are `library` components with
+package URLs; endpoints are services; each SDK depends on the services of the vendor it talks to. Credentials are not
 components: a BOM travels further than an audit report, so it carries only how many there are.
+
+Model ids that are only mentioned (an SDK's own price list, docs, tests) are not models the machine uses: as in the
+human formats' headline they are one `data` component per package or source with the count as a property, unless
+`--all` asks for one component per id. (Thousands of components also cost the library seconds of sorting.)
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from cyclonedx.output.json import JsonV1Dot6
 from packageurl import PackageURL
 
 from scanner.model import AgentEntry, Inventory, Location, ModelEntry, SdkEntry
+from scanner.render._headline import Mention, not_wiring
 from scanner.render._view import DEFAULT, ReportOptions
 from scanner.textsafe import safe
 
@@ -36,15 +41,8 @@ description = "an AI bill of materials as CycloneDX 1.6 JSON (models, SDKs with 
 _NS = "modelcensus"
 _MAX_OCCURRENCES = 20
 # Package-URL types of the ecosystems the catalogs name SDKs in.
-_PURL_TYPE = {
-    "pypi": "pypi",
-    "npm": "npm",
-    "go": "golang",
-    "cargo": "cargo",
-    "gem": "gem",
-    "maven": "maven",
-    "nuget": "nuget",
-}
+_PURL_TYPE = {"pypi": "pypi", "npm": "npm", "go": "golang", "cargo": "cargo", "gem": "gem", "maven": "maven",
+              "nuget": "nuget"}
 
 
 # Where a URL taken from a binary stops: the first byte that cannot be part of one (control, space, an undecodable
@@ -103,21 +101,16 @@ def _frozen(c: Component) -> Component:
 
 
 def _props(**values: object) -> list[Property]:
-    return [
-        Property(name=f"{_NS}:{k}", value=str(v).lower() if isinstance(v, bool) else _text(v))
-        for k, v in values.items()
-        if v is not None and v != ""
-    ]
+    return [Property(name=f"{_NS}:{k}", value=str(v).lower() if isinstance(v, bool) else _text(v))
+            for k, v in values.items() if v is not None and v != ""]
 
 
 def _evidence(owner: str, locs: Iterable[Location]) -> ComponentEvidence | None:
     seen = list(dict.fromkeys((loc.path, loc.line, loc.context.value) for loc in locs))[:_MAX_OCCURRENCES]
     # Each occurrence gets a reference derived from its owner: the library orders occurrences by reference first,
     # and unset references would make that order (and so the output bytes) change from run to run.
-    occurrences = [
-        Occurrence(bom_ref=f"{owner}#{i:02d}", location=_text(path), line=line, additional_context=ctx)
-        for i, (path, line, ctx) in enumerate(seen)
-    ]
+    occurrences = [Occurrence(bom_ref=f"{owner}#{i:02d}", location=_text(path), line=line, additional_context=ctx)
+                   for i, (path, line, ctx) in enumerate(seen)]
     return ComponentEvidence(occurrences=occurrences) if occurrences else None
 
 
@@ -147,14 +140,8 @@ def _model(m: ModelEntry) -> Component:
         supplier=OrganizationalEntity(name=m.vendor) if m.vendor else None,
         group=m.vendor,
         properties=_props(
-            vendor=m.vendor,
-            served_via=m.served_via,
-            base_model=m.base_model,
-            canonical=m.canonical,
-            family=m.family,
-            catalog=m.catalog,
-            lifecycle=m.lifecycle,
-            wired=m.wired,
+            vendor=m.vendor, served_via=m.served_via, base_model=m.base_model, canonical=m.canonical,
+            family=m.family, catalog=m.catalog, lifecycle=m.lifecycle, wired=m.wired,
             contexts=",".join(sorted({loc.context.value for loc in m.locations})),
         ),
         evidence=_evidence(ref, m.locations),
@@ -172,13 +159,8 @@ def _sdk(s: SdkEntry) -> Component:
         bom_ref=ref,
         purl=p,
         supplier=OrganizationalEntity(name=s.vendor) if s.vendor else None,
-        properties=_props(
-            ecosystem=s.ecosystem,
-            vendor=s.vendor,
-            served_via=s.served_via,
-            installed=s.installed,
-            environment=s.environment,
-        ),
+        properties=_props(ecosystem=s.ecosystem, vendor=s.vendor, served_via=s.served_via, installed=s.installed,
+                          environment=s.environment),
         evidence=_evidence(ref, s.locations),
     )
 
@@ -198,13 +180,24 @@ def _agent(a: AgentEntry) -> Component:
         bom_ref=_text(ref),
         purl=p,
         description=a.product,
-        properties=_props(
-            install_path=a.install_path,
-            ecosystem=a.ecosystem,
-            ships=len(a.ships),
-            users=",".join(sorted({c.user or "(system)" for c in a.configs})),
-        ),
+        properties=_props(install_path=a.install_path, ecosystem=a.ecosystem, ships=len(a.ships),
+                          users=",".join(sorted({c.user or "(system)" for c in a.configs}))),
         evidence=_evidence(ref, a.locations),
+    )
+
+
+def _mentions(m: Mention) -> Component:
+    """Model ids one package or source only mentions, as one component: how many, and in which files."""
+    ref = _text(f"mentions:{m.source}")
+    occurrences = [Occurrence(bom_ref=f"{ref}#{i:02d}", location=_text(path))
+                   for i, path in enumerate(m.paths[:_MAX_OCCURRENCES])]
+    return Component(
+        type=ComponentType.DATA,
+        name=_text(f"model ids in {m.source}"),
+        bom_ref=ref,
+        description=_text(f"{m.models} model id(s) in {m.context}; not wiring (--all lists each)"),
+        properties=_props(source=m.source, model_ids=m.models, files=len(m.paths), wired=False),
+        evidence=ComponentEvidence(occurrences=occurrences) if occurrences else None,
     )
 
 
@@ -213,25 +206,16 @@ def _source_date_epoch() -> int | None:
     return int(value) if value.isascii() and value.isdigit() else None
 
 
-def to_bom(inv: Inventory) -> Bom:
+def to_bom(inv: Inventory, every_model: bool = False) -> Bom:
+    """The BOM of `inv`: wired models one component each and the other ids counted per source, or every model id
+    one component each (`every_model`, the CLI's `--all`)."""
     bom = _indexed(Bom())
     epoch = _source_date_epoch()
     if epoch is not None:  # reproducible builds: the same inventory gives the same bytes
         bom.metadata.timestamp = datetime.fromtimestamp(epoch, tz=timezone.utc)
-        bom.serial_number = uuid.UUID(
-            bytes=hashlib.sha256(
-                repr(
-                    (
-                        epoch,
-                        inv.target.location,
-                        [m.name for m in inv.models],
-                        [s.name for s in inv.sdks],
-                        [e.host for e in inv.endpoints],
-                    )
-                ).encode("utf-8", "backslashreplace")
-            ).digest()[:16],
-            version=4,
-        )
+        bom.serial_number = uuid.UUID(bytes=hashlib.sha256(
+            repr((epoch, inv.target.location, [m.name for m in inv.models], [s.name for s in inv.sdks],
+                  [e.host for e in inv.endpoints])).encode("utf-8", "backslashreplace")).digest()[:16], version=4)
     subject = Component(
         type=ComponentType.PLATFORM,
         name=_text(inv.target.location.rstrip("/").rsplit("/", 1)[-1] or "/"),
@@ -242,13 +226,16 @@ def to_bom(inv: Inventory) -> Bom:
             credentials=len(inv.credentials),
             kill_switches=len(inv.kill_switches),
             catalogs=", ".join(f"{c.name}@{c.version}" for c in inv.catalogs),
+            models_listed="all" if every_model else "wired",
+            models_not_wiring=sum(1 for m in inv.models if not m.wired),
         ),
     )
     bom.metadata.component = subject
-    bom.metadata.tools.components.add(
-        Component(type=ComponentType.APPLICATION, name="modelcensus", version=inv.tool_version)
-    )
-    models = [_frozen(_model(m)) for m in inv.models]
+    bom.metadata.tools.components.add(Component(type=ComponentType.APPLICATION, name="modelcensus",
+                                                version=inv.tool_version))
+    models = [_frozen(_model(m)) for m in inv.models if every_model or m.wired]
+    if not every_model:
+        models += [_frozen(_mentions(m)) for m in not_wiring(inv)]
     sdks = [(s, _frozen(_sdk(s))) for s in inv.sdks]
     services: dict[str, list[Service]] = {}
     for e in inv.endpoints:
@@ -276,5 +263,5 @@ def to_bom(inv: Inventory) -> Bom:
 
 
 def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
-    text: str = JsonV1Dot6(to_bom(inv)).output_as_string(indent=2)
+    text: str = JsonV1Dot6(to_bom(inv, opts.all)).output_as_string(indent=2)
     return text + "\n"

@@ -20,26 +20,19 @@ description = "human-readable text: the headline, findings grouped per model, th
 _COLOUR = {Severity.HIGH: "\x1b[1;31m", Severity.MEDIUM: "\x1b[33m", Severity.LOW: "\x1b[36m", Severity.INFO: ""}
 _RESET = "\x1b[0m"
 _MIN_COL = 6
-_SOFT = frozenset(
-    {
-        "where",
-        "seen in",
-        "path",
-        "environment",
-        "config",
-        "first seen at",
-        "file",
-        "detail",
-        "executable",
-        "local",
-        "remote",
-    }
-)
+_SOFT = frozenset({"where", "seen in", "path", "environment", "config", "first seen at", "file", "detail",
+                   "executable", "local", "remote"})
+# Columns of paths: cut at the start, so the file name and line (the end) stay.
+_TAIL = frozenset({"where", "path", "first seen at", "environment", "config", "file", "executable", "install path"})
 _HEADLINE_WRAP = 3  # wrapped lines one headline item may take before it is cut (unless --wide)
 
 
 def cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(0, width - 1)] + "…"
+
+
+def cut_start(text: str, width: int) -> str:
+    return text if len(text) <= width else "…" + text[len(text) - max(0, width - 1):]
 
 
 def fit(natural: Sequence[int], available: int, floor: Sequence[int]) -> list[int]:
@@ -56,15 +49,11 @@ def fit(natural: Sequence[int], available: int, floor: Sequence[int]) -> list[in
     return [min(n, max(lo, f)) for n, f in zip(natural, floor, strict=True)]
 
 
-def grid(
-    headers: Sequence[str],
-    rows: Sequence[Sequence[str]],
-    opts: ReportOptions,
-    paints: Sequence[str] | None = None,
-    wrap: int | None = None,
-) -> list[str]:
+def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], opts: ReportOptions,
+         paints: Sequence[str] | None = None, wrap: int | None = None, main: int | None = None) -> list[str]:
     """Rows under headers, columns fitted to the width: cells are cut with `…`, except the `wrap` column, whose
-    cells wrap onto more lines. `paints` colours each row's first cell."""
+    cells wrap onto more lines. The `main` column (what a row is: the model, the host) is cut last. `paints`
+    colours each row's first cell."""
     cells = [[safe(c) for c in row] for row in rows]
     natural = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
     available = opts.width - 2 * (len(headers) - 1)
@@ -72,29 +61,21 @@ def grid(
         widths = natural
     else:
         floor = [min(n, max(_MIN_COL, len(h))) for n, h in zip(natural, headers, strict=True)]
+        if main is not None:
+            floor[main] = min(natural[main], max(floor[main], available // 3))
         if wrap is not None:  # the wrapped column keeps at least half the line; the others share the rest
             keep = min(natural[wrap], max(available // 2, floor[wrap]))
             others = [n for i, n in enumerate(natural) if i != wrap]
-            fitted = iter(
-                fit(
-                    others,
-                    max(available - keep, sum(floor) - floor[wrap]),
-                    [f for i, f in enumerate(floor) if i != wrap],
-                )
-            )
+            fitted = iter(fit(others, max(available - keep, sum(floor) - floor[wrap]),
+                              [f for i, f in enumerate(floor) if i != wrap]))
             widths = [0 if i == wrap else next(fitted) for i in range(len(natural))]
             widths[wrap] = max(floor[wrap], min(natural[wrap], available - sum(widths)))
         else:
             # Where a thing was seen gives way before what the thing is.
             soft = [h in _SOFT for h in headers]
             firm = sum(n for n, sf in zip(natural, soft, strict=True) if not sf)
-            cut_soft = iter(
-                fit(
-                    [n for n, sf in zip(natural, soft, strict=True) if sf],
-                    max(available - firm, 0),
-                    [max(f, 24) for f, sf in zip(floor, soft, strict=True) if sf],
-                )
-            )
+            cut_soft = iter(fit([n for n, sf in zip(natural, soft, strict=True) if sf], max(available - firm, 0),
+                                [max(f, 24) for f, sf in zip(floor, soft, strict=True) if sf]))
             first = [min(n, next(cut_soft)) if sf else n for n, sf in zip(natural, soft, strict=True)]
             widths = fit(first, max(available, sum(floor)), floor)
 
@@ -105,7 +86,8 @@ def grid(
         height = max(len(p) for p in parts)
         out = []
         for n in range(height):
-            shown = [cut(p[n] if n < len(p) else "", w).ljust(w) for p, w in zip(parts, widths, strict=True)]
+            shown = [(cut_start if h in _TAIL else cut)(p[n] if n < len(p) else "", w).ljust(w)
+                     for p, w, h in zip(parts, widths, headers, strict=True)]
             if paint and n == 0:
                 shown[0] = paint + shown[0] + _RESET
             out.append("  ".join(shown).rstrip())
@@ -125,9 +107,8 @@ def headline_text(lines: Sequence[Line], opts: ReportOptions) -> list[str]:
         if opts.wide:
             out.append(indent + text)
             continue
-        wrapped = textwrap.wrap(
-            text, width=max(20, opts.width - len(indent) - 2), break_on_hyphens=False, subsequent_indent="  "
-        ) or [""]
+        wrapped = textwrap.wrap(text, width=max(20, opts.width - len(indent) - 2), break_on_hyphens=False,
+                                subsequent_indent="  ") or [""]
         if len(wrapped) > _HEADLINE_WRAP:
             wrapped = wrapped[:_HEADLINE_WRAP]
             wrapped[-1] = cut(wrapped[-1], max(20, opts.width - len(indent) - 4)) + " …"
@@ -138,7 +119,8 @@ def headline_text(lines: Sequence[Line], opts: ReportOptions) -> list[str]:
 def section_text(s: Section, opts: ReportOptions) -> str:
     if not s.rows:
         return f"{s.title}: {s.empty}\n" + (f"  {safe(s.note)}\n" if s.note else "")
-    body = "\n".join(grid(s.headers, s.rows, opts, wrap=s.headers.index(s.wrap) if s.wrap else None))
+    body = "\n".join(grid(s.headers, s.rows, opts, wrap=s.headers.index(s.wrap) if s.wrap else None,
+                          main=s.headers.index(s.main) if s.main else None))
     note = f"  {safe(s.note)}\n" if s.note else ""
     return f"{s.title} ({len(s.rows)})\n{body}\n{note}"
 
@@ -149,14 +131,8 @@ def findings_text(inv: Inventory, opts: ReportOptions) -> str:
         return "Findings: none\n"
     accepted = sum(r.ignored is not None for r in rows)
     title = f"Findings ({len(rows)}" + (f", {accepted} accepted by the ignore file" if accepted else "") + ")"
-    table = [
-        (
-            r.severity.value if r.ignored is None else f"ignored ({r.severity.value})",
-            r.title + (f" (ignored: {r.ignored})" if r.ignored else ""),
-            r.where,
-        )
-        for r in rows
-    ]
+    table = [(r.severity.value if r.ignored is None else f"ignored ({r.severity.value})",
+              r.title + (f" (ignored: {r.ignored})" if r.ignored else ""), r.where) for r in rows]
     paints = [_COLOUR[r.severity] if r.ignored is None else "" for r in rows]
     return f"{title}\n" + "\n".join(grid(["severity", "finding", "first seen at"], table, opts, paints, wrap=1)) + "\n"
 
@@ -172,13 +148,9 @@ def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
     live = inv.target.live
     if live is not None:
         parts = ", ".join(f"{p.name} {p.status}" for p in live.parts)
-        out.append(
-            safe(
-                f"Host {live.hostname}, kernel {live.kernel}, booted {live.boot_time or '?'}, "
-                f"audited {live.audit_time}; {live.processes_inspected} process(es) inspected; {parts}"
-            )
-            + "\n"
-        )
+        out.append(safe(f"Host {live.hostname}, kernel {live.kernel}, booted {live.boot_time or '?'}, "
+                        f"audited {live.audit_time}; {live.processes_inspected} process(es) inspected; {parts}")
+                   + "\n")
     for s in detail_sections(inv, opts):
         if s.key == "skipped":
             reasons = Counter(x.reason.value for x in inv.skipped)
