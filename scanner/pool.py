@@ -10,6 +10,7 @@ whatever the number of workers. A target is shared with workers only when its ba
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -58,6 +59,10 @@ def pooled_results(
     global _work
     _ = work.catalog.matcher  # compiled before the fork, once for every worker
     _work = work
+    # What exists now (the catalog, its indexes, the interpreter's modules) is shared with the workers page
+    # for page; a collection in a worker would write to every object's header and copy those pages. Frozen
+    # objects are left out of collections (unfrozen again when the pool is done, in the parent).
+    gc.freeze()
     pending: deque[tuple[list[FileEntry | Skip], list[FileEntry], Future[list[FileResult]], int]] = deque()
     in_flight = 0
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
@@ -77,6 +82,7 @@ def pooled_results(
                 yield from _fold(batch, files, fut)
         finally:
             _work = None
+            gc.unfreeze()
             for _, _, fut, _ in pending:
                 fut.cancel()
 
