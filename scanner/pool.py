@@ -10,6 +10,7 @@ whatever the number of workers. A target is shared with workers only when its ba
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -21,7 +22,12 @@ from scanner.targets.base import FileEntry
 
 BATCH_FILES = 64
 BATCH_BYTES = 32 << 20  # a batch of many small files, or of a few big ones
-IN_FLIGHT_PER_WORKER = 4
+# Batches are folded in walk order, so one slow batch (a 400 MB executable, matched window by window) holds
+# the fold back while the other workers go on: they idle once the window of batches in flight is used up.
+# The window is therefore measured in bytes of work (a big file counts whole, windows included) and is
+# wide: the results of finished batches wait in the parent, small next to the bytes they came from.
+IN_FLIGHT_BYTES_PER_WORKER = 1 << 30
+IN_FLIGHT_BATCHES_PER_WORKER = 64
 
 _work: FileWork | None = None  # set in the parent just before the fork; each worker inherits it
 
@@ -31,19 +37,20 @@ def _analyze(batch: list[FileEntry]) -> list[FileResult]:
     return [analyze_file(_work, entry) for entry in batch]
 
 
-def _batches(work: FileWork) -> Iterator[list[FileEntry | Skip]]:
+def _batches(work: FileWork) -> Iterator[tuple[list[FileEntry | Skip], int]]:
+    """Batches in walk order, each with the bytes its files hold (the work it costs)."""
     batch: list[FileEntry | Skip] = []
     files = size = 0
     for item in work.target.walk():
         batch.append(item)
         if isinstance(item, FileEntry):
             files += 1
-            size += min(item.size, work.options.max_file_size)
+            size += item.size
         if files >= BATCH_FILES or size >= BATCH_BYTES:
-            yield batch
+            yield batch, size
             batch, files, size = [], 0, 0
     if batch:
-        yield batch
+        yield batch, size
 
 
 def pooled_results(
@@ -52,19 +59,31 @@ def pooled_results(
     global _work
     _ = work.catalog.matcher  # compiled before the fork, once for every worker
     _work = work
-    pending: deque[tuple[list[FileEntry | Skip], list[FileEntry], Future[list[FileResult]]]] = deque()
+    # What exists now (the catalog, its indexes, the interpreter's modules) is shared with the workers page
+    # for page; a collection in a worker would write to every object's header and copy those pages. Frozen
+    # objects are left out of collections (unfrozen again when the pool is done, in the parent).
+    gc.freeze()
+    pending: deque[tuple[list[FileEntry | Skip], list[FileEntry], Future[list[FileResult]], int]] = deque()
+    in_flight = 0
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
         try:
-            for batch in _batches(work):
+            for batch, size in _batches(work):
                 files = [i for i in batch if isinstance(i, FileEntry) and not is_repeat(i)]
-                pending.append((batch, files, pool.submit(_analyze, files)))
-                while len(pending) >= jobs * IN_FLIGHT_PER_WORKER:
-                    yield from _fold(*pending.popleft())
+                pending.append((batch, files, pool.submit(_analyze, files), size))
+                in_flight += size
+                while len(pending) >= jobs * IN_FLIGHT_BATCHES_PER_WORKER or (
+                    in_flight >= jobs * IN_FLIGHT_BYTES_PER_WORKER and len(pending) > 1
+                ):
+                    batch, files, fut, size = pending.popleft()
+                    in_flight -= size
+                    yield from _fold(batch, files, fut)
             while pending:
-                yield from _fold(*pending.popleft())
+                batch, files, fut, _ = pending.popleft()
+                yield from _fold(batch, files, fut)
         finally:
             _work = None
-            for _, _, fut in pending:
+            gc.unfreeze()
+            for _, _, fut, _ in pending:
                 fut.cancel()
 
 

@@ -16,11 +16,13 @@ from scanner.textsafe import display_path
 
 MAX_KEPT_ITEMS = 200_000
 
-Key = tuple[int, int]
+# (device, inode) as one int: a tree of hard links (a copied /usr) keeps one key per file, and an int
+# costs a third of a tuple of two.
+Key = int
 
 
 def key_of(entry: FileEntry) -> Key | None:
-    return (entry.dev, entry.ino) if entry.ino else None
+    return (entry.dev << 64) | entry.ino if entry.ino else None
 
 
 def worth_keeping(entry: FileEntry) -> bool:
@@ -45,18 +47,29 @@ class RepeatFilter:
 
 
 class SeenFiles:
+    """The results kept for repeats. Most files give nothing: those are kept as a key alone (no entry, no
+    list), so a tree where every file has a second link costs a set of ints, not a copy of its walk."""
+
     def __init__(self) -> None:
         self._kept: dict[Key, tuple[FileEntry, list[Evidence | Skip]]] = {}
+        self._empty: set[Key] = set()
         self._items = 0
         self.reused = 0
 
     def first(self, entry: FileEntry) -> tuple[FileEntry, list[Evidence | Skip]] | None:
         key = key_of(entry)
-        return self._kept.get(key) if key else None
+        if key is None:
+            return None
+        if key in self._empty:
+            return entry, []
+        return self._kept.get(key)
 
     def keep(self, entry: FileEntry, items: list[Evidence | Skip]) -> None:
         key = key_of(entry)
-        if key is None or key in self._kept or not worth_keeping(entry):
+        if key is None or key in self._kept or key in self._empty or not worth_keeping(entry):
+            return
+        if not items:
+            self._empty.add(key)
             return
         if self._items + len(items) > MAX_KEPT_ITEMS:
             return

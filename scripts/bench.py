@@ -202,8 +202,8 @@ def warm_cache() -> None:
         path.read_bytes()
 
 
-def patterns_file() -> Path:
-    """Every searchable catalog pattern, one a line, for `rg -f`."""
+def patterns_file(where: Path = BENCH) -> Path:
+    """Every searchable catalog pattern, one a line, for `rg -f` (written under `where`)."""
     from scanner.catalog import load
     from scanner.catalog.loader import searchable_patterns
 
@@ -211,7 +211,7 @@ def patterns_file() -> Path:
     # One regex for rg -f: the catalog's named groups (`(?P<secret>…)`) would repeat, so they become plain groups.
     patterns = [_NAMED.sub("(?:", p) for f in files for _, p in searchable_patterns(f)]
     print(f"catalog: {len(files)} files, {len(patterns)} searchable patterns")
-    (path := BENCH / "patterns.txt").write_text("".join(f"{p}\n" for p in patterns))
+    (path := where / "patterns.txt").write_text("".join(f"{p}\n" for p in patterns))
     return path
 
 

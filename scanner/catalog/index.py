@@ -166,6 +166,8 @@ class Catalog:
         rules += [Rule(PatternKind.CREDENTIAL, i, c.pattern) for i, c in enumerate(self.credentials)]
         rules += [Rule(PatternKind.KILL_SWITCH, i, k.pattern) for i, k in enumerate(self.kill_switches)]
         rules += [Rule(PatternKind.SIGNATURE, i, s.pattern) for i, s in enumerate(self.source_signatures)]
+        # Found in the same pass as the rest (one regex pass each over every executable cost half the match).
+        rules += [Rule(PatternKind.CODE_PATH, i, c.pattern) for i, c in enumerate(self.code_paths)]
         return Matcher(rules)
 
     # --- models -----------------------------------------------------------------------------------

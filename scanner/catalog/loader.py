@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from scanner.catalog.globs import glob_regex
+from scanner.catalog.matcher import searchable
 from scanner.catalog.schema import (
     CatalogError,
     CatalogFile,
@@ -76,6 +77,7 @@ def searchable_patterns(cat: CatalogFile) -> list[tuple[str, str]]:
     out += [(f"credential {c.type}", c.pattern) for c in cat.credentials]
     out += [(f"kill switch {k.pattern}", k.pattern) for k in cat.kill_switches]
     out += [(f"source signature {s.name}", s.pattern) for s in cat.source_signatures]
+    out += [(f"code path {c.pattern}", searchable(c.pattern)) for c in cat.code_paths]
     return out
 
 

@@ -39,6 +39,7 @@ class PatternKind(str, Enum):
     CREDENTIAL = "credential"
     KILL_SWITCH = "kill_switch"
     SIGNATURE = "signature"  # an SDK import, client construction or call in source code
+    CODE_PATH = "code_path"  # a provider module or registry path compiled into a binary
 
 
 @dataclass(frozen=True)
@@ -67,10 +68,34 @@ class Hits(list[Hit]):
     cut: int = 0
 
 
+def searchable(pattern: str) -> str:
+    """The pattern as the search engine takes it: lazy quantifiers (`{1,64}?`) made greedy, which YARA-X
+    refuses to mix. A match starts at the same offsets either way; Python's `re` then confirms each start
+    with the catalog pattern itself, so the lazy reading still decides what the match is."""
+    out: list[str] = []
+    escaped = in_class = quantified = False
+    for i, ch in enumerate(pattern):
+        if escaped:
+            escaped = quantified = False
+        elif ch == "\\":
+            escaped = True
+        elif in_class:
+            in_class = ch != "]" or pattern[i - 1] == "["
+        elif ch == "[":
+            in_class, quantified = True, False
+        elif ch == "?" and quantified:
+            quantified = False
+            continue  # the lazy mark of the quantifier before it
+        else:
+            quantified = ch in "*+}" or (ch == "?" and i > 0 and pattern[i - 1] != "(")
+        out.append(ch)
+    return "".join(out)
+
+
 def _yara_source(rules: list[Rule]) -> str:
     parts = []
     for i, rule in enumerate(rules):
-        body = rule.pattern.replace("/", r"\/")
+        body = searchable(rule.pattern).replace("/", r"\/")
         parts.append(f"rule r{i} {{ strings: $a = /{body}/ condition: $a }}")
     return "\n".join(parts)
 

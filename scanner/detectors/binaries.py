@@ -10,9 +10,10 @@ matched by the same catalog patterns.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 
+from scanner.catalog.matcher import PatternKind
 from scanner.detectors.base import FileView
 from scanner.detectors.content import ContentDetector
 from scanner.formats import auditable, gobuild
@@ -52,25 +53,30 @@ class BinaryDetector:
         catalog = view.catalog
         parts: dict[str, set[str]] = defaultdict(set)
         packages: set[tuple[str, str, str]] = set()
-        lo, hi = _owned(view)
-        for spec, rx in catalog.code_path_rx:
-            for n, m in enumerate(rx.finditer(view.data, lo)):
-                if m.start() >= hi:
-                    break  # the next window's
-                if n >= _MAX_PATH_HITS:
+        seen: Counter[int] = Counter()
+        for hit in view.hits:  # the matcher found them in its one pass (and only those the view's window owns)
+            if hit.kind is not PatternKind.CODE_PATH:
+                continue
+            seen[hit.index] += 1
+            if seen[hit.index] > _MAX_PATH_HITS:
+                if seen[hit.index] == _MAX_PATH_HITS + 1:
                     detail = f"code paths: matches after the first {_MAX_PATH_HITS} of one grammar not read"
                     yield Skip(view.path, SkipReason.CAP_REACHED, detail)
-                    break
-                groups = {k: decode(v) for k, v in m.groupdict().items() if v is not None}
-                if spec.kind == "package" and spec.ecosystem:
-                    packages.add((spec.ecosystem, groups.get("name", ""), groups.get("version", "")))
-                elif spec.kind == "module":
-                    provider = groups.get("provider", "")
-                    if catalog.module_names.get(provider) == "":
-                        continue  # src/providers/mod.rs names no provider
-                    module = groups.get("module")
-                    described = catalog.module_names.get(module, module.replace("_", " ")) if module else ""
-                    parts[provider].update({described} if described else set())
+                continue
+            spec, rx = catalog.code_path_rx[hit.index]
+            m = rx.match(view.data, hit.start)
+            if m is None:
+                continue
+            groups = {k: decode(v) for k, v in m.groupdict().items() if v is not None}
+            if spec.kind == "package" and spec.ecosystem:
+                packages.add((spec.ecosystem, groups.get("name", ""), groups.get("version", "")))
+            elif spec.kind == "module":
+                provider = groups.get("provider", "")
+                if catalog.module_names.get(provider) == "":
+                    continue  # src/providers/mod.rs names no provider
+                module = groups.get("module")
+                described = catalog.module_names.get(module, module.replace("_", " ")) if module else ""
+                parts[provider].update({described} if described else set())
         location = view.location(None, Context.BINARY)
         for provider, components in sorted(parts.items()):
             known = catalog.client_name(provider)

@@ -136,6 +136,8 @@ def lines(pieces: Iterator[bytes], notes: ReadNotes) -> Iterator[tuple[int, byte
             if skipping:
                 notes.long_lines += 1
                 skipping = False
+            elif not buf:
+                yield number, piece[start:nl], True  # the usual line, whole in one piece: one copy
             else:
                 buf += piece[start:nl]
                 yield number, bytes(buf), True
@@ -149,6 +151,10 @@ def lines(pieces: Iterator[bytes], notes: ReadNotes) -> Iterator[tuple[int, byte
 
 def _load(raw: bytes) -> Any:
     try:
+        if raw[:1] == b"{" and raw[1:2] != b"\0":
+            # What json.loads would detect for this start (UTF-8: no BOM, no UTF-16/32 zero byte), decoded
+            # the way it would, without its per-call detection.
+            return json.loads(raw.decode("utf-8", "surrogatepass"))
         return json.loads(raw)
     except (ValueError, RecursionError):
         return None
@@ -179,7 +185,7 @@ def records(data: bytes, notes: ReadNotes, max_inflated: int = MAX_INFLATED) -> 
 
 def _jsonl(stream: Iterator[tuple[int, bytes, bool]], notes: ReadNotes, seen: int) -> Iterator[Record]:
     for number, raw, complete in stream:
-        if not raw.strip():
+        if not raw or raw.isspace():  # blank (no copy made to find out)
             continue
         value = _load(raw)
         if isinstance(value, dict):
