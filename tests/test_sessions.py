@@ -291,3 +291,14 @@ def test_provider_switch_mid_session_gives_two_providers(catalog: Catalog) -> No
     s = one(catalog, "", "/var/log/agent/s.jsonl", data)
     assert [p.vendor for p in s.providers] == ["self-hosted", "anthropic"]
     assert [p.records for p in s.providers] == [1, 1]
+
+
+def test_key_rule_example_does_not_depend_on_the_hash_seed(catalog: Catalog) -> None:
+    # Azure's filter annotations under all four key names: the example is the first name in sorted order,
+    # not the first a set happens to yield (which changes with PYTHONHASHSEED from one run to the next).
+    from scanner.sessions.fingerprints import Fingerprinter
+
+    names = ["prompt_filter_results", "content_filters", "content_filter_offsets", "content_filter_results"]
+    record = {"id": "chatcmpl-x", "choices": [{name: {} for name in names}]}
+    hits = [h for h in Fingerprinter(catalog.fingerprints).scan(record) if h.rule.id == "azure-content-filter"]
+    assert [h.value for h in hits] == sorted(names)

@@ -99,8 +99,10 @@ class Fingerprinter:
                     self._marker_keys.add(key)
             self._seen_keys |= new
         elif new:
-            hits.extend(Hit(spec, key) for key in new for spec in self._key_rules(key) if key not in self._marker_keys)
-        for key in shape.keys & self._marker_keys:
+            extra = sorted(key for key in new if key not in self._marker_keys)
+            hits.extend(Hit(spec, key) for key in extra for spec in self._key_rules(key))
+        # Sorted: a set's order changes with the hash seed, and the first hit of a rule is its example.
+        for key in sorted(shape.keys & self._marker_keys):
             hits.extend(Hit(spec, key) for spec in self._key_rules(key))
         cache = self._field_cache
         for parent, key, value in shape.leaves:
