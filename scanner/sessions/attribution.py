@@ -110,9 +110,9 @@ def _coalesce(ranges: list[list[int]]) -> list[list[int]]:
     return out[:MAX_RANGES]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Pick:
-    """Who served one record, and the hits that say so."""
+    """Who served one record, and the hits that say so (one per record: slotted, not frozen, to build cheaply)."""
 
     vendor: str
     served_via: str | None
@@ -258,7 +258,9 @@ class SessionAccumulator:
         if chosen is None:
             return
         key = self._continued((chosen.vendor, chosen.served_via, chosen.api), chosen.candidates)
-        provider = self.providers.setdefault(key, _Provider())
+        provider = self.providers.get(key)
+        if provider is None:
+            provider = self.providers[key] = _Provider()
         provider.add(
             self.records, when, chosen.support, chosen.candidates, extend=self.last_key == key, vendor=chosen.vendor
         )

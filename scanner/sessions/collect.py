@@ -13,7 +13,7 @@ from scanner.model import Context, Location, SessionEntry, SkipReason
 from scanner.sessions.adapters import ADAPTERS, Adapter
 from scanner.sessions.adapters.aider import NAMES as AIDER_NAMES
 from scanner.sessions.adapters.aider import Aider
-from scanner.sessions.adapters.base import stem
+from scanner.sessions.adapters.base import one_record_each, stem
 from scanner.sessions.adapters.cassette import Cassette, is_cassette
 from scanner.sessions.adapters.openai_agents import SQLITE_MAGIC, OpenAIAgents
 from scanner.sessions.attribution import SessionAccumulator
@@ -129,17 +129,22 @@ def collect(
     seen_labels: dict[str, int | None] = {}
     overflow = 0
     labels_cut = 0
+    fallback_sid = stem(path)
+    wants, key_info = fingerprinter.wants, fingerprinter.key_info
+    whole: bool | None = None  # the adapter takes each stored object as one record: no generator per record
     for record in stream:
         if adapter is None:
             adapter = next(a for a in ADAPTERS if a.claims(path, record.value))
+        if whole is None:
+            whole = one_record_each(adapter)
         state["document"] = record.line is None
-        for value in adapter.expand(record.value, state):
-            shape = read_shape(value, fingerprinter.wants, fingerprinter.key_info)
+        for value in (record.value,) if whole else adapter.expand(record.value, state):
+            shape = read_shape(value, wants, key_info)
             state["shape"] = shape
             facts = adapter.facts(value, state)
             if facts.timestamp is None and shape.timestamp is not None:
                 facts = replace(facts, timestamp=shape.timestamp)
-            sid = facts.session_id or stem(path)
+            sid = facts.session_id or fallback_sid
             acc = sessions.get(sid)
             if acc is None:
                 if len(sessions) >= MAX_SESSIONS_PER_FILE:

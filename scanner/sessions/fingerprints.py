@@ -28,8 +28,11 @@ _LITELLM_FIELDS = re.compile(r"([a-z_]+):([^;]*)")
 _Rules = tuple[tuple[FingerprintSpec, "re.Pattern[str]"], ...]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Hit:
+    """One rule firing on one value. Built for every matching value of every record: a plain slotted
+    dataclass, which builds 3x faster than a frozen one; nothing changes a hit once made."""
+
     rule: FingerprintSpec
     value: str
     fernet_time: int | None = None  # the token's embedded Unix time
@@ -43,6 +46,7 @@ class _FieldRules:
     def __init__(self, rules: _Rules) -> None:
         self.rules = rules
         self._after: dict[int, re.Pattern[str]] = {}
+        self.first = self.after(0) if rules else None  # the one call most values need
         # A pattern with groups of its own could shadow ours: then each rule is confirmed alone.
         self._plain = not any("(?P" in spec.pattern or "\\" + "1" in spec.pattern for spec, _ in rules)
 
@@ -109,8 +113,12 @@ class Fingerprinter:
             found = cache.get((parent, key))
             if found is None:
                 found = self._compile(parent, key)
-            if found.rules:
-                hits.extend(self._matches(found, value))
+            first = found.first
+            if first is None:
+                continue
+            m = first.fullmatch(value)
+            if m is not None:
+                hits.extend(self._matches(found, value, m))
                 if len(hits) >= MAX_HITS:
                     break
         return hits
@@ -121,16 +129,19 @@ class Fingerprinter:
             self._field_cache[(parent, key)] = found
         return found
 
-    def _matches(self, found: _FieldRules, value: str) -> list[Hit]:
+    def _matches(self, found: _FieldRules, value: str, m: re.Match[str] | None = None) -> list[Hit]:
         """Every rule of the field that matches the value whole, in catalog order: one alternation finds the
-        first, the alternation of the rules after it finds the next, and so on (most values need one call)."""
+        first, the alternation of the rules after it finds the next, and so on (most values need one call).
+        `m` is the first alternation's match when the caller already made it."""
         out: list[Hit] = []
         start = 0
         while start < len(found.rules):
-            m = found.after(start).fullmatch(value)
             if m is None:
-                break
+                m = found.after(start).fullmatch(value)
+                if m is None:
+                    break
             index = found.index(m, start, value)
+            m = None
             out.extend(self._decoded(found.rules[index][0], value))
             start = index + 1
         return out

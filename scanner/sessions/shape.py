@@ -176,7 +176,6 @@ _REASONING_KINDS = frozenset(
 )
 _REDACTED_KINDS = frozenset({"redacted_thinking", "reasoning.encrypted"})
 _TOOL_KINDS = frozenset({"tool_call", "function_call", "tool_use", "invoke", "call", "function", "custom_tool_call"})
-_WS = re.compile(r"\s")
 _BLOB = re.compile(r"[A-Za-z0-9+/=_\-:.]{16,}")
 _HOST = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*://)?(?:[^@/]*@)?([A-Za-z0-9.-]+\.[A-Za-z]{2,})(?::\d+)?(?:[/?#]|$)")
 _REASONING_FLAGS = REASONING | SECRET | STRONG_SECRET | TEXT
@@ -227,6 +226,15 @@ class Shape:
     truncated: bool = False  # the walk hit one of its bounds
 
 
+def _no_space(value: str) -> bool:
+    """No whitespace anywhere in `value`: what a search for the regex class `\\s` says (both test
+    Py_UNICODE_ISSPACE), at C speed: the regex costs 6 us on a 1 kB signature, the split under 1 us."""
+    if not value:
+        return True
+    head = value.split(None, 1)  # [] when all of it is whitespace
+    return bool(head) and head[0] == value
+
+
 def host_of(value: str) -> str | None:
     m = _HOST.match(value)
     return m.group(1).lower() if m else None
@@ -250,7 +258,6 @@ def read_shape(record: Any, wants: Callable[[str], bool] | None = None, info: di
     leaves = shape.leaves
     keys = shape.keys
     info_of = info.get
-    ws = _WS.search
     while queue:
         if nodes >= MAX_NODES:
             shape.truncated = True
@@ -264,7 +271,8 @@ def read_shape(record: Any, wants: Callable[[str], bool] | None = None, info: di
             pflags = _info(info, parent, wants) if parent else 0
             for item in node:
                 if type(item) is str:
-                    if item and pflags & WANT and len(leaves) < MAX_LEAVES and len(item) <= MAX_VALUE and not ws(item):
+                    wanted = item and pflags & WANT and len(leaves) < MAX_LEAVES and len(item) <= MAX_VALUE
+                    if wanted and _no_space(item):
                         leaves.append(("", parent, item))
                     if pflags & URL and len(shape.hosts) < 20 and (h := host_of(item)):
                         shape.hosts.append(h)
@@ -286,15 +294,25 @@ def read_shape(record: Any, wants: Callable[[str], bool] | None = None, info: di
             if kind in _TOOL_KINDS:
                 shape.tool_calls += 1
         visible = secret = False
+        below = depth + 1
+        # The context a child under a key of no class inherits (most keys): this node's, unchanged.
+        plain = _IN_REASONING * block | in_args
         for key, value in node.items():
             flags = info_of(key)
             if flags is None:
                 flags = _info(info, key, wants)
             kind_of = type(value)
+            if not flags:  # most values: nothing to read here, only children to walk
+                if kind_of is dict or kind_of is list:
+                    if depth < MAX_DEPTH:
+                        queue.append((value, key, below, plain))
+                    else:
+                        shape.truncated = True
+                continue
             if kind_of is str:
-                if not value or not flags:
+                if not value:
                     continue
-                token = len(value) <= MAX_VALUE and not ws(value)
+                token = len(value) <= MAX_VALUE and _no_space(value)
                 if token and flags & WANT and len(leaves) < MAX_LEAVES:
                     leaves.append((parent, key, value))
                 if not flags & _FACT_FLAGS:
@@ -324,7 +342,7 @@ def read_shape(record: Any, wants: Callable[[str], bool] | None = None, info: di
                     if flags & REASONING and kind_of is list and value and key == "thoughts":
                         visible = True  # Gemini CLI's summarized thoughts
                     child = _IN_REASONING * reasoning | (_IN_ARGS if in_args or flags & ARGS else 0)
-                    queue.append((value, key, depth + 1, child))
+                    queue.append((value, key, below, child))
                 else:
                     shape.truncated = True
             elif kind_of is int or kind_of is float:

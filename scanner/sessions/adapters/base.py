@@ -18,8 +18,10 @@ from typing import Any, Protocol
 State = dict[str, Any]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Facts:
+    """What one record says of its session. One per record: slotted, not frozen (3x cheaper to build)."""
+
     session_id: str | None = None
     timestamp: float | None = None  # Unix seconds
     labels: tuple[str, ...] = ()
@@ -42,6 +44,12 @@ class Passthrough:
 
     def expand(self, value: dict[str, Any], state: State) -> Iterator[dict[str, Any]]:
         yield value
+
+
+def one_record_each(adapter: object) -> bool:
+    """Whether `adapter` keeps the default `expand` (one stored object, one record): the reader then skips
+    a generator per record."""
+    return getattr(type(adapter), "expand", None) is Passthrough.expand
 
 
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
@@ -80,8 +88,8 @@ _cached_text_time = lru_cache(maxsize=256)(_parse_text_time)
 
 def text(value: Any, limit: int = 200) -> str | None:
     """A short, non-empty string field, or None."""
-    if isinstance(value, str) and value.strip() and len(value) <= limit:
-        return value.strip()
+    if isinstance(value, str) and len(value) <= limit:
+        return value.strip() or None
     return None
 
 
@@ -94,6 +102,9 @@ def dig(value: Any, *keys: str) -> Any:
 
 
 def labels(*values: Any) -> tuple[str, ...]:
+    if len(values) == 1:  # the usual call: one model field
+        one = text(values[0], 120)
+        return (one,) if one else ()
     return tuple(dict.fromkeys(v for v in (text(x, 120) for x in values) if v))
 
 
