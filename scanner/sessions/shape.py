@@ -179,6 +179,7 @@ _TOOL_KINDS = frozenset({"tool_call", "function_call", "tool_use", "invoke", "ca
 _BLOB = re.compile(r"[A-Za-z0-9+/=_\-:.]{16,}")
 _HOST = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*://)?(?:[^@/]*@)?([A-Za-z0-9.-]+\.[A-Za-z]{2,})(?::\d+)?(?:[/?#]|$)")
 _REASONING_FLAGS = REASONING | SECRET | STRONG_SECRET | TEXT
+_TOKEN_FLAGS = WANT | MODEL | TOOL | STRONG_SECRET | REASONING  # classes whose reading asks "one token?"
 _IN_REASONING, _IN_ARGS = 1, 2
 _FACT_FLAGS = (1 << 13) - 1  # every class but WANT
 _FLAGS: dict[str, int] = {}
@@ -312,7 +313,11 @@ def read_shape(record: Any, wants: Callable[[str], bool] | None = None, info: di
             if kind_of is str:
                 if not value:
                     continue
-                token = len(value) <= MAX_VALUE and _no_space(value)
+                # Whether the value is one token, tested only where something reads it (prose under `text`
+                # or `content` outside a reasoning block never needs it).
+                token = bool(flags & _TOKEN_FLAGS or (block and flags & (SECRET | TEXT))) and (
+                    len(value) <= MAX_VALUE and _no_space(value)
+                )
                 if token and flags & WANT and len(leaves) < MAX_LEAVES:
                     leaves.append((parent, key, value))
                 if not flags & _FACT_FLAGS:
