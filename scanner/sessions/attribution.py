@@ -69,8 +69,10 @@ class _Provider:
             if hit.rule.vendor == vendor or hit.rule is LABEL_RULE:
                 self.vendor_weight = max(self.vendor_weight, hit.rule.confidence.rank)
         if when is not None:
-            self.first = when if self.first is None else min(self.first, when)
-            self.last = when if self.last is None else max(self.last, when)
+            if self.first is None or when < self.first:
+                self.first = when
+            if self.last is None or when > self.last:
+                self.last = when
         for hit in hits:
             rule = hit.rule.id
             self.rules[rule] += 1
@@ -243,8 +245,10 @@ class SessionAccumulator:
         self.records += 1
         when = facts.timestamp
         if when is not None:
-            self.first = when if self.first is None else min(self.first, when)
-            self.last = when if self.last is None else max(self.last, when)
+            if self.first is None or when < self.first:
+                self.first = when
+            if self.last is None or when > self.last:
+                self.last = when
         for label in facts.labels:
             if len(self.labels) < MAX_LABELS:
                 self.labels.setdefault(label)
