@@ -120,7 +120,7 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
     out = FileResult()
     target, options = work.target, work.options
     shown = display_path(entry.path)
-    head_size = _head_size(target, entry, options)
+    head_size = _head_size(work, entry)
     try:
         result = target.read(entry, head_size)
     except ReadFailure as failure:
@@ -140,8 +140,8 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
     _record_cut(view, out, shown)
     if not result.truncated:
         return out
-    # An executable whose head is one window is parsed no less than before (no parser reads an executable):
-    # it is past what would be parsed only when it is past --max-file-size, as any other file.
+    # A file whose head is one window is parsed no less than before (no parser wants it): it is past what
+    # would be parsed only when it is past --max-file-size, as any other file.
     parsed = len(result.data) if head_size == options.max_file_size else options.max_file_size
     if not view.is_binary and (head_size == options.max_file_size or entry.size > parsed):
         detail = f"parsed the first {parsed} of {entry.size} bytes; patterns matched in all of it"
@@ -160,14 +160,20 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
     return out
 
 
-# Executables (the binaries detector's magics) are only matched, never parsed whole: what is read of one
-# for its head is a window's worth, so two workers on two 400 MB executables hold 2 windows, not 2 x 64 MB.
-# What a format needs from elsewhere in the file (ELF section headers, Go build info) is read positionally.
-_PEEK = 8192
+# A big file is read for its head as one window when nothing but matching wants it: executables (the
+# binaries detector's magics; nothing parses an executable whole, all its detectors are windowed) and files
+# that only the content detector wants (a JVM `modules` image, static archives, a 70 MB package list). Two
+# workers on two such files then hold two windows, not two 64 MB heads. What a format needs from elsewhere in
+# an executable (ELF section headers, Go build info) is read positionally (`Window.read`). Which detectors want
+# a file is asked of a view of its first 64 KiB, what session sniffing looks at; a daemon log (whose session
+# mentions are looked for in all of its head) is parsed from its head as before.
+_PEEK = 64 << 10
+_MATCH_ONLY = frozenset({"content"})
 
 
-def _head_size(target: Target, entry: FileEntry, options: ScanOptions) -> int:
-    """How much of a file is read at once for its head: --max-file-size, or one window for a big executable."""
+def _head_size(work: FileWork, entry: FileEntry) -> int:
+    """How much of a file is read at once for its head: --max-file-size, or one window (see above)."""
+    target, options = work.target, work.options
     small = options.window_size
     if entry.size <= small or small >= options.max_file_size:
         return options.max_file_size
@@ -175,8 +181,25 @@ def _head_size(target: Target, entry: FileEntry, options: ScanOptions) -> int:
         peek = target.read_window(entry, 0, _PEEK)
     except ReadFailure:
         return options.max_file_size  # the read proper records why
-    # An executable's headers hold NUL bytes: a text file that merely starts with `MZ` is parsed whole.
-    return small if peek.startswith(EXECUTABLE_MAGICS) and b"\0" in peek else options.max_file_size
+    # An executable's headers hold NUL bytes: a text file that merely starts with `MZ` is not one.
+    if peek.startswith(EXECUTABLE_MAGICS) and b"\0" in peek[:8192]:
+        return small
+    view = FileView(
+        entry, peek, work.catalog, work.ownership.meta, target.read_path, layer=target.origin_of(entry.path)
+    )
+    if view.context is Context.LOG:
+        return options.max_file_size
+    for detector in work.detectors:
+        if detector.name not in _MATCH_ONLY and _wants(detector, view):
+            return options.max_file_size
+    return small
+
+
+def _wants(detector: Detector, view: FileView) -> bool:
+    try:
+        return detector.wants(view)
+    except Exception:  # noqa: BLE001 - asked again on the real view, where a failure is recorded
+        return True
 
 
 def _reader(target: Target, entry: FileEntry) -> Callable[[int, int], bytes]:
