@@ -16,6 +16,7 @@ from scanner.catalog import Catalog
 from scanner.catalog.matcher import MAX_DISTINCT_PER_PATTERN, MatchTimeout
 from scanner.detectors import DETECTORS, Detector, FileView
 from scanner.detectors.base import Window
+from scanner.detectors.binaries import EXECUTABLE_MAGICS
 from scanner.inventory.builder import Extend, InventoryBuilder
 from scanner.model import Context, Evidence, Inventory, Skip, SkipReason, Stats
 from scanner.options import ScanOptions
@@ -119,8 +120,9 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
     out = FileResult()
     target, options = work.target, work.options
     shown = display_path(entry.path)
+    head_size = _head_size(work, entry)
     try:
-        result = target.read(entry, options.max_file_size)
+        result = target.read(entry, head_size)
     except ReadFailure as failure:
         out.skip(Skip(shown, failure.reason, failure.detail))
         return out
@@ -128,7 +130,7 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
     # A file past the cap is parsed from its head only; the head owns the hits up to the first window's.
     start = max(0, len(result.data) - overlap)
     boundary = start + WINDOW_CONTEXT if start else 0
-    window = Window(0, 0, boundary) if result.truncated else None
+    window = Window(0, 0, boundary, read=_reader(target, entry)) if result.truncated else None
     out.files_read += 1
     out.bytes_read += len(result.data)
     layer = target.origin_of(entry.path)
@@ -138,8 +140,11 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
     _record_cut(view, out, shown)
     if not result.truncated:
         return out
-    if not view.is_binary:
-        detail = f"parsed the first {len(result.data)} of {entry.size} bytes; patterns matched in all of it"
+    # A file whose head is one window is parsed no less than before (no parser wants it): it is past what
+    # would be parsed only when it is past --max-file-size, as any other file.
+    parsed = len(result.data) if head_size == options.max_file_size else options.max_file_size
+    if not view.is_binary and (head_size == options.max_file_size or entry.size > parsed):
+        detail = f"parsed the first {parsed} of {entry.size} bytes; patterns matched in all of it"
         out.skip(Skip(shown, SkipReason.TOO_LARGE, detail))
     rest = _Rest(
         start=start,
@@ -153,6 +158,58 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
     del view, result  # the head can be large: only one window is held at a time
     _match_windows(work, entry, windowed, out, rest)
     return out
+
+
+# A big file is read for its head as one window when nothing but matching wants it: executables (the
+# binaries detector's magics; nothing parses an executable whole, all its detectors are windowed) and files
+# that only the content detector wants (a JVM `modules` image, static archives, a 70 MB package list). Two
+# workers on two such files then hold two windows, not two 64 MB heads. What a format needs from elsewhere in
+# an executable (ELF section headers, Go build info) is read positionally (`Window.read`). Which detectors want
+# a file is asked of a view of its first 64 KiB, what session sniffing looks at; a daemon log (whose session
+# mentions are looked for in all of its head) is parsed from its head as before.
+_PEEK = 64 << 10
+_MATCH_ONLY = frozenset({"content"})
+
+
+def _head_size(work: FileWork, entry: FileEntry) -> int:
+    """How much of a file is read at once for its head: --max-file-size, or one window (see above)."""
+    target, options = work.target, work.options
+    small = options.window_size
+    if entry.size <= small or small >= options.max_file_size:
+        return options.max_file_size
+    try:
+        peek = target.read_window(entry, 0, _PEEK)
+    except ReadFailure:
+        return options.max_file_size  # the read proper records why
+    # An executable's headers hold NUL bytes: a text file that merely starts with `MZ` is not one.
+    if peek.startswith(EXECUTABLE_MAGICS) and b"\0" in peek[:8192]:
+        return small
+    view = FileView(
+        entry, peek, work.catalog, work.ownership.meta, target.read_path, layer=target.origin_of(entry.path)
+    )
+    if view.context is Context.LOG:
+        return options.max_file_size
+    for detector in work.detectors:
+        if detector.name not in _MATCH_ONLY and _wants(detector, view):
+            return options.max_file_size
+    return small
+
+
+def _wants(detector: Detector, view: FileView) -> bool:
+    try:
+        return detector.wants(view)
+    except Exception:  # noqa: BLE001 - asked again on the real view, where a failure is recorded
+        return True
+
+
+def _reader(target: Target, entry: FileEntry) -> Callable[[int, int], bytes]:
+    def read(offset: int, size: int) -> bytes:
+        try:
+            return target.read_window(entry, offset, size)
+        except ReadFailure:
+            return b""  # the file changed or went away: the windows record it
+
+    return read
 
 
 def _record_cut(view: FileView, out: FileResult, shown: str) -> None:
@@ -192,7 +249,7 @@ def _match_windows(
             return
         last = len(data) < size or rest.start + len(data) >= entry.size
         owned_to = len(data) if last else len(data) - overlap + WINDOW_CONTEXT
-        window = Window(rest.start, rest.owned_from, owned_to, rest.line, rest.head)
+        window = Window(rest.start, rest.owned_from, owned_to, rest.line, rest.head, _reader(target, entry))
         meta, read_path = work.ownership.meta, target.read_path
         view = FileView(entry, data, work.catalog, meta, read_path, layer=rest.layer, window=window)
         view.__dict__["context"] = rest.context  # a window is classified by the file's head, not its own bytes

@@ -13,6 +13,7 @@ import pytest
 
 from scanner.formats import gobuild
 from tests.conftest import SAMPLE_VM, ScanFn, entry, names, write
+from tests.gobuildinfo import go_binary
 
 
 def test_sample_daemon_yields_its_clients_models_hosts_and_crates(scan_dir: ScanFn) -> None:
@@ -61,6 +62,44 @@ def test_cargo_auditable_section_names_crates_with_versions(tmp_path: Path, scan
     sdk = entry(doc, "sdks", ecosystem="cargo", name="async-openai")
     assert (sdk["version"], sdk["environment"]) == ("0.29.0", "/usr/local/bin/agentd")
     assert names(doc, "sdks") == {"async-openai"}  # serde is no LLM SDK
+
+
+@pytest.mark.skipif(shutil.which("objcopy") is None, reason="objcopy (binutils) not installed")
+@pytest.mark.parametrize("head", [16 << 10, 1 << 20])
+def test_crates_of_an_executable_larger_than_a_window_are_read_from_its_section(
+    tmp_path: Path, scan_dir: ScanFn, head: int
+) -> None:
+    # An executable past one window is read a window at a time, its head included; its section headers sit
+    # at its end, so `.dep-v0` is found by positional reads (also past --max-file-size, where no head holds them).
+    deps = {"packages": [{"name": "async-openai", "version": "0.29.0", "source": "crates.io"}]}
+    blob, pad = tmp_path / "deps.zlib", tmp_path / "pad"
+    blob.write_bytes(zlib.compress(json.dumps(deps).encode()))
+    pad.write_bytes(os.urandom(300_000))  # incompressible filler before the section and its headers
+    root = tmp_path / "vm"
+    target = root / "usr/local/bin/agentd"
+    target.parent.mkdir(parents=True)
+    subprocess.run(["objcopy", "--add-section", f".pad={pad}", "--add-section", f".dep-v0={blob}",
+                    str(_elf_copy(tmp_path)), str(target)], check=True)  # fmt: skip
+    assert target.stat().st_size > 300_000
+    _, doc = scan_dir(root, max_file_size=head, window_size=32 << 10, window_overlap=8 << 10)
+    sdk = entry(doc, "sdks", ecosystem="cargo", name="async-openai")
+    assert (sdk["version"], sdk["environment"]) == ("0.29.0", "/usr/local/bin/agentd")
+
+
+@pytest.mark.parametrize("before_edge", [40, 200, 2000])
+def test_go_build_info_running_past_a_window_edge_is_read_whole(
+    tmp_path: Path, scan_dir: ScanFn, before_edge: int
+) -> None:
+    # The header owned by one window, its inline module list running past that window's bytes.
+    deps = [(f"example.com/m{i}", f"v1.{i}.0") for i in range(400)] + [("github.com/openai/openai-go/v2", "v2.7.1")]
+    blob = go_binary(deps)
+    assert len(blob) > 16 << 10
+    edge = (32 << 10) - (8 << 10) + 4096  # where the head's owned part ends (head = one 32 KiB window)
+    data = b"\x7fELF" + b"\x00" * (edge - before_edge - 4) + blob + b"\x00" * 100_000
+    write(tmp_path, "/usr/local/bin/agent", data)
+    _, doc = scan_dir(tmp_path, max_file_size=1 << 20, window_size=32 << 10, window_overlap=8 << 10)
+    sdk = entry(doc, "sdks", ecosystem="go", name="github.com/openai/openai-go")
+    assert sdk["version"] == "v2.7.1"
 
 
 _GO_MAIN = """package main

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -17,6 +18,7 @@ from scanner.detectors import DETECTORS
 from scanner.detectors.base import FileView
 from scanner.detectors.binaries import BinaryDetector
 from scanner.detectors.content import ContentDetector
+from scanner.inventory.document import dumps
 from scanner.model import Evidence, ModelEvidence, Skip
 from scanner.options import WINDOW_OVERLAP, ScanOptions
 from scanner.pipeline import WINDOW_CONTEXT, scan
@@ -198,3 +200,23 @@ def test_a_pem_key_across_a_window_edge_is_one_credential(tmp_path: Path, catalo
     keys = [c for c in inv.credentials if c.type == "private-key"]
     assert len(keys) == 1 and keys[0].sha256 == hashlib.sha256(pem.encode()).hexdigest()
     assert [loc.location.line for loc in keys[0].locations] == [2]
+
+
+@pytest.mark.parametrize(
+    ("inside", "magic"),
+    [("/usr/lib/libagent.a", b"!<arch>\n"), ("/usr/share/lists/models.tsv", b"name\tversion\n"),
+     ("/opt/agent/bin/agentd", b"\x7fELF\x02\x01\x01\x00")],
+)  # fmt: skip
+def test_a_big_file_only_matching_wants_gives_what_a_whole_head_gives(
+    tmp_path: Path, catalog: Catalog, inside: str, magic: bytes
+) -> None:
+    # Its head is read as one window (memory), which must not change what the scan finds.
+    data, _ = _planted(300_000, 1_009, IDS, line=True)
+    write(tmp_path, inside, magic + data)
+    windowed = ScanOptions(max_file_size=1 << 20, window_size=32 << 10, window_overlap=8 << 10)
+    whole = ScanOptions(max_file_size=1 << 20, window_size=1 << 20, window_overlap=8 << 10)
+    got = json.loads(dumps(scan(DirectoryTarget(str(tmp_path)), catalog, windowed)))
+    expected = json.loads(dumps(scan(DirectoryTarget(str(tmp_path)), catalog, whole)))
+    got.pop("stats"), expected.pop("stats")
+    assert got == expected
+    assert got["models"]

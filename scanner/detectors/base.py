@@ -36,6 +36,9 @@ class Window:
     owned_to: int
     line_base: int = 1
     head: bytes = b""  # the file's first bytes (its magic), for windows past the head
+    # A bounded positional read of the whole file (offset, size -> bytes): what a format needs beyond the
+    # window (an ELF section table at the file's end, build info running past the window's edge).
+    read: Callable[[int, int], bytes] | None = field(default=None, compare=False, repr=False)
 
     def owns(self, start: int) -> bool:
         return self.owned_from <= start < self.owned_to

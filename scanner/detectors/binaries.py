@@ -20,7 +20,7 @@ from scanner.formats import auditable, gobuild
 from scanner.model import ClientEvidence, Context, Evidence, SdkEvidence, Skip, SkipReason
 from scanner.textsafe import decode
 
-_EXECUTABLE_MAGICS = (
+EXECUTABLE_MAGICS = (
     b"\x7fELF",
     b"MZ",
     b"\xcf\xfa\xed\xfe",
@@ -40,7 +40,7 @@ class BinaryDetector:
     windowed = True
 
     def wants(self, view: FileView) -> bool:
-        return view.data.startswith(_EXECUTABLE_MAGICS)
+        return view.data.startswith(EXECUTABLE_MAGICS)
 
     def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
         yield from self._code_paths(view)
@@ -87,14 +87,35 @@ class BinaryDetector:
             yield from _sdk(view, ecosystem, name, version)
 
     def _go(self, view: FileView) -> Iterator[Evidence]:
-        info = gobuild.parse(view.data, *_owned(view))
+        lo, hi = _owned(view)
+        data, window = view.data, view.window
+        header = data.find(gobuild.MAGIC, lo, hi + len(gobuild.MAGIC) - 1)
+        if header == -1:
+            return
+        info = gobuild.parse(data, lo, hi)
+        if window is not None and window.read is not None and gobuild.inline_past(data, header):
+            # The inline info that follows the header may run past this window: read it from the file, bounded.
+            info = gobuild.parse(window.read(window.offset + header, gobuild.SPAN), 0, 1)
+        elif (
+            window is not None
+            and window.read is not None
+            and not gobuild.is_inline(data, header)
+            and not (info and info.deps)
+        ):
+            # An older binary points elsewhere: its info lies anywhere in the file (as in a whole read).
+            info = gobuild.find_info(window.read, view.entry.size) or info
         if info is None:
             return
         for dep in info.deps:
             yield from _sdk(view, "go", dep.path, dep.version)
 
     def _auditable(self, view: FileView) -> Iterator[Evidence]:
-        for name, version in auditable.crates(view.data):
+        window = view.window
+        if window is not None and window.read is not None:  # the head of a big binary: its headers are at the end
+            found = auditable.crates_at(window.read, view.entry.size)
+        else:
+            found = auditable.crates(view.data)
+        for name, version in found:
             yield from _sdk(view, "cargo", name, version)
 
     def _utf16(self, view: FileView) -> Iterator[Evidence | Skip]:

@@ -5,14 +5,25 @@ from __future__ import annotations
 import json
 import zlib
 
-from scanner.formats.elf import section
+from scanner.formats.elf import ReadAt, section, section_at
 
+SECTION = ".dep-v0"
 _MAX_JSON = 8 << 20
+MAX_SECTION = 8 << 20  # compressed; real ones are a few KiB
 
 
 def crates(data: bytes) -> list[tuple[str, str]]:
     """(name, version) of every crate the binary was built from; empty when it carries no such data."""
-    blob = section(data, ".dep-v0")
+    return crates_of(section(data, SECTION))
+
+
+def crates_at(read: ReadAt, file_size: int) -> list[tuple[str, str]]:
+    """The same for a binary too large to hold: its section is found and read positionally, bounded."""
+    return crates_of(section_at(read, file_size, SECTION, MAX_SECTION))
+
+
+def crates_of(blob: bytes | None) -> list[tuple[str, str]]:
+    """(name, version) of every crate in the bytes of a `.dep-v0` section."""
     if not blob:
         return []
     try:

@@ -7,6 +7,7 @@ info is still findable in any Go binary by the 16-byte sentinels the go command 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 MAGIC = b"\xff Go buildinf:"
@@ -14,6 +15,8 @@ _INFO_START = bytes.fromhex("3077af0c9274080241e1c107e6d618e6")
 _INFO_END = bytes.fromhex("f932433186182072008242104116d8f2")
 _FLAG_INLINE = 0x2
 _MAX_INFO = 1 << 20
+# The bytes from a header that the inline info can take: the header, two varints and their strings.
+SPAN = 32 + 2 * (10 + _MAX_INFO)
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,31 @@ def _inline_strings(data: bytes, header: int) -> tuple[str | None, bytes | None]
         return version, data[at2 : at2 + min(size2, _MAX_INFO)]
     except ValueError:
         return None, None
+
+
+def is_inline(data: bytes, header: int) -> bool:
+    """Whether the header at `header` says its info follows it (Go 1.18+); older binaries point elsewhere
+    (their info is found by its sentinels, wherever it lies)."""
+    return header + 16 > len(data) or bool(data[header + 15] & _FLAG_INLINE)
+
+
+def inline_past(data: bytes, header: int) -> bool:
+    """Whether the header's inline info may run past the end of `data`."""
+    return header + SPAN > len(data) and is_inline(data, header)
+
+
+def find_info(read: Callable[[int, int], bytes], file_size: int, step: int = 8 << 20) -> GoBuildInfo | None:
+    """The module info of an older Go binary too large to hold, found by its sentinels in bounded reads."""
+    offset = 0
+    while offset < file_size:
+        chunk = read(offset, step + len(_INFO_START) - 1)
+        begin = chunk.find(_INFO_START)
+        if begin != -1:
+            region = read(offset + begin, 16 + _MAX_INFO + 16)
+            close = region.find(_INFO_END, 16)
+            return _modinfo(None, region[16:close]) if close != -1 else None
+        offset += step
+    return None
 
 
 def parse(data: bytes, start: int = 0, end: int | None = None) -> GoBuildInfo | None:

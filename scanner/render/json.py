@@ -7,6 +7,7 @@ ignore file accepts keep their place and gain `ignored` with the reason.
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
@@ -19,12 +20,23 @@ description = "the full inventory as JSON (schema modelcensus/inventory@1)"
 
 
 def clean(value: Any) -> Any:
+    """`value` with every string made valid Unicode, in place: the document of a large scan is not copied."""
     if isinstance(value, str):
         return unsurrogate(value)
     if isinstance(value, dict):
-        return {unsurrogate(k) if isinstance(k, str) else k: clean(v) for k, v in value.items()}
+        if any(isinstance(k, str) and unsurrogate(k) is not k for k in value):
+            return {unsurrogate(k) if isinstance(k, str) else k: clean(v) for k, v in value.items()}
+        for k, v in value.items():
+            new = clean(v)
+            if new is not v:
+                value[k] = new  # same keys: allowed while iterating
+        return value
     if isinstance(value, list):
-        return [clean(v) for v in value]
+        for i, v in enumerate(value):
+            new = clean(v)
+            if new is not v:
+                value[i] = new
+        return value
     return value
 
 
@@ -39,4 +51,13 @@ def document(inv: Inventory, opts: ReportOptions = DEFAULT) -> dict[str, Any]:
 
 def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
     # ensure_ascii: a control or bidi character from a hostile file name never reaches a terminal raw.
-    return json.dumps(document(inv, opts), indent=2, ensure_ascii=True) + "\n"
+    # The same text as json.dumps, written chunk by chunk: dumps first lists every chunk (millions of small
+    # strings for a large scan, several times the size of the text) before joining them.
+    out = io.StringIO()
+    for chunk in _ENCODER.iterencode(document(inv, opts)):
+        out.write(chunk)
+    out.write("\n")
+    return out.getvalue()
+
+
+_ENCODER = json.JSONEncoder(indent=2, ensure_ascii=True)
