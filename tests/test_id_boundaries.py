@@ -105,7 +105,8 @@ def test_help_text_of_a_model_list_file_names_no_model(tmp_path: Path, scan_dir:
 
 def test_gemini_cli_config_aliases_and_voice_backend_are_no_models(tmp_path: Path, scan_dir: ScanFn) -> None:
     _pkg(tmp_path, GEMINI, "@google/gemini-cli", "0.61.0")
-    body = (DATA / "gemini-cli-model-config-aliases.js").read_bytes() + (DATA / "gemini-cli-voice-backend.js").read_bytes()
+    parts = ("gemini-cli-model-config-aliases.js", "gemini-cli-voice-backend.js")
+    body = b"".join((DATA / n).read_bytes() for n in parts)
     write(tmp_path, f"{GEMINI}/bundle/chunk-5FZXKDXH.js", b"var c = {\n" + body)
     _, doc = scan_dir(tmp_path)
     ships = _ships(doc, "gemini-cli")

@@ -21,8 +21,8 @@ from email.parser import BytesHeaderParser
 from scanner.catalog.matcher import PatternKind
 from scanner.catalog.schema import AgentAlias, AgentProduct, AgentSettingsFile
 from scanner.detectors.base import FileView
-from scanner.detectors.content import packed_tables
 from scanner.detectors.config_formats import ConfigItem, ParseFailure, parse_env, parse_json, parse_toml, parse_yaml
+from scanner.detectors.content import packed_tables
 from scanner.model import (
     AgentConfigEvidence,
     AgentFileEvidence,
