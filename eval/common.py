@@ -189,7 +189,8 @@ _VENDOR_ID = _PROVIDER + (
     rb"(?:claude-(?:[0-9][a-z0-9.@:-]*|instant-[0-9][a-z0-9.@:-]*"
     rb"|(?:opus|sonnet|haiku|fable|mythos)-[a-z0-9][a-z0-9.@:-]*)"
     rb"|(?:gpt-[0-9][a-z0-9.-]*|gpt-(?:image|audio|realtime|oss)(?:-[a-z0-9.]+)*"
-    rb"|chatgpt-4o[a-z0-9.-]*|o[134](?:-mini|-pro|-preview|-deep-research)?(?:-[0-9]{4}-[0-9]{2}-[0-9]{2})?"
+    rb"|chatgpt-4o[a-z0-9.-]*|o[134](?:-mini|-pro|-preview|-deep-research)(?:-[0-9]{4}-[0-9]{2}-[0-9]{2})?"
+    rb"|o[134]-[0-9]{4}-[0-9]{2}-[0-9]{2}"
     rb"|(?:babbage|davinci)-002|text-embedding-(?:3-small|3-large|ada-002)|omni-moderation-[a-z0-9-]+"
     rb"|sora-[0-9][a-z0-9-]*|tts-1(?:-hd)?|whisper-1|dall-e-[23])"
     rb"|gemini-(?:[0-9]|embedding-|live-[0-9])[a-z0-9.-]*|gemma-?[0-9][a-z0-9.-]*"
@@ -199,11 +200,24 @@ _VENDOR_ID = _PROVIDER + (
 )
 SHIP_ID = re.compile(rb"""(["'`\x00])(""" + _VENDOR_ID + rb""")(?=\1)""")
 # `"gemini-3.5-flash-base": { extends: "base", modelConfig: { model: … } }` names a config alias, not a model;
-# so it is wherever the file names it (`modelConfigKey: { model: "gemini-3-flash-base" }`).
+# so it is wherever the file names it (`modelConfigKey: { model: "gemini-3-flash-base" }`), unless it is also the
+# model an alias resolves to (`"gemini-2.5-flash": { extends: "chat-base-2.5", modelConfig: { model:
+# "gemini-2.5-flash" } }`: that name is a model too).
 CONFIG_ALIAS = re.compile(rb"""\s*:\s*\{\s*["']?extends["']?\s*:""")
+RESOLVES_TO = re.compile(rb"""\bmodelConfig["']?\s*:\s*\{\s*["']?model["']?\s*:\s*["'`]([A-Za-z0-9._:@/-]+)["'`]""")
 # The value of a label key is a name for people (`name:"DeepSeek-V4-Flash"` beside `id:"deepseek-v4-flash"`).
 LABEL_BEFORE = re.compile(rb"""(?:name|displayName|display_name|modelName|label|title|description)["']?\s*[:=]\s*$""",
                           re.I)
+# A model table's records (models.dev's `"kimi-k2.5":{id:"kimi-k2.5",…,limit:{context:…}}`, pi's and Qwen Code's
+# `{ id: "kimi-k2.5", contextWindowSize: … }`, Codex's models.json `"slug": "gpt-daybreak-blue-latest", …
+# "context_window": …`): the `id` / `slug` of a record that states a context window, token limit or price is a model
+# id, whatever its vendor's grammar (`command-a-03-2025`, `devstral-2512`, `o3`). A bare `"o3"` elsewhere
+# (`id.includes("o3")`, a help example `-c model="o3"`) is no model list. A router's path form (`cerebras/qwen3-32b`)
+# is a route's spelling, not scored as shipped (README: ships are literals that begin with a family id).
+TABLE_ID = re.compile(rb"""(?<![A-Za-z0-9_$])(?:id|slug)["']?\s*:\s*["']([A-Za-z0-9][A-Za-z0-9._:@+-]{0,100})["']""")
+NEXT_RECORD = re.compile(rb"""(?<![A-Za-z0-9_$])(?:id|slug)["']?\s*:""")
+MODEL_FIELDS = re.compile(rb"""limit:\{context|contextWindow|context_window|maxTokens|max_tokens|cost:\{input""")
+_RECORD_REACH = 1200
 # Rust packs its string literals back to back, with no delimiter: `openai.gpt-5.6-solopenai.gpt-5.6-terra…`.
 # In a run of at least three such pieces, each piece but the last ends where the next begins; the last one's
 # end is unknown (it runs into the next literal), so it is not taken.
@@ -216,6 +230,7 @@ def shipped_ids(files: list[Path], chunk: int = 64 << 20) -> list[str]:
     """Vendor-grammar literals in the given files (read in overlapping chunks)."""
     found: set[str] = set()
     aliases: set[str] = set()
+    resolved: set[str] = set()
     for path in files:
         with path.open("rb") as fh:
             tail = b""
@@ -236,9 +251,21 @@ def shipped_ids(files: list[Path], chunk: int = 64 << 20) -> list[str]:
                         continue
                     ident = _string_table_cut(data, m.start(2), ident)
                     found.add(ident)
+                resolved |= {m.group(1).decode() for m in RESOLVES_TO.finditer(data)}
+                found |= _table_ids(data)
                 found |= _packed(data)
                 tail = data[-256:]
-    return sorted(found - aliases)
+    return sorted(found - (aliases - resolved))
+
+
+def _table_ids(data: bytes) -> set[str]:
+    out: set[str] = set()
+    for m in TABLE_ID.finditer(data):
+        record = data[m.end() : m.end() + _RECORD_REACH]
+        nxt = NEXT_RECORD.search(record)
+        if MODEL_FIELDS.search(record[: nxt.start() if nxt else len(record)]):
+            out.add(m.group(1).decode())
+    return out
 
 
 def _string_table_cut(data: bytes, start: int, ident: str) -> str:
