@@ -101,6 +101,11 @@ def test_help_text_of_a_model_list_file_names_no_model(tmp_path: Path, scan_dir:
     _, doc = scan_dir(tmp_path)
     assert "deepseek-coder-v2:16b" not in _names(doc)
     assert "claude-sonnet-4.5" in _ships(doc, "copilot-cli")
+    # Named by a config too, the id is a model, located at the config only.
+    write(tmp_path, "/etc/agent/config.yaml", "model: deepseek-coder-v2:16b\n")
+    _, doc = scan_dir(tmp_path)
+    found = [m for m in doc["models"] if m["name"] == "deepseek-coder-v2:16b"]
+    assert [loc["path"] for m in found for loc in m["locations"]] == ["/etc/agent/config.yaml"]
 
 
 def test_gemini_cli_config_aliases_and_voice_backend_are_no_models(tmp_path: Path, scan_dir: ScanFn) -> None:
