@@ -214,6 +214,15 @@ LABEL_BEFORE = re.compile(rb"""(?:name|displayName|display_name|modelName|label|
 # id, whatever its vendor's grammar (`command-a-03-2025`, `devstral-2512`, `o3`). A bare `"o3"` elsewhere
 # (`id.includes("o3")`, a help example `-c model="o3"`) is no model list. A router's path form (`cerebras/qwen3-32b`)
 # is a route's spelling, not scored as shipped (README: ships are literals that begin with a family id).
+# Only ids of the vendors the project catalogues (catalogs/*.toml: Anthropic, OpenAI, Google, Alibaba, xAI,
+# Mistral, DeepSeek, Moonshot, Meta, Cohere) are catalog models a product ships; a record of another vendor's
+# model (GLM, MiniMax, Nova) or a product's own pseudo-model (`codex-auto-review`, `auto`) is not scored.
+CATALOGUED = re.compile(
+    rb"(?:(?:" + _REGION + rb")?[a-z]{2,12}\.)?(?:claude|gpt|chatgpt|o[1-9]|gemini|gemma|qwen|qwq|grok|codestral|"
+    rb"mistral|ministral|devstral|magistral|pixtral|mixtral|open-mistral|open-mixtral|deepseek|kimi|llama|"
+    rb"meta-llama|command|text-embedding|dall-e|tts-|whisper|sora|omni-moderation|babbage|davinci)(?![a-z])",
+    re.I,
+)
 TABLE_ID = re.compile(rb"""(?<![A-Za-z0-9_$])(?:id|slug)["']?\s*:\s*["']([A-Za-z0-9][A-Za-z0-9._:@+-]{0,100})["']""")
 NEXT_RECORD = re.compile(rb"""(?<![A-Za-z0-9_$])(?:id|slug)["']?\s*:""")
 MODEL_FIELDS = re.compile(rb"""limit:\{context|contextWindow|context_window|maxTokens|max_tokens|cost:\{input""")
@@ -263,7 +272,7 @@ def _table_ids(data: bytes) -> set[str]:
     for m in TABLE_ID.finditer(data):
         record = data[m.end() : m.end() + _RECORD_REACH]
         nxt = NEXT_RECORD.search(record)
-        if MODEL_FIELDS.search(record[: nxt.start() if nxt else len(record)]):
+        if MODEL_FIELDS.search(record[: nxt.start() if nxt else len(record)]) and CATALOGUED.match(m.group(1)):
             out.add(m.group(1).decode())
     return out
 
