@@ -205,8 +205,9 @@ SHIP_ID = re.compile(rb"""(["'`\x00])(""" + _VENDOR_ID + rb""")(?=\1)""")
 # "gemini-2.5-flash" } }`: that name is a model too).
 CONFIG_ALIAS = re.compile(rb"""\s*:\s*\{\s*["']?extends["']?\s*:""")
 RESOLVES_TO = re.compile(rb"""\bmodelConfig["']?\s*:\s*\{\s*["']?model["']?\s*:\s*["'`]([A-Za-z0-9._:@/-]+)["'`]""")
-# The value of a label key is a name for people (`name:"DeepSeek-V4-Flash"` beside `id:"deepseek-v4-flash"`).
-LABEL_BEFORE = re.compile(rb"""(?:name|displayName|display_name|modelName|label|title|description)["']?\s*[:=]\s*$""",
+# The value of a label key is a name for people (`name:"DeepSeek-V4-Flash"` beside `id:"deepseek-v4-flash"`);
+# a `family:"gemini-flash-lite"` names a family of records, not one model.
+LABEL_BEFORE = re.compile(rb"""(?:name|displayName|display_name|label|title|description|family)["']?\s*[:=]\s*$""",
                           re.I)
 # A model table's records (models.dev's `"kimi-k2.5":{id:"kimi-k2.5",…,limit:{context:…}}`, pi's and Qwen Code's
 # `{ id: "kimi-k2.5", contextWindowSize: … }`, Codex's models.json `"slug": "gpt-daybreak-blue-latest", …

@@ -119,3 +119,22 @@ def test_gemini_cli_config_aliases_and_voice_backend_are_no_models(tmp_path: Pat
     names = _names(doc)
     assert not {n for n in names if n.endswith("-base")}
     assert "gemini-live" not in names
+
+
+OPENCODE = f"{GLOBAL}/opencode-ai"
+QWEN = f"{GLOBAL}/@qwen-code/qwen-code"
+
+
+def test_a_family_value_and_a_comment_word_are_not_shipped(tmp_path: Path, scan_dir: ScanFn) -> None:
+    _pkg(tmp_path, OPENCODE, "opencode-ai", "1.18.33")
+    _pkg(tmp_path, f"{OPENCODE}/node_modules/opencode-linux-x64", "opencode-linux-x64", "1.18.33")
+    record = (DATA / "opencode-models-dev-family.bin").read_bytes()
+    write(tmp_path, f"{OPENCODE}/node_modules/opencode-linux-x64/bin/opencode", ELF + record, 0o755)
+    _pkg(tmp_path, QWEN, "@qwen-code/qwen-code", "0.24.4")
+    comment = (DATA / "qwen-code-model-comment.js").read_bytes()
+    write(tmp_path, f"{QWEN}/chunks/chunk-P5OXAI4R.js", comment + b'const M = ["deepseek-v4.1-flash"];\n')
+    _, doc = scan_dir(tmp_path)
+    assert "command-a-03-2025" in _ships(doc, "opencode")
+    assert "command-a" not in _ships(doc, "opencode")  # `family:"command-a"`
+    ships = _ships(doc, "qwen-code")
+    assert "deepseek-v4.1-flash" in ships and "deepseek-flash" not in ships

@@ -22,7 +22,7 @@ from scanner.catalog.matcher import PatternKind
 from scanner.catalog.schema import AgentAlias, AgentProduct, AgentSettingsFile
 from scanner.detectors.base import FileView
 from scanner.detectors.config_formats import ConfigItem, ParseFailure, parse_env, parse_json, parse_toml, parse_yaml
-from scanner.detectors.content import packed_tables
+from scanner.detectors.content import in_sentence, packed_tables
 from scanner.model import (
     AgentConfigEvidence,
     AgentFileEvidence,
@@ -377,7 +377,7 @@ def _literal_ids(view: FileView) -> tuple[str, ...]:
     cloud's provider prefix before it (`"us.anthropic.claude-opus-4-7"`, `"openai.gpt-6.1-sol"`: the id the
     product calls on Bedrock). In a compiled binary, also the ids of its packed literal tables."""
     data, catalog = view.data, view.catalog
-    labels = catalog.keys("label")
+    labels = catalog.keys("label") | catalog.keys("not_model")
     binary = view.head[:4] == _ELF
     ids: dict[str, None] = {}
     for hit in view.hits:
@@ -403,7 +403,9 @@ def _literal_ids(view: FileView) -> tuple[str, ...]:
             continue
         key = _KEY_BEFORE.search(data, max(0, opener - 48), opener)
         if key is not None and decode(key.group(1)).lower() in labels:
-            continue  # `name: "Claude Opus 4.6"`, `displayName: "DeepSeek-R1"`: a label, not an id
+            continue  # `name: "Claude Opus 4.6"`, `displayName: "DeepSeek-R1"`, `family:"command-a"`: no id
+        if in_sentence(data, opener + 1, end):
+            continue  # `serves V4 flash as \`deepseek-flash\` (the`: a comment's word, not a model list's
         ids[name] = None
     if binary:
         for name in packed_tables(view)[: max(0, _MAX_SHIPS - len(ids))]:

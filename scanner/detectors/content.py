@@ -222,7 +222,7 @@ _MARSHAL_SHORT = frozenset({0x7A, 0x5A, 0xFA, 0xDA})
 # it, past closing punctuation, a blank and a word. `(e.g. anthropic.claude-sonnet-4-5-v1:0) or an`, `not
 # \`claude-opus-4-6-20251101\`). Guessing`, `(for example, `gemini-3-preview`). Defaults`.
 _WORD_BEFORE = re.compile(rb"(?:^|[\s(])[A-Za-z][A-Za-z.]+[,;]? [(\[`'\"\\]{0,3}\Z")
-_WORD_AFTER = re.compile(rb"[`'\"\\)\].,;:!?]{0,4} [A-Za-z]{2,}")
+_WORD_AFTER = re.compile(rb"[`'\"\\)\].,;:!?]{0,4} [(\[]?[A-Za-z]{2,}")
 _SENTENCE_REACH = 64
 
 
