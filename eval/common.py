@@ -182,7 +182,7 @@ def dist_info_version(site: Path, name: str) -> str | None:
 # `o1-preview-2024-09-12`); Google's `gemini-embedding-001`, `gemini-live-2.5-…`, `gemma-4-31b-it`; and the
 # hosting platforms' capitalised spellings of open-weight ids (`DeepSeek-V4-Flash`, `Qwen3-Coder-Next-FP8`,
 # `Kimi-K2.5`, `Meta-Llama-3-1-8B-Instruct-FP8`) as models.dev keys and ids name them.
-_REGION = rb"(?:us|eu|apac|global|jp|au)\."
+_REGION = rb"(?:us|eu|apac|global|jp|au|in|ca)\."
 # Bedrock's provider names, the prefix of its model ids (`qwen.qwen3-32b-v1:0`, `us.anthropic.claude-…`).
 _PROVIDER = rb"(?:(?:" + _REGION + rb")?(?:anthropic|openai|qwen|mistral|meta|google|deepseek|moonshot|moonshotai)\.)?"
 _VENDOR_ID = _PROVIDER + (
@@ -216,10 +216,10 @@ LABEL_BEFORE = re.compile(rb"""(?:name|displayName|display_name|label|title|desc
 # (`id.includes("o3")`, a help example `-c model="o3"`) is no model list. A router's path form (`cerebras/qwen3-32b`)
 # is a route's spelling, not scored as shipped (README: ships are literals that begin with a family id).
 # Only ids of the vendors the project catalogues (catalogs/*.toml: Anthropic, OpenAI, Google, Alibaba, xAI,
-# Mistral, DeepSeek, Moonshot, Meta, Cohere) are catalog models a product ships; a record of another vendor's
+# Mistral, DeepSeek, Moonshot, Meta with its Muse line, Cohere) are catalog models a product ships; a record of another vendor's
 # model (GLM, MiniMax, Nova) or a product's own pseudo-model (`codex-auto-review`, `auto`) is not scored.
 CATALOGUED = re.compile(
-    rb"(?:(?:" + _REGION + rb")?[a-z]{2,12}\.)?(?:claude|gpt|chatgpt|o[1-9]|gemini|gemma|qwen|qwq|grok|codestral|"
+    rb"(?:[a-z]{2,12}\.){0,2}(?:claude|gpt|chatgpt|o[1-9]|gemini|gemma|qwen|qwq|grok|codestral|muse|"
     rb"mistral|ministral|devstral|magistral|pixtral|mixtral|open-mistral|open-mixtral|deepseek|kimi|llama|"
     rb"meta-llama|command|text-embedding|dall-e|tts-|whisper|sora|omni-moderation|babbage|davinci)(?![a-z])",
     re.I,
@@ -228,6 +228,9 @@ TABLE_ID = re.compile(rb"""(?<![A-Za-z0-9_$])(?:id|slug)["']?\s*:\s*["']([A-Za-z
 NEXT_RECORD = re.compile(rb"""(?<![A-Za-z0-9_$])(?:id|slug)["']?\s*:""")
 MODEL_FIELDS = re.compile(rb"""limit:\{context|contextWindow|context_window|maxTokens|max_tokens|cost:\{input""")
 _RECORD_REACH = 1200
+# A backquoted literal between words of running text (docs, comments) is a mention, not a model list's entry.
+PROSE_BEFORE = re.compile(rb"[A-Za-z]{2,}[,;]? $")
+PROSE_AFTER = re.compile(rb"[.,;:)]{0,3} \(?[A-Za-z]{2,}")
 # Rust packs its string literals back to back, with no delimiter: `openai.gpt-5.6-solopenai.gpt-5.6-terra…`.
 # In a run of at least three such pieces, each piece but the last ends where the next begins; the last one's
 # end is unknown (it runs into the next literal), so it is not taken.
@@ -256,6 +259,9 @@ def shipped_ids(files: list[Path], chunk: int = 64 << 20) -> list[str]:
                         continue
                     if ident.endswith(("-", ".", ":")) or LABEL_BEFORE.search(data, max(0, m.start() - 24), m.start()):
                         continue
+                    if m.group(1) == b"`" and PROSE_BEFORE.search(data, max(0, m.start() - 40), m.start()) \
+                            and PROSE_AFTER.match(data, m.end() + 1):
+                        continue  # `do not invent a separate \`gpt-6-pro\` model slug`: a word of a sentence
                     # Between NULs, a short id (`o1`, `gpt-5`) is as likely any two bytes of machine code.
                     if m.group(1) == b"\x00" and ("-" not in ident or len(ident) < 10):
                         continue
