@@ -175,15 +175,62 @@ def dist_info_version(site: Path, name: str) -> str | None:
 # Model ids as a product ships them: whole string literals of a vendor's id grammar. A literal is delimited by
 # quotes (JS source, which Bun/Node single executables keep as text) or by NULs (C strings, string tables).
 # A cloud's provider-prefixed form (`us.anthropic.claude-…` on Bedrock, `openai.gpt-…`) is the same literal.
-_VENDOR_ID = (
-    rb"""(?:(?:(?:us|eu|apac|global|jp|au)\.)?anthropic\.)?claude-(?:opus|sonnet|haiku|fable|mythos)-[0-9][a-z0-9.@:-]*"""
-    rb"""|(?:(?:(?:us|eu|apac|global)\.)?openai\.)?gpt-[0-9][a-z0-9.-]*|o[134](?:-mini|-pro)?|gemini-[0-9][a-z0-9.-]*"""
-    rb"""|qwen[0-9][a-z0-9.-]*|gemma[0-9][a-z0-9.-]*|grok-[0-9][a-z0-9.-]*|codestral-[a-z0-9.-]+"""
-    rb"""|mistral-(?:large|medium|small)[a-z0-9.-]*|deepseek-(?:chat|reasoner|v[0-9][a-z0-9.-]*)"""
+# Each vendor's grammar is its published naming, older lines included, as products' tables hold them (read in
+# the corpus files): Anthropic's `claude-2.1`, `claude-instant-1.2`, `claude-3-5-haiku-20241022` (a deprecation
+# table), `claude-mythos-preview`; OpenAI's legacy, embedding, moderation, image, audio, realtime and video models
+# (`babbage-002`, `text-embedding-3-large` in tiktoken's model-to-encoding switch, `gpt-image-1`, `sora-2`,
+# `o1-preview-2024-09-12`); Google's `gemini-embedding-001`, `gemini-live-2.5-…`, `gemma-4-31b-it`; and the
+# hosting platforms' capitalised spellings of open-weight ids (`DeepSeek-V4-Flash`, `Qwen3-Coder-Next-FP8`,
+# `Kimi-K2.5`, `Meta-Llama-3-1-8B-Instruct-FP8`) as models.dev keys and ids name them.
+_REGION = rb"(?:us|eu|apac|global|jp|au|in|ca)\."
+# Bedrock's provider names, the prefix of its model ids (`qwen.qwen3-32b-v1:0`, `us.anthropic.claude-…`).
+_PROVIDER = rb"(?:(?:" + _REGION + rb")?(?:anthropic|openai|qwen|mistral|meta|google|deepseek|moonshot|moonshotai)\.)?"
+_VENDOR_ID = _PROVIDER + (
+    rb"(?:claude-(?:[0-9][a-z0-9.@:-]*|instant-[0-9][a-z0-9.@:-]*"
+    rb"|(?:opus|sonnet|haiku|fable|mythos)-[a-z0-9][a-z0-9.@:-]*)"
+    rb"|(?:gpt-[0-9][a-z0-9.-]*|gpt-(?:image|audio|realtime|oss)(?:-[a-z0-9.]+)*"
+    rb"|chatgpt-4o[a-z0-9.-]*|o[134](?:-mini|-pro|-preview|-deep-research)(?:-[0-9]{4}-[0-9]{2}-[0-9]{2})?"
+    rb"|o[134]-[0-9]{4}-[0-9]{2}-[0-9]{2}"
+    rb"|(?:babbage|davinci)-002|text-embedding-(?:3-small|3-large|ada-002)|omni-moderation-[a-z0-9-]+"
+    rb"|sora-[0-9][a-z0-9-]*|tts-1(?:-hd)?|whisper-1|dall-e-[23])"
+    rb"|gemini-(?:[0-9]|embedding-|live-[0-9])[a-z0-9.-]*|gemma-?[0-9][a-z0-9.-]*"
+    rb"|qwen[0-9][a-z0-9.-]*|grok-[0-9][a-z0-9.-]*|codestral-[a-z0-9.-]+"
+    rb"|mistral-(?:large|medium|small)[a-z0-9.-]*|deepseek-(?:chat|reasoner|v[0-9][a-z0-9.-]*)"
+    rb"|(?:DeepSeek-(?:V|R)[0-9]|Qwen[0-9]|Kimi-K[0-9]|(?:Meta-)?Llama-[0-9])[A-Za-z0-9._-]*)"
 )
 SHIP_ID = re.compile(rb"""(["'`\x00])(""" + _VENDOR_ID + rb""")(?=\1)""")
-# `"gemini-3.5-flash-base": { extends: "base", modelConfig: { model: … } }` names a config alias, not a model.
+# `"gemini-3.5-flash-base": { extends: "base", modelConfig: { model: … } }` names a config alias, not a model;
+# so it is wherever the file names it (`modelConfigKey: { model: "gemini-3-flash-base" }`), unless it is also the
+# model an alias resolves to (`"gemini-2.5-flash": { extends: "chat-base-2.5", modelConfig: { model:
+# "gemini-2.5-flash" } }`: that name is a model too).
 CONFIG_ALIAS = re.compile(rb"""\s*:\s*\{\s*["']?extends["']?\s*:""")
+RESOLVES_TO = re.compile(rb"""\bmodelConfig["']?\s*:\s*\{\s*["']?model["']?\s*:\s*["'`]([A-Za-z0-9._:@/-]+)["'`]""")
+# The value of a label key is a name for people (`name:"DeepSeek-V4-Flash"` beside `id:"deepseek-v4-flash"`);
+# a `family:"gemini-flash-lite"` names a family of records, not one model.
+LABEL_BEFORE = re.compile(rb"""(?:name|displayName|display_name|label|title|description|family)["']?\s*[:=]\s*$""",
+                          re.I)
+# A model table's records (models.dev's `"kimi-k2.5":{id:"kimi-k2.5",…,limit:{context:…}}`, pi's and Qwen Code's
+# `{ id: "kimi-k2.5", contextWindowSize: … }`, Codex's models.json `"slug": "gpt-daybreak-blue-latest", …
+# "context_window": …`): the `id` / `slug` of a record that states a context window, token limit or price is a model
+# id, whatever its vendor's grammar (`command-a-03-2025`, `devstral-2512`, `o3`). A bare `"o3"` elsewhere
+# (`id.includes("o3")`, a help example `-c model="o3"`) is no model list. A router's path form (`cerebras/qwen3-32b`)
+# is a route's spelling, not scored as shipped (README: ships are literals that begin with a family id).
+# Only ids of the vendors the project catalogues (catalogs/*.toml: Anthropic, OpenAI, Google, Alibaba, xAI,
+# Mistral, DeepSeek, Moonshot, Meta with its Muse line, Cohere) are catalog models a product ships; a record of another vendor's
+# model (GLM, MiniMax, Nova) or a product's own pseudo-model (`codex-auto-review`, `auto`) is not scored.
+CATALOGUED = re.compile(
+    rb"(?:[a-z]{2,12}\.){0,2}(?:claude|gpt|chatgpt|o[1-9]|gemini|gemma|qwen|qwq|grok|codestral|muse|"
+    rb"mistral|ministral|devstral|magistral|pixtral|mixtral|open-mistral|open-mixtral|deepseek|kimi|llama|"
+    rb"meta-llama|command|text-embedding|dall-e|tts-|whisper|sora|omni-moderation|babbage|davinci)(?![a-z])",
+    re.I,
+)
+TABLE_ID = re.compile(rb"""(?<![A-Za-z0-9_$])(?:id|slug)["']?\s*:\s*["']([A-Za-z0-9][A-Za-z0-9._:@+-]{0,100})["']""")
+NEXT_RECORD = re.compile(rb"""(?<![A-Za-z0-9_$])(?:id|slug)["']?\s*:""")
+MODEL_FIELDS = re.compile(rb"""limit:\{context|contextWindow|context_window|maxTokens|max_tokens|cost:\{input""")
+_RECORD_REACH = 1200
+# A backquoted literal between words of running text (docs, comments) is a mention, not a model list's entry.
+PROSE_BEFORE = re.compile(rb"[A-Za-z]{2,}[,;]? $")
+PROSE_AFTER = re.compile(rb"[.,;:)]{0,3} \(?[A-Za-z]{2,}")
 # Rust packs its string literals back to back, with no delimiter: `openai.gpt-5.6-solopenai.gpt-5.6-terra…`.
 # In a run of at least three such pieces, each piece but the last ends where the next begins; the last one's
 # end is unknown (it runs into the next literal), so it is not taken.
@@ -195,6 +242,8 @@ _REGION_TAIL = re.compile(rb"(?:us|eu|apac|global)\.$")
 def shipped_ids(files: list[Path], chunk: int = 64 << 20) -> list[str]:
     """Vendor-grammar literals in the given files (read in overlapping chunks)."""
     found: set[str] = set()
+    aliases: set[str] = set()
+    resolved: set[str] = set()
     for path in files:
         with path.open("rb") as fh:
             tail = b""
@@ -205,16 +254,34 @@ def shipped_ids(files: list[Path], chunk: int = 64 << 20) -> list[str]:
                 data = tail + block
                 for m in SHIP_ID.finditer(data):
                     ident = m.group(2).decode()
-                    if ident.endswith(("-", ".", ":")) or CONFIG_ALIAS.match(data, m.end() + 1):
+                    if CONFIG_ALIAS.match(data, m.end() + 1):
+                        aliases.add(ident)
                         continue
+                    if ident.endswith(("-", ".", ":")) or LABEL_BEFORE.search(data, max(0, m.start() - 24), m.start()):
+                        continue
+                    if m.group(1) == b"`" and PROSE_BEFORE.search(data, max(0, m.start() - 40), m.start()) \
+                            and PROSE_AFTER.match(data, m.end() + 1):
+                        continue  # `do not invent a separate \`gpt-6-pro\` model slug`: a word of a sentence
                     # Between NULs, a short id (`o1`, `gpt-5`) is as likely any two bytes of machine code.
                     if m.group(1) == b"\x00" and ("-" not in ident or len(ident) < 10):
                         continue
                     ident = _string_table_cut(data, m.start(2), ident)
                     found.add(ident)
+                resolved |= {m.group(1).decode() for m in RESOLVES_TO.finditer(data)}
+                found |= _table_ids(data)
                 found |= _packed(data)
                 tail = data[-256:]
-    return sorted(found)
+    return sorted(found - (aliases - resolved))
+
+
+def _table_ids(data: bytes) -> set[str]:
+    out: set[str] = set()
+    for m in TABLE_ID.finditer(data):
+        record = data[m.end() : m.end() + _RECORD_REACH]
+        nxt = NEXT_RECORD.search(record)
+        if MODEL_FIELDS.search(record[: nxt.start() if nxt else len(record)]) and CATALOGUED.match(m.group(1)):
+            out.add(m.group(1).decode())
+    return out
 
 
 def _string_table_cut(data: bytes, start: int, ident: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -129,15 +130,16 @@ def quoted_elsewhere(root: Path, ids: list[str], skip: set[str]) -> set[str]:
     if not ids:
         return set()
     # The patterns go to grep on stdin: the corpus cache is read-only to the eval.
+    # In any quotes: a TypeScript declaration's `'gpt-realtime-1.5'` is as much a literal as a JSON "…".
     proc = subprocess.run(["grep", "-r", "-a", "-o", "-F", "-f", "-", str(root)],
-                          input="".join(f'"{i}"\n' for i in ids), capture_output=True, text=True,
-                          errors="replace")
+                          input="".join(f"{q}{i}{q}\n" for i in ids for q in "\"'`"), capture_output=True,
+                          text=True, errors="replace")
     found: set[str] = set()
     prefix = str(root)
     for line in proc.stdout.splitlines():
-        path, _, match = line.rpartition(':"')
-        if path[len(prefix):] not in skip:
-            found.add(match.rstrip('"'))
+        m = re.fullmatch(r"(.*):([\"'`])(.+)\2", line)
+        if m and m.group(1)[len(prefix):] not in skip:
+            found.add(m.group(3))
     return found
 
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as hs
 from scanner.catalog import Catalog
 from scanner.detectors.agents import AgentDetector
 from scanner.detectors.base import FileView
+from scanner.detectors.content import packed_tables
 from scanner.model import AgentFileEvidence, FileMeta
 from scanner.targets.base import FileEntry
 from tests.conftest import ScanFn, entry, write
@@ -49,12 +50,13 @@ def test_claude_code_ships_the_ids_of_its_model_table(tmp_path: Path, scan_dir: 
     # Whole literals of the table: the first-party ids and the Vertex pins (`vertex:"claude-opus-4-1@20250805"`).
     assert {"claude-opus-4-0", "claude-opus-4-1", "claude-opus-4-1-20250805", "claude-opus-4-1@20250805",
             "claude-opus-4-5@20251101", "claude-sonnet-5-5", "claude-opus-4@20250514"} <= ships  # fmt: skip
-    # A route's form of an id is no model id of the table (`bedrock:"us.anthropic.claude-opus-4-1-…-v1:0"`),
-    # nor is a display name (`display_name:"Opus 4.1"`, `modelName:"Claude 3 Opus"`).
-    assert not {s for s in ships if s.startswith(("us.", "anthropic.")) or " " in s}
+    # A route's form of an id is an id the product calls on that cloud (`bedrock:"us.anthropic.claude-opus-4-1-…
+    # -v1:0"`), whole; a display name (`display_name:"Opus 4.1"`, `modelName:"Claude 3 Opus"`) is none.
+    assert {"us.anthropic.claude-opus-4-1-20250805-v1:0", "anthropic.claude-opus-4-1-20250805-v1:0"} <= ships
+    assert not {s for s in ships if " " in s or s.endswith(("-", ".", ":"))}
     for name in ships:
         assert entry(doc, "models", name=name)["wired"] is False
-    # The Bedrock forms still reach `models`, whole, as the content detector reads them.
+    # The Bedrock forms reach `models`, whole, with their route.
     assert entry(doc, "models", name="us.anthropic.claude-opus-4-1-20250805-v1:0")["served_via"] == "bedrock"
 
 
@@ -130,15 +132,20 @@ _PIECES = hs.sampled_from(
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(pieces=hs.lists(hs.one_of(_PIECES, hs.binary(max_size=12)), max_size=30))
 def test_shipped_ids_are_whole_quoted_literals(catalog: Catalog, pieces: list[bytes]) -> None:
-    """Whatever surrounds them, the ids a model-list file ships are whole quoted literals the catalogs know."""
+    """Whatever surrounds them, the ids a model-list file ships are whole literals the catalogs know."""
     data = ELF + b"".join(pieces)
     path = f"{OPENCODE_BIN}"
     view = FileView(FileEntry(path, len(data), 0o100755, 0, 0), data, catalog, lambda e: FileMeta("0755", "r:r"),
                     lambda p, n: None)  # fmt: skip
     for ev in AgentDetector().extract(view):
         if isinstance(ev, AgentFileEvidence) and ev.role == "ships":
+            tables = packed_tables(view)
             for name in ev.models:
-                assert any(q + name.encode() + q in data for q in (b'"', b"'", b"`")), name
+                text = name.encode()
+                # quoted; or a C string of the binary's string table, long and hyphenated; or a packed table's
+                quoted = any(q + text + q in data for q in (b'"', b"'", b"`"))
+                c_string = b"\0" + text + b"\0" in data and b"-" in text and len(text) >= 10
+                assert quoted or c_string or name in tables, name
                 assert catalog.identify(name).catalog != "unknown" and not name.endswith(("-", ".", "@"))
 
 

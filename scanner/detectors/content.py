@@ -37,6 +37,8 @@ _URL_BEFORE = re.compile(rb"https?://[A-Za-z0-9._:@\-]*$")
 _URL_AFTER = re.compile(rb"[^\s\x00-\x1f\x7f\"'<>`\\)\]}]*")
 _NEARBY = 256
 _ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+# Bytes that join a word to what follows: an id right after one of these is the tail of a longer word.
+_JOINED = _ALNUM | frozenset(b"-_")
 # Compiled code and bytecode (and bundles installed as packages): literals may sit back to back there.
 _PACKED = frozenset({Context.BINARY, Context.PACKAGE})
 
@@ -97,6 +99,10 @@ class ContentDetector:
             name = token
         elif hit.kind is PatternKind.HOSTED and not view.catalog.is_hosted_form(name):
             return
+        elif hit.start > 0 and view.data[hit.start - 1] in _JOINED:
+            return  # the tail of a longer word (`#when-to-consider-gpt-61-sol`, `prod-gpt-4o`): not this id
+        if in_sentence(view.data, *_run_around(view.data, hit.start, hit.end)) and not _named(view.catalog, name):
+            return
         if name in view.label_words:
             return  # a word of a display name or description (the config detector read the structure)
         yield ModelEvidence(name, view.location(view.line_of(hit.start), offset=hit.start))
@@ -117,16 +123,19 @@ class ContentDetector:
         if runs[0] <= hit.start and hit.end <= runs[1]:
             return  # hits come in order: this one's run was split already
         runs[:] = [lo, hi]
+        prose = in_sentence(data, lo, hi)
         whole = data[lo:hi].rstrip(b"./:@")
         if _recognised(catalog, decode(whole)):
             # One id, the whole run: `bedrock/anthropic.claude-…-v1:0` of a model list is that hosted form,
             # not the `anthropic.claude-…` a `find` pattern located inside it.
-            yield ModelEvidence(decode(whole), view.location(view.line_of(lo), offset=lo))
+            if not prose or _named(catalog, decode(whole)):
+                yield ModelEvidence(decode(whole), view.location(view.line_of(lo), offset=lo))
             return
         run = data[lo:hi]
         inside = sorted({s - lo for s in starts[bisect_left(starts, lo) : bisect_left(starts, hi)]})
         for start, name in _split(catalog, run, inside):
-            yield ModelEvidence(name, view.location(view.line_of(lo + start), offset=lo + start))
+            if not prose or _named(catalog, name):
+                yield ModelEvidence(name, view.location(view.line_of(lo + start), offset=lo + start))
 
     def _host(self, view: FileView, hit: Hit) -> Iterator[Evidence]:
         host = decode(hit.text).lower()
@@ -209,6 +218,31 @@ _SECTION = re.compile(rb"\n[ \t]*\[[^\]\n]{1,200}\][ \t]*\r?\n")
 _MARSHAL_SHORT = frozenset({0x7A, 0x5A, 0xFA, 0xDA})
 
 
+# Running text around a token: a word and a blank before it (an opening bracket or quote may follow), and after
+# it, past closing punctuation, a blank and a word. `(e.g. anthropic.claude-sonnet-4-5-v1:0) or an`, `not
+# \`claude-opus-4-6-20251101\`). Guessing`, `(for example, `gemini-3-preview`). Defaults`.
+_WORD_BEFORE = re.compile(rb"(?:^|[\s(])[A-Za-z][A-Za-z.]+[,;]? [(\[`'\"\\]{0,3}\Z")
+_WORD_AFTER = re.compile(rb"[`'\"\\)\].,;:!?]{0,4} [(\[]?[A-Za-z]{2,}")
+_SENTENCE_REACH = 64
+
+
+def _named(catalog: Catalog, name: str) -> bool:
+    """Whether a sentence names this model: only by an id the catalogs list (`Removed support for
+    claude-3-opus-20240229` in a changelog). A family-grammar match or a cloud's spelling of an id in a sentence
+    (`(e.g. anthropic.claude-sonnet-4-5-v1:0)`, `not claude-opus-4-6-20251101`) is an example, not a model."""
+    ident = catalog.identify(name)
+    return ident.catalog == CatalogStatus.KNOWN and ident.served_via is None
+
+
+def in_sentence(data: bytes, lo: int, hi: int) -> bool:
+    """Whether the token data[lo:hi] is a word of a sentence (a message, help text, a docs example), which
+    names a model in passing: a family grammar matched inside a sentence is not an id (issue 16 section 2).
+    A whole quoted literal (`case "gpt-4o": return`) is code, never prose."""
+    if 0 < lo and hi < len(data) and data[lo - 1] == data[hi] and data[hi] in b"\"'":
+        return False
+    return bool(_WORD_BEFORE.search(data, max(0, lo - _SENTENCE_REACH), lo)) and bool(_WORD_AFTER.match(data, hi))
+
+
 def _marshal_string(data: bytes, start: int, end: int) -> tuple[int, int] | None:
     """The bounds of the marshalled short string a hit starts in (a .pyc): a hit may run past its end."""
     for p in range(start, max(1, start - _MAX_TOKEN) - 1, -1):
@@ -217,6 +251,29 @@ def _marshal_string(data: bytes, start: int, end: int) -> tuple[int, int] | None
         if p < start and data[p] not in _TOKEN:
             return None
     return None
+
+
+_TABLE = 3
+
+
+def packed_tables(view: FileView) -> list[str]:
+    """The ids of a compiled binary's packed literal tables: runs of at least three recognised ids back to back
+    (Rust's `openai.gpt-5.6-solopenai.gpt-5.6-terraopenai.gpt-6-astra…`). One or two ids alone in a run are no
+    table: machine code and data can spell them by chance."""
+    catalog, data = view.catalog, view.data
+    starts = [h.start for h in view.hits if h.kind in (PatternKind.MODEL, PatternKind.HOSTED)]
+    out: dict[str, None] = {}
+    done = -1
+    for start in starts:
+        if start < done:
+            continue
+        lo, hi = _sized(data, *_run_around(data, start, start + 1))
+        done = hi
+        inside = sorted({s - lo for s in starts[bisect_left(starts, lo) : bisect_left(starts, hi)]})
+        ids = _split(catalog, data[lo:hi], inside)
+        if len(ids) >= _TABLE:
+            out.update((name, None) for _, name in ids)
+    return list(out)
 
 
 def _run_around(data: bytes, start: int, end: int) -> tuple[int, int]:
@@ -233,12 +290,22 @@ def _run_around(data: bytes, start: int, end: int) -> tuple[int, int]:
 def _sized(data: bytes, lo: int, hi: int) -> tuple[int, int]:
     """A run cut to the string it starts when a length header says how long that is: JavaScriptCore's (Bun's)
     string table lays each string out as [u32 length | 1<<31][u32 hash, last byte 0][bytes], so the byte after
-    `claude-haiku-3-5` can be the next header's `5`, which is not part of the id."""
+    `claude-haiku-3-5` can be the next header's `5`, which is not part of the id.
+
+    x86-64 code compares a literal eight bytes at a time with `movabs r64, imm64` (REX.W 48-4F, opcode B8-BF):
+    `48 ba "gpt-5.6-" 31 f6` is the immediate `gpt-5.6-` then `xor esi, esi`, not an id `gpt-5.6-1`. The
+    immediate is the whole string there. (In UTF-8 text an ASCII byte is never followed by B8-BF, a
+    continuation byte, so this never cuts a literal of a string table.)"""
     if lo >= 8 and data[lo - 5] == 0x80 and data[lo - 1] == 0:
         length = int.from_bytes(data[lo - 8 : lo - 4], "little") & 0x7FFFFFFF
         if 0 < length < hi - lo:
             return lo, lo + length
+    if lo >= 2 and 0x48 <= data[lo - 2] <= 0x4F and 0xB8 <= data[lo - 1] <= 0xBF and hi - lo > _IMM64:
+        return lo, lo + _IMM64
     return lo, hi
+
+
+_IMM64 = 8
 
 
 def _split(catalog: Catalog, run: bytes, starts: list[int]) -> list[tuple[int, str]]:
@@ -248,7 +315,8 @@ def _split(catalog: Catalog, run: bytes, starts: list[int]) -> list[tuple[int, s
     is taken. It must end at the run's end, at a separator (`/` `:` `@`, or `.` not starting a file
     extension), or where another id begins; never before `-` or `_` (that is a cut id), and a run ending
     in `-` is a prefix literal, not an id.
-    An id must begin at a separator or where the one before it ended.
+    An id must begin at a separator or where the one before it ended: never inside a longer word, hyphenated
+    or not (`#when-to-consider-gpt-61-sol`, a URL anchor, holds no id `gpt-61-sol`).
     """
     while run and run[-1] in b"./:@":
         run = run[:-1]
@@ -275,7 +343,7 @@ def _split(catalog: Catalog, run: bytes, starts: list[int]) -> list[tuple[int, s
     ended = -1
     while pending:
         p = pending.pop(0)
-        if p < ended or (p > 0 and p != ended and run[p - 1] in _ALNUM):
+        if p < ended or (p > 0 and p != ended and run[p - 1] in _JOINED):
             continue
         e = longest(p)
         if e is None:

@@ -308,9 +308,21 @@ class InventoryBuilder:
         for name, bases in self._model_base.items():
             if len(bases) == 1:
                 by_deployment[name.rsplit("/", 1)[-1]] = next(iter(bases))
+        # A product's model-list file names the models it ships: its whole id literals (`agents[].ships`). Another
+        # family-grammar match in it (help text `COPILOT_MODEL=deepseek-coder-v2:16b \\`, a message, machine
+        # code) is a word of its text, not a model: that location is none of the id's, and an id seen only so is none.
+        shipped: dict[str, set[str]] = defaultdict(set)
+        for f in self._agent_files:
+            if f.role == "ships":
+                shipped[f.location.path].update(f.models)
         entries = []
         for name, locs in self._models.items():
+            located = locs.sorted()
             ident = self.catalog.identify(name)
+            if ident.catalog == CatalogStatus.FAMILY and located:
+                located = tuple(loc for loc in located if loc.path not in shipped or name in shipped[loc.path])
+                if not located:
+                    continue
             bases = self._model_base.get(name) or set()
             base = min(bases) if bases else by_deployment.get(name.rsplit("/", 1)[-1]) or ident.base_model
             # A route stated for the id (a client, a setting) beats the vendor's own API inferred from its SDK.
@@ -330,7 +342,6 @@ class InventoryBuilder:
                 family = family or inner.family
             if base == canonical:
                 base = None if ident.served_via is None else base
-            located = locs.sorted()
             spec = self.catalog.model_spec(canonical) if canonical else None
             entries.append(
                 ModelEntry(
