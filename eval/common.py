@@ -216,7 +216,8 @@ LABEL_BEFORE = re.compile(rb"""(?:name|displayName|display_name|label|title|desc
 # (`id.includes("o3")`, a help example `-c model="o3"`) is no model list. A router's path form (`cerebras/qwen3-32b`)
 # is a route's spelling, not scored as shipped (README: ships are literals that begin with a family id).
 # Only ids of the vendors the project catalogues (catalogs/*.toml: Anthropic, OpenAI, Google, Alibaba, xAI,
-# Mistral, DeepSeek, Moonshot, Meta with its Muse line, Cohere) are catalog models a product ships; a record of another vendor's
+# Mistral, DeepSeek, Moonshot, Meta with its Muse line, Cohere) are catalog models a product ships; a record of
+# another vendor's
 # model (GLM, MiniMax, Nova) or a product's own pseudo-model (`codex-auto-review`, `auto`) is not scored.
 CATALOGUED = re.compile(
     rb"(?:[a-z]{2,12}\.){0,2}(?:claude|gpt|chatgpt|o[1-9]|gemini|gemma|qwen|qwq|grok|codestral|muse|"
