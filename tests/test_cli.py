@@ -79,3 +79,34 @@ def test_table_is_the_default_format(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert "Wired models (1)" in result.output and "claude-opus-4-8" in result.output
     assert "Skipped: nothing" in result.output
+
+
+def test_an_internal_error_is_one_scrubbed_line_not_a_traceback(capsys, monkeypatch):
+    """A bug inside a command (here a command that raises, carrying a key in its message) ends as the one-line
+    error form with exit 2; MODELCENSUS_DEBUG=1 gives the traceback back."""
+    import pytest
+    import typer
+
+    from scanner.cli import OneLineErrors
+
+    key = "sk-ant-api03-" + "A" * 93 + "AA"
+    app = typer.Typer(cls=OneLineErrors, pretty_exceptions_enable=False)
+
+    @app.command()
+    def boom() -> None:
+        raise RuntimeError(f"bad state\nwith {key}")
+
+    @app.command()
+    def other() -> None:
+        pass
+
+    monkeypatch.delenv("MODELCENSUS_DEBUG", raising=False)
+    with pytest.raises(SystemExit) as exit_info:
+        typer.main.get_command(app).main(["boom"], prog_name="modelcensus")
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2
+    assert err.count("\n") == 1 and err.startswith("modelcensus: error: internal error (RuntimeError: bad state with ")
+    assert key not in err and "Traceback" not in err
+    monkeypatch.setenv("MODELCENSUS_DEBUG", "1")
+    with pytest.raises(RuntimeError):
+        typer.main.get_command(app).main(["boom"], prog_name="modelcensus")

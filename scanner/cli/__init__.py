@@ -7,6 +7,7 @@ usage box.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -44,6 +45,16 @@ class OneLineErrors(TyperGroup):
             sys.exit(2)
         except typer.Abort:
             sys.exit(1)
+        except KeyboardInterrupt:
+            sys.stderr.write("modelcensus: interrupted\n")
+            sys.exit(130)
+        except Exception as exc:  # a bug of ours: still one scrubbed line, the traceback only when asked for
+            if os.environ.get("MODELCENSUS_DEBUG"):
+                raise
+            detail = " ".join(str(exc).split())
+            sys.stderr.write(error_line(f"internal error ({type(exc).__name__}: {detail}); "
+                                        "MODELCENSUS_DEBUG=1 shows the traceback") + "\n")
+            sys.exit(2)
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
