@@ -135,7 +135,8 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
     out.bytes_read += len(result.data)
     layer = target.origin_of(entry.path)
     meta, read_path = work.ownership.meta, target.read_path
-    view = FileView(entry, result.data, work.catalog, meta, read_path, layer=layer, window=window)
+    view = FileView(entry, result.data, work.catalog, meta, read_path, layer=layer, window=window,
+                    user_of=work.ownership.user_of)
     windowed = [d for d in work.detectors if _run(d, view, out, shown) and getattr(d, "windowed", False)]
     _record_cut(view, out, shown)
     if not result.truncated:
@@ -185,7 +186,8 @@ def _head_size(work: FileWork, entry: FileEntry) -> int:
     if peek.startswith(EXECUTABLE_MAGICS) and b"\0" in peek[:8192]:
         return small
     view = FileView(
-        entry, peek, work.catalog, work.ownership.meta, target.read_path, layer=target.origin_of(entry.path)
+        entry, peek, work.catalog, work.ownership.meta, target.read_path, layer=target.origin_of(entry.path),
+        user_of=work.ownership.user_of,
     )
     if view.context is Context.LOG:
         return options.max_file_size
@@ -251,7 +253,8 @@ def _match_windows(
         owned_to = len(data) if last else len(data) - overlap + WINDOW_CONTEXT
         window = Window(rest.start, rest.owned_from, owned_to, rest.line, rest.head, _reader(target, entry))
         meta, read_path = work.ownership.meta, target.read_path
-        view = FileView(entry, data, work.catalog, meta, read_path, layer=rest.layer, window=window)
+        view = FileView(entry, data, work.catalog, meta, read_path, layer=rest.layer, window=window,
+                        user_of=work.ownership.user_of)
         view.__dict__["context"] = rest.context  # a window is classified by the file's head, not its own bytes
         out.bytes_read += max(0, rest.start + len(data) - rest.seen)
         rest.seen = max(rest.seen, rest.start + len(data))

@@ -80,3 +80,17 @@ def test_broken_and_foreign_files_give_nothing(tmp_path: Path, scan_dir: ScanFn)
     write(tmp_path, "/home/dev/.claude.json", json.dumps({"mcpServers": ["not", "a", "map"]}))
     _, doc = scan_dir(tmp_path)
     assert doc["mcp_servers"] == []
+
+
+def test_a_server_belongs_to_the_user_the_targets_passwd_gives_that_home(tmp_path: Path, scan_dir: ScanFn) -> None:
+    """A service account's home outside /home (`/srv/halyard`, as the debian-agent corpus has) is named by the
+    target's own passwd, the same way agents[].configs names it; a conventional home without a passwd line keeps
+    its directory's name."""
+    passwd = "root:x:0:0:root:/root:/bin/bash\nhalyard:x:998:998::/srv/halyard:/usr/sbin/nologin\n"
+    write(tmp_path, "/etc/passwd", passwd)
+    servers = {"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem"]}}}
+    write(tmp_path, "/srv/halyard/.claude.json", json.dumps(servers))
+    write(tmp_path, "/home/dana/.cursor/mcp.json", json.dumps(servers))
+    _, doc = scan_dir(tmp_path)
+    users = sorted((s["config"], s["user"]) for s in doc["mcp_servers"])
+    assert users == [("/home/dana/.cursor/mcp.json", "dana"), ("/srv/halyard/.claude.json", "halyard")]

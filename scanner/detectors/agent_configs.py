@@ -58,7 +58,7 @@ class AgentConfigDetector:
         except (ValueError, RecursionError):
             return  # the config detector records the file as parse_error
         servers = list(_server_maps(doc, containers, 0))[:_MAX_SERVERS]
-        user = _user_of(view.entry.path)
+        user = view.user_of(view.entry.path)
         for name, spec in servers:
             line = _line_of(view.text, name, containers)
             yield _server(name, spec, user, view.location(line, Context.CONFIG))
@@ -147,13 +147,6 @@ def _redact_args(args: list[str]) -> list[str]:
     return out
 
 
-def _user_of(path: str) -> str | None:
-    parts = path.split("/")
-    if len(parts) > 2 and parts[1] == "root":
-        return "root"
-    if len(parts) > 3 and parts[1] == "home":
-        return parts[2]
-    return None
 
 
 def _line_of(text: str, name: str, containers: tuple[str, ...]) -> int | None:

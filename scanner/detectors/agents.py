@@ -272,7 +272,7 @@ class AgentDetector:
             yield Skip(view.path, SkipReason.PARSE_ERROR, f"agents: {product.id} {settings.format}: {exc}")
             return
         keys = _Keys(items)
-        user = _user(view)
+        user = view.user_of(view.entry.path)
         vendor = product.vendor
         route = None
         for rule in product.routes:
@@ -506,21 +506,3 @@ def _join(pkg_dir: str, relative: str) -> str:
     return pkg_dir + "/" + "/".join(parts)
 
 
-def _user(view: FileView) -> str | None:
-    """The user whose home holds the file: the target's /etc/passwd names it, else the home dir's name."""
-    path = view.entry.path
-    homes: dict[str, str] = {}
-    passwd = view.read_path("/etc/passwd", 1 << 20)
-    for line in decode(passwd or b"").splitlines():
-        fields = line.split(":")
-        if len(fields) >= 6 and not line.startswith("#") and fields[5] not in ("", "/"):
-            homes.setdefault(fields[5].rstrip("/"), fields[0])
-    best = max((h for h in homes if path.startswith(h + "/")), key=len, default=None)
-    if best is not None:
-        return homes[best]
-    parts = path.split("/")
-    if len(parts) > 2 and parts[1] == "root":
-        return "root"
-    if len(parts) > 3 and parts[1] == "home":
-        return parts[2]
-    return None

@@ -18,6 +18,7 @@ from scanner.detectors.config_parse import ConfigParse, parse_config
 from scanner.detectors.contexts import classify, is_comment_line
 from scanner.model import Context, Evidence, FileMeta, Location, Skip
 from scanner.targets.base import FileEntry
+from scanner.targets.ownership import home_of_path
 from scanner.textsafe import decode, display_path
 
 
@@ -52,6 +53,8 @@ class FileView:
     owner_of: Callable[[FileEntry], FileMeta]
     read_path: Callable[[str, int], bytes | None]
     layer: str | None = None  # the container image layer the file came from
+    # The user whose home holds a path (the target's passwd, read once per scan: Ownership.user_of).
+    user_of: Callable[[str], str | None] = field(default=home_of_path, compare=False, repr=False)
     # Set when the view holds one window of a larger file; None when it holds the whole file.
     window: Window | None = None
     _line_cursor: tuple[int, int] = field(default=(0, 1), repr=False)

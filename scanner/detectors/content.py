@@ -377,10 +377,5 @@ def _starts(catalog: Catalog) -> frozenset[bytes]:
 
 
 def _token_around(data: bytes, start: int, end: int) -> str:
-    lo = start
-    while lo > 0 and start - lo < _MAX_TOKEN and data[lo - 1] in _TOKEN:
-        lo -= 1
-    hi = end
-    while hi < len(data) and hi - end < _MAX_TOKEN and data[hi] in _TOKEN:
-        hi += 1
+    lo, hi = _run_around(data, start, end)
     return decode(data[lo:hi]).strip(_TOKEN_TRIM)
