@@ -335,9 +335,8 @@ class Catalog:
             for eco, name in p.packages:
                 self._product_packages.setdefault((eco, _package_key(eco, name)), p)
             for glob in (*p.platform_packages, *p.libraries):
-                self._platform_rx.append((p, re.compile("".join(".*" if c == "*" else re.escape(c) for c in glob))))
-            for glob in p.libraries:
-                self._library_rx.append(re.compile("".join(".*" if c == "*" else re.escape(c) for c in glob)))
+                self._platform_rx.append((p, glob_regex("/" + glob)))  # a package name as a one-rooted path
+            self._library_rx += [glob_regex("/" + glob) for glob in p.libraries]
             self._ships_rx[p.id] = [glob_regex("/" + g) for g in p.ships]
             for b in p.binaries:
                 self._product_binaries.setdefault(b, []).append(p)
@@ -374,7 +373,7 @@ class Catalog:
         if found is not None:
             answer = (found, False)
         elif ecosystem == "npm":
-            answer = next(((product, True) for product, rx in self._platform_rx if rx.fullmatch(name)), None)
+            answer = next(((product, True) for product, rx in self._platform_rx if rx.fullmatch("/" + name)), None)
         if len(self._product_cache) < 100_000:
             self._product_cache[key] = answer
         return answer
@@ -382,7 +381,7 @@ class Catalog:
     def is_product_library(self, name: str) -> bool:
         """An npm package an agent product names as one of its own libraries: a part of the product (listed in
         its `agents[].sdks`), never an SDK install of its own."""
-        return any(rx.fullmatch(name) for rx in self._library_rx)
+        return any(rx.fullmatch("/" + name) for rx in self._library_rx)
 
     def native_install(self, path: str) -> AgentProduct | None:
         """The product whose standalone executable (a native installer's) sits at this inside path."""
