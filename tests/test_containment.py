@@ -238,3 +238,50 @@ def test_read_window_opens_from_the_walked_directory_or_again_from_the_root(tmp_
     for entry in entries:  # after the walk: each file is opened again one component at a time
         assert target.read_window(entry, 250, 64) == bytes(range(250, 256))
         assert target.read(entry, 4).data == bytes(range(4))
+
+
+def test_reads_after_the_walk_keep_one_chain_of_directories_and_release_it(tmp_path: Path) -> None:
+    # A scan worker reads files the walk listed in another process: from a kept chain of open directories.
+    depth = 12
+    chain = "/".join(f"d{level}" for level in range(depth))
+    for branch in range(20):
+        write(tmp_path, f"/b{branch:02d}/{chain}/x.yaml", f"n: {branch}\n")
+    before = _open_fds()
+    target = DirectoryTarget(str(tmp_path))
+    entries = [i for i in target.walk() if isinstance(i, FileEntry)]
+    peak = 0
+    for n, entry in enumerate(entries):
+        assert target.read(entry, 64).data == f"n: {n}\n".encode()
+        peak = max(peak, _open_fds() - before)
+    assert peak <= depth + 2  # the root, b??, d0..d11: one chain, whatever the number of files read
+    del target, entries
+    import gc
+
+    gc.collect()
+    assert _open_fds() == before
+
+
+@pytest.mark.skipif(_RENAMEAT2 is None, reason="renameat2 syscall number known only for x86_64 and aarch64")
+def test_a_kept_directory_swapped_for_a_symlink_is_never_followed_to_the_host(tmp_path: Path) -> None:
+    root, host = tmp_path / "root", tmp_path / "hostside"
+    for name in ("f00.yaml", "f01.yaml"):
+        write(root, f"/srv/s/{name}", "model: claude-opus-4-8\n")
+        write(host, f"/{name}", "model: canary-model-zz9\n")
+    (root / "srv/.l").symlink_to(host)
+    target = DirectoryTarget(str(root))
+    entries = {i.path: i for i in target.walk() if isinstance(i, FileEntry)}
+    assert b"claude" in target.read(entries["/srv/s/f00.yaml"], 64).data  # /srv/s is now a kept directory
+    if _exchange(root / "srv/s", root / "srv/.l") != 0:
+        pytest.skip("renameat2(RENAME_EXCHANGE) refused by this kernel or filesystem")
+    try:
+        data = target.read(entries["/srv/s/f01.yaml"], 64).data  # the directory it kept, never the link's
+    except Exception:  # noqa: BLE001 - refused is fine too; only host bytes are not
+        data = b""
+    assert b"canary" not in data
+    # Removed and made again: the kept directory is gone, so the read asks a fresh chain and finds the new file.
+    _exchange(root / "srv/s", root / "srv/.l")
+    import shutil
+
+    shutil.rmtree(root / "srv/s")
+    write(root, "/srv/s/f01.yaml", "model: gpt-5.1\n")
+    assert target.read(entries["/srv/s/f01.yaml"], 64).data == b"model: gpt-5.1\n"
