@@ -130,7 +130,7 @@ def collect(
     overflow = 0
     labels_cut = 0
     fallback_sid = stem(path)
-    wants, key_info = fingerprinter.wants, fingerprinter.key_info
+    key_class, key_info = fingerprinter.key_class, fingerprinter.key_info
     whole: bool | None = None  # the adapter takes each stored object as one record: no generator per record
     for record in stream:
         if adapter is None:
@@ -139,7 +139,7 @@ def collect(
             whole = one_record_each(adapter)
         state["document"] = record.line is None
         for value in (record.value,) if whole else adapter.expand(record.value, state):
-            shape = read_shape(value, wants, key_info)
+            shape = read_shape(value, key_class, key_info)
             state["shape"] = shape
             facts = adapter.facts(value, state)
             if facts.timestamp is None and shape.timestamp is not None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from scanner.catalog.schema import FingerprintSpec
 from scanner.sessions.fernet import fernet_time, strip_tag
-from scanner.sessions.shape import Shape, is_id_key, read_shape
+from scanner.sessions.shape import MARK, WANT, Shape, is_id_key, read_shape
 
 MAX_HITS = 2_000
 _CACHE = 20_000
@@ -78,35 +78,28 @@ class Fingerprinter:
         self._keys = [(spec, re.compile(spec.pattern)) for spec in specs if spec.on == "key"]
         self._field_cache: dict[tuple[str, str], _FieldRules] = {}
         self._key_cache: dict[str, tuple[FingerprintSpec, ...]] = {}
-        self._seen_keys: set[str] = set()
-        self._marker_keys: set[str] = set()
         fields = {name for spec, _ in self._values for name in spec.fields}
         self._any_field = "*" in fields
         self._id_fields = "@id" in fields
         self._named = {name.rsplit("/", 1)[-1] for name in fields}
-        self.key_info: dict[str, int] = {}  # the shape walk's cache of key classes for `wants`
+        self.key_info: dict[str, int] = {}  # the shape walk's cache of key classes for `key_class`
 
     def wants(self, key: str) -> bool:
         """Whether any value rule could apply to a value under `key` (the walk keeps only those)."""
         return self._any_field or key in self._named or (self._id_fields and is_id_key(key))
 
+    def key_class(self, key: str) -> int:
+        """The shape walk's bits for `key`: WANT its token values, MARK its name (a key rule fires on it)."""
+        return (WANT if self.wants(key) else 0) | (MARK if self._key_rules(key) else 0)
+
     def scan(self, record: dict[str, Any]) -> list[Hit]:
-        return self.match(read_shape(record, self.wants, self.key_info))
+        return self.match(read_shape(record, self.key_class, self.key_info))
 
     def match(self, shape: Shape) -> list[Hit]:
         hits: list[Hit] = []
-        # Key rules: set operations in C over the record's key names; a key is classified once per scan.
-        new = shape.keys - self._seen_keys
-        if new and len(self._seen_keys) < _CACHE:
-            for key in new:
-                if self._key_rules(key):
-                    self._marker_keys.add(key)
-            self._seen_keys |= new
-        elif new:
-            extra = sorted(key for key in new if key not in self._marker_keys)
-            hits.extend(Hit(spec, key) for key in extra for spec in self._key_rules(key))
-        # Sorted: a set's order changes with the hash seed, and the first hit of a rule is its example.
-        for key in sorted(shape.keys & self._marker_keys):
+        # Key rules: the walk marked the keys they fire on. Sorted: a set's order changes with the hash seed,
+        # and the first hit of a rule is its example.
+        for key in sorted(shape.marked):
             hits.extend(Hit(spec, key) for spec in self._key_rules(key))
         cache = self._field_cache
         for parent, key, value in shape.leaves:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from scanner.sessions.adapters.base import parse_time
@@ -32,8 +32,10 @@ VISIBLE = "visible"
 ENCRYPTED = "encrypted"
 
 # Key classes, as bit flags: a key may be several things at once (`reasoning` names reasoning and its text).
-(ID, MODEL, TIME, SESSION, DECLARED, URL, REASONING, SECRET, STRONG_SECRET, TEXT, SUMMARY, TOOL, ARGS, WANT) = (
-    1 << i for i in range(14)
+# WANT and MARK come from the caller's `extra`: a value rule may apply under the key (keep its token values),
+# a key rule fires on the key's name (keep the name).
+(ID, MODEL, TIME, SESSION, DECLARED, URL, REASONING, SECRET, STRONG_SECRET, TEXT, SUMMARY, TOOL, ARGS, WANT, MARK) = (
+    1 << i for i in range(15)
 )
 
 _ID_KEY = re.compile(r"^(?:id|ID|ref|uuid)$|[_\-.](?:id|ID|ref|uuid)$|[a-z0-9](?:Id|ID|Ref|Uuid)$")
@@ -181,7 +183,7 @@ _HOST = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*://)?(?:[^@/]*@)?([A-Za-z0-9.-]+
 _REASONING_FLAGS = REASONING | SECRET | STRONG_SECRET | TEXT
 _TOKEN_FLAGS = WANT | MODEL | TOOL | STRONG_SECRET | REASONING  # classes whose reading asks "one token?"
 _IN_REASONING, _IN_ARGS = 1, 2
-_FACT_FLAGS = (1 << 13) - 1  # every class but WANT
+_FACT_FLAGS = (1 << 13) - 1  # every class but WANT and MARK
 _FLAGS: dict[str, int] = {}
 # key -> class flags | WANT, when every token value is wanted. Bounded (20k keys).
 _ALL_WANTED: dict[str, int] = {}
@@ -213,18 +215,26 @@ def is_blob(value: str) -> bool:
     return bool(_BLOB.match(value))
 
 
-@dataclass
+@dataclass(init=False, slots=True)
 class Shape:
-    leaves: list[tuple[str, str, str]] = field(default_factory=list)  # (parent key, key, value) of token values
-    keys: set[str] = field(default_factory=set)
-    labels: list[str] = field(default_factory=list)
-    timestamp: float | None = None
-    session_id: str | None = None
-    declared: str | None = None
-    hosts: list[str] = field(default_factory=list)
-    reasoning: set[str] = field(default_factory=set)
-    tool_calls: int = 0
-    truncated: bool = False  # the walk hit one of its bounds
+    """What one record's walk found. Built once per record: slotted, with a plain constructor (a dataclass's
+    default factories cost a call each)."""
+
+    leaves: list[tuple[str, str, str]]  # (parent key, key, value) of token values
+    marked: set[str]  # key names some key rule fires on (`extra` said MARK)
+    labels: list[str]
+    timestamp: float | None
+    session_id: str | None
+    declared: str | None
+    hosts: list[str]
+    reasoning: set[str]
+    tool_calls: int
+    truncated: bool  # the walk hit one of its bounds
+
+    def __init__(self) -> None:
+        self.leaves, self.marked, self.labels, self.hosts, self.reasoning = [], set(), [], [], set()
+        self.timestamp = self.session_id = self.declared = None
+        self.tool_calls, self.truncated = 0, False
 
 
 def _no_space(value: str) -> bool:
@@ -241,23 +251,22 @@ def host_of(value: str) -> str | None:
     return m.group(1).lower() if m else None
 
 
-def read_shape(record: Any, wants: Callable[[str], bool] | None = None, info: dict[str, int] | None = None) -> Shape:
+def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dict[str, int] | None = None) -> Shape:
     """Classify one record's JSON tree. Never raises; bounded in nodes, depth and collected values.
-    `wants(key)` says whether values under a key are worth keeping as leaves (some fingerprint rule names
-    that key); without it every token value is kept. `info` is the caller's cache of key classes for that
-    `wants` (the fingerprinter keeps one)."""
+    `extra(key)` gives a key's WANT bit (values under it are worth keeping as leaves: some fingerprint rule
+    names that key) and MARK bit (a key rule fires on its name); without it every token value is kept and no
+    key is marked. `info` is the caller's cache of key classes for that `extra` (the fingerprinter keeps one)."""
     shape = Shape()
     if not isinstance(record, dict | list):
         return shape
     if info is None:
-        info = _ALL_WANTED if wants is None else {}
+        info = _ALL_WANTED if extra is None else {}
     best_time: tuple[int, int] | None = None
     session_depth = _SHALLOW + 1
     # (node, its key, depth, context bits: _IN_REASONING | _IN_ARGS)
     queue: deque[tuple[Any, str, int, int]] = deque([(record, "", 0, 0)])
     nodes = 0
     leaves = shape.leaves
-    keys = shape.keys
     info_of = info.get
     while queue:
         if nodes >= MAX_NODES:
@@ -269,7 +278,7 @@ def read_shape(record: Any, wants: Callable[[str], bool] | None = None, info: di
             if depth >= MAX_DEPTH:
                 shape.truncated = True
                 continue
-            pflags = _info(info, parent, wants) if parent else 0
+            pflags = _info(info, parent, extra) if parent else 0
             for item in node:
                 if type(item) is str:
                     wanted = item and pflags & WANT and len(leaves) < MAX_LEAVES and len(item) <= MAX_VALUE
@@ -282,7 +291,6 @@ def read_shape(record: Any, wants: Callable[[str], bool] | None = None, info: di
             continue
         if type(node) is not dict:
             continue
-        keys.update(node)
         kind = node.get("type")
         if type(kind) is not str:
             kind = node.get("kind")
@@ -301,7 +309,7 @@ def read_shape(record: Any, wants: Callable[[str], bool] | None = None, info: di
         for key, value in node.items():
             flags = info_of(key)
             if flags is None:
-                flags = _info(info, key, wants)
+                flags = _info(info, key, extra)
             kind_of = type(value)
             if not flags:  # most values: nothing to read here, only children to walk
                 if kind_of is dict or kind_of is list:
@@ -310,6 +318,8 @@ def read_shape(record: Any, wants: Callable[[str], bool] | None = None, info: di
                     else:
                         shape.truncated = True
                 continue
+            if flags & MARK:
+                shape.marked.add(key)
             if kind_of is str:
                 if not value:
                     continue
@@ -362,11 +372,11 @@ def read_shape(record: Any, wants: Callable[[str], bool] | None = None, info: di
     return shape
 
 
-def _info(info: dict[str, int], key: str, wants: Callable[[str], bool] | None) -> int:
-    """A key's class flags, plus WANT when a fingerprint rule may apply to its values (cached per `wants`)."""
+def _info(info: dict[str, int], key: str, extra: Callable[[str], int] | None) -> int:
+    """A key's class flags, plus the caller's WANT and MARK bits for it (cached per `extra`)."""
     found = info.get(key)
     if found is None:
-        found = key_flags(key) | (WANT if wants is None or wants(key) else 0)
+        found = key_flags(key) | (WANT if extra is None else extra(key) & (WANT | MARK))
         if len(info) < 20_000:
             info[key] = found
     return found
