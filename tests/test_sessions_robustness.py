@@ -147,3 +147,49 @@ def test_a_huge_log_is_read_only_up_to_the_file_size_limit(scan_dir: ScanFn, tmp
     (s,) = doc["sessions"]
     assert s["providers"][0]["vendor"] == "openai"
     assert os.path.getsize(path) > 3 << 20
+
+
+# --- every record reads as the stdlib's json reads it -------------------------------------------
+
+_NUMBER_TEXT = st.one_of(
+    st.integers(min_value=-(10**40), max_value=10**40).map(str),  # past 64 bits too: those stay ints
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),  # nan / inf: the stdlib's own extension
+    st.from_regex(r"-?(0|[1-9][0-9]{0,25})(\.[0-9]{1,20})?([eE][+-]?[0-9]{1,3})?", fullmatch=True),
+)
+_SCALAR_TEXT = st.one_of(
+    _NUMBER_TEXT,
+    st.text(max_size=20).map(json.dumps),  # with \u escapes, lone surrogates included
+    st.text(max_size=20).map(lambda t: json.dumps(t, ensure_ascii=False)),
+    st.sampled_from(["true", "false", "null", '"\\ud800"', '"a\\u0000b"']),
+)
+
+
+@st.composite
+def _json_text(draw: st.DrawFn, depth: int = 0) -> str:
+    if depth > 3 or draw(st.booleans()):
+        return draw(_SCALAR_TEXT)
+    items = draw(st.lists(_json_text(depth + 1), max_size=4))
+    if draw(st.booleans()):
+        return "[" + ", ".join(items) + "]"
+    keys = draw(st.lists(st.text(max_size=6).map(json.dumps), min_size=len(items), max_size=len(items)))
+    return "{" + ",".join(f"{k}: {v}" for k, v in zip(keys, items, strict=True)) + "}"
+
+
+def _stdlib(line: bytes) -> object:
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+
+
+@settings(max_examples=400, deadline=None)
+@given(_json_text(), st.sampled_from([b"", b" ", b"\t", b"\xef\xbb\xbf", b"x", b"\x00"]), st.booleans())
+def test_records_read_exactly_as_the_stdlib_reads_each_line(text: str, noise: bytes, before: bool) -> None:
+    body = text.encode("utf-8", "surrogatepass")
+    line = noise + body if before else body + noise
+    expected = _stdlib(line)
+    got = [r.value for r in records(b'{"first": 1}\n' + line + b"\n", ReadNotes())][1:]
+    if isinstance(expected, dict):
+        assert len(got) == 1 and repr(got[0]) == repr(expected)  # repr: 1 and 1.0, -0.0 and nan told apart
+    else:
+        assert got == []

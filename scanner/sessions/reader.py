@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from scanner.model import SkipReason
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -157,7 +159,19 @@ _SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # t
 _JSON_WS = " \t\n\r"  # the only whitespace json.loads allows after the value
 
 
+_DECODE: Callable[[bytes], Any] = msgspec.json.Decoder().decode
+
+
 def _load(raw: bytes) -> Any:
+    """One JSON value, as `json.loads` reads it; None when it is not JSON. msgspec reads strict JSON (nearly
+    every record) at C speed; what it refuses, the stdlib reads with its own wider rules, or refuses too."""
+    try:
+        return _DECODE(raw)
+    except (msgspec.DecodeError, RecursionError):
+        return _stdlib_load(raw)
+
+
+def _stdlib_load(raw: bytes) -> Any:
     try:
         if raw[:1] == b"{" and raw[1:2] != b"\0":
             # What json.loads would detect for this start (UTF-8: no BOM, no UTF-16/32 zero byte), decoded
