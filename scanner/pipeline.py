@@ -165,7 +165,8 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
 # binaries detector's magics; nothing parses an executable whole, all its detectors are windowed) and files
 # that only the content detector wants (a JVM `modules` image, static archives, a 70 MB package list). Two
 # workers on two such files then hold two windows, not two 64 MB heads. What a format needs from elsewhere in
-# an executable (ELF section headers, Go build info) is read positionally (`Window.read`). Which detectors want
+# an executable (ELF section headers, Go build info) is read positionally (`Window.read`), and so is a big jar
+# (its zip directory at the end, then the members asked for: a `positional` detector). Which detectors want
 # a file is asked of a view of its first 64 KiB, what session sniffing looks at; a daemon log (whose session
 # mentions are looked for in all of its head) is parsed from its head as before.
 _PEEK = 64 << 10
@@ -192,7 +193,7 @@ def _head_size(work: FileWork, entry: FileEntry) -> int:
     if view.context is Context.LOG:
         return options.max_file_size
     for detector in work.detectors:
-        if detector.name not in _MATCH_ONLY and _wants(detector, view):
+        if detector.name not in _MATCH_ONLY and not getattr(detector, "positional", False) and _wants(detector, view):
             return options.max_file_size
     return small
 

@@ -156,3 +156,33 @@ def test_lockfiles_pin_exact_versions(tmp_path: Path, scan_dir: ScanFn) -> None:
     assert not any(s["installed"] for s in doc["sdks"])
     assert entry(doc, "sdks", environment="/go/go.mod")["locations"][0]["line"] == 6
     assert "six" not in names(doc, "sdks")
+
+
+def test_a_big_jar_is_read_in_place_from_its_directory(tmp_path: Path, scan_dir: ScanFn, catalog) -> None:
+    # A fat jar past one window and past --max-file-size: its head is one window, and the pom.properties
+    # written after 3 MB of stored (incompressible) classes is still found, through the zip directory at the end.
+    import os
+
+    from scanner.pipeline import FileWork, _head_size
+    from scanner.targets import DirectoryTarget
+    from scanner.targets.ownership import Ownership
+
+    pom = "groupId=com.openai\nartifactId=openai-java-core\nversion=4.3.0\n"
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as jar:
+        jar.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\n")
+        jar.writestr("com/example/Blob.class", os.urandom(3 << 20), zipfile.ZIP_STORED)
+        jar.writestr("META-INF/maven/com.openai/openai-java-core/pom.properties", pom, zipfile.ZIP_DEFLATED)
+    write(tmp_path, "/opt/app/lib/app-all.jar", buf.getvalue())
+    options = {"window_size": 256 << 10, "max_file_size": 1 << 20}
+    _, doc = scan_dir(tmp_path, **options)
+    assert {(s["name"], s["version"]) for s in doc["sdks"]} == {("com.openai:openai-java-core", "4.3.0")}
+    assert not [s for s in doc["skipped"] if s["path"].endswith(".jar")]
+
+    from scanner.detectors import DETECTORS
+    from scanner.options import ScanOptions
+
+    target = DirectoryTarget(str(tmp_path))
+    (entry,) = [e for e in target.walk() if getattr(e, "path", "").endswith(".jar")]
+    work = FileWork(target, catalog, ScanOptions(**options), DETECTORS, Ownership.of(target))
+    assert _head_size(work, entry) == 256 << 10

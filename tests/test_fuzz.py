@@ -182,6 +182,14 @@ def test_zip_members_never_raise_and_stay_capped(data: bytes) -> None:
     for member in ziparchive.members(data, lambda _n: True, problems, max_member=4096):
         assert len(member.data) <= 4096
     assert all(p.detail for p in problems)
+    # Read in place (a big jar's positional reader): the same members, the same problems.
+    in_place: list[ziparchive.ZipProblem] = []
+    source = ziparchive.PositionalFile(lambda offset, size: data[offset : offset + size], len(data))
+    read = list(ziparchive.members(source, lambda _n: True, in_place, max_member=4096))
+    assert [(m.name, m.data) for m in read] == [
+        (m.name, m.data) for m in ziparchive.members(data, lambda _n: True, [], max_member=4096)
+    ]
+    assert [p.kind for p in in_place] == [p.kind for p in problems]
 
 
 @given(st.one_of(st.binary(max_size=4096), mutated(SEEDS["sqlite"])))

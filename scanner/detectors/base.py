@@ -177,6 +177,8 @@ class Detector(Protocol):
     description: str
     # A detector that only matches patterns sets `windowed = True`: past --max-file-size it is then run
     # again on each later window of the file (a view with `window` set), which it must respect.
+    # One that reads what it needs of a big file in place (`Window.read`) sets `positional = True`: the
+    # file's head is then one window, not --max-file-size (a 60 MB jar is its zip directory and a few members).
 
     def wants(self, view: FileView) -> bool: ...
 

@@ -28,6 +28,7 @@ _CRATES2_KEY = re.compile(r"^(?P<name>\S+) (?P<version>\S+) \(")
 class EcosystemDetector:
     name = "ecosystems"
     description = "Installed conda, Maven (jars), RubyGems, NuGet and Cargo packages that are LLM SDKs"
+    positional = True  # a big jar is read in place: its head is one window, its directory read positionally
 
     def wants(self, view: FileView) -> bool:
         path, name = view.entry.path, view.name
@@ -43,7 +44,7 @@ class EcosystemDetector:
         name = view.name
         if name.endswith((".jar", ".war", ".ear")):
             problems: list[ZipProblem] = []
-            found = _jar(view.data, problems)
+            found = _jar(_archive(view), problems)
             yield from (Skip(view.path, _SKIP_OF[p.kind], p.detail) for p in problems)
             ecosystem, env = "maven", view.path
         elif name.endswith(".gemspec"):
@@ -106,7 +107,15 @@ _SKIP_OF = {
 }
 
 
-def _jar(data: bytes, problems: list[ZipProblem]) -> list[tuple[str, str]]:
+def _archive(view: FileView) -> ziparchive.Source:
+    """The jar whole when the view holds all of it; past one window, read in place (its directory at the end)."""
+    window = view.window
+    if window is None or window.read is None:
+        return view.data
+    return ziparchive.PositionalFile(window.read, view.entry.size)
+
+
+def _jar(data: ziparchive.Source, problems: list[ZipProblem]) -> list[tuple[str, str]]:
     """Maven coordinates from every `pom.properties` in the archive, each member read bounded."""
     found: list[tuple[str, str]] = []
     for member in ziparchive.members(data, lambda n: _POM.match(n) is not None, problems, _MAX_POM_BYTES):

@@ -1,5 +1,8 @@
 """Bounded reading of zip members (jars, wars, wheels): the declared sizes of a hostile archive are never trusted.
 
+The archive is bytes in memory or, for a big one, a positional reader of the file (`PositionalFile`): zipfile
+then reads only its end (the central directory) and the members asked for, never the whole file.
+
 Members are inflated in small pieces with a cap on the bytes produced and on the compression ratio, so a
 member that lies about its size costs at most the cap. Only stored and deflated members are read: the
 stdlib inflates bzip2 and LZMA members in one unbounded call. Every way an archive can fail to open or a
@@ -15,6 +18,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 _PIECE = 64 << 10
 MAX_MEMBER = 1 << 20  # inflated bytes read from one member
@@ -55,13 +59,48 @@ class Member:
     data: bytes
 
 
+class PositionalFile(io.RawIOBase):
+    """A read-only, seekable file over `read(offset, size) -> bytes` (a target's bounded positional read), for
+    zipfile to read a big archive's directory and members in place. A short read is the end of the file."""
+
+    def __init__(self, read: Callable[[int, int], bytes], size: int) -> None:
+        super().__init__()
+        self._read, self._size, self._pos = read, size, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self._pos
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._pos, io.SEEK_END: self._size}[whence]
+        if base + offset < 0:
+            raise ValueError("negative seek position")
+        self._pos = base + offset
+        return self._pos
+
+    def readinto(self, buffer: Any) -> int:
+        want = min(len(buffer), max(0, self._size - self._pos))
+        got = self._read(self._pos, want) if want else b""
+        buffer[: len(got)] = got
+        self._pos += len(got)
+        return len(got)
+
+
+Source = bytes | PositionalFile
+
+
 def _why(exc: BaseException) -> str:
     text = str(exc).splitlines()[0][:200] if str(exc) else ""
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def members(
-    data: bytes,
+    data: Source,
     wanted: Callable[[str], bool],
     problems: list[ZipProblem],
     max_member: int = MAX_MEMBER,
@@ -69,7 +108,7 @@ def members(
 ) -> Iterator[Member]:
     """The inflated bytes of every member whose name `wanted` accepts; what could not be read lands in `problems`."""
     try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
+        archive = zipfile.ZipFile(io.BytesIO(data) if isinstance(data, bytes) else io.BufferedReader(data, _PIECE))
     except _FAILURES as exc:
         problems.append(ZipProblem(ProblemKind.UNREADABLE, f"archive not readable ({_why(exc)})"))
         return
