@@ -193,3 +193,15 @@ def test_records_read_exactly_as_the_stdlib_reads_each_line(text: str, noise: by
         assert len(got) == 1 and repr(got[0]) == repr(expected)  # repr: 1 and 1.0, -0.0 and nan told apart
     else:
         assert got == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"\n", b"\r\n", b" ", b"{}", b'{"a": 1}', b"\xff", b"x" * 70_000]), max_size=40))
+def test_a_plain_logs_lines_are_those_its_pieces_give(parts: list[bytes]) -> None:
+    # Lines cut from a plain file's bytes directly are the lines its 1 MiB pieces gave (CHUNK-spanning ones too).
+    from scanner.sessions.reader import all_lines, chunks, lines
+
+    data = b"".join(parts) * 2  # up to 5.6 MB: lines span pieces, none past MAX_LINE
+    direct, pieced = ReadNotes(), ReadNotes()
+    assert list(all_lines(data, direct)) == list(lines(chunks(data, notes=pieced), pieced))
+    assert direct == pieced

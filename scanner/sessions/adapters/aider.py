@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from scanner.sessions.adapters.base import Facts, Passthrough, State, labels, parse_time
-from scanner.sessions.reader import ReadNotes, Record, chunks, lines
+from scanner.sessions.reader import ReadNotes, Record, all_lines
 
 NAMES = (".aider.chat.history.md", ".aider.llm.history")
 _STARTED = re.compile(rb"^# aider chat started at (\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})")
@@ -25,7 +25,7 @@ class Aider(Passthrough):
 
     def read(self, data: bytes, notes: ReadNotes) -> Iterator[Record]:
         """One pseudo-record per chat start, per model line and per LLM exchange header."""
-        for number, raw, _complete in lines(chunks(data, notes=notes), notes):
+        for number, raw, _complete in all_lines(data, notes):
             if m := _STARTED.match(raw):
                 yield Record(number, {"aider": "start", "time": m.group(1).decode()})
             elif m := _MODEL.match(raw):
