@@ -32,9 +32,21 @@ IN_FLIGHT_BATCHES_PER_WORKER = 64
 _work: FileWork | None = None  # set in the parent just before the fork; each worker inherits it
 
 
-def _analyze(batch: list[FileEntry]) -> list[FileResult]:
+# Most files give nothing: their result crosses back as (files read, bytes read), not a pickled FileResult.
+_Sent = FileResult | tuple[int, int]
+
+
+def _analyze(batch: list[FileEntry]) -> list[_Sent]:
     assert _work is not None
-    return [analyze_file(_work, entry) for entry in batch]
+    out: list[_Sent] = []
+    for entry in batch:
+        result = analyze_file(_work, entry)
+        out.append(result if result.items else (result.files_read, result.bytes_read))
+    return out
+
+
+def _received(sent: _Sent) -> FileResult:
+    return FileResult([], sent[0], sent[1]) if isinstance(sent, tuple) else sent
 
 
 def _batches(work: FileWork) -> Iterator[tuple[list[FileEntry | Skip], int]]:
@@ -63,7 +75,7 @@ def pooled_results(
     # for page; a collection in a worker would write to every object's header and copy those pages. Frozen
     # objects are left out of collections (unfrozen again when the pool is done, in the parent).
     gc.freeze()
-    pending: deque[tuple[list[FileEntry | Skip], list[FileEntry], Future[list[FileResult]], int]] = deque()
+    pending: deque[tuple[list[FileEntry | Skip], list[FileEntry], Future[list[_Sent]], int]] = deque()
     in_flight = 0
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
         try:
@@ -88,9 +100,9 @@ def pooled_results(
 
 
 def _fold(
-    batch: list[FileEntry | Skip], files: list[FileEntry], fut: Future[list[FileResult]]
+    batch: list[FileEntry | Skip], files: list[FileEntry], fut: Future[list[_Sent]]
 ) -> Iterator[tuple[FileEntry | Skip, FileResult | None]]:
     """The batch in walk order, each analysed file with its result; None for skips and repeats."""
-    results = {id(entry): r for entry, r in zip(files, fut.result(), strict=True)}
+    results = {id(entry): _received(r) for entry, r in zip(files, fut.result(), strict=True)}
     for item in batch:
         yield item, results.get(id(item))
