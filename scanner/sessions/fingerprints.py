@@ -13,13 +13,18 @@ from __future__ import annotations
 
 import base64
 import binascii
+import importlib
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any
 
 from scanner.catalog.schema import FingerprintSpec
 from scanner.sessions.fernet import fernet_time, strip_tag
 from scanner.sessions.shape import MARK, WANT, Shape, is_id_key, read_shape
+
+# The stdlib's regex parser, for a pattern's match width: re._parser from 3.11, sre_parse before.
+_regex_parser: Any = getattr(re, "_parser", None) or importlib.import_module("sre_parse")
 
 MAX_HITS = 2_000
 _CACHE = 20_000
@@ -47,6 +52,12 @@ class _FieldRules:
         self.rules = rules
         self._after: dict[int, re.Pattern[str]] = {}
         self.first = self.after(0) if rules else None  # the one call most values need
+        # The lengths a whole match can have, over the field's rules: most values under an id-like key (a
+        # uuid, a message id where the rules want 24 or 32 characters) are told apart by length alone, before
+        # the alternation runs (70% of the calls on real session records).
+        widths = [_width(spec.pattern) for spec, _ in rules]
+        self.shortest = min((w[0] for w in widths), default=0)
+        self.longest = max((w[1] for w in widths), default=0)
         # A pattern with groups of its own could shadow ours: then each rule is confirmed alone.
         self._plain = not any("(?P" in spec.pattern or "\\" + "1" in spec.pattern for spec, _ in rules)
 
@@ -61,6 +72,16 @@ class _FieldRules:
         if self._plain and m.lastgroup:
             return int(m.lastgroup[1:])
         return next(i for i in range(start, len(self.rules)) if self.rules[i][1].fullmatch(value))
+
+
+def _width(pattern: str) -> tuple[int, int]:
+    """The least and most characters a match of `pattern` spans (the regex parser's own figure); any length
+    when the parser cannot say."""
+    try:
+        low, high = _regex_parser.parse(pattern).getwidth()
+        return int(low), int(high)
+    except Exception:  # noqa: BLE001 - a private parser: never worse than no bound
+        return 0, sys.maxsize
 
 
 def _applies(fields: tuple[str, ...], parent: str, key: str) -> bool:
@@ -107,7 +128,7 @@ class Fingerprinter:
             if found is None:
                 found = self._compile(parent, key)
             first = found.first
-            if first is None:
+            if first is None or not found.shortest <= len(value) <= found.longest:
                 continue
             m = first.fullmatch(value)
             if m is not None:
