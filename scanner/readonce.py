@@ -55,7 +55,7 @@ class SeenFiles:
     that as bytes. Only this process's own objects are ever unpickled."""
 
     def __init__(self) -> None:
-        self._kept: dict[Key, bytes] = {}
+        self._kept: dict[Key, bytes | tuple[FileEntry, list[Evidence | Skip]]] = {}
         self._empty: set[Key] = set()
         self._items = 0
         self.reused = 0
@@ -67,8 +67,8 @@ class SeenFiles:
         if key in self._empty:
             return entry, []
         kept = self._kept.get(key)
-        if kept is None:
-            return None
+        if kept is None or isinstance(kept, tuple):
+            return kept
         first: tuple[FileEntry, list[Evidence | Skip]] = pickle.loads(kept)
         return first
 
@@ -81,7 +81,11 @@ class SeenFiles:
             return
         if self._items + len(items) > MAX_KEPT_ITEMS:
             return
-        self._kept[key] = pickle.dumps((entry, items), pickle.HIGHEST_PROTOCOL)
+        try:
+            self._kept[key] = pickle.dumps((entry, items), pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            # A backend's own int types (a disk image parser's uint16 link counts) may not pickle: kept as is.
+            self._kept[key] = (entry, items)
         self._items += len(items)
 
 
