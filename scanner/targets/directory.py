@@ -367,19 +367,17 @@ class DirectoryTarget:
         # such file's directories, which the next file most often shares. A failure there may be the chain's
         # staleness (a directory replaced since): it is asked once more from a fresh chain.
         parts = _parts(parent)
-        for attempt in (0, 1):
+        try:
+            handle = _open_file(self.fs, self._opened.parent_of(parts), name)
+        except (ReadFailure, _Unresolvable):
+            self._opened.close()
             try:
                 handle = _open_file(self.fs, self._opened.parent_of(parts), name)
-                if len(parts) > _OpenChain.MAX_KEPT:
-                    self._opened.close()
-                return handle
-            except (ReadFailure, _Unresolvable) as failure:
-                self._opened.close()
-                if attempt:
-                    if isinstance(failure, _Unresolvable):
-                        raise ReadFailure(failure.reason, failure.detail) from None
-                    raise
-        raise AssertionError("unreachable")
+            except _Unresolvable as failure:
+                raise ReadFailure(failure.reason, failure.detail) from None
+        if len(parts) > _OpenChain.MAX_KEPT:
+            self._opened.close()
+        return handle
 
     def _read_open(self, handle: Handle, limit: int) -> ReadResult:
         try:
