@@ -28,6 +28,7 @@ from scanner.detectors.lockfiles import LockfileDetector
 from scanner.detectors.manifests import ManifestDetector
 from scanner.detectors.sessions import SessionDetector
 from scanner.formats import auditable, elf, gobuild, ziparchive
+from scanner.formats.positional import PositionalFile
 from scanner.model import FileMeta, Skip, SkipReason
 from scanner.sessions.adapters.openai_agents import OpenAIAgents
 from scanner.sessions.collect import collect
@@ -184,7 +185,7 @@ def test_zip_members_never_raise_and_stay_capped(data: bytes) -> None:
     assert all(p.detail for p in problems)
     # Read in place (a big jar's positional reader): the same members, the same problems.
     in_place: list[ziparchive.ZipProblem] = []
-    source = ziparchive.PositionalFile(lambda offset, size: data[offset : offset + size], len(data))
+    source = PositionalFile(lambda offset, size: data[offset : offset + size], len(data))
     read = list(ziparchive.members(source, lambda _n: True, in_place, max_member=4096))
     assert [(m.name, m.data) for m in read] == [
         (m.name, m.data) for m in ziparchive.members(data, lambda _n: True, [], max_member=4096)

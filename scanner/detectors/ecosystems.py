@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from scanner.detectors.base import FileView
 from scanner.formats import ziparchive
+from scanner.formats.positional import PositionalFile
 from scanner.formats.ziparchive import ProblemKind, ZipProblem
 from scanner.model import Context, Evidence, SdkEvidence, Skip, SkipReason
 from scanner.textsafe import display_path
@@ -112,7 +113,7 @@ def _archive(view: FileView) -> ziparchive.Source:
     window = view.window
     if window is None or window.read is None:
         return view.data
-    return ziparchive.PositionalFile(window.read, view.entry.size)
+    return PositionalFile(window.read, view.entry.size)
 
 
 def _jar(data: ziparchive.Source, problems: list[ZipProblem]) -> list[tuple[str, str]]:

@@ -18,7 +18,8 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+
+from scanner.formats.positional import PositionalFile
 
 _PIECE = 64 << 10
 MAX_MEMBER = 1 << 20  # inflated bytes read from one member
@@ -57,38 +58,6 @@ class ZipProblem:
 class Member:
     name: str
     data: bytes
-
-
-class PositionalFile(io.RawIOBase):
-    """A read-only, seekable file over `read(offset, size) -> bytes` (a target's bounded positional read), for
-    zipfile to read a big archive's directory and members in place. A short read is the end of the file."""
-
-    def __init__(self, read: Callable[[int, int], bytes], size: int) -> None:
-        super().__init__()
-        self._read, self._size, self._pos = read, size, 0
-
-    def readable(self) -> bool:
-        return True
-
-    def seekable(self) -> bool:
-        return True
-
-    def tell(self) -> int:
-        return self._pos
-
-    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._pos, io.SEEK_END: self._size}[whence]
-        if base + offset < 0:
-            raise ValueError("negative seek position")
-        self._pos = base + offset
-        return self._pos
-
-    def readinto(self, buffer: Any) -> int:
-        want = min(len(buffer), max(0, self._size - self._pos))
-        got = self._read(self._pos, want) if want else b""
-        buffer[: len(got)] = got
-        self._pos += len(got)
-        return len(got)
 
 
 Source = bytes | PositionalFile

@@ -8,11 +8,11 @@ is capped in bytes and in ratio: a bomb stops at the cap, which is reported, nev
 
 from __future__ import annotations
 
-import io
 import zlib
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from scanner.formats.positional import PositionalFile
 from scanner.targets.base import DecompressionLimit
 from scanner.targets.container.blobs import Range
 from scanner.targets.container.errors import ImageError
@@ -154,32 +154,6 @@ def open_layer(raw: Range) -> LayerBytes:
     return PlainLayer(raw)
 
 
-class LayerFile(io.RawIOBase):
+def layer_file(layer: LayerBytes) -> PositionalFile:
     """A layer's tar stream as a seekable file, for `tarfile` to read its headers (data is skipped by seeking)."""
-
-    def __init__(self, layer: LayerBytes) -> None:
-        self.layer, self.pos = layer, 0
-
-    def readable(self) -> bool:
-        return True
-
-    def seekable(self) -> bool:
-        return True
-
-    def tell(self) -> int:
-        return self.pos
-
-    def seek(self, offset: int, whence: int = 0) -> int:
-        if whence == 0:
-            self.pos = offset
-        elif whence == 1:
-            self.pos += offset
-        else:
-            raise OSError("seek from the end of a layer stream is not supported")
-        return self.pos
-
-    def readinto(self, buffer: Any) -> int:
-        data = self.layer.read_at(self.pos, len(buffer))
-        buffer[: len(data)] = data
-        self.pos += len(data)
-        return len(data)
+    return PositionalFile(layer.read_at)

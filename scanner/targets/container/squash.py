@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from scanner.model import Skip, SkipReason
 from scanner.targets.base import DecompressionLimit
 from scanner.targets.container.errors import ImageError
-from scanner.targets.container.layers import LayerBytes, LayerFile
+from scanner.targets.container.layers import LayerBytes, layer_file
 from scanner.targets.memfs import Node, directory, regular, special, symlink
 from scanner.textsafe import display_path
 
@@ -61,7 +61,7 @@ def _members(layer: Layer, skips: list[Skip]) -> dict[tuple[str, ...], tarfile.T
     """The layer's members by path, the last of a repeated name winning (as extraction would)."""
     found: dict[tuple[str, ...], tarfile.TarInfo] = {}
     try:
-        with tarfile.open(fileobj=LayerFile(layer.data), mode="r:") as tar:
+        with tarfile.open(fileobj=layer_file(layer.data), mode="r:") as tar:
             for member in tar:
                 if len(found) >= MAX_MEMBERS:
                     skips.append(Skip(layer.digest, SkipReason.CAP_REACHED, f"more than {MAX_MEMBERS} members"))
