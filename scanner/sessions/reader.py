@@ -179,12 +179,6 @@ def _plain_lines(data: bytes, notes: ReadNotes) -> Iterator[tuple[int, bytes, bo
         start = nl + 1
 
 
-# json.loads' own scanner and trailing-whitespace rule, called directly: loads -> decode -> raw_decode cost
-# about 1 us of Python per call, a tenth of a typical record's whole parse.
-_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
-_JSON_WS = " \t\n\r"  # the only whitespace json.loads allows after the value
-
-
 _DECODE: Callable[[bytes], Any] = msgspec.json.Decoder().decode
 
 
@@ -199,16 +193,8 @@ def _load(raw: bytes) -> Any:
 
 def _stdlib_load(raw: bytes) -> Any:
     try:
-        if raw[:1] == b"{" and raw[1:2] != b"\0":
-            # What json.loads would detect for this start (UTF-8: no BOM, no UTF-16/32 zero byte), decoded
-            # the way it would, then scanned the way it would: one value from offset 0, only whitespace after.
-            text = raw.decode("utf-8", "surrogatepass")
-            value, end = _SCAN(text, 0)
-            if end != len(text) and text[end:].lstrip(_JSON_WS):
-                return None
-            return value
         return json.loads(raw)
-    except (ValueError, RecursionError, StopIteration):
+    except (ValueError, RecursionError):
         return None
 
 
