@@ -323,6 +323,12 @@ class ModelEntry:
     wired: bool
     locations: tuple[Location, ...]
     retires: str | None = None  # the catalog's shutdown date (past or planned)
+    # What else the catalogs know of it, for model cards: dates (YYYY-MM-DD), the task its id or family names
+    # (`text-generation`) and the architecture family its vendor documents (`transformer`).
+    released: str | None = None
+    deprecated: str | None = None
+    task: str | None = None
+    architecture: str | None = None
 
 
 @dataclass(frozen=True)

@@ -120,6 +120,7 @@ class Catalog:
                 raise CatalogError(f"credential {c.type}: pairs_with names no credential format: {unknown}")
         self._kill_rx = [_rx(k.pattern, "kill switch") for k in self.kill_switches]
         self._process_rx = [(p, _rx(p.pattern, f"process {p.role}")) for f in files for p in f.processes]
+        self._task_rx = [(t.task, _rx(t.pattern, f"task {t.task}")) for f in files for t in f.tasks]
         keys: dict[str, set[str]] = {}
         for f in files:
             for kind, names in f.config_keys.items():
@@ -218,6 +219,13 @@ class Catalog:
 
     def model_spec(self, canonical: str) -> ModelSpec | None:
         return self._models.get(canonical.lower())
+
+    def model_card(self, name: str, family: str | None) -> tuple[str | None, str | None]:
+        """(task, architecture family) of a model id: the task its id's words name (`gpt-image-1`), else its
+        family's; the architecture its family's. None where the catalogs do not say."""
+        fam = self._family.get(family) if family else None
+        task = next((t for t, rx in self._task_rx if rx.fullmatch(name.lower())), fam.task if fam else None)
+        return task, fam.architecture if fam else None
 
     def is_hosted_form(self, token: str) -> bool:
         # Asked for every model hit of every file: the same few tokens recur, so the answer is kept.

@@ -120,6 +120,8 @@ def check_examples(cat: CatalogFile) -> list[str]:
         check(f"fingerprint {fp.id}", fp.pattern, fp.examples, whole=True)
     for p in cat.processes:
         check(f"process {p.role} {p.pattern}", p.pattern, p.examples)
+    for t in cat.tasks:
+        check(f"task {t.task} {t.pattern}", t.pattern, t.examples, whole=True)
     for cp in cat.code_paths:
         check(f"code path {cp.pattern}", cp.pattern, cp.examples)
     for sig in cat.source_signatures:

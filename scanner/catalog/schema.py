@@ -41,6 +41,8 @@ class Family:
     vendor: str
     pattern: str
     examples: Examples
+    task: str | None = None  # what its models do, unless a [[tasks]] pattern says otherwise (text-generation)
+    architecture: str | None = None  # the architecture family its vendor documents (transformer)
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,15 @@ class FingerprintSpec:
     max_skew_seconds: int | None = None  # fernet: embedded time vs the record's time
     note: str | None = None
     candidates: tuple[str, ...] = ()  # vendor `unknown`: the vendors this look-alike leaves possible
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """What a model does, read from the words of its id (`gpt-image-1`: text-to-image); never searched in bytes."""
+
+    task: str
+    pattern: str  # matched whole against a model id (`re.fullmatch`)
+    examples: Examples
 
 
 @dataclass(frozen=True)
@@ -268,6 +279,7 @@ class CatalogFile:
     kill_switches: tuple[KillSwitchSpec, ...] = ()
     fingerprints: tuple[FingerprintSpec, ...] = ()
     processes: tuple[ProcessSpec, ...] = ()
+    tasks: tuple[TaskSpec, ...] = ()
     config_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
     switch_values: dict[str, tuple[str, ...]] = field(default_factory=dict)  # "on"/"off" -> spellings
     placeholders: Placeholders | None = None
@@ -282,7 +294,7 @@ class CatalogFile:
 # section name -> (required keys, optional keys)
 _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "vendors": ({"id", "name"}, set()),
-    "families": ({"id", "vendor", "pattern", "match", "no_match"}, set()),
+    "families": ({"id", "vendor", "pattern", "match", "no_match"}, {"task", "architecture"}),
     "models": ({"id", "family"}, {"aliases", "lifecycle", "released", "deprecated", "retires"}),
     "hosted_forms": ({"route", "form", "match", "no_match"}, {"vendor", "find", "priority"}),
     "hosts": ({"pattern", "match", "no_match"}, {"vendor", "served_via"}),
@@ -298,6 +310,7 @@ _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
         {"fields", "on", "api", "served_via", "decode", "max_skew_seconds", "note", "candidates"},
     ),
     "processes": ({"role", "pattern", "match", "no_match"}, {"vendor", "note"}),
+    "tasks": ({"task", "pattern", "match", "no_match"}, set()),
     "code_paths": ({"kind", "pattern", "match", "no_match"}, {"ecosystem"}),
     "client_names": ({"name"}, {"vendor", "served_via"}),
     "source_signatures": ({"kind", "name", "pattern", "match", "no_match"}, {"vendor", "served_via"}),
@@ -368,7 +381,10 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
         description=str(head.get("description", "")),
         sources=tuple(_strs(head.get("sources", []))),
         vendors=tuple((r["id"], r["name"]) for r in rows["vendors"]),
-        families=tuple(Family(r["id"], r["vendor"], r["pattern"], ex(r)) for r in rows["families"]),
+        families=tuple(
+            Family(r["id"], r["vendor"], r["pattern"], ex(r), r.get("task"), r.get("architecture"))
+            for r in rows["families"]
+        ),
         models=tuple(
             ModelSpec(
                 id=r["id"],
@@ -410,6 +426,7 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
         processes=tuple(
             ProcessSpec(r["role"], r["pattern"], ex(r), r.get("vendor"), r.get("note")) for r in rows["processes"]
         ),
+        tasks=tuple(TaskSpec(r["task"], r["pattern"], ex(r)) for r in rows["tasks"]),
         config_keys=config_keys,
         switch_values=switch_values,
         placeholders=placeholders,

@@ -343,6 +343,7 @@ class InventoryBuilder:
             if base == canonical:
                 base = None if ident.served_via is None else base
             spec = self.catalog.model_spec(canonical) if canonical else None
+            task, architecture = self.catalog.model_card(canonical or name, family)
             entries.append(
                 ModelEntry(
                     name,
@@ -356,6 +357,10 @@ class InventoryBuilder:
                     _wired(located),
                     located,
                     spec.retires if spec else None,
+                    spec.released if spec else None,
+                    spec.deprecated if spec else None,
+                    task,
+                    architecture,
                 )
             )
         return in_order("models", entries)

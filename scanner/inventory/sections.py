@@ -265,7 +265,9 @@ SHAPES.update({
     Location: Shape(omit_empty=frozenset({"layer"})),  # container images only: a directory's keep their shape
     CredentialLocation: Shape(inline={"location": None}),
     ModelEntry: Shape(order=("name", "canonical", "vendor", "family", "served_via", "base_model", "catalog",
-                             "lifecycle", "retires", "wired", "locations")),
+                             "lifecycle", "retires", "released", "deprecated", "task", "architecture", "wired",
+                             "locations"),
+                      omit_empty=frozenset({"released", "deprecated", "task", "architecture"})),
     EndpointEntry: Shape(
         order=("host", "vendor", "served_via", "urls", "wired", "overrides", "locations"),
         codecs={"overrides": (
