@@ -44,8 +44,10 @@ SARIF_SCHEMA = json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json").
 _VOLATILE = [
     (re.compile(r'"serialNumber": "urn:uuid:[0-9a-f-]{36}"'), '"serialNumber": "urn:uuid:MASKED"'),
     (re.compile(r'"timestamp": "[0-9T:.+\-]+"'), '"timestamp": "MASKED"'),
+    (re.compile(r'"created": "[0-9T:Z\-]+"'), '"created": "MASKED"'),
 ]
-_EXT = {"table": "txt", "json": "json", "markdown": "md", "html": "html", "sarif": "sarif", "cyclonedx": "cdx.json"}
+_EXT = {"table": "txt", "json": "json", "markdown": "md", "html": "html", "sarif": "sarif", "cyclonedx": "cdx.json",
+        "spdx": "spdx.json"}
 
 
 def _scan(root: Path, catalog: Catalog) -> Inventory:

@@ -146,7 +146,7 @@ def test_ignored_findings_are_marked_in_every_format(tmp_path: Path) -> None:
     ignore.write_text('[[ignore]]\nid = "kill-switch-disarmed:JARVIS_KILL_SWITCH"\nreason = "staging image"\n')
     for fmt in sorted(RENDERERS):
         out = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q", "-f", fmt, "--ignore-file", str(ignore)]).stdout
-        if fmt == "cyclonedx":
+        if fmt in ("cyclonedx", "spdx"):
             continue  # a BOM carries no findings
         assert "staging image" in out, fmt
         if fmt == "sarif":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import pwd
 import sys
@@ -13,7 +14,7 @@ import typer
 from scanner.audit import AuditOptions, audit
 from scanner.cli.common import completion, fail, load_catalog, parse_size, stderr_progress
 from scanner.cli.output import write_output
-from scanner.cli.scan import report_options
+from scanner.cli.scan import CycloneDxVersion, check_cyclonedx_version, report_options
 from scanner.live.snapshot import Scope
 from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
 from scanner.render import RENDERERS, render
@@ -58,6 +59,7 @@ def audit_command(
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr", envvar="MODELCENSUS_QUIET",
                                         show_envvar=False)] = False,
+    cyclonedx_version: CycloneDxVersion = "1.6",
 ) -> None:
     """Audit the running machine from inside: the filesystem from / as `scan` reads it, plus processes,
     their environment (credentials redacted), the SDKs they loaded and their network connections."""
@@ -81,7 +83,9 @@ def audit_command(
         fail(f"{root}: {exc.strerror or exc}")
     if progress:
         sys.stderr.write("\r\x1b[K")
-    write_output(render(format, inventory, report_options(output, False, False, {})), output)
+    report = dataclasses.replace(report_options(output, False, False, {}),
+                                 cyclonedx_version=check_cyclonedx_version(cyclonedx_version))
+    write_output(render(format, inventory, report), output)
 
 
 def _user_exists(name: str) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import sys
@@ -22,13 +23,24 @@ from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
 from scanner.pipeline import scan
 from scanner.policy.gate import at_or_above, split_findings
 from scanner.policy.ignore import expired_entries
-from scanner.render import RENDERERS, render
+from scanner.render import RENDERERS, cyclonedx, render
 from scanner.render._view import ReportOptions
 from scanner.targets import WalkOptions
 from scanner.targets.registry import DEFAULT_PLATFORM, ImageError, TargetKind, open_target
 from scanner.textsafe import safe
 
 FORMATS = ", ".join(RENDERERS)
+CycloneDxVersion = Annotated[
+    str, typer.Option("--cyclonedx-version", help="cyclonedx: the schema version to write (1.6 or 1.7)",
+                      metavar="VERSION", autocompletion=completion(cyclonedx.VERSIONS),
+                      envvar="MODELCENSUS_CYCLONEDX_VERSION", show_envvar=False)
+]
+
+
+def check_cyclonedx_version(version: str) -> str:
+    if version not in cyclonedx.VERSIONS:
+        fail(f"unknown CycloneDX version {version!r}; choose one of: {', '.join(cyclonedx.VERSIONS)}")
+    return version
 
 
 def scan_command(
@@ -91,6 +103,7 @@ def scan_command(
         typer.Option("--allow-backing-files", help="Let a disk image read its backing files (beside it only)",
                      envvar="MODELCENSUS_ALLOW_BACKING_FILES", show_envvar=False),
     ] = False,
+    cyclonedx_version: CycloneDxVersion = "1.6",
     fail_on: FailOn = None,
     ignore_file: IgnoreFile = None,
     config: Annotated[
@@ -124,6 +137,7 @@ def scan_command(
     today = date.today()
     kept, suppressed = split_findings(inventory.findings, entries, today)
     report = report_options(destination, wide, show_all, {f.id: entry.reason for f, entry in suppressed})
+    report = dataclasses.replace(report, cyclonedx_version=check_cyclonedx_version(cyclonedx_version))
     write_output(render(format, inventory, report), destination)
     if suppressed:
         typer.echo(f"modelcensus: {len(suppressed)} finding(s) suppressed by ignore entries", err=True)

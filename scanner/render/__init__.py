@@ -11,12 +11,12 @@ from collections.abc import Callable
 from types import ModuleType
 
 from scanner.model import Inventory
-from scanner.render import cyclonedx, html, json, markdown, sarif, table
+from scanner.render import cyclonedx, html, json, markdown, sarif, spdx, table
 from scanner.render._view import DEFAULT, ReportOptions
 
 Renderer = Callable[[Inventory, ReportOptions], str]
 
-_MODULES: tuple[ModuleType, ...] = (table, json, markdown, html, sarif, cyclonedx)
+_MODULES: tuple[ModuleType, ...] = (table, json, markdown, html, sarif, cyclonedx, spdx)
 RENDERERS: dict[str, ModuleType] = {m.__name__.rsplit(".", 1)[-1]: m for m in _MODULES}
 
 

@@ -22,6 +22,7 @@ class ReportOptions:
     all: bool = False  # list mentions that are not wiring in full
     colour: bool = False  # ANSI colour for severities (a TTY without NO_COLOR)
     ignored: Mapping[str, str] = field(default_factory=dict)  # finding id -> why it is accepted (ignore file)
+    cyclonedx_version: str = "1.6"  # the CycloneDX schema a BOM is written for (1.6 or 1.7)
 
 
 DEFAULT = ReportOptions()

@@ -1,9 +1,15 @@
-"""The inventory as a CycloneDX 1.6 AI bill of materials, for supply-chain tools.
+"""The inventory as a CycloneDX AI bill of materials (1.6, or 1.7 on request), for supply-chain tools.
 
-The scanned VM is the BOM's subject. Wired models are `machine-learning-model` components (vendor as supplier, route
-and base model as properties, where they were seen as evidence occurrences); SDKs are `library` components with
-package URLs; endpoints are services; each SDK depends on the services of the vendor it talks to. Credentials are not
-components: a BOM travels further than an audit report, so it carries only how many there are.
+The scanned machine or image is the BOM's subject (`metadata.component`, typed operating-system, container or
+platform), modelcensus and its catalogs are `metadata.tools`, and `metadata.lifecycles` says when the BOM was
+taken (`operations` for a live audit, `post-build` for an image or a directory). Wired models are
+`machine-learning-model` components with a model card where the catalogs know the task and architecture; SDKs are
+`library` components with package URLs; agent products are `application`s; endpoints and MCP servers are services
+(`authenticated`, `x-trust-boundary`, their URLs). Dependencies make "agent X reaches model Y through endpoint Z"
+a path: agent -> endpoint -> model. Every component says how it was found (`evidence.identity` with techniques
+and confidences, `evidence.occurrences`), and `compositions` says whether the scan read everything: `incomplete`
+with the files it could not read. Credentials are not components: a BOM travels further than an audit report,
+so it carries only how many there are.
 
 Model ids that are only mentioned (an SDK's own price list, docs, tests) are not models the machine uses: as in the
 human formats' headline they are one `data` component per package or source with the count as a property, unless
@@ -13,53 +19,34 @@ human formats' headline they are one `data` component per package or source with
 from __future__ import annotations
 
 import hashlib
-import os
-import re
+import json
 import uuid
 from collections.abc import Iterable
 from datetime import datetime, timezone
 from typing import Any
-from urllib.parse import quote
 
-from cyclonedx.model import Property, XsUri
 from cyclonedx.model.bom import Bom
 from cyclonedx.model.component import Component, ComponentType
-from cyclonedx.model.component_evidence import ComponentEvidence, Occurrence
 from cyclonedx.model.contact import OrganizationalEntity
 from cyclonedx.model.dependency import Dependency
-from cyclonedx.model.service import Service
-from cyclonedx.output.json import JsonV1Dot6
-from packageurl import PackageURL
+from cyclonedx.model.lifecycle import LifecyclePhase, PredefinedLifecycle
+from cyclonedx.output.json import JsonV1Dot6, JsonV1Dot7
 
-from scanner.model import AgentEntry, Inventory, Location, ModelEntry, SdkEntry
-from scanner.render._headline import Mention, not_wiring
+from scanner.model import Inventory, SdkEntry
+from scanner.render import _aibom, _cdx_parts
+from scanner.render._cdx_parts import clean_url as clean_url
+from scanner.render._cdx_parts import props, purl
+from scanner.render._headline import not_wiring
 from scanner.render._view import DEFAULT, ReportOptions
 from scanner.textsafe import safe
 
-description = "an AI bill of materials as CycloneDX 1.6 JSON (models, SDKs with package URLs, endpoints)"
+description = "an AI bill of materials as CycloneDX 1.6 JSON (models, SDKs, agents, endpoints, how each was found)"
 
-_NS = "modelcensus"
-_MAX_OCCURRENCES = 20
-# Package-URL types of the ecosystems the catalogs name SDKs in.
-_PURL_TYPE = {"pypi": "pypi", "npm": "npm", "go": "golang", "cargo": "cargo", "gem": "gem", "maven": "maven",
-              "nuget": "nuget"}
+__all__ = ["clean_url", "purl", "render", "to_bom", "description", "VERSIONS"]
 
-
-# Where a URL taken from a binary stops: the first byte that cannot be part of one (control, space, an undecodable
-# byte carried as a surrogate, quote marks and brackets that delimit URLs in text).
-_URL_END = re.compile(r"[\x00-\x20\x7f-\x9f\ud800-\udfff\"'<>\\^`{|}]")
-
-
-def clean_url(url: str) -> str | None:
-    """`url` cut at the first character no URI may hold, the rest percent-encoded; None if nothing usable is left."""
-    head = _URL_END.split(url, 1)[0]
-    head = re.sub(r"%(?![0-9A-Fa-f]{2})", "%25", head)
-    text = quote(head, safe=":/?#[]@!$&'()*+,;=%-._~")
-    return text if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/]", text) else None
-
-
-def _text(value: object) -> str:
-    return safe(value)
+VERSIONS = {"1.6": JsonV1Dot6, "1.7": JsonV1Dot7}
+_MAX_GAPS = 200  # files not fully read that get a component of their own; the subject counts them all
+_SUBJECT_TYPE = {"container-image": ComponentType.CONTAINER, "live": ComponentType.PLATFORM}
 
 
 def _indexed(bom: Bom) -> Bom:
@@ -88,180 +75,125 @@ def _indexed(bom: Bom) -> Bom:
     return bom
 
 
-_KEY = "_Component__comparable_tuple"  # the library's private sort key of a component
-
-
-def _frozen(c: Component) -> Component:
-    """`c` with its sort key computed once. The library rebuilds a 30-field tuple (properties and evidence
-    included) at every comparison and hash while it keeps components sorted: most of the BOM's time on thousands of
-    models. A component is not changed once built here, so its key cannot go stale."""
-    key = getattr(c, _KEY)()
-    setattr(c, _KEY, lambda: key)
-    return c
-
-
-def _props(**values: object) -> list[Property]:
-    return [Property(name=f"{_NS}:{k}", value=str(v).lower() if isinstance(v, bool) else _text(v))
-            for k, v in values.items() if v is not None and v != ""]
-
-
-def _evidence(owner: str, locs: Iterable[Location]) -> ComponentEvidence | None:
-    seen = list(dict.fromkeys((loc.path, loc.line, loc.context.value) for loc in locs))[:_MAX_OCCURRENCES]
-    # Each occurrence gets a reference derived from its owner: the library orders occurrences by reference first,
-    # and unset references would make that order (and so the output bytes) change from run to run.
-    occurrences = [Occurrence(bom_ref=f"{owner}#{i:02d}", location=_text(path), line=line, additional_context=ctx)
-                   for i, (path, line, ctx) in enumerate(seen)]
-    return ComponentEvidence(occurrences=occurrences) if occurrences else None
-
-
-def _exact(version: str | None) -> str | None:
-    # A declared requirement (`^1.14.0`, `>=2`) is not a version a package URL may carry.
-    return version if version and version[0].isdigit() and not any(c in version for c in "<>=^~*, |") else None
-
-
-def purl(sdk: SdkEntry) -> PackageURL | None:
-    kind = _PURL_TYPE.get(sdk.ecosystem)
-    if kind is None:
-        return None
-    name, namespace = sdk.name, None
-    if kind == "maven" and ":" in name:
-        namespace, name = name.split(":", 1)
-    elif "/" in name:  # `@scope/pkg`, `github.com/org/module/v3`
-        namespace, name = name.rsplit("/", 1)
-    return PackageURL(type=kind, namespace=namespace, name=name, version=_exact(sdk.version))
-
-
-def _model(m: ModelEntry) -> Component:
-    ref = _text(f"model:{m.vendor or '-'}:{m.served_via or '-'}:{m.name}")
+def _subject(inv: Inventory, every_model: bool, done: _aibom.Completeness) -> Component:
+    """The machine or image scanned: a VM's root tree or disk is an operating system, an image a container, a
+    running machine audited live a platform."""
     return Component(
-        type=ComponentType.MACHINE_LEARNING_MODEL,
-        name=_text(m.name),
-        bom_ref=ref,
-        supplier=OrganizationalEntity(name=m.vendor) if m.vendor else None,
-        group=m.vendor,
-        properties=_props(
-            vendor=m.vendor, served_via=m.served_via, base_model=m.base_model, canonical=m.canonical,
-            family=m.family, catalog=m.catalog, lifecycle=m.lifecycle, wired=m.wired,
-            contexts=",".join(sorted({loc.context.value for loc in m.locations})),
-        ),
-        evidence=_evidence(ref, m.locations),
-    )
-
-
-def _sdk(s: SdkEntry) -> Component:
-    p = purl(s)
-    state = "installed" if s.installed else "declared"
-    ref = _text(f"sdk:{s.ecosystem}:{s.name}:{s.version or '-'}:{state}:{s.environment or '-'}")
-    return Component(
-        type=ComponentType.LIBRARY,
-        name=_text(s.name),
-        version=_text(s.version) if s.version else None,
-        bom_ref=ref,
-        purl=p,
-        supplier=OrganizationalEntity(name=s.vendor) if s.vendor else None,
-        properties=_props(ecosystem=s.ecosystem, vendor=s.vendor, served_via=s.served_via, installed=s.installed,
-                          environment=s.environment),
-        evidence=_evidence(ref, s.locations),
-    )
-
-
-def _agent(a: AgentEntry) -> Component:
-    """An installed agent product: an `application` with its package URL (npm / pypi)."""
-    eco = a.ecosystem or ""
-    package = None
-    if a.install_path and eco == "npm" and "/node_modules/" in a.install_path:
-        package = a.install_path.rsplit("/node_modules/", 1)[1]
-    p = purl(SdkEntry(eco, package, a.version, None, None, True, None, ())) if package else None
-    ref = f"agent:{a.name}:{a.version or '-'}:{a.install_path or '-'}"
-    return Component(
-        type=ComponentType.APPLICATION,
-        name=_text(a.name),
-        version=a.version,
-        bom_ref=_text(ref),
-        purl=p,
-        description=a.product,
-        properties=_props(install_path=a.install_path, ecosystem=a.ecosystem, ships=len(a.ships),
-                          users=",".join(sorted({c.user or "(system)" for c in a.configs}))),
-        evidence=_evidence(ref, a.locations),
-    )
-
-
-def _mentions(m: Mention) -> Component:
-    """Model ids one package or source only mentions, as one component: how many, and in which files."""
-    ref = _text(f"mentions:{m.source}")
-    occurrences = [Occurrence(bom_ref=f"{ref}#{i:02d}", location=_text(path))
-                   for i, path in enumerate(m.paths[:_MAX_OCCURRENCES])]
-    return Component(
-        type=ComponentType.DATA,
-        name=_text(f"model ids in {m.source}"),
-        bom_ref=ref,
-        description=_text(f"{m.models} model id(s) in {m.context}; not wiring (--all lists each)"),
-        properties=_props(source=m.source, model_ids=m.models, files=len(m.paths), wired=False),
-        evidence=ComponentEvidence(occurrences=occurrences) if occurrences else None,
-    )
-
-
-def _source_date_epoch() -> int | None:
-    value = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    return int(value) if value.isascii() and value.isdigit() else None
-
-
-def to_bom(inv: Inventory, every_model: bool = False) -> Bom:
-    """The BOM of `inv`: wired models one component each and the other ids counted per source, or every model id
-    one component each (`every_model`, the CLI's `--all`)."""
-    bom = _indexed(Bom())
-    epoch = _source_date_epoch()
-    if epoch is not None:  # reproducible builds: the same inventory gives the same bytes
-        bom.metadata.timestamp = datetime.fromtimestamp(epoch, tz=timezone.utc)
-        bom.serial_number = uuid.UUID(bytes=hashlib.sha256(
-            repr((epoch, inv.target.location, [m.name for m in inv.models], [s.name for s in inv.sdks],
-                  [e.host for e in inv.endpoints])).encode("utf-8", "backslashreplace")).digest()[:16], version=4)
-    subject = Component(
-        type=ComponentType.PLATFORM,
-        name=_text(inv.target.location.rstrip("/").rsplit("/", 1)[-1] or "/"),
+        type=_SUBJECT_TYPE.get(inv.target.kind, ComponentType.OPERATING_SYSTEM),
+        name=safe(inv.target.location.rstrip("/").rsplit("/", 1)[-1] or "/"),
         bom_ref="target",
         description=f"agent VM ({inv.target.kind}) scanned by modelcensus {inv.tool_version}",
-        properties=_props(
+        properties=props(
             target_kind=inv.target.kind,
             credentials=len(inv.credentials),
             kill_switches=len(inv.kill_switches),
             catalogs=", ".join(f"{c.name}@{c.version}" for c in inv.catalogs),
             models_listed="all" if every_model else "wired",
             models_not_wiring=sum(1 for m in inv.models if not m.wired),
+            skipped=len(inv.skipped),
+            not_fully_read=len(done.gaps),
+            incomplete="; ".join(done.why),
         ),
     )
+
+
+def _metadata(bom: Bom, inv: Inventory, subject: Component) -> None:
+    epoch = _aibom.source_date_epoch()
+    if epoch is not None:  # reproducible builds: the same inventory gives the same bytes
+        bom.metadata.timestamp = datetime.fromtimestamp(epoch, tz=timezone.utc)
+        bom.serial_number = uuid.UUID(bytes=hashlib.sha256(
+            repr((epoch, inv.target.location, [m.name for m in inv.models], [s.name for s in inv.sdks],
+                  [e.host for e in inv.endpoints])).encode("utf-8", "backslashreplace")).digest()[:16], version=4)
     bom.metadata.component = subject
+    phase = LifecyclePhase.OPERATIONS if inv.target.kind == "live" else LifecyclePhase.POST_BUILD
+    bom.metadata.lifecycles = [PredefinedLifecycle(phase)]
     bom.metadata.tools.components.add(Component(type=ComponentType.APPLICATION, name="modelcensus",
-                                                version=inv.tool_version))
-    models = [_frozen(_model(m)) for m in inv.models if every_model or m.wired]
-    if not every_model:
-        models += [_frozen(_mentions(m)) for m in not_wiring(inv)]
-    sdks = [(s, _frozen(_sdk(s))) for s in inv.sdks]
-    services: dict[str, list[Service]] = {}
-    for e in inv.endpoints:
-        svc = Service(
-            name=_text(e.host),
-            bom_ref=_text(f"service:{e.host}"),
-            provider=OrganizationalEntity(name=e.vendor) if e.vendor else None,
-            group=e.vendor,
-            endpoints=[XsUri(u) for u in dict.fromkeys(filter(None, map(clean_url, e.urls)))],
-            properties=_props(vendor=e.vendor, served_via=e.served_via, wired=e.wired),
-        )
+                                                version=inv.tool_version, bom_ref="tool:modelcensus"))
+    for c in inv.catalogs:
+        bom.metadata.tools.components.add(Component(
+            type=ComponentType.DATA, name=safe(f"catalog {c.name}"), version=safe(c.version),
+            bom_ref=safe(f"tool:catalog:{c.name}"), supplier=OrganizationalEntity(name="modelcensus"),
+            properties=props(origin=c.origin)))
+
+
+def to_bom(inv: Inventory, every_model: bool = False) -> Bom:
+    """The BOM of `inv`: wired models one component each and the other ids counted per source, or every model id
+    one component each (`every_model`, the CLI's `--all`)."""
+    bom = _indexed(Bom())
+    done = _aibom.completeness(inv)
+    subject = _subject(inv, every_model, done)
+    _metadata(bom, inv, subject)
+    models = {m.name: _cdx_parts.frozen(_cdx_parts.model(inv, m)) for m in inv.models if every_model or m.wired}
+    others = [] if every_model else [_cdx_parts.frozen(_cdx_parts.mentions(m)) for m in not_wiring(inv)]
+    sdks = [(s, _cdx_parts.frozen(_cdx_parts.sdk(s))) for s in inv.sdks]
+    services = {e.host: _cdx_parts.endpoint(e) for e in inv.endpoints}
+    mcp = {_cdx_parts.mcp_ref(s): _cdx_parts.mcp_server(s) for s in inv.mcp_servers}
+    gaps = [_cdx_parts.frozen(_cdx_parts.gap(s)) for s in done.gaps[:_MAX_GAPS]]
+    for svc in [*services.values(), *mcp.values()]:
         bom.services.add(svc)
-        services.setdefault(e.vendor or "", []).append(svc)
-    for c in models:
+    for c in [*models.values(), *others, *(c for _, c in sdks), *gaps]:
         bom.components.add(c)
     for s, c in sdks:
-        bom.components.add(c)
-        if s.vendor and services.get(s.vendor):
-            bom.register_dependency(c, services[s.vendor])
-    agents = [_frozen(_agent(a)) for a in inv.agents]
-    for c in agents:
-        bom.components.add(c)
-    bom.register_dependency(subject, models + [c for _, c in sdks] + agents)
+        vendor_services = [services[e.host] for e in inv.endpoints if s.vendor and e.vendor == s.vendor]
+        if vendor_services:
+            bom.register_dependency(c, vendor_services)
+    agents = _agents(bom, inv, models, services, mcp, sdks)
+    bom.register_dependency(subject, [*models.values(), *others, *(c for _, c in sdks), *agents])
     return bom
 
 
+def _agents(bom: Bom, inv: Inventory, models: dict[str, Component], services: dict[str, Any],
+            mcp: dict[str, Any], sdks: list[tuple[SdkEntry, Component]]) -> list[Component]:
+    """Agent components and the chain agent -> endpoint -> model; an agent whose models no endpoint serves
+    depends on them directly."""
+    wiring = _aibom.wiring(inv)
+    for host, served in wiring.endpoint_models.items():
+        targets = [models[m.name] for m in served if m.name in models]
+        if targets and host in services:
+            bom.register_dependency(services[host], targets)
+    out: list[Component] = []
+    for a in inv.agents:
+        c = _cdx_parts.frozen(_cdx_parts.agent(a))
+        bom.components.add(c)
+        key = _aibom.agent_key(a)
+        via = wiring.agent_endpoints.get(key, ())
+        reached = {m.name for e in via for m in wiring.endpoint_models.get(e.host, ())}
+        direct = [models[m.name] for m in wiring.agent_models.get(key, ()) if m.name not in reached]
+        bundled = {(b.ecosystem, b.name, b.version) for b in a.sdks}
+        deps = [services[e.host] for e in via] + direct + [mcp[_cdx_parts.mcp_ref(s)] for s in
+                                                          wiring.agent_mcp.get(key, ())]
+        deps += [sc for s, sc in sdks if (s.ecosystem, s.name, s.version) in bundled]
+        if deps:
+            bom.register_dependency(c, deps)
+        out.append(c)
+    return out
+
+
+def _compositions(inv: Inventory, done: _aibom.Completeness) -> list[dict[str, Any]]:
+    """How complete the BOM is: `complete` when the scan read everything it looked at, else `incomplete` with the
+    files it could not read among the assemblies (the first of them; the subject counts them all)."""
+    gaps = [_cdx_parts.gap_ref(s) for s in done.gaps[:_MAX_GAPS]]
+    return [{
+        "bom-ref": "composition:target",
+        "aggregate": "complete" if done.complete else "incomplete",
+        "assemblies": ["target", *gaps],
+        "dependencies": ["target"],
+    }]
+
+
+def _extend(text: str, inv: Inventory, every_model: bool) -> str:
+    """What the library cannot write yet (model cards, compositions) added to its JSON."""
+    doc = json.loads(text)
+    cards = {_cdx_parts.model_ref(m): card for m in inv.models if (every_model or m.wired)
+             and (card := _cdx_parts.model_card(m))}
+    for c in doc.get("components", []):
+        if c.get("bom-ref") in cards:
+            c["modelCard"] = cards[c["bom-ref"]]
+    doc["compositions"] = _compositions(inv, _aibom.completeness(inv))
+    return json.dumps(doc, indent=2)
+
+
 def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
-    text: str = JsonV1Dot6(to_bom(inv, opts.all)).output_as_string(indent=2)
-    return text + "\n"
+    writer = VERSIONS.get(opts.cyclonedx_version, JsonV1Dot6)
+    text: str = writer(to_bom(inv, opts.all)).output_as_string(indent=2)
+    return _extend(text, inv, opts.all) + "\n"
