@@ -106,6 +106,7 @@ def kimi(ctx: Ctx, spec: Spec) -> list[dict[str, Any]]:
                 spec.reasoning, [spec.model], sid, note="the model is only in ~/.kimi/config.toml")
     wire_row = truth(shown(ctx.root, folder / "wire.jsonl"), "kimi", user, [("moonshot", "direct")], [],
                      "absent", [spec.model], sid, note="wire events of the same session (think parts not kept)")
+    wire_row["optional"] = True
     return [row, wire_row]
 
 
