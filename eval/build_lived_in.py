@@ -113,7 +113,7 @@ def write_sessions(ctx: Ctx, venv_python: Path, scale: float) -> list[dict[str, 
         rows += writers[kind](ctx, spec)
     routes = [("ClaudeSonnet4", "us.anthropic.claude-sonnet-4-20250514-v1:0", "anthropic"),
               ("ClaudeOpus4.1", "us.anthropic.claude-opus-4-1-20250805-v1:0", "anthropic"),
-              ("NovaPro1", "amazon.nova-pro-v1:0", "amazon")]
+              ("NovaPro1", "amazon.nova-pro-v1:0", "aws")]
     for d in range(12):
         rows += lived_more.litellm_logs(ctx, T0 + d * 7 * DAY, int(3.5 * MB * scale), routes,
                                         f"spend-logs-{d:02d}.jsonl")
@@ -178,7 +178,8 @@ def build(truth_only: bool, scale: float) -> Path:
               "config) and the models that served a session (source = session). Regenerate: make eval.")
     c.write_truth(NAME, data, header, [])
     size = sum(f.stat().st_size for f in root.rglob("*") if f.is_file())
-    print(f"eval: {NAME} built at {root}: {size / MB:.0f} MB, {len(sessions)} sessions; truth at eval/truth/{NAME}.toml")
+    print(f"eval: {NAME} built at {root}: {size / MB:.0f} MB, {len(sessions)} sessions; "
+          f"truth at eval/truth/{NAME}.toml")
     return root
 
 

@@ -40,7 +40,8 @@ class _Rollout:
         self.rec("session_meta", {
             "session_id": sid, "id": sid, "timestamp": iso(self.when), "cwd": cwd,
             "originator": "codex_exec" if exec_mode else "codex_cli_rs", "cli_version": "0.146.0",
-            "source": "exec" if exec_mode else "cli", "model_provider": "azure" if self.spec.route == "azure" else "openai",
+            "source": "exec" if exec_mode else "cli",
+            "model_provider": "azure" if self.spec.route == "azure" else "openai",
             "base_instructions": {"text": "You are Codex, an agent based on GPT-5. You and the user share one "
                                   "workspace, and your job is to collaborate with them until their goal is handled."}})
         self.rec("event_msg", {"type": "task_started", "turn_id": self.turn, "started_at": int(self.when),
@@ -68,7 +69,8 @@ class _Rollout:
             if summary:
                 self.rec("event_msg", {"type": "agent_reasoning", "text": summary[0]["text"].split("\n")[0]})
         call = ids.openai_call()
-        args = {"command": ["bash", "-lc", command], "workdir": self.spec.extra.get("cwd", "/home"), "timeout_ms": 10000}
+        args = {"command": ["bash", "-lc", command], "workdir": self.spec.extra.get("cwd", "/home"),
+                "timeout_ms": 10000}
         self.rec("response_item", {"type": "function_call", "id": ids.responses_id("fc", prefix), "name": "shell",
                                    "arguments": json.dumps(args), "call_id": call})
         self.rec("response_item", {"type": "function_call_output", "call_id": call, "output": json.dumps(

@@ -143,6 +143,8 @@ def cline(ctx: Ctx, spec: Spec, sample: dict[str, Any]) -> list[dict[str, Any]]:
                                                      "model_provider_id": provider, "mode": "plan"}]}
     (folder / "task_metadata.json").write_text(json.dumps(meta, indent=2))
     vendor = spec.extra["vendor"]
-    return [truth(shown(ctx.root, folder / "api_conversation_history.json"), "cline", user, [(vendor, spec.route)],
-                  [spec.model], "visible", [spec.model],
-                  note="`<thinking>` inline; model and provider only in task_metadata.json beside it")]
+    row = truth(shown(ctx.root, folder / "api_conversation_history.json"), "cline", user, [(vendor, spec.route)],
+                [spec.model], "visible", [spec.model],
+                note="`<thinking>` inline; model and provider only in task_metadata.json beside it")
+    row["metadata"] = [shown(ctx.root, folder / "ui_messages.json"), shown(ctx.root, folder / "task_metadata.json")]
+    return [row]

@@ -30,14 +30,14 @@ HAR_MODEL = "claude-sonnet-4-5-20250929"
 CASSETTES = {  # file -> (vendor, route) read in each cassette (its request URI and response body)
     "vcr-cassettes-pydantic-ai/anthropic-tool-output.yaml": ("anthropic", "direct"),
     "vcr-cassettes-pydantic-ai/azure-openai-chat.yaml": ("openai", "azure"),
-    "vcr-cassettes-pydantic-ai/bedrock-application-inference-profile-converse.yaml": ("anthropic", "bedrock"),
+    "vcr-cassettes-pydantic-ai/bedrock-application-inference-profile-converse.yaml": ("unknown", "bedrock"),
     "vcr-cassettes-pydantic-ai/deepseek-thinking.yaml": ("deepseek", "direct"),
     "vcr-cassettes-pydantic-ai/openai-chat-tool-output.yaml": ("openai", "direct"),
     "vcr-cassettes-pydantic-ai/openai-responses-tool-call.yaml": ("openai", "direct"),
     "vcr-cassettes-pydantic-ai/vertex-gemini-generateContent.yaml": ("google", "vertex"),
     "vcr-cassettes-pydantic-ai/xai-grpc-tool-call.xai.yaml": ("xai", "direct"),
     "vcr-cassettes-otel-demo-agent/azure_gpt-5.5_cassette.yaml": ("openai", "azure"),
-    "vcr-cassettes-otel-demo-agent/claude-opus-4-7_cassette.yaml": ("anthropic", "direct"),
+    "vcr-cassettes-otel-demo-agent/claude-opus-4-7_cassette.yaml": ("anthropic", "bedrock"),
 }
 FIXTURES = {"claude-code/session-basic.jsonl": ("claude-code", "anthropic", "direct"),
             "codex-cli/rollout-session-basic.jsonl": ("codex", "openai", "direct")}

@@ -54,8 +54,8 @@ def configs(root: Path) -> tuple[list[dict[str, Any]], set[str]]:
 
     # carol: Aider and mini-swe-agent on OpenRouter; Cline's choice lives in its task metadata.
     p = "/home/carol/.aider.conf.yml"
-    c.write(root, p, "model: openrouter/anthropic/claude-sonnet-4.5\nweak-model: openrouter/anthropic/claude-haiku-4.5\n"
-                     "auto-commits: false\ndark-mode: true\n")
+    c.write(root, p, "model: openrouter/anthropic/claude-sonnet-4.5\n"
+                     "weak-model: openrouter/anthropic/claude-haiku-4.5\nauto-commits: false\ndark-mode: true\n")
     sel("openrouter/anthropic/claude-sonnet-4.5", "claude-sonnet-4-5", "anthropic", "openrouter", "carol", "aider", p)
     sel("openrouter/anthropic/claude-haiku-4.5", "claude-haiku-4-5", "anthropic", "openrouter", "carol", "aider", p)
     p = "/home/carol/.config/mini-swe-agent/.env"
@@ -75,7 +75,8 @@ def configs(root: Path) -> tuple[list[dict[str, Any]], set[str]]:
     p = "/home/dave/.codex/config.toml"
     c.write(root, p, 'model = "gpt-5.1"\nmodel_provider = "azure"\nmodel_reasoning_effort = "medium"\n\n'
                      '[model_providers.azure]\nname = "Azure OpenAI"\n'
-                     'base_url = "https://dave-swedencentral.openai.azure.com/openai/v1"\nenv_key = "AZURE_OPENAI_API_KEY"\n'
+                     'base_url = "https://dave-swedencentral.openai.azure.com/openai/v1"\n'
+                     'env_key = "AZURE_OPENAI_API_KEY"\n'
                      'wire_api = "responses"\n')
     sel("gpt-5.1", "gpt-5.1", "openai", "azure", "dave", "codex", p)
     text = c.sample("litellm-proxy", "aiyadav.litellm-config.yml")
@@ -85,7 +86,7 @@ def configs(root: Path) -> tuple[list[dict[str, Any]], set[str]]:
     for model in re.findall(r"model: (\S+)\n", text):
         base = model.removeprefix("bedrock/").removeprefix("us.")
         base = base.removeprefix("anthropic.").removeprefix("amazon.").removesuffix("-v1:0")
-        vendor = ["amazon", "aws"] if "nova" in model else "anthropic"
+        vendor = "aws" if "nova" in model else "anthropic"  # the catalogs' id of Amazon
         sel(model, base, vendor, "bedrock", "root", "litellm-proxy", p)
     acceptable |= {"NovaPro1", "Claude3", "Claude3.5", "ClaudeSonnet4", "ClaudeOpus4", "ClaudeOpus4.1"}
     p = "/home/dave/.openhands/settings.json"
@@ -106,7 +107,8 @@ def configs(root: Path) -> tuple[list[dict[str, Any]], set[str]]:
     sel("gpt-4.1-mini", "gpt-4.1-mini", "openai", "direct", "erin", "llm", p)
     p = "/home/erin/work/assistant/agent.py"
     c.write(root, p, 'from agents import Agent, Runner, SQLiteSession\n\n'
-                     'support = Agent(name="support", instructions="Answer from the runbook.", model="gpt-5-mini")\n\n\n'
+                     'support = Agent(name="support", instructions="Answer from the runbook.",\n'
+                     '                model="gpt-5-mini")\n\n\n'
                      'def answer(question: str, conversation: str) -> str:\n'
                      '    session = SQLiteSession(conversation, "conversations.db")\n'
                      '    return Runner.run_sync(support, question, session=session).final_output\n')
