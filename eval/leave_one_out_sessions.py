@@ -82,8 +82,9 @@ def _modules() -> list[Any]:
 def without(name: str) -> Iterator[str]:
     """The scan as if adapter `name` did not exist: out of the registry in every module that holds it; where the
     reader names its class directly (dispatch by file type), a stand-in that reads nothing. Yields how."""
-    registry_module = importlib.import_module(REGISTRY)
-    registry = registry_module.ADAPTERS
+    registry = getattr(importlib.import_module(REGISTRY), "ADAPTERS", None)
+    if not isinstance(registry, tuple | list):
+        raise SystemExit(f"leave-one-out: {REGISTRY}.ADAPTERS is no longer the registry; update this script")
     victims = [a for a in registry if getattr(a, "name", None) == name]
     cls = type(victims[0]) if victims else _class_named(name)
     rest = tuple(a for a in registry if getattr(a, "name", None) != name)
@@ -159,7 +160,7 @@ def main() -> int:
         for s in samples:
             readers[s["place"]] = {str(x.get("format")) for x in full.get(s["place"], [])} - {"generic"}
         adapters = sorted({f for fs in readers.values() for f in fs})
-        registry = [getattr(x, "name", "?") for x in importlib.import_module(REGISTRY).ADAPTERS]
+        registry = [getattr(x, "name", "?") for x in getattr(importlib.import_module(REGISTRY), "ADAPTERS", ())]
         left_out: dict[str, dict[str, list[dict[str, Any]]]] = {}
         how: dict[str, str] = {}
         for name in adapters:
@@ -181,7 +182,7 @@ def report(samples: list[dict[str, Any]], full: dict[str, list[dict[str, Any]]],
     agents: dict[str, list[dict[str, Any]]] = {}
     for s in samples:
         agents.setdefault(s["agent"], []).append(s)
-    head = f"{'agent':<15} {'adapter':<22} {'n':>3} | {'with: vendor':>12} {'via':>6} {'reason':>6} | " \
+    head = f"{'agent':<15} {'adapter (how left out)':<31} {'n':>3} | {'with: vendor':>12} {'via':>6} {'reason':>6} | " \
            f"{'generic alone: vendor':>21} {'via':>6} {'reason':>6}"
     print(head)
     print("-" * len(head))
@@ -195,8 +196,9 @@ def report(samples: list[dict[str, Any]], full: dict[str, list[dict[str, Any]]],
             for n in readers[s["place"]]:
                 got = left_out[n].get(s["place"], [])
             alone.append(judge(s, got))
-        label = "+".join(f"{n} ({how[n]})" if how.get(n) not in (None, "registry") else n for n in names) or "none"
-        print(f"{agent:<15} {label[:22]:<22} {len(group):>3} | {pct(with_rows, 0):>12} {pct(with_rows, 1):>6} "
+        read = any(full.get(s["place"]) for s in group)
+        label = "+".join(f"{n} ({how[n]})" for n in names) or ("(generic only)" if read else "(read by nothing)")
+        print(f"{agent:<15} {label[:31]:<31} {len(group):>3} | {pct(with_rows, 0):>12} {pct(with_rows, 1):>6} "
               f"{pct(with_rows, 2):>6} | {pct(alone, 0):>21} {pct(alone, 1):>6} {pct(alone, 2):>6}")
         for s, w, g in zip(group, with_rows, alone, strict=True):
             if not all(w) or not all(g):

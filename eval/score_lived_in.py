@@ -140,6 +140,7 @@ def score_findings(truth: dict[str, Any], inv: dict[str, Any]) -> list[Section]:
         canon[str(m.get("name"))] = _model_keys(m)
     names = set(canon)
     naming = 0
+    rules: dict[str, int] = {}
     for f in inv.get("findings", []):
         named = finding_models(f, inv, names)
         if not named:
@@ -147,7 +148,13 @@ def score_findings(truth: dict[str, Any], inv: dict[str, Any]) -> list[Section]:
         naming += 1
         off = sorted(n for n in named if not canon.get(n, {n}) & keys)
         sec.truth(not off, f"{f.get('id')}: {len(off)} model(s) outside the truth: {', '.join(off[:6])}")
-    sec.notes.append(f"{naming} of {len(inv.get('findings', []))} findings name a model")
+        if off:
+            rule = str(f.get("id", "")).split(":", 1)[0]
+            rules[rule] = rules.get(rule, 0) + 1
+    sec.notes.append(f"{naming} of {len(inv.get('findings', []))} findings name a model; "
+                     f"{sum(rules.values())} name one the truth does not hold")
+    if rules:
+        sec.notes.append("those by rule: " + ", ".join(f"{r} {n}" for r, n in sorted(rules.items())))
     return [sec]
 
 
