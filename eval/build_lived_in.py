@@ -24,7 +24,7 @@ import lived_codex
 import lived_more
 import lived_others
 import lived_stores
-from lived_base import Ctx, Spec
+from lived_base import SAMPLES, Ctx, Spec
 from lived_filler import Filler
 from lived_ids import Ids
 from lived_wiring import configs
@@ -35,7 +35,6 @@ BASE = c.CACHE / NAME
 PARTS = BASE / "parts"
 SITE_PINS = ["litellm==1.110.2", "openai==3.57.0", "anthropic==2.15.0", "google-genai==3.6.1"]
 VENV_PINS = ["llm==0.36", "openai-agents==0.24.0"]
-SAMPLES = Path("/work/shared/samples")
 DAY = 86400.0
 T0 = 1787000000.0  # 2026-08-17: the first session; the machine's clock reads December 2026
 USERS = {"alice": 1000, "bob": 1001, "carol": 1002, "dave": 1003, "erin": 1004}

@@ -12,6 +12,11 @@ from typing import Any
 from lived_filler import Filler
 from lived_ids import Ids
 
+# The real session samples: the repo's copies (tests/data/sessions, each folder's SOURCE.txt names its origin),
+# so a clean clone builds the same corpus; the shared set when the copies are absent.
+_COPIES = Path(__file__).resolve().parent.parent / "tests" / "data" / "sessions"
+SAMPLES = _COPIES if _COPIES.is_dir() else Path("/work/shared/samples")
+
 
 @dataclass
 class Ctx:

@@ -6,7 +6,7 @@
   recorded response of shared/samples/api-openai-responses (fresh `rs_`/`msg_`/`fc_` ids, a Fernet token made
   at the item's time), and the application source that selects the model.
 - a HAR capture (browser devtools / mitmproxy export) of Messages API calls: the real recorded response of
-  shared/samples/api-anthropic with fresh ids, the request host and Anthropic's response headers.
+  api-anthropic with fresh ids, the request host and Anthropic's response headers.
 - a project's `tests/cassettes/` (the real VCR cassettes of pydantic-ai and the OpenTelemetry demo, verbatim)
   and `tests/fixtures/sessions/` (the real Claude Code and Codex samples, verbatim): logs a test suite holds,
   never this machine's sessions.
@@ -23,9 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import lived_text as words
-from lived_base import Ctx, iso, shown, truth
+from lived_base import SAMPLES, Ctx, iso, shown, truth
 
-SAMPLES = Path("/work/shared/samples")
 HAR_MODEL = "claude-sonnet-4-5-20250929"
 CASSETTES = {  # file -> (vendor, route) read in each cassette (its request URI and response body)
     "vcr-cassettes-pydantic-ai/anthropic-tool-output.yaml": ("anthropic", "direct"),
