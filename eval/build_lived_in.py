@@ -123,14 +123,6 @@ def write_sessions(ctx: Ctx, venv_python: Path, scale: float) -> list[dict[str, 
     return rows
 
 
-def system_files(root: Path) -> None:
-    passwd = "root:x:0:0:root:/root:/bin/bash\n" + "".join(
-        f"{u}:x:{uid}:{uid}:{u.title()}:/home/{u}:/bin/bash\n" for u, uid in USERS.items())
-    c.write(root, "/etc/passwd", passwd)
-    c.write(root, "/etc/hostname", "agents-dev\n")
-    c.write(root, "/etc/os-release", 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\nVERSION_ID="12"\n')
-
-
 def check(root: Path, sessions: list[dict[str, Any]]) -> None:
     """Inspection of the written files: each session exists and holds each model id its truth says served it."""
     for s in sessions:
@@ -153,7 +145,7 @@ def build(truth_only: bool, scale: float) -> Path:
         c.reset(root)
         root.mkdir(parents=True)
     ctx = Ctx(root, Ids(SEED), Filler(site, Path("/usr/share/doc"), SEED), random.Random(SEED))
-    system_files(root)
+    c.system_files(root, USERS, "agents-dev")
     wired, acceptable = configs(root)
     sessions = write_sessions(ctx, venv_python, scale) if not truth_only else \
         json.loads((BASE / "sessions.json").read_text())
