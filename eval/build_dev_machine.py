@@ -85,14 +85,6 @@ def install(root: Path, old: bool) -> None:
 
 # ---------------------------------------------------------------- homes
 
-def system_files(root: Path) -> None:
-    passwd = "root:x:0:0:root:/root:/bin/bash\n" + "".join(
-        f"{u}:x:{uid}:{uid}:{u.title()}:/home/{u}:/bin/bash\n" for u, uid in USERS.items())
-    c.write(root, "/etc/passwd", passwd)
-    c.write(root, "/etc/hostname", "devbox\n")
-    c.write(root, "/etc/os-release", 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\nVERSION_ID="12"\n')
-
-
 def homes(root: Path, old: bool, s: dict[str, str], pem: str) -> dict[str, Any]:
     """Write every user config; return the truth facts they carry."""
     t: dict[str, Any] = {"wired": [], "acceptable_wired": [], "endpoints": [], "credentials": [],
@@ -384,7 +376,7 @@ def build(old: bool, truth_only: bool = False) -> Path:
     if not truth_only:
         root.mkdir(parents=True, exist_ok=True)
         install(root, old)
-    system_files(root)
+    c.system_files(root, USERS, "devbox")
     facts = homes(root, old, secrets(), c.rsa_pem(c.CACHE / "dev-machine"))
     data = truth(root, name, old, facts)
     header = (f"Truth of corpus {name}, written by eval/build_dev_machine.py from the files it plants and from\n"

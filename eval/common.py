@@ -133,6 +133,15 @@ def fake_secret(kind: str, seed: str) -> str:
     return forms[kind]()
 
 
+def system_files(root: Path, users: dict[str, int], hostname: str) -> None:
+    """A Debian machine's account list, hostname and release file, for the users of a corpus."""
+    passwd = "root:x:0:0:root:/root:/bin/bash\n" + "".join(
+        f"{u}:x:{uid}:{uid}:{u.title()}:/home/{u}:/bin/bash\n" for u, uid in users.items())
+    write(root, "/etc/passwd", passwd)
+    write(root, "/etc/hostname", f"{hostname}\n")
+    write(root, "/etc/os-release", 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\nVERSION_ID="12"\n')
+
+
 def commented(root: Path, path: str, text: str) -> dict[str, Any]:
     """A commented-out line the builder planted, with its line number: never to be reported as a setting."""
     lines = (root / path.lstrip("/")).read_text().splitlines()

@@ -16,9 +16,10 @@ from typing import Any
 
 import common as c
 import score
+import score_lived_in
 import tomllib
 
-CORPORA = ["dev-machine", "debian-agent", "dev-machine-old"]
+CORPORA = ["dev-machine", "debian-agent", "dev-machine-old", "lived-in"]
 FORMATS = {"json": "inventory.json", "table": "scan.txt", "markdown": "scan.md", "html": "scan.html",
            "sarif": "scan.sarif", "cyclonedx": "scan.cdx.json"}
 MODELCENSUS = c.REPO / ".venv" / "bin" / "modelcensus"
@@ -29,7 +30,7 @@ def build(corpus: str) -> None:
     if stamp.exists():
         return
     builder = {"dev-machine": ["build_dev_machine.py"], "dev-machine-old": ["build_dev_machine.py", "--old"],
-               "debian-agent": ["build_debian_agent.py"]}[corpus]
+               "debian-agent": ["build_debian_agent.py"], "lived-in": ["build_lived_in.py"]}[corpus]
     c.run([sys.executable, str(c.EVAL_DIR / builder[0]), *builder[1:]], cwd=c.EVAL_DIR)
     stamp.write_text("ok\n")
 
@@ -163,7 +164,10 @@ def main() -> int:
         truth = tomllib.loads((c.CACHE / corpus / "truth.toml").read_text())
         inv = json.loads(inventories[corpus].read_text())
         print(f"\n######## {corpus}")
-        sections = score.score(truth, inv, a.out / corpus / "outputs", c.CACHE / corpus / "planted-secrets.json")
+        if corpus == "lived-in":
+            sections = score_lived_in.score(truth, inv)
+        else:
+            sections = score.score(truth, inv, a.out / corpus / "outputs", c.CACHE / corpus / "planted-secrets.json")
         for s in sections:
             s.print()
             rows.append((corpus, s.name.strip() if not s.notes or s.n_truth or s.n_reported else s.notes[0],
