@@ -129,6 +129,10 @@ def fake_secret(kind: str, seed: str) -> str:
         "dashscope": lambda: "sk-" + _stream(seed, hexd, 32),
         "mistral": lambda: _stream(seed, _ALNUM, 32),
         "litellm-master": lambda: "sk-" + _stream(seed, _ALNUM, 22),
+        # OpenAI's project key as issued: 74 characters, the `T3BlbkFJ` marker, 74 more
+        "openai-proj": lambda: "sk-proj-" + _stream(seed, url, 74) + "T3BlbkFJ" + _stream(seed + "/2", url, 74),
+        "xai": lambda: "xai-" + _stream(seed, _ALNUM, 80),
+        "moonshot": lambda: "sk-" + _stream(seed, _ALNUM, 48),
     }
     return forms[kind]()
 
