@@ -103,7 +103,7 @@ def agent_truth(root: Path, facts: Facts, notes: dict[str, str]) -> list[dict[st
                 continue
             version, install = installed_version(root, p), "/" + str(d.relative_to(root))
         configs = [{"user": user, "models": conf["models"], "route": conf["route"], "mcp_servers": conf["mcp"],
-                    "base_models": conf["base_models"], "files": conf["files"]}
+                    "base_models": conf["base_models"], "model_routes": conf["model_routes"], "files": conf["files"]}
                    for (prod, user), conf in sorted(facts.configs.items()) if prod == p.id]
         entry: dict[str, Any] = {
             "name": p.id, "names": sorted({p.id, *p.names} - {""}), "display": p.display, "version": version,
@@ -131,7 +131,7 @@ def truth(root: Path, name: str, old: bool, facts: Facts, notes: dict[str, str])
             "hosts": ["api.anthropic.com", "api.openai.com", "openrouter.ai", "api.githubcopilot.com",
                       "generativelanguage.googleapis.com", "aiplatform.googleapis.com", "api.x.ai",
                       "api.mistral.ai", "api.moonshot.ai", "mcp.context7.com", "mcp.sentry.dev", "mcp.linear.app",
-                      "mcp.notion.com", "mcp.acme-corp.net", "us-central1-aiplatform.googleapis.com",
+                      "mcp.notion.com", "mcp.acme-corp.net", "ampcode.com", "us-central1-aiplatform.googleapis.com",
                       "us-east5-aiplatform.googleapis.com", "bedrock-runtime.us-east-1.amazonaws.com"],
             "kill_switches": ["DISABLE_TELEMETRY", "CLAUDE_CODE_ENABLE_TELEMETRY", "telemetrySetting",
                               "cline.telemetrySetting"],

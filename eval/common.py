@@ -23,15 +23,17 @@ SAMPLES = Path(os.environ.get("MODELCENSUS_SAMPLES", "/work/shared/samples/confi
 # Configs copied into the repo (tests/data/configs/<shape>/): the builders read these, so a clean clone
 # builds the same corpora without /work/shared.
 CONFIG_COPIES = REPO / "tests" / "data" / "configs"
+# Samples only the eval uses, copied beside it (eval/samples/<shape>/, each with its SOURCE.txt).
+EVAL_COPIES = EVAL_DIR / "samples"
 
 
 def sample(shape: str, name: str) -> str:
     """Text of a real config sample, from the repo copy when present, else from the shared samples."""
-    for base in (CONFIG_COPIES, SAMPLES):
+    for base in (CONFIG_COPIES, EVAL_COPIES, SAMPLES):
         path = base / shape / name
         if path.is_file():
             return path.read_text(encoding="utf-8")
-    raise SystemExit(f"eval: sample {shape}/{name} not found in {CONFIG_COPIES} or {SAMPLES}")
+    raise SystemExit(f"eval: sample {shape}/{name} not found in {CONFIG_COPIES}, {EVAL_COPIES} or {SAMPLES}")
 
 
 def as_list(v: Any) -> list[Any]:

@@ -65,13 +65,25 @@ def _folded(t: dict[str, Any], name: str, key: str) -> list[str]:
                    for x in cf.get(key, [])})
 
 
+def _own_packages(agent: dict[str, Any]) -> list[str]:
+    """The product's own packages as the diff keys them: `npm/<package>`, and its scope (`npm/@cline/` for the
+    platform and library packages a scoped product ships under its own scope)."""
+    eco, pkg = agent.get("ecosystem", ""), agent.get("package", "")
+    if eco not in ("npm", "pypi") or not pkg:
+        return []
+    out = [f"{eco}/{pkg}"]
+    if pkg.startswith("@"):
+        out.append(f"{eco}/{pkg.split('/')[0]}/")
+    return out
+
+
 def agent_changes(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     ao = {a["name"]: a for a in old["agents"]}
     an = {a["name"]: a for a in new["agents"]}
     for name in sorted(set(ao) | set(an)):
         a, b = ao.get(name), an.get(name)
-        names = sorted(set((a or b or {}).get("names", [])) - {name})
+        names = sorted(set((a or b or {}).get("names", [])) - {name}) + _own_packages(a or b or {})
         if a is None or b is None:
             out.append({"section": "agents", "kind": "added" if a is None else "removed", "key": name,
                         "aliases": names})

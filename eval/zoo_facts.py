@@ -47,11 +47,15 @@ class Facts:
     # ---- recording facts
     def conf(self, product: str, user: str) -> dict[str, Any]:
         return self.configs.setdefault((product, user), {"models": [], "route": [], "mcp": [], "base_models": {},
-                                                         "files": []})
+                                                         "model_routes": {}, "files": []})
 
     def model(self, model: str, canonical: str, vendor: Any, route: Any, user: str, products: list[str],
               path: str, base_model: str = "") -> None:
         """A model the file selects for these products: wired, with its route (and the model an alias names)."""
+        # a router's path form names the same model: `openrouter/anthropic/claude-sonnet-4.5` is also reported
+        # fairly as `anthropic/claude-sonnet-4.5` or `claude-sonnet-4.5`, `ollama/qwen3-coder:30b` as `qwen3-coder:30b`
+        parts = model.split("/")
+        self.declared(*("/".join(parts[i:]) for i in range(1, len(parts))))
         if c.as_list(route):
             self.wired.append({"id": model, "canonical": canonical, "vendor": vendor, "route": route, "user": user,
                                "product": products[0], "path": path, "base_model": base_model})
@@ -62,6 +66,7 @@ class Facts:
             if model not in conf["models"]:
                 conf["models"].append(model)
             conf["route"] += [r for r in c.as_list(route) if r not in conf["route"]]
+            conf["model_routes"][model] = c.as_list(route)
             if base_model:
                 conf["base_models"][model] = base_model
             if path not in conf["files"]:

@@ -128,6 +128,7 @@ mcpServers:
 """)
     f.model("corp-gpt-4.1", "gpt-4.1", "openai", GATEWAY, U, ["continue-cli"], p, base_model="gpt-4.1")
     f.model("azure-gpt-5-mini", "gpt-5-mini", "openai", "azure", U, ["continue-cli"], p, base_model="gpt-5-mini")
+    f.declared("gpt5mini-prod")   # the Azure deployment behind it: an alias of gpt-5-mini, fair to report
     f.mcp("playwright", "stdio", U, ["continue-cli"], p)
     f.mcp("acme-search", "http", U, ["continue-cli"], p)
     f.cred(s["alice_azure"], "azure-openai-key", p)

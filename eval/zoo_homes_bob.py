@@ -19,7 +19,8 @@ def gemini_cli(f: Facts, s: dict[str, str]) -> None:
     gem["model"]["name"] = "gemini-2.5-pro"
     gem["mcpServers"] = {
         "bigquery": {"command": "npx", "args": ["-y", "@ergut/mcp-bigquery-server", "--project-id", "bob-analytics"],
-                     "env": {"GOOGLE_APPLICATION_CREDENTIALS": f"{H}/.config/gcloud/application_default_credentials.json"}},
+                     "env": {"GOOGLE_APPLICATION_CREDENTIALS":
+                             f"{H}/.config/gcloud/application_default_credentials.json"}},
         "acme-docs": {"httpUrl": f"https://{MCP_HOST}/docs/mcp", "headers": {"X-Team": "data"}, "timeout": 30000}}
     p = f.write_json(f"{H}/.gemini/settings.json", gem)
     f.model("gemini-2.5-pro", "gemini-2.5-pro", "google", "vertex", U, ["gemini-cli"], p)
@@ -122,7 +123,7 @@ mcpServers:
 """)
     products = ["continue-vscode", "continue-cli"]
     f.model("gemini-2.5-flash", "gemini-2.5-flash", "google", "vertex", U, products, p)
-    f.model("local-coder", "qwen2.5-coder-1.5b", "alibaba", SELF_HOSTED, U, products, p,
+    f.model("local-coder", "qwen2.5-coder:1.5b", "alibaba", SELF_HOSTED, U, products, p,
             base_model="qwen2.5-coder:1.5b")
     f.mcp("dbt", "stdio", U, products, p)
     f.host("localhost", required=False)
@@ -194,7 +195,8 @@ def openhands(f: Facts, s: dict[str, str]) -> None:
     f.model("gemini/gemini-2.5-pro", "gemini-2.5-pro", "google", "direct", U, ["openhands"], p)
     f.cred(s["bob_gemini"], "google-api-key", p)
     p = f.write_json(f"{H}/.openhands/mcp.json", {"mcpServers": {
-        "tavily": {"command": "npx", "args": ["-y", "tavily-mcp@latest"], "env": {"TAVILY_API_KEY": "${TAVILY_API_KEY}"}},
+        "tavily": {"command": "npx", "args": ["-y", "tavily-mcp@latest"],
+                   "env": {"TAVILY_API_KEY": "${TAVILY_API_KEY}"}},
         "acme-tickets": {"url": f"https://{MCP_HOST}/tickets/sse", "transport": "sse"}}})
     f.mcp("tavily", "stdio", U, ["openhands"], p)
     f.mcp("acme-tickets", "sse", U, ["openhands"], p)

@@ -154,6 +154,7 @@ def llm(f: Facts, s: dict[str, str]) -> None:
         f.declared("gw-mini")
     else:
         f.model("gw-mini", "gpt-4.1-mini", "openai", GATEWAY, U, ["llm"], p, base_model="gpt-4.1-mini")
+        f.declared("gw-mini")   # also where extra-openai-models.yaml declares it
     p = f.write_json(f"{base}/keys.json", {"// Note": "This file stores secret API credentials. Do not share!",
                                            "acme": s["corp_gw"]}, 0o600)
     f.cred(s["corp_gw"], "openai-api-key", p)
@@ -180,7 +181,8 @@ def roo(f: Facts, s: dict[str, str]) -> None:
         "globalSettings": {"mode": "code", "autoApprovalEnabled": False}}, 0o600)
     f.model("gpt-4o", "gpt-4o", "openai", "azure", U, ["roo-code"], p)
     f.cred(s["carol_azure"], "azure-openai-key", p)
-    p = f.write_json(f"{H}/.vscode-server/data/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json",
+    storage = f"{H}/.vscode-server/data/User/globalStorage/rooveterinaryinc.roo-cline"
+    p = f.write_json(f"{storage}/settings/mcp_settings.json",
                      {"mcpServers": {"github": {"type": "streamable-http", "url": "https://api.githubcopilot.com/mcp/",
                                                 "headers": {"Authorization": f"Bearer {s['carol_github']}"}}}})
     f.mcp("github", "http", U, ["roo-code"], p)

@@ -55,7 +55,8 @@ PRODUCTS: list[Product] = [
     # npm products the catalog does not know, system-wide (`sudo npm i -g`)
     _npm("cline", "cline", "3.0.65", old="3.0.57", binaries=("cline",), display="Cline"),
     _npm("continue-cli", "@continuedev/cli", "1.5.47", old="1.5.45", binaries=("cn",), display="Continue CLI"),
-    _npm("kilo-code-cli", "@kilocode/cli", "7.7.7", old="7.7.2", binaries=("kilo", "kilocode"), display="Kilo Code CLI"),
+    _npm("kilo-code-cli", "@kilocode/cli", "7.7.7", old="7.7.2", binaries=("kilo", "kilocode"),
+         display="Kilo Code CLI"),
     _npm("auggie", "@augmentcode/auggie", "0.36.0", binaries=("auggie",), display="Augment Auggie"),
     _npm("amp", "@ampcode/cli", "0.0.1790712063-gb89205", binaries=("amp",), display="Amp"),
     # ... and per user, under an npm prefix in the home (`npm config set prefix ~/.npm-global`)
