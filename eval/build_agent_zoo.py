@@ -206,8 +206,8 @@ def build(old: bool, truth_only: bool = False) -> Path:
     header = (f"Truth of corpus {name}, written by eval/build_agent_zoo.py from the files it plants and from\n"
               "inspection of the installed packages (never from modelcensus output). Regenerate: make eval.")
     c.write_truth(name, data, header, facts.planted)
-    if old:
-        zoo_diff.write_expected(c.CACHE / OLD, c.CACHE / NEW)
+    # the expected diff, whenever both trees have their truth (either one may have been rebuilt)
+    zoo_diff.write_expected(c.CACHE / OLD, c.CACHE / NEW)
     (base / ".built").write_text("ok\n")
     print(f"eval: {name} built at {root}; truth at eval/truth/{name}.toml")
     return root

@@ -4,7 +4,8 @@ such as its [[agent_configs]] MCP file globs), scan the agent-zoo corpus, and sc
 still gives for that product: its agent entry (name and version), its users' configured models with route, its
 MCP servers (eval/agent_score.py; truth eval/truth/agent-zoo.toml).
 
-    .venv/bin/python eval/leave_one_out_agents.py [--only ID ...] [--jobs N] [--full]
+    .venv/bin/python eval/leave_one_out_agents.py [--only ID ...] [--jobs N] [--full] [--json ROWS.json]
+    .venv/bin/python eval/leave_one_out_agents.py --inventory INV.json   # every zoo product, no catalog dropped
 
 Each scan reads a view of the zoo (hard links under /tmp, removed afterwards) that holds every home's files and
 /etc, and of the installed products only the ones the left-out entry describes: the other products' payloads
@@ -184,11 +185,20 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--full", action="store_true", help="scan the whole zoo each time (hours), not a view")
     ap.add_argument("--json", type=Path, help="write the rows here")
+    ap.add_argument("--inventory", type=Path,
+                    help="no scan: score every zoo product in this inventory of the whole zoo (all catalogs loaded)")
     a = ap.parse_args()
     if not (ZOO / "truth.toml").exists():
         print("leave_one_out: build the zoo first: python eval/build_agent_zoo.py", file=sys.stderr)
         return 2
     truth = tomllib.loads((ZOO / "truth.toml").read_text())
+    if a.inventory:
+        inv = json.loads(a.inventory.read_text())
+        servers = truth.get("mcp_servers", [])
+        rows = [{"entry_id": "(all loaded)", **row(agent_score.score_product({**t, "_mcp": servers}, inv))}
+                for t in truth["agents"]]
+        print_table(rows)
+        return 0
     base = load_catalogs()
     entries = [(a_.id, a_) for cat in base for a_ in getattr(cat, "agents", ())]
     rows: list[dict[str, Any]] = []
