@@ -23,15 +23,17 @@ SAMPLES = Path(os.environ.get("MODELCENSUS_SAMPLES", "/work/shared/samples/confi
 # Configs copied into the repo (tests/data/configs/<shape>/): the builders read these, so a clean clone
 # builds the same corpora without /work/shared.
 CONFIG_COPIES = REPO / "tests" / "data" / "configs"
+# Samples only the eval uses, copied beside it (eval/samples/<shape>/, each with its SOURCE.txt).
+EVAL_COPIES = EVAL_DIR / "samples"
 
 
 def sample(shape: str, name: str) -> str:
     """Text of a real config sample, from the repo copy when present, else from the shared samples."""
-    for base in (CONFIG_COPIES, SAMPLES):
+    for base in (CONFIG_COPIES, EVAL_COPIES, SAMPLES):
         path = base / shape / name
         if path.is_file():
             return path.read_text(encoding="utf-8")
-    raise SystemExit(f"eval: sample {shape}/{name} not found in {CONFIG_COPIES} or {SAMPLES}")
+    raise SystemExit(f"eval: sample {shape}/{name} not found in {CONFIG_COPIES}, {EVAL_COPIES} or {SAMPLES}")
 
 
 def as_list(v: Any) -> list[Any]:
@@ -129,6 +131,10 @@ def fake_secret(kind: str, seed: str) -> str:
         "dashscope": lambda: "sk-" + _stream(seed, hexd, 32),
         "mistral": lambda: _stream(seed, _ALNUM, 32),
         "litellm-master": lambda: "sk-" + _stream(seed, _ALNUM, 22),
+        # OpenAI's project key as issued: 74 characters, the `T3BlbkFJ` marker, 74 more
+        "openai-proj": lambda: "sk-proj-" + _stream(seed, url, 74) + "T3BlbkFJ" + _stream(seed + "/2", url, 74),
+        "xai": lambda: "xai-" + _stream(seed, _ALNUM, 80),
+        "moonshot": lambda: "sk-" + _stream(seed, _ALNUM, 48),
     }
     return forms[kind]()
 

@@ -18,8 +18,11 @@ import common as c
 import score
 import score_lived_in
 import tomllib
+import zoo_diff
 
-CORPORA = ["dev-machine", "debian-agent", "dev-machine-old", "lived-in"]
+CORPORA = ["dev-machine", "debian-agent", "dev-machine-old", "lived-in", "agent-zoo", "agent-zoo-old"]
+# Release pairs scored with `modelcensus diff OLD NEW`; each one's expected changes, by inspection of the trees.
+PAIRS = [("dev-machine-old", "dev-machine"), ("agent-zoo-old", "agent-zoo")]
 FORMATS = {"json": "inventory.json", "table": "scan.txt", "markdown": "scan.md", "html": "scan.html",
            "sarif": "scan.sarif", "cyclonedx": "scan.cdx.json"}
 MODELCENSUS = c.REPO / ".venv" / "bin" / "modelcensus"
@@ -30,7 +33,8 @@ def build(corpus: str) -> None:
     if stamp.exists():
         return
     builder = {"dev-machine": ["build_dev_machine.py"], "dev-machine-old": ["build_dev_machine.py", "--old"],
-               "debian-agent": ["build_debian_agent.py"], "lived-in": ["build_lived_in.py"]}[corpus]
+               "debian-agent": ["build_debian_agent.py"], "lived-in": ["build_lived_in.py"],
+               "agent-zoo": ["build_agent_zoo.py"], "agent-zoo-old": ["build_agent_zoo.py", "--old"]}[corpus]
     c.run([sys.executable, str(c.EVAL_DIR / builder[0]), *builder[1:]], cwd=c.EVAL_DIR)
     stamp.write_text("ok\n")
 
@@ -172,28 +176,60 @@ def main() -> int:
             s.print()
             rows.append((corpus, s.name.strip() if not s.notes or s.n_truth or s.n_reported else s.notes[0],
                          s.recall, s.precision))
-    if {"dev-machine", "dev-machine-old"} <= set(inventories):
-        old = tomllib.loads((c.CACHE / "dev-machine-old" / "truth.toml").read_text())
-        new = tomllib.loads((c.CACHE / "dev-machine" / "truth.toml").read_text())
+    for old_name, new_name in PAIRS:
+        if {old_name, new_name} <= set(inventories):
+            rows += score_pair(old_name, new_name, inventories, a.out)
+    score.print_table(rows)
+    return 0
+
+
+def pair_truth(old_name: str, new_name: str) -> dict[str, Any]:
+    if new_name == "dev-machine":
+        old = tomllib.loads((c.CACHE / old_name / "truth.toml").read_text())
+        new = tomllib.loads((c.CACHE / new_name / "truth.toml").read_text())
         dt = diff_truth(old, new)
         text = c.dump_toml(dt, "Expected `modelcensus diff dev-machine-old dev-machine`, from the two truth files.")
         (c.EVAL_DIR / "truth" / "dev-machine.diff.toml").write_text(text)
-        diff_json = a.out / "diff.json"
-        proc = subprocess.run([str(MODELCENSUS), "diff", str(inventories["dev-machine-old"]),
-                               str(inventories["dev-machine"]), "-f", "json", "-o", str(diff_json)],
-                              capture_output=True, text=True)
-        if proc.returncode not in (0, 1) or not diff_json.exists():
-            print(f"eval: diff failed ({proc.returncode}): {proc.stderr.strip()[:500]}")
-        else:
-            print("\n######## diff dev-machine-old -> dev-machine")
-            sections, noise = score.score_diff(dt, json.loads(diff_json.read_text()))
-            for s in sections:
-                s.print()
-            print(f"\nnoise changes: {noise}")
-            rows.append(("diff", sections[0].name, sections[0].recall, None))
-            rows.append(("diff", f"noise changes = {noise}", None, None))
-    score.print_table(rows)
-    return 0
+        return dt
+    # the builder wrote it from the two trees (eval/zoo_diff.py)
+    return tomllib.loads((c.CACHE / new_name / "diff-truth.toml").read_text())
+
+
+def score_pair(old_name: str, new_name: str, inventories: dict[str, Path],
+               out: Path) -> list[tuple[str, str, float | None, float | None]]:
+    dt = pair_truth(old_name, new_name)
+    diff_json = out / ("diff.json" if new_name == "dev-machine" else f"diff-{new_name}.json")
+    proc = subprocess.run([str(MODELCENSUS), "diff", str(inventories[old_name]), str(inventories[new_name]),
+                           "-f", "json", "-o", str(diff_json)], capture_output=True, text=True)
+    if proc.returncode not in (0, 1) or not diff_json.exists():
+        print(f"eval: diff failed ({proc.returncode}): {proc.stderr.strip()[:500]}")
+        return []
+    diff = json.loads(diff_json.read_text())
+    real = None if new_name == "dev-machine" else tree_model_changes(old_name, new_name, dt, diff)
+    print(f"\n######## diff {old_name} -> {new_name}")
+    sections, noise = score.score_diff(dt, diff, real)
+    for s in sections:
+        s.print()
+    print(f"\nnoise changes: {noise}")
+    tag = "diff" if new_name == "dev-machine" else f"diff {new_name}"
+    return [(tag, sections[0].name, sections[0].recall, None), (tag, f"noise changes = {noise}", None, None)]
+
+
+def tree_model_changes(old_name: str, new_name: str, dt: dict[str, Any],
+                       diff: dict[str, Any]) -> set[tuple[str, str]]:
+    """Reported model ids added (removed) that the trees confirm: a literal in the new (old) tree and in no file
+    of the other one. Inspection of the trees, asked only about the ids the diff reports beyond the truth."""
+    expected = {e["key"] for e in dt.get("expected", []) if e["section"] == "models"} | set(dt.get("ambiguous", []))
+    asked = {(ch.get("kind"), str(ch.get("key"))) for ch in diff.get("changes", [])
+             if ch.get("section") == "models" and ch.get("kind") in ("added", "removed")
+             and ch.get("key") not in expected}
+    if not asked:
+        return set()
+    ids = {k for _, k in asked}
+    in_old = zoo_diff.present_in(c.CACHE / old_name / "root", ids, set())
+    in_new = zoo_diff.present_in(c.CACHE / new_name / "root", ids, set())
+    return {(kind, k) for kind, k in asked
+            if (kind == "added" and k in in_new - in_old) or (kind == "removed" and k in in_old - in_new)}
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import agent_score
 import tomllib
 
 SHOW = 20
@@ -278,6 +279,8 @@ def score_agents(truth: dict[str, Any], inv: dict[str, Any]) -> list[Section]:
         sec = Section("agents")
         sec.notes.append("agents: section absent")
         return [sec]
+    if any("names" in t for t in truth.get("agents", [])):
+        return score_agents_by_product(truth, inv)
     got = {a.get("name"): a for a in inv["agents"]}
     prod = Section("agents (name + version)")
     ships = Section("agents: ships")
@@ -315,6 +318,33 @@ def score_agents(truth: dict[str, Any], inv: dict[str, Any]) -> list[Section]:
     return [prod, ships, conf, mcp]
 
 
+def score_agents_by_product(truth: dict[str, Any], inv: dict[str, Any]) -> list[Section]:
+    """Agent products matched by install path or any of their names (agent_score.py)."""
+    prod = Section("agents (name + version)")
+    editor = Section("agents: editor of each extension")
+    conf = Section("agents: configured models per user (with route)")
+    alias = Section("agents: configured aliases with base_model")
+    mcp = Section("agents: mcp servers per user")
+    transport = Section("mcp servers: transport")
+    for ps in agent_score.score_all(truth, inv):
+        prod.truth(ps.entry, ps.entry_label)
+        if ps.editor is not None:
+            editor.truth(ps.editor, ps.name)
+        for label, ok, detail in ps.models:
+            conf.truth(ok, f"{ps.name}/{label} ({detail})")
+        for label, ok, detail in ps.aliases:
+            alias.truth(ok, f"{ps.name}/{label} ({detail})")
+        for label, ok, _ in ps.mcp:
+            mcp.truth(ok, f"{ps.name}/{label}")
+        for label, ok, detail in ps.transports:
+            transport.truth(ok, f"{ps.name}/{label}: {detail}")
+    unmatched = agent_score.unmatched_reported(truth, inv)
+    for a in inv.get("agents", []) or []:
+        prod.reported(all(a is not u for u in unmatched),
+                      f"{a.get('name')} {a.get('version')} at {a.get('install_path')}")
+    return [prod, editor, conf, alias, mcp, transport]
+
+
 def score(truth: dict[str, Any], inv: dict[str, Any], outputs: Path | None,
           secrets_file: Path | None = None) -> list[Section]:
     return [*score_wired(truth, inv), *score_catalogued(truth, inv), *score_sdks(truth, inv),
@@ -324,8 +354,11 @@ def score(truth: dict[str, Any], inv: dict[str, Any], outputs: Path | None,
 
 # ---------------------------------------------------------------- diff
 
-def score_diff(truth: dict[str, Any], diff: dict[str, Any]) -> tuple[list[Section], int]:
-    """Expected changes found, and the noise: every reported change inspection does not expect."""
+def score_diff(truth: dict[str, Any], diff: dict[str, Any],
+               real_models: set[tuple[str, str]] | None = None) -> tuple[list[Section], int]:
+    """Expected changes found, and the noise: every reported change inspection does not expect.
+    `real_models`: (kind, id) of model ids added or removed that inspection of the trees confirms although the
+    truth's grammar did not predict them (a literal of a grammar it does not know): listed, not noise."""
     changes = diff.get("changes", [])
     expected = truth.get("expected", [])
     ambiguous = set(truth.get("ambiguous", []))
@@ -337,13 +370,14 @@ def score_diff(truth: dict[str, Any], diff: dict[str, Any]) -> tuple[list[Sectio
         hit = next((i for i, ch in enumerate(changes) if i not in used and _matches(e, ch)), None)
         if hit is None and e["section"] == "agents":
             hit = next((i for i, ch in enumerate(changes) if i not in used and _package_of(e, ch)), None)
-        label = f"{e['section']} {e['kind']} {e['key']}" + (f" {e.get('field')}: {e.get('old')} -> {e.get('new')}"
-                                                           if e.get("field") else "")
+        label = f"{e['section']} {e.get('kind') or e.get('change', '')} {e['key']}" + (
+            f" {e.get('field')}: {e.get('old')} -> {e.get('new')}" if e.get("field") else "")
         sec.truth(hit is not None, label)
         if hit is not None:
             used.add(hit)
     noise = Section("diff: noise (reported changes in models/sdks/agents/mcp_servers not expected)")
     other = Section("diff: other changes (sections the truth does not track; listed, not counted)")
+    real = Section("diff: model ids added/removed in the trees, beyond the truth's grammar (not noise)")
     for i, ch in enumerate(changes):
         if i in used:
             continue
@@ -359,11 +393,14 @@ def score_diff(truth: dict[str, Any], diff: dict[str, Any]) -> tuple[list[Sectio
             continue
         if ch.get("section") == "models" and ch.get("key") in ambiguous:
             continue
+        if ch.get("section") == "models" and (ch.get("kind"), ch.get("key")) in (real_models or set()):
+            real.truth(True, f"models {ch.get('kind')} {ch.get('key')}")
+            continue
         old, new = json.dumps(ch.get("old"))[:60], json.dumps(ch.get("new"))[:60]
         what = f"{ch.get('section')} {ch.get('kind')} {ch.get('key')} {ch.get('field') or ''}"
         noise.truth(False, f"{what} {old} -> {new}")
     noise.n_reported = 0
-    return [sec, noise, other], len(noise.misses)
+    return [sec, noise, real, other], len(noise.misses)
 
 
 def _keyed(e: dict[str, Any], ch: dict[str, Any]) -> bool:
@@ -406,7 +443,9 @@ def _own_package(e: dict[str, Any], ch: dict[str, Any]) -> bool:
     if e["section"] != "agents" or e.get("field") != "version" or ch.get("section") != "sdks":
         return False
     key = str(ch.get("key", ""))
-    return any(key.startswith((f"{p}@", f"{p}-")) for p in e.get("aliases", []))
+    # an alias ending in `/` is the product's own npm scope (`npm/@cline/`): every package under it
+    return any(key.startswith((f"{p}@", f"{p}-")) or (p.endswith("/") and key.startswith(p))
+               for p in e.get("aliases", []))
 
 
 def other_label(ch: dict[str, Any]) -> str:

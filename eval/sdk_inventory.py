@@ -26,7 +26,7 @@ NPM_SDK_PATTERNS = (
     re.compile(r"^@github/copilot-linux-"), re.compile(r"^opencode-linux-"),
 )
 # The AI SDK's own framework packages: fine to report, not required (they call no model API themselves).
-NOT_REQUIRED = {("npm", "@ai-sdk/provider"), ("npm", "@ai-sdk/provider-utils")}
+NOT_REQUIRED = {("npm", "@ai-sdk/provider"), ("npm", "@ai-sdk/provider-utils"), ("npm", "@ai-sdk/otel")}
 PYPI_SDKS = {"openai", "anthropic", "litellm", "google-genai", "google-generativeai", "mistralai", "cohere",
              "groq", "together", "ollama", "google-cloud-aiplatform", "boto3-bedrock"}
 

@@ -1,0 +1,104 @@
+"""The agent-zoo eval's own logic (eval/agent_score.py, eval/zoo_diff.py, eval/leave_one_out_agents.py,
+eval/score.py): products matched under any of their names, routes taken from the config or the model, files
+changed between two hard-linked trees, and a catalog entry left out through the library."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+EVAL = Path(__file__).resolve().parent.parent / "eval"
+sys.path.insert(0, str(EVAL))
+import agent_score  # noqa: E402
+import leave_one_out_agents as loo  # noqa: E402
+import score  # noqa: E402
+import zoo_diff  # noqa: E402
+
+from scanner.catalog.loader import load_catalogs  # noqa: E402
+
+CONFIG = "/home/alice/.continue/config.yaml"
+TRUTH: dict[str, Any] = {
+    "name": "continue-cli", "names": ["@continuedev/cli", "cn", "Continue CLI", "continue-cli"],
+    "version": "1.5.47", "install_path": "/usr/lib/node_modules/@continuedev/cli",
+    "configs": [{"user": "alice", "models": ["corp-gpt-4.1"], "route": ["llm-gateway.acme-corp.net"],
+                 "model_routes": {"corp-gpt-4.1": ["llm-gateway.acme-corp.net"]},
+                 "base_models": {"corp-gpt-4.1": "gpt-4.1"}, "mcp_servers": ["acme-search"], "files": [CONFIG]}],
+    "_mcp": [{"name": "acme-search", "user": "alice", "path": CONFIG, "transport": "http"}],
+}
+
+
+def _model(name: str, via: str | None, base: str | None = None) -> dict[str, Any]:
+    return {"name": name, "canonical": None, "base_model": base, "served_via": via, "wired": True,
+            "locations": [{"path": CONFIG, "line": 5}]}
+
+
+def test_an_unknown_product_reported_under_its_package_name_is_that_product() -> None:
+    inv = {"agents": [{"name": "@continuedev/cli", "version": "1.5.47", "install_path": None, "configs": []}]}
+    ps = agent_score.score_product(TRUTH, inv)
+    assert ps.entry
+    inv["agents"][0]["version"] = "1.5.45"
+    assert not agent_score.score_product(TRUTH, inv).entry
+
+
+def test_a_configured_model_counts_with_its_route_on_the_model_or_on_the_config() -> None:
+    on_model = {"agents": [], "models": [_model("corp-gpt-4.1", "llm-gateway.acme-corp.net", "gpt-4.1")],
+                "mcp_servers": []}
+    ps = agent_score.score_product(TRUTH, on_model)
+    assert [ok for _, ok, _ in ps.models] == [True]
+    assert [ok for _, ok, _ in ps.aliases] == [True]
+    wrong_route = {**on_model, "models": [_model("corp-gpt-4.1", "openai")]}
+    ps = agent_score.score_product(TRUTH, wrong_route)
+    assert [ok for _, ok, _ in ps.models] == [False] and [ok for _, ok, _ in ps.aliases] == [False]
+    on_config = {"agents": [{"name": "cn", "version": "1.5.47", "install_path": TRUTH["install_path"],
+                             "configs": [{"user": "alice", "models": ["gpt-4.1"],
+                                          "served_via": "llm-gateway.acme-corp.net", "mcp_servers": []}]}],
+                 "models": [], "mcp_servers": []}
+    assert [ok for _, ok, _ in agent_score.score_product(TRUTH, on_config).models] == [True]
+
+
+def test_an_mcp_server_counts_from_its_own_file_with_its_transport() -> None:
+    server = {"name": "acme-search", "user": "alice", "config": CONFIG, "transport": "unknown"}
+    ps = agent_score.score_product(TRUTH, {"agents": [], "models": [], "mcp_servers": [server]})
+    assert [ok for _, ok, _ in ps.mcp] == [True]
+    assert [ok for _, ok, _ in ps.transports] == [False]
+    elsewhere = {**server, "config": "/home/alice/.claude.json", "transport": "http"}
+    ps = agent_score.score_product(TRUTH, {"agents": [], "models": [], "mcp_servers": [elsewhere]})
+    assert [ok for _, ok, _ in ps.mcp] == [False]
+
+
+def test_files_two_hard_linked_trees_do_not_share_are_the_changes(tmp_path: Path) -> None:
+    new, old = tmp_path / "new", tmp_path / "old"
+    (new / "usr/lib").mkdir(parents=True)
+    (new / "usr/lib/shared.js").write_text('"gpt-4.1"')
+    (new / "usr/lib/tool.js").write_text('"gpt-5.1"')
+    (old / "usr/lib").mkdir(parents=True)
+    os.link(new / "usr/lib/shared.js", old / "usr/lib/shared.js")
+    (old / "usr/lib/tool.js").write_text('"gpt-5"')
+    (old / "usr/lib/gone.js").write_text('"gpt-4.1"')
+    changed_old, changed_new = zoo_diff.differing_files(old, new)
+    assert changed_old == ["/usr/lib/gone.js", "/usr/lib/tool.js"]
+    assert changed_new == ["/usr/lib/tool.js"]
+    models, ambiguous = zoo_diff.model_id_changes(old, new, changed_old, changed_new)
+    # gpt-4.1 left gone.js but stays in the shared file: in both trees, so no change either way
+    assert {(m["kind"], m["key"]) for m in models} == {("added", "gpt-5.1"), ("removed", "gpt-5")}
+    assert ambiguous == ["gpt-4.1"]
+
+
+def test_leaving_a_product_out_drops_its_entry_and_its_mcp_file_globs() -> None:
+    files = load_catalogs()
+    kept, dropped = loo.without(files, "codex")
+    agents = [a.id for cat in kept for a in cat.agents]
+    tools = [c.tool for cat in kept for c in cat.agent_configs]
+    assert "codex" not in agents and "codex" not in tools
+    assert dropped == 1 + sum(c.tool == "codex" for cat in files for c in cat.agent_configs)
+    assert len(agents) == sum(len(cat.agents) for cat in files) - 1
+
+
+def test_a_model_change_the_trees_confirm_is_not_noise() -> None:
+    diff = {"changes": [{"section": "models", "kind": "added", "key": "qwen3.8-max:thinking"}]}
+    _, noise = score.score_diff({"expected": [], "ambiguous": []}, diff)
+    assert noise == 1
+    sections, noise = score.score_diff({"expected": [], "ambiguous": []}, diff, {("added", "qwen3.8-max:thinking")})
+    assert noise == 0 and sections[2].n_truth == 1
