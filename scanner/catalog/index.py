@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from scanner.catalog.globs import glob_regex, literal_name
+from scanner.catalog.local_index import LocalModels
 from scanner.catalog.matcher import Matcher, PatternKind, Rule
 from scanner.catalog.schema import (
     AgentConfigSpec,
@@ -156,6 +157,11 @@ class Catalog:
             else:
                 self._agent_by_name.setdefault(file_name, []).append(entry)
         self._index_products(files)
+
+    @cached_property
+    def local_models(self) -> LocalModels:
+        """Model servers, stores, architectures, licenses and pickle globals (the catalogs' local-models data)."""
+        return LocalModels(f.local for f in self.files)
 
     # --- the matcher ------------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from scanner.catalog.globs import glob_regex
+from scanner.catalog.local_schema import check_local_examples
 from scanner.catalog.matcher import searchable
 from scanner.catalog.schema import (
     CatalogError,
@@ -134,7 +135,7 @@ def check_examples(cat: CatalogFile) -> list[str]:
         for s in (*ac.examples.match, *ac.examples.no_match):
             if not s.startswith("/"):
                 problems.append(f"{cat.origin}: agent config {ac.tool}: example {s!r} is not an absolute path")
-    return problems
+    return problems + check_local_examples(cat.origin, cat.local)
 
 
 def check_references(files: list[CatalogFile]) -> list[str]:
@@ -147,6 +148,10 @@ def check_references(files: list[CatalogFile]) -> list[str]:
             for vendor in (fp.vendor, *fp.candidates):
                 if vendor not in vendors:
                     problems.append(f"{cat.origin}: fingerprint {fp.id}: unknown vendor {vendor!r}")
+    for cat in files:
+        for arch in cat.local.architectures:
+            if arch.family not in families:
+                problems.append(f"{cat.origin}: architectures {arch.names[:1]}: unknown family {arch.family!r}")
     owner: dict[str, str] = {}
     for cat in files:
         for m in cat.models:

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scanner.catalog.globs import glob_problem
+from scanner.catalog.local_schema import TABLES as LOCAL_TABLES
+from scanner.catalog.local_schema import LocalCatalogError, LocalModelsData, parse_local
 from scanner.vocab import Confidence
 
 LIFECYCLES = ("active", "deprecated", "retired")
@@ -289,6 +291,7 @@ class CatalogFile:
     module_names: dict[str, str] = field(default_factory=dict)
     agent_configs: tuple[AgentConfigSpec, ...] = ()
     agents: tuple[AgentProduct, ...] = ()
+    local: LocalModelsData = field(default_factory=LocalModelsData)  # servers, stores, licenses, pickles
 
 
 # section name -> (required keys, optional keys)
@@ -346,7 +349,9 @@ _CONFIG_KEY_KINDS = {
 
 def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
     """Typed records from a parsed TOML document; raises CatalogError on any schema violation."""
-    unknown = set(data) - {"catalog", "config_keys", "switch_values", "placeholders", "module_names", *_ARRAY_SECTIONS}
+    tables = {"catalog", "config_keys", "switch_values", "placeholders", "module_names", *_ARRAY_SECTIONS}
+    tables |= LOCAL_TABLES
+    unknown = set(data) - tables
     if unknown:
         raise CatalogError(f"{origin}: unknown table(s) {sorted(unknown)}")
     head = data.get("catalog")
@@ -444,9 +449,17 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
             for r in rows["agent_configs"]
         ),
         agents=tuple(_agent(origin, r) for r in rows["agents"]),
+        local=_local(data, origin),
     )
     _check_values(catalog)
     return catalog
+
+
+def _local(data: dict[str, Any], origin: str) -> LocalModelsData:
+    try:
+        return parse_local(data, origin)
+    except LocalCatalogError as exc:
+        raise CatalogError(str(exc)) from None
 
 
 def _agent(origin: str, r: dict[str, Any]) -> AgentProduct:
