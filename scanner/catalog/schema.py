@@ -270,6 +270,8 @@ class CatalogFile:
     processes: tuple[ProcessSpec, ...] = ()
     config_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
     switch_values: dict[str, tuple[str, ...]] = field(default_factory=dict)  # "on"/"off" -> spellings
+    # route -> how configs spell it as a provider type or name (`vertexai`, `google-vertex` -> vertex)
+    route_names: dict[str, tuple[str, ...]] = field(default_factory=dict)
     placeholders: Placeholders | None = None
     code_paths: tuple[CodePath, ...] = ()
     client_names: tuple[ClientName, ...] = ()
@@ -333,7 +335,8 @@ _CONFIG_KEY_KINDS = {
 
 def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
     """Typed records from a parsed TOML document; raises CatalogError on any schema violation."""
-    unknown = set(data) - {"catalog", "config_keys", "switch_values", "placeholders", "module_names", *_ARRAY_SECTIONS}
+    tables = {"catalog", "config_keys", "switch_values", "route_names", "placeholders", "module_names"}
+    unknown = set(data) - {*tables, *_ARRAY_SECTIONS}
     if unknown:
         raise CatalogError(f"{origin}: unknown table(s) {sorted(unknown)}")
     head = data.get("catalog")
@@ -355,6 +358,8 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
         if state not in ("on", "off"):
             raise CatalogError(f"{origin}: [switch_values] unknown state {state!r} (on or off)")
         switch_values[state] = tuple(v.lower() for v in _strs(spellings))
+    route_names = {str(route): tuple(v.lower() for v in _strs(names)) for route, names in
+                   (data.get("route_names") or {}).items()}  # fmt: skip
     placeholders = None
     if "placeholders" in data:
         row = data["placeholders"]
@@ -412,6 +417,7 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
         ),
         config_keys=config_keys,
         switch_values=switch_values,
+        route_names=route_names,
         placeholders=placeholders,
         code_paths=tuple(CodePath(r["kind"], r["pattern"], ex(r), r.get("ecosystem")) for r in rows["code_paths"]),
         client_names=tuple(ClientName(r["name"], r.get("vendor"), r.get("served_via")) for r in rows["client_names"]),
