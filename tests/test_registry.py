@@ -19,7 +19,7 @@ from scanner.render import RENDERERS
 from tests.conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
-_HELPERS = {"base", "contexts", "config_formats", "config_parse"}  # shared code of detectors, not detectors
+_HELPERS = {"base", "contexts", "config_formats", "config_parse", "mcp_shapes", "providers"}  # shared, not detectors
 
 
 def _modules(pkg) -> list[str]:  # type: ignore[no-untyped-def]

@@ -354,6 +354,7 @@ def interpret(
         if is_model_key and _MODELISH.match(value) and not value.isdigit() and "://" not in value:
             # A list of ids (`models: [a, b]`) takes the route of the record that holds the list.
             route = routes.get(record) or (routes.get(_record(record)) if record[-1:] == item.path[-1:] else None)
+            route = None if key in base_keys else route  # the model behind an alias: the alias has the route
             yield ModelEvidence(value, loc, bases.get(record), route, variable)
             continue
 

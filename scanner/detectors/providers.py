@@ -24,8 +24,9 @@ from scanner.catalog import Catalog
 from scanner.detectors.config_formats import ConfigItem
 from scanner.detectors.config_parse import norm_key
 
-_BLOCK_KEYS = frozenset({"providers", "model_providers", "modelproviders", "provider", "llm_providers"})
-_URL_KEYS = frozenset({"base_url", "baseurl", "api_base", "apibase", "api_base_url", "endpoint", "url", "host"})
+_BLOCK_KEYS = frozenset({"providers", "model_providers", "modelproviders", "provider", "llm_providers", "routes"})
+_BASE_KEYS = frozenset({"base_url", "baseurl", "api_base", "apibase", "api_base_url", "openai_api_base"})
+_URL_KEYS = _BASE_KEYS | {"endpoint", "url", "host"}  # in a provider block, its URL whatever the key
 _TYPE_KEYS = ("type", "backend", "api_type", "kind", "sdk", "npm")
 _MODEL_MAPS = frozenset({"models", "model_list", "custom_models", "custommodels", "model_aliases"})
 _ALIAS_KEYS = ("model_id", "id", "name", "title", "slug")
@@ -84,6 +85,10 @@ def _block_route(fields: dict[str, ConfigItem], name: str, catalog: Catalog) -> 
         item = fields.get(key)
         if item is not None and "://" in item.value:
             return url_route(item.value, catalog)
+    for key, item in fields.items():
+        spec = catalog.env_var(item.value.strip()) if key.endswith(("_env", "_env_var")) else None
+        if spec is not None and spec.role == "base_url" and spec.vendor:
+            return "direct"  # `base_url_env: OPENAI_BASE_URL`: the vendor's own API unless that variable moves it
     for key in _TYPE_KEYS:
         item = fields.get(key)
         if item is not None and (route := catalog.route_named(item.value.rsplit("/", 1)[-1])):
@@ -122,11 +127,13 @@ def record_routes(items: Sequence[ConfigItem], catalog: Catalog, provider_keys: 
             if len(rec) == at + 2 or norm_key(rec[at + 2]) == "options":
                 continue  # a provider block itself: its base URL is an endpoint, not a model's route
             inside = rec[at + 1]  # a model record inside a provider block (opencode `provider.<id>.models`)
-        url = next((it.value for k in _URL_KEYS if (it := own.get(k)) is not None and "://" in it.value), None)
-        provider = next((it.value.strip() for k, it in own.items() if k in provider_keys), inside)
-        route = url_route(url, catalog) if url else None
-        if route is None and provider:
-            route = blocks[provider] if provider in blocks else catalog.route_named(provider)
+        url = next((it.value for k in _BASE_KEYS if (it := own.get(k)) is not None and "://" in it.value), None)
+        named = [it.value.strip() for k, it in own.items() if k in provider_keys] + ([inside] if inside else [])
+        # A block the record names says most (`route: jarvis-router` -> its base URL), then a route's spelling
+        # (`provider: openai` -> direct); a bare name nothing explains (`provider: jarvis`) says nothing.
+        candidates = [url_route(url, catalog) if url else None]
+        candidates += [blocks.get(n) for n in named] + [catalog.route_named(n) for n in named]
+        route = next((c for c in candidates if c), None)
         if route:
             routes[rec] = route
     return routes
