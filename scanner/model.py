@@ -253,7 +253,7 @@ class AgentPackageEvidence:
     platform package (`@openai/codex-linux-x64`) that carries its native binary."""
 
     product: str  # the catalog product id
-    ecosystem: str  # npm | pypi
+    ecosystem: str  # npm | pypi | binary | vscode
     package: str
     version: str | None
     install_path: str  # the package's directory (inside path)
@@ -262,6 +262,7 @@ class AgentPackageEvidence:
     entry_points: tuple[str, ...]  # inside paths of its declared executables (`bin`)
     dependencies: tuple[str, ...]  # package names it declares (to tell which installed SDKs it bundles)
     location: Location
+    editor: str | None = None  # an editor extension's editor (vscode, vscode-server, cursor, windsurf, …)
 
 
 @dataclass(frozen=True)

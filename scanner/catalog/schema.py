@@ -20,8 +20,8 @@ FINGERPRINT_ON = ("value", "key")
 FINGERPRINT_DECODES = ("fernet", "litellm-id")
 PROCESS_ROLES = ("agent", "inference-proxy", "mcp-server", "model-server")
 AGENT_CONFIG_FORMATS = ("json", "toml")
-AGENT_SETTINGS_FORMATS = ("json", "toml", "yaml", "env")
-AGENT_ECOSYSTEMS = ("npm", "pypi")
+AGENT_SETTINGS_FORMATS = ("json", "toml", "yaml", "env", "text", "vscdb")
+AGENT_ECOSYSTEMS = ("npm", "pypi", "vscode")  # vscode: an editor extension id, `publisher.name`
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -190,7 +190,7 @@ class AgentSettingsFile:
     """
 
     path: str  # glob (see scanner/catalog/globs.py)
-    format: str  # json | toml | yaml | env
+    format: str  # json | toml | yaml | env | text (one value) | vscdb (an editor's state, by extension id)
     model: tuple[str, ...] = ()
     base_url: tuple[str, ...] = ()
     mcp: tuple[str, ...] = ()  # container keys whose map's keys are MCP server names
@@ -306,8 +306,8 @@ _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "agent_configs": ({"tool", "path", "format", "containers", "match", "no_match"}, {"note"}),
     "agents": (
         {"id", "name"},
-        {"vendor", "npm", "pypi", "platform_packages", "libraries", "binaries", "ships", "ship_keys", "native",
-         "default_route", "settings", "routes", "note", "aliases"},
+        {"vendor", "npm", "pypi", "vscode", "platform_packages", "libraries", "binaries", "ships", "ship_keys",
+         "native", "default_route", "settings", "routes", "note", "aliases"},
     ),
 }
 _AGENT_SETTINGS_KEYS = ({"path", "format"}, {"model", "base_url", "mcp", "credentials", "route_keys", "selection"})

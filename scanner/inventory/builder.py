@@ -451,6 +451,7 @@ class InventoryBuilder:
             tuple(sorted(ships)),
             configs,
             locs.sorted(),
+            editor=main.editor,
         )
 
     def _agent_configs(self) -> dict[str, tuple[AgentConfig, ...]]:
