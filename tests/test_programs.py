@@ -3,11 +3,18 @@ the configs the generic readers find in the folders of its name. Real package me
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
 
-from tests.conftest import ScanFn, write
+from scanner.catalog import Catalog
+from scanner.catalog.loader import load_catalogs
+from scanner.inventory.document import dumps
+from scanner.options import ScanOptions
+from scanner.pipeline import scan
+from scanner.targets import DirectoryTarget, WalkOptions
+from tests.conftest import ScanFn, validate_document, write
 
 DATA = Path(__file__).parent / "data" / "programs"
 NPM = "/usr/lib/node_modules"
@@ -41,10 +48,24 @@ def _tree(root: Path) -> None:
           'api_key = ""\n')  # fmt: skip
 
 
-def test_unknown_products_get_an_entry_from_their_own_metadata(tmp_path: Path, scan_dir: ScanFn) -> None:
+def catalog_without(*product_ids: str) -> Catalog:
+    """The built-in catalogs with some agent products left out: what the generic path alone makes of them."""
+    files = [dataclasses.replace(f, agents=tuple(a for a in f.agents if a.id not in product_ids))
+             for f in load_catalogs()]  # fmt: skip
+    return Catalog(files)
+
+
+def scan_with(catalog: Catalog, root: Path) -> dict[str, object]:
+    inv = scan(DirectoryTarget(str(root), WalkOptions(False, False)), catalog, ScanOptions())
+    doc: dict[str, object] = json.loads(dumps(inv))
+    validate_document(doc)
+    return doc
+
+
+def test_unknown_products_get_an_entry_from_their_own_metadata(tmp_path: Path) -> None:
     _tree(tmp_path)
-    _, doc = scan_dir(tmp_path)
-    agents = {a["name"]: a for a in doc["agents"]}
+    doc = scan_with(catalog_without("grok-cli", "kimi-cli", "llm"), tmp_path)
+    agents = {a["name"]: a for a in doc["agents"]}  # type: ignore[attr-defined]
     grok = agents["@vibe-kit/grok-cli"]
     assert (grok["catalog"], grok["version"], grok["ecosystem"]) == ("unknown", "0.0.34", "npm")
     assert grok["binaries"] == [f"{NPM}/@vibe-kit/grok-cli/dist/index.js"]
@@ -76,3 +97,14 @@ def test_programs_that_call_no_model_or_are_not_tools_are_no_agents(tmp_path: Pa
         {"name": "openai", "version": "5.10.1", "bin": {"openai": "bin/cli"}}))
     _, doc = scan_dir(tmp_path)
     assert doc["agents"] == []
+
+
+def test_a_catalogued_product_is_known(tmp_path: Path, scan_dir: ScanFn) -> None:
+    _tree(tmp_path)
+    _, doc = scan_dir(tmp_path)
+    agents = {a["name"]: a for a in doc["agents"]}
+    assert {"grok-cli", "kimi-cli", "llm"} <= set(agents) and "@vibe-kit/grok-cli" not in agents
+    assert all(a["catalog"] == "known" and a["evidence"] == [] for a in agents.values())
+    kimi = agents["kimi-cli"]
+    assert (kimi["version"], kimi["configs"][0]["models"], kimi["configs"][0]["served_via"]) == (
+        "1.52.0", ["k2"], "direct")  # fmt: skip

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from scanner.catalog import Catalog
 from scanner.catalog.index import _package_key as package_key
+from scanner.detectors.providers import url_route
 from scanner.findings.registry import derive_findings
 from scanner.inventory.programs import Found, unknown_agents
 from scanner.inventory.redact import redact_all
@@ -490,7 +491,7 @@ class InventoryBuilder:
             host = base_url.split("://", 1)[-1].split("/", 1)[0].split(":", 1)[0]
             spec = self.catalog.host_info(host)
             if spec is None:
-                return None  # a gateway or a self-hosted server: the route is whatever it does
+                return url_route(base_url, self.catalog)  # a gateway, named by its host, or a server on the machine
             if spec.served_via:
                 return spec.served_via
             return "direct" if product and spec.vendor == product.vendor else None
