@@ -30,6 +30,7 @@ _NODE_MODULES = "/node_modules/"
 _SITE_DIRS = ("/site-packages/", "/dist-packages/")
 _MAX_SETTINGS_BYTES = 4 << 20
 _MAX_STATE_BYTES = 64 << 20
+_NOT_SETTINGS = (Context.PACKAGE, Context.BINARY, Context.TEST, Context.DOCS)
 _VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.\-]+)?")
 _REQUIRES = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 # An editor extension's manifest: `~/.vscode/extensions/<publisher>.<name>-<version>[-<platform>]/package.json`,
@@ -84,8 +85,11 @@ class AgentDetector:
             return True
         if view.name.endswith(_EDITOR_STATE):  # an editor's SQLite state: binary, and larger than a config
             return view.entry.size <= _MAX_STATE_BYTES and bool(cat.agent_settings_at(path))
-        if view.entry.size <= _MAX_SETTINGS_BYTES and cat.agent_settings_at(path):
-            return view.context not in (Context.PACKAGE, Context.BINARY, Context.TEST, Context.DOCS)
+        if view.entry.size <= _MAX_SETTINGS_BYTES and (found := cat.agent_settings_at(path)):
+            # A one-value text file (`default_model.txt`) reads as prose to the context rules: its glob says more.
+            text = any(sf.format == "text" for _, sf in found)
+            shut = (Context.PACKAGE, Context.BINARY, Context.TEST) if text else _NOT_SETTINGS
+            return view.context not in shut
         return False
 
     def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
