@@ -312,11 +312,13 @@ class ProgramEvidence:
 
 @dataclass(frozen=True)
 class ProgramHostsEvidence:
-    """Catalogued provider API hosts in a file of an installed package's own code (not its dependencies')."""
+    """Catalogued provider API hosts (and model ids) in a file of an installed package's own code (not its
+    dependencies')."""
 
     package_path: str  # the npm package dir, or `<site-packages>/<module>` of a Python package
     hosts: tuple[str, ...]
     location: Location
+    models: tuple[str, ...] = ()  # catalogued model ids its code names (a bundle's model table)
 
 
 Evidence = (

@@ -21,6 +21,7 @@ from scanner.detectors.agents import npm_package_of
 from scanner.detectors.base import FileView
 from scanner.model import Context, Evidence, ProgramEvidence, ProgramHostsEvidence
 from scanner.textsafe import decode, display_path
+from scanner.vocab import CatalogStatus
 
 _HEADER = BytesHeaderParser()
 _NODE_MODULES = "/node_modules/"
@@ -32,6 +33,7 @@ _REQUIRES = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 _TOOL_VENV = re.compile(r"/(?:uv/tools|pipx/venvs)/([^/]+)/")
 _USER_SITE = re.compile(r"^(?:/root|/home/[^/]+)/\.local/lib/python[0-9.]+/(?:site|dist)-packages$")
 _MAX_HOSTS = 50
+_MIN_MODELS = 2  # listed model ids one file of its own code must name to count (a model table, not a mention)
 
 
 def _pep503(name: str) -> str:
@@ -175,17 +177,23 @@ class ProgramDetector:
 
 
 def _hosts(view: FileView, package_path: str) -> Iterator[Evidence]:
-    """The catalogued vendor API hosts in this file of a program's own code."""
+    """The catalogued vendor API hosts, and the listed model ids, in this file of a program's own code."""
     catalog = view.catalog
     hosts: dict[str, None] = {}
+    models: dict[str, None] = {}
     for hit in view.hits:
         if hit.kind is PatternKind.HOST and len(hosts) < _MAX_HOSTS:
             host = decode(hit.text).lower()
             spec = catalog.host_info(host)
             if spec is not None and spec.vendor:
                 hosts[host] = None
-    if hosts:
-        yield ProgramHostsEvidence(package_path, tuple(sorted(hosts)), view.location(None, Context.PACKAGE))
+        elif hit.kind is PatternKind.MODEL and len(models) < _MAX_HOSTS:
+            name = decode(hit.text)
+            if catalog.identify(name).catalog == CatalogStatus.KNOWN:
+                models[name] = None
+    if hosts or len(models) >= _MIN_MODELS:
+        loc = view.location(None, Context.PACKAGE)
+        yield ProgramHostsEvidence(package_path, tuple(sorted(hosts)), loc, tuple(sorted(models)))
 
 
 def _console_scripts(data: bytes | None) -> tuple[str, ...]:

@@ -72,7 +72,7 @@ def _rank(folder: str, names: tuple[set[str], set[str]]) -> int | None:
     """How well a folder name names the program: its command or package name (0), its scope (1), the start of
     one of them (2, 3: `~/.continue` of `@continuedev/cli`); None when it does not."""
     own, scope = names
-    if folder in own:
+    if folder in own or folder.rsplit(".", 1)[-1] in own:  # `~/.config/io.datasette.llm` is llm's
         return 0
     if folder in scope:
         return 1
@@ -91,15 +91,17 @@ def unknown_agents(
     found: Found,
 ) -> list[AgentEntry]:
     hosts: dict[str, set[str]] = defaultdict(set)
+    models: dict[str, set[str]] = defaultdict(set)
     host_locs: dict[str, list[Location]] = defaultdict(list)
     for h in host_files:
         hosts[h.package_path].update(h.hosts)
+        models[h.package_path].update(h.models)
         host_locs[h.package_path].append(h.location)
     sdk_keys = list(sdks)
     by_folder = _by_folder(found)
     callers = []
     for program in sorted(programs, key=lambda p: (p.name, p.install_path)):
-        evidence, bundled = _calls_models(program, hosts, sdk_keys) if program.commands else ([], [])
+        evidence, bundled = _calls_models(program, hosts, models, sdk_keys) if program.commands else ([], [])
         if evidence:
             callers.append((program, evidence, bundled))
     # A folder belongs to the programs that name it best (`~/.vibe`: Mistral Vibe's command, not vibe-kit's scope).
@@ -128,7 +130,7 @@ def unknown_agents(
 
 
 def _calls_models(
-    program: ProgramEvidence, hosts: dict[str, set[str]], sdk_keys: list[SdkKey]
+    program: ProgramEvidence, hosts: dict[str, set[str]], models: dict[str, set[str]], sdk_keys: list[SdkKey]
 ) -> tuple[list[str], list[BundledSdk]]:
     """Why the program calls models (declared or installed SDKs, hosts in its own code), and the SDKs it carries."""
     evidence = [f"declares LLM SDK {name}" for name in program.sdks]
@@ -145,6 +147,9 @@ def _calls_models(
     own = hosts.get(program.install_path, set()).union(*(hosts.get(m, set()) for m in program.modules))
     if own:
         evidence.append("provider hosts in its own code: " + ", ".join(sorted(own)[:4]))
+    named = models.get(program.install_path, set()).union(*(models.get(m, set()) for m in program.modules))
+    if named and not own:
+        evidence.append("model ids in its own code: " + ", ".join(sorted(named)[:4]))
     return evidence, [BundledSdk(e, n, v) for e, n, v in bundled]
 
 
