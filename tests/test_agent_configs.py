@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tests.conftest import SAMPLE_VM, ScanFn, entry, write
 
 
@@ -147,3 +150,21 @@ def test_generic_reader_leaves_other_files_alone(tmp_path: Path, scan_dir: ScanF
     write(tmp_path, "/srv/app/mcp.yaml", "mcpServers:\n  x:\n    command: y\n")  # neither a home nor /etc
     _, doc = scan_dir(tmp_path)
     assert doc["mcp_servers"] == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["mcpServers", "mcp", "servers", "command", "args", "url", "type", "transport", "env",
+                         "name", "extensions", "cmd", "uri", "x"]), inner, max_size=5),
+    max_leaves=30))  # fmt: skip
+def test_server_shapes_never_fail_on_any_document(doc: object) -> None:
+    from scanner.detectors.config_formats import parse_json
+    from scanner.detectors.mcp_shapes import GENERIC_CONTAINERS, read_server, server_records
+
+    for key, record in server_records(parse_json(json.dumps(doc)), frozenset(GENERIC_CONTAINERS)):
+        server = read_server(key, record)
+        if server is not None:
+            assert server.name and server.transport in ("stdio", "http", "sse", "unknown")
+            assert server.command or server.url

@@ -43,3 +43,11 @@ def test_extensions_per_editor_with_their_state(tmp_path: Path, scan_dir: ScanFn
     model = next(m for m in doc["models"] if m["name"] == "google/gemini-2.5-flash-preview")
     assert model["wired"] and model["served_via"] == "openrouter"
     assert "v10" not in json.dumps(doc)  # the encrypted secret row is never read
+
+
+def test_a_state_file_that_is_no_sqlite_is_a_recorded_skip(tmp_path: Path, scan_dir: ScanFn) -> None:
+    write(tmp_path, "/home/dev/.config/Code/User/globalStorage/state.vscdb", b"SQLite format 3\x00" + b"\xff" * 600)
+    _, doc = scan_dir(tmp_path)
+    skips = [s for s in doc["skipped"] if s["path"].endswith("state.vscdb")]
+    assert skips and all(s["reason"] == "parse-error" and "state store" in s["detail"] for s in skips)
+    assert doc["agents"] == []

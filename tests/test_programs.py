@@ -108,3 +108,19 @@ def test_a_catalogued_product_is_known(tmp_path: Path, scan_dir: ScanFn) -> None
     kimi = agents["kimi-cli"]
     assert (kimi["version"], kimi["configs"][0]["models"], kimi["configs"][0]["served_via"]) == (
         "1.52.0", ["k2"], "direct")  # fmt: skip
+
+
+def test_a_bundle_that_names_models_calls_them(tmp_path: Path) -> None:
+    """auggie bundles its client: no SDK to declare, no vendor host (it calls its own backend), but its bundle's
+    model table names catalogued ids. With a config folder of its scope's name, it is an agent product."""
+    pkg = f"{NPM}/@augmentcode/auggie"
+    _copy(tmp_path, f"{pkg}/package.json", DATA / "npm/auggie/package.json")
+    write(tmp_path, f"{pkg}/augment.mjs",
+          'const MODELS={"claude-sonnet-4-6":{ctx:200000},"claude-haiku-4-5":{ctx:200000}};\n')  # fmt: skip
+    write(tmp_path, "/home/carol/.augment/settings.json", json.dumps({"mcpServers": {
+        "context7": {"type": "http", "url": "https://mcp.context7.com/mcp"}}}))
+    doc = scan_with(catalog_without("augment"), tmp_path)
+    (auggie,) = doc["agents"]  # type: ignore[misc]
+    assert (auggie["name"], auggie["version"], auggie["catalog"]) == ("@augmentcode/auggie", "0.36.0", "unknown")
+    assert "model ids in its own code: claude-haiku-4-5, claude-sonnet-4-6" in auggie["evidence"]
+    assert auggie["configs"][0]["mcp_servers"] == ["context7"]
