@@ -108,22 +108,28 @@ def _literal_ids(view: FileView) -> tuple[str, ...]:
 def _table_string(data: bytes, start: int, end: int) -> str | None:
     """A string of a compiled binary's string table that begins with a family id: a JavaScriptCore (Bun) entry,
     `[u32 length | 1<<31][u32 hash][bytes]`, as long as its header says; or a C string between NULs, long
-    enough and hyphenated (`\\0anthropic.claude-haiku-5-5\\0`) so that it is no two bytes of machine code."""
+    enough and hyphenated (`\\0anthropic.claude-haiku-5-5\\0`) so that it is no two bytes of machine code. Any
+    other unprintable bound is one too (a length byte before, a control byte after: Go's and .NET's tables), so an
+    id is found whatever layout a release's compiler gave its neighbours; a printable bound is text (help, a word)."""
     if start >= 8 and data[start - 5] == 0x80 and data[start - 1] == 0:
         length = int.from_bytes(data[start - 8 : start - 4], "little") & 0x7FFFFFFF
         text = data[start : start + length]
         if 0 < length <= _MAX_LITERAL and all(b in _ID_BYTES for b in text):
             return decode(text)
         return None
-    if start == 0 or data[start - 1] != 0:
+    if start == 0 or _printable(data[start - 1]):
         return None
     stop = end
     while stop < len(data) and stop - start < _MAX_LITERAL and data[stop] in _ID_BYTES:
         stop += 1
     text = data[start:stop]
-    if stop < len(data) and data[stop] == 0 and b"-" in text and len(text) >= _MIN_C_STRING:
+    if stop < len(data) and not _printable(data[stop]) and b"-" in text and len(text) >= _MIN_C_STRING:
         return decode(text)
     return None
+
+
+def _printable(byte: int) -> bool:
+    return 0x20 <= byte < 0x7F or byte in (0x09, 0x0A, 0x0D)
 
 
 _MIN_C_STRING = 10
