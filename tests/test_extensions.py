@@ -51,3 +51,15 @@ def test_a_state_file_that_is_no_sqlite_is_a_recorded_skip(tmp_path: Path, scan_
     skips = [s for s in doc["skipped"] if s["path"].endswith("state.vscdb")]
     assert skips and all(s["reason"] == "parse-error" and "state store" in s["detail"] for s in skips)
     assert doc["agents"] == []
+
+
+def test_a_native_install_named_by_its_version_folder(tmp_path: Path, scan_dir: ScanFn) -> None:
+    """cursor-agent's installer keeps each version in a folder of its name: one install, the newest version."""
+    for version in ("2025.10.02-abc1234", "2025.11.25-d5b3271"):
+        write(tmp_path, f"/home/dev/.local/share/cursor-agent/versions/{version}/cursor-agent", b"\x7fELF\x02\x01\x01")
+    write(tmp_path, "/home/dev/.cursor/cli-config.json", json.dumps({"model": {"modelId": "gpt-5.5"}}))
+    _, doc = scan_dir(tmp_path)
+    (agent,) = [a for a in doc["agents"] if a["name"] == "cursor-agent"]
+    assert (agent["version"], agent["install_path"]) == (
+        "2025.11.25-d5b3271", "/home/dev/.local/share/cursor-agent/versions")  # fmt: skip
+    assert (agent["configs"][0]["models"], agent["configs"][0]["served_via"]) == (["gpt-5.5"], "cursor")

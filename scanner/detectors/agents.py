@@ -193,9 +193,13 @@ class AgentDetector:
 
     def _native(self, view: FileView, product: AgentProduct) -> Iterator[Evidence]:
         """A native installer's executable (`~/.local/share/claude/versions/2.1.197`): the install is its folder,
-        the version its name when the name is one. Its model list is the executable's."""
-        folder = view.entry.path.rsplit("/", 1)[0]
-        version = view.name if _VERSION.fullmatch(view.name) else None
+        the version its name when the name is one; or, when its folder is named by the version
+        (`~/.local/share/cursor-agent/versions/2025.11.25-d5b3271/cursor-agent`), that folder's parent and name. Its
+        model list is the executable's."""
+        grandparent, parent, _ = view.entry.path.rsplit("/", 2)
+        folder, version = grandparent + "/" + parent, view.name if _VERSION.fullmatch(view.name) else None
+        if version is None and _VERSION.fullmatch(parent):
+            folder, version = grandparent, parent
         loc = view.location(None, Context.PACKAGE)
         shown = display_path(folder)
         yield AgentPackageEvidence(product.id, "binary", view.name, version, shown, shown, False, (view.path,), (), loc)
