@@ -253,7 +253,7 @@ class AgentPackageEvidence:
     platform package (`@openai/codex-linux-x64`) that carries its native binary."""
 
     product: str  # the catalog product id
-    ecosystem: str  # npm | pypi
+    ecosystem: str  # npm | pypi | binary | vscode
     package: str
     version: str | None
     install_path: str  # the package's directory (inside path)
@@ -262,6 +262,7 @@ class AgentPackageEvidence:
     entry_points: tuple[str, ...]  # inside paths of its declared executables (`bin`)
     dependencies: tuple[str, ...]  # package names it declares (to tell which installed SDKs it bundles)
     location: Location
+    editor: str | None = None  # an editor extension's editor (vscode, vscode-server, cursor, windsurf, …)
 
 
 @dataclass(frozen=True)
@@ -291,6 +292,35 @@ class AgentConfigEvidence:
     overridden: tuple[tuple[str, int | None], ...] = ()
 
 
+@dataclass(frozen=True)
+class ProgramEvidence:
+    """An installed package that exposes a command and that no agent catalog entry names: an agent product of
+    unknown kind when the builder finds it calls models (an LLM SDK, provider hosts in its own files)."""
+
+    ecosystem: str  # npm | pypi
+    name: str
+    version: str | None
+    install_path: str  # the package's directory (npm) or its site-packages (PyPI)
+    environment: str  # the node_modules / site-packages that holds it
+    commands: tuple[str, ...]  # the command names it installs
+    entry_points: tuple[str, ...]  # inside paths of its executables (npm `bin`)
+    sdks: tuple[str, ...]  # catalogued LLM SDKs it declares as dependencies
+    modules: tuple[str, ...]  # PyPI: its top-level module dirs in site-packages (whose files are its own)
+    tool: bool  # installed as a tool: a global npm package, a uv tool or pipx venv's own package, a user site
+    location: Location
+
+
+@dataclass(frozen=True)
+class ProgramHostsEvidence:
+    """Catalogued provider API hosts (and model ids) in a file of an installed package's own code (not its
+    dependencies')."""
+
+    package_path: str  # the npm package dir, or `<site-packages>/<module>` of a Python package
+    hosts: tuple[str, ...]
+    location: Location
+    models: tuple[str, ...] = ()  # catalogued model ids its code names (a bundle's model table)
+
+
 Evidence = (
     ModelEvidence
     | SdkEvidence
@@ -304,6 +334,8 @@ Evidence = (
     | AgentPackageEvidence
     | AgentFileEvidence
     | AgentConfigEvidence
+    | ProgramEvidence
+    | ProgramHostsEvidence
 )
 
 
@@ -439,6 +471,9 @@ class AgentEntry:
     ships: tuple[str, ...]  # model ids its shipped catalog names: not wiring
     configs: tuple[AgentConfig, ...]
     locations: tuple[Location, ...]
+    catalog: str = "known"  # known (a catalog entry names it) | unknown (recognised by what it is)
+    editor: str | None = None  # an IDE extension's editor: vscode | vscode-server | cursor | windsurf | …
+    evidence: tuple[str, ...] = ()  # for catalog "unknown": what made it an agent product
 
 
 @dataclass(frozen=True)

@@ -94,7 +94,7 @@ version = "2026.12.01"
 tool = "acme-agent"
 path = "~/.acme/tools.json"
 format = "json"
-containers = ["mcpServers"]
+containers = ["acmeTools"]
 match = ["/home/u/.acme/tools.json"]
 no_match = ["/home/u/src/.acme/tools.json"]
 
@@ -102,7 +102,7 @@ no_match = ["/home/u/src/.acme/tools.json"]
 tool = "acme-agent"
 path = "/etc/acme/agent.toml"
 format = "toml"
-containers = ["tools.mcp"]
+containers = ["tools.servers"]
 match = ["/etc/acme/agent.toml"]
 no_match = ["/etc/acme/agent.toml.d/x"]
 """
@@ -111,13 +111,14 @@ no_match = ["/etc/acme/agent.toml.d/x"]
 def test_user_catalog_teaches_a_new_tool(tmp_path: Path) -> None:
     cat_file = write(tmp_path, "/catalogs/acme.toml", ACME)
     vm = tmp_path / "vm"
-    servers = {"mcpServers": {"tickets": {"command": "acme-tickets", "env": {"ACME_TOKEN": "t0ps3cret-value"}}}}
+    servers = {"acmeTools": {"tickets": {"command": "acme-tickets", "env": {"ACME_TOKEN": "t0ps3cret-value"}}}}
     write(vm, "/home/u/.acme/tools.json", json.dumps(servers))
-    write(vm, "/etc/acme/agent.toml", '[tools.mcp.wiki]\nurl = "https://wiki.acme.example/sse"\n')
+    write(vm, "/etc/acme/agent.toml", '[tools.servers.wiki]\nurl = "https://wiki.acme.example/sse"\n')
     runner = CliRunner()
     assert runner.invoke(app, ["catalogs", "validate", str(cat_file)]).exit_code == 0
     plain = json.loads(runner.invoke(app, ["scan", str(vm), "-f", "json"]).output)
-    assert plain["mcp_servers"] == []  # unknown to the built-in catalogs (`mcp.json` would not be: VS Code's)
+    # Container keys of no known spelling (`mcpServers`, `mcp_servers`, … are read anywhere in a home or /etc).
+    assert plain["mcp_servers"] == []
     result = runner.invoke(app, ["scan", str(vm), "-f", "json", "--catalog", str(cat_file)])
     assert result.exit_code == 0, result.output
     found = {s["name"]: s for s in json.loads(result.output)["mcp_servers"]}

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tests.conftest import SAMPLE_VM, ScanFn, entry, write
 
 
@@ -76,7 +79,7 @@ def test_every_format_and_no_secret_leaks(tmp_path: Path, scan_dir: ScanFn) -> N
 
 def test_broken_and_foreign_files_give_nothing(tmp_path: Path, scan_dir: ScanFn) -> None:
     write(tmp_path, "/home/dev/.cursor/mcp.json", '{"mcpServers": {"x": ')
-    write(tmp_path, "/home/dev/app/config.toml", '[mcp_servers.y]\ncommand = "z"\n')  # not a Codex config
+    write(tmp_path, "/srv/app/config.toml", "[mcp_servers.y]\ncommand = \"z\"\n")  # neither a home nor /etc
     write(tmp_path, "/home/dev/.claude.json", json.dumps({"mcpServers": ["not", "a", "map"]}))
     _, doc = scan_dir(tmp_path)
     assert doc["mcp_servers"] == []
@@ -94,3 +97,74 @@ def test_a_server_belongs_to_the_user_the_targets_passwd_gives_that_home(tmp_pat
     _, doc = scan_dir(tmp_path)
     users = sorted((s["config"], s["user"]) for s in doc["mcp_servers"])
     assert users == [("/home/dana/.cursor/mcp.json", "dana"), ("/srv/halyard/.claude.json", "halyard")]
+
+
+DATA = Path(__file__).parent / "data" / "configs"
+
+
+def test_servers_read_by_shape_in_any_home_config(tmp_path: Path, scan_dir: ScanFn) -> None:
+    """Products no [[agent_configs]] entry names: their lists are found by container key and record shape."""
+    token = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
+    # Grok CLI: a nested `transport: {type, url | command}`.
+    write(tmp_path, "/home/ann/.grok/settings.json", json.dumps({"mcpServers": {
+        "linear": {"name": "linear", "transport": {"type": "sse", "url": "https://mcp.linear.app/sse"}},
+        "fs": {"name": "fs", "transport": {"type": "stdio", "command": "npx", "args": ["-y", "server-fs"]}},
+    }}))  # fmt: skip
+    # Continue: a list of named records; gptme: `[[mcp.servers]]`; Mistral Vibe: `[[mcp_servers]]` with `transport`.
+    write(tmp_path, "/home/ann/.continue/config.yaml",
+          "mcpServers:\n  - name: sqlite\n    command: uvx\n    args: [mcp-server-sqlite]\n"
+          "  - name: docs\n    type: streamable-http\n    url: https://docs.example.com/mcp\n")  # fmt: skip
+    write(tmp_path, "/home/ann/.config/gptme/config.toml",
+          '[mcp]\nenabled = true\n\n[[mcp.servers]]\nname = "memory"\ncommand = "npx"\nargs = ["-y", "server-memory"]\n'
+          '[mcp.servers.env]\nGITHUB_TOKEN = "' + token + '"\n')  # fmt: skip
+    write(tmp_path, "/home/ann/.vibe/config.toml",
+          '[[mcp_servers]]\nname = "fetch"\ntransport = "http"\nurl = "https://fetch.example.com/mcp"\n'
+          '[mcp_servers.headers]\nAuthorization = "Bearer ' + token + '"\n')  # fmt: skip
+    # Zed: `context_servers` with `command: {path, args}`.
+    write(tmp_path, "/etc/zed/settings.json", json.dumps(
+        {"context_servers": {"pg": {"command": {"path": "/usr/bin/pg-mcp", "args": ["--ro"]}}}}))
+    # Goose: extensions with `cmd`/`uri`; its builtin extensions are no MCP servers.
+    write(tmp_path, "/home/ann/.config/goose/config.yaml", (DATA / "goose-config" / "config.yaml").read_text())
+    _, doc = scan_dir(tmp_path)
+    got = {(s["name"], s["transport"], s["command"] or s["url"], s["user"]) for s in doc["mcp_servers"]}
+    assert {
+        ("linear", "sse", "https://mcp.linear.app/sse", "ann"),
+        ("fs", "stdio", "npx -y server-fs", "ann"),
+        ("sqlite", "stdio", "uvx mcp-server-sqlite", "ann"),
+        ("docs", "http", "https://docs.example.com/mcp", "ann"),
+        ("memory", "stdio", "npx -y server-memory", "ann"),
+        ("fetch", "http", "https://fetch.example.com/mcp", "ann"),
+        ("pg", "stdio", "/usr/bin/pg-mcp --ro", None),
+        ("context7", "stdio", "npx -y @upstash/context7-mcp", "ann"),
+    } <= got
+    goose = {s["name"] for s in doc["mcp_servers"] if s["config"].endswith("goose/config.yaml")}
+    assert "developer" not in goose and "computercontroller" not in goose  # builtin: no command, no URL
+    assert entry(doc, "mcp_servers", name="memory")["env"] == ["GITHUB_TOKEN"]
+    assert entry(doc, "mcp_servers", name="fetch", user="ann", transport="http")["env"] == ["Authorization"]
+    assert token not in json.dumps(doc["mcp_servers"])
+
+
+def test_generic_reader_leaves_other_files_alone(tmp_path: Path, scan_dir: ScanFn) -> None:
+    write(tmp_path, "/home/ann/.config/tool/settings.json", json.dumps({"extensions.autoUpdate": True,
+          "mcp": {"enabled": True}, "extensions": {"python": {"version": "1.2"}}}))  # fmt: skip
+    write(tmp_path, "/srv/app/mcp.yaml", "mcpServers:\n  x:\n    command: y\n")  # neither a home nor /etc
+    _, doc = scan_dir(tmp_path)
+    assert doc["mcp_servers"] == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["mcpServers", "mcp", "servers", "command", "args", "url", "type", "transport", "env",
+                         "name", "extensions", "cmd", "uri", "x"]), inner, max_size=5),
+    max_leaves=30))  # fmt: skip
+def test_server_shapes_never_fail_on_any_document(doc: object) -> None:
+    from scanner.detectors.config_formats import parse_json
+    from scanner.detectors.mcp_shapes import GENERIC_CONTAINERS, read_server, server_records
+
+    for key, record in server_records(parse_json(json.dumps(doc)), frozenset(GENERIC_CONTAINERS)):
+        server = read_server(key, record)
+        if server is not None:
+            assert server.name and server.transport in ("stdio", "http", "sse", "unknown")
+            assert server.command or server.url

@@ -41,8 +41,7 @@ def _tree(diff: InventoryDiff) -> dict[str, list[str]]:
 def test_each_product_upgrade_is_one_line_with_its_packages_under_it(diff: InventoryDiff) -> None:
     tree = _tree(diff)
     assert tree[f"{CODEX}:version"] == [
-        "models:gpt-6.1-sol",
-        "models:openai.gpt-6.1-sol",
+        "models:gpt-6.1-sol",  # with its Bedrock spelling openai.gpt-6.1-sol: one model
         "sdks:npm/@openai/codex-linux-x64@/usr/lib/node_modules/@openai/codex/node_modules:version",
         "sdks:npm/@openai/codex@/usr/lib/node_modules:version",
     ]

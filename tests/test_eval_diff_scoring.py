@@ -37,8 +37,7 @@ EXPECTED = [
     {"section": "sdks", "kind": "removed", "key": "npm/@google/genai", "old": "1.41.0"},
     {"section": "models", "kind": "changed", "key": "gpt-5.5", "field": "wired", "old": True, "new": False},
     {"section": "models", "kind": "changed", "key": "gpt-5.6-sol", "field": "wired", "old": False, "new": True},
-    {"section": "models", "kind": "added", "key": "gpt-6.1-sol"},
-    {"section": "models", "kind": "added", "key": "openai.gpt-6.1-sol"},
+    {"section": "models", "kind": "added", "key": "gpt-6.1-sol"},  # spelled gpt-6.1-sol and openai.gpt-6.1-sol
     {"section": "models", "kind": "added", "key": "gemma3-1b-gpu-custom"},
     {"section": "mcp_servers", "kind": "added", "key": "sentry", "user": "bob"},
 ]

@@ -19,7 +19,10 @@ from scanner.render import RENDERERS
 from tests.conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
-_HELPERS = {"base", "contexts", "config_formats", "config_parse"}  # shared code of detectors, not detectors
+_HELPERS = {  # shared code of detectors, not detectors
+    "base", "contexts", "config_formats", "config_parse", "mcp_shapes", "providers", "agent_settings", "agent_ships",
+    "vscdb",
+}
 
 
 def _modules(pkg) -> list[str]:  # type: ignore[no-untyped-def]

@@ -7,6 +7,7 @@ aider's model-settings.yml (tests/data/agents/SOURCE.txt). They are laid out as 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -142,9 +143,12 @@ def test_shipped_ids_are_whole_quoted_literals(catalog: Catalog, pieces: list[by
             tables = packed_tables(view)
             for name in ev.models:
                 text = name.encode()
-                # quoted; or a C string of the binary's string table, long and hyphenated; or a packed table's
+                # quoted; or a string of the binary's string table; or a packed table's
                 quoted = any(q + text + q in data for q in (b'"', b"'", b"`"))
-                c_string = b"\0" + text + b"\0" in data and b"-" in text and len(text) >= 10
+                # between unprintable bytes (a NUL, a length byte, a control byte), long and hyphenated
+                edge = rb"[\t\n\r\x20-\x7e]"
+                bounded = re.search(rb"(?<!" + edge + rb")" + re.escape(text) + rb"(?!" + edge + rb")", data)
+                c_string = bounded is not None and b"-" in text and len(text) >= 10
                 assert quoted or c_string or name in tables, name
                 assert catalog.identify(name).catalog != "unknown" and not name.endswith(("-", ".", "@"))
 
@@ -159,3 +163,16 @@ def test_bun_string_table_strings_end_where_their_length_says(tmp_path: Path, sc
     names = {m["name"] for m in doc["models"]}
     assert "claude-haiku-3-5" in names and "claude-haiku-3-55" not in names
     assert "claude-sonnet-3-7" in names
+
+
+@pytest.mark.parametrize("before, after", [(b"\0", b"\0"), (b"\x0b", b"\0\0"), (b"\x01", b"\x02"), (b"\x90", b"\xe8")])
+def test_an_id_is_shipped_whatever_unprintable_layout_surrounds_it(catalog: Catalog, before: bytes,
+                                                                   after: bytes) -> None:
+    """The same id is shipped whether a release's compiler put it between NULs, after a length byte or between
+    control bytes; between printable bytes it is a word of text (help, a sentence), never shipped."""
+    for layout, shipped in ((before + b"claude-opus-5-9" + after, True), (b" claude-opus-5-9 ", False)):
+        data = ELF + b"\0" * 64 + layout + b"\0" * 64
+        view = FileView(FileEntry(OPENCODE_BIN, len(data), 0o100755, 0, 0), data, catalog,
+                        lambda e: FileMeta("0755", "r:r"), lambda p, n: None)  # fmt: skip
+        ships = [ev for ev in AgentDetector().extract(view) if isinstance(ev, AgentFileEvidence) and ev.role == "ships"]
+        assert ("claude-opus-5-9" in ships[0].models) is shipped, layout

@@ -220,3 +220,33 @@ def test_a_big_file_only_matching_wants_gives_what_a_whole_head_gives(
     got.pop("stats"), expected.pop("stats")
     assert got == expected
     assert got["models"]
+
+
+def test_an_id_at_every_offset_of_a_64k_range_is_found_once(tmp_path: Path, catalog: Catalog) -> None:
+    """The same bytes give the same facts wherever the window edges fall. A NUL-separated id table spans a 64 KiB
+    range across the head's and the windows' edges; across the files of one scan, each shifted by another offset
+    of one stride and holding another slice of the table (fewer copies than an entry keeps locations), some copy
+    starts at every offset of the range. Each copy is found exactly once, and the product's ships name it."""
+    model = b"claude-opus-4-7"
+    stride = len(model) + 1
+    span_from, span, per_file = SMALL.max_file_size - (8 << 10), 64 << 10, 150 * stride
+    size = span_from + span + SMALL.window_size
+    expected: dict[str, int] = {}
+    for shift in range(stride):
+        for n, part in enumerate(range(span_from, span_from + span, per_file)):
+            buf = bytearray(b"\x00" * size)
+            buf[:4] = b"\x7fELF"
+            placed, at = 0, part + shift
+            while at < min(part + per_file, span_from + span) and at + len(model) < size:
+                buf[at : at + len(model)] = model
+                at += stride
+                placed += 1
+            path = f"/home/u{shift}/.local/share/claude/versions/2.1.{n}"
+            write(tmp_path, path, bytes(buf))
+            expected[path] = placed
+    rec, out = _scan(tmp_path, catalog, SMALL)
+    found = Counter(e.location.path for e in rec.seen if isinstance(e, ModelEvidence))
+    assert found == expected
+    inv = out["inv"]
+    assert all(model.decode() in agent.ships for agent in inv.agents)  # type: ignore[attr-defined]
+    assert len(inv.agents) == stride  # type: ignore[attr-defined]  # one install per home, its newest version

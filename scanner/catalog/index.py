@@ -129,6 +129,11 @@ class Catalog:
         self.config_keys = {k: frozenset(v) for k, v in keys.items()}
         self._switch_on = frozenset(v for f in files for v in f.switch_values.get("on", ()))
         self._switch_off = frozenset(v for f in files for v in f.switch_values.get("off", ()))
+        self._route_names: dict[str, str] = {}
+        for f in files:
+            for route, spellings in f.route_names.items():
+                for spelling in (route, *spellings):
+                    self._route_names.setdefault(spelling.replace("_", "-"), route)
         self._placeholders = [_rx(f.placeholders.pattern, f.origin) for f in files if f.placeholders]
         self._identity_cache: dict[str, Identity] = {}
         self._scrubbed: dict[str, str] = {}
@@ -321,8 +326,28 @@ class Catalog:
         """The compiled pattern of the catalog's credential format at `index`."""
         return self._credential_rx[index]
 
+    def key_format(self, value: str) -> CredentialSpec | None:
+        """The catalogued credential format a whole value has (`sk-ant-api03-…`), whatever key holds it; formats
+        known only by the key that names them (an AWS secret) never match a bare value."""
+        if not 16 <= len(value) <= 512 or " " in value:
+            return None
+        for spec, rx in zip(self.credentials, self._credential_rx, strict=True):
+            if spec.prefix and value.startswith(spec.prefix) and rx.fullmatch(value):
+                return spec
+        return None
+
     def is_placeholder(self, value: str) -> bool:
         return any(rx.search(value) for rx in self._placeholders)
+
+    def route_named(self, value: str) -> str | None:
+        """The route a provider type or name in a config stands for (`vertexai` -> vertex, `anthropic` ->
+        direct, `ollama` -> self-hosted); None for a name the catalogs do not know (a gateway's own id)."""
+        v = value.strip().lower().replace("_", "-")
+        if v in self._route_names:
+            return self._route_names[v]
+        if v in self.vendor_names:
+            return "direct"
+        return None
 
     def keys(self, kind: str) -> frozenset[str]:
         return self.config_keys.get(kind, frozenset())

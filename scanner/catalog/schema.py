@@ -22,8 +22,8 @@ FINGERPRINT_ON = ("value", "key")
 FINGERPRINT_DECODES = ("fernet", "litellm-id")
 PROCESS_ROLES = ("agent", "inference-proxy", "mcp-server", "model-server")
 AGENT_CONFIG_FORMATS = ("json", "toml")
-AGENT_SETTINGS_FORMATS = ("json", "toml", "yaml", "env")
-AGENT_ECOSYSTEMS = ("npm", "pypi")
+AGENT_SETTINGS_FORMATS = ("json", "toml", "yaml", "env", "text", "vscdb")
+AGENT_ECOSYSTEMS = ("npm", "pypi", "vscode")  # vscode: an editor extension id, `publisher.name`
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -203,7 +203,7 @@ class AgentSettingsFile:
     """
 
     path: str  # glob (see scanner/catalog/globs.py)
-    format: str  # json | toml | yaml | env
+    format: str  # json | toml | yaml | env | text (one value) | vscdb (an editor's state, by extension id)
     model: tuple[str, ...] = ()
     base_url: tuple[str, ...] = ()
     mcp: tuple[str, ...] = ()  # container keys whose map's keys are MCP server names
@@ -284,6 +284,8 @@ class CatalogFile:
     tasks: tuple[TaskSpec, ...] = ()
     config_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
     switch_values: dict[str, tuple[str, ...]] = field(default_factory=dict)  # "on"/"off" -> spellings
+    # route -> how configs spell it as a provider type or name (`vertexai`, `google-vertex` -> vertex)
+    route_names: dict[str, tuple[str, ...]] = field(default_factory=dict)
     placeholders: Placeholders | None = None
     code_paths: tuple[CodePath, ...] = ()
     client_names: tuple[ClientName, ...] = ()
@@ -320,8 +322,8 @@ _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "agent_configs": ({"tool", "path", "format", "containers", "match", "no_match"}, {"note"}),
     "agents": (
         {"id", "name"},
-        {"vendor", "npm", "pypi", "platform_packages", "libraries", "binaries", "ships", "ship_keys", "native",
-         "default_route", "settings", "routes", "note", "aliases"},
+        {"vendor", "npm", "pypi", "vscode", "platform_packages", "libraries", "binaries", "ships", "ship_keys",
+         "native", "default_route", "settings", "routes", "note", "aliases"},
     ),
 }
 _AGENT_SETTINGS_KEYS = ({"path", "format"}, {"model", "base_url", "mcp", "credentials", "route_keys", "selection"})
@@ -349,7 +351,8 @@ _CONFIG_KEY_KINDS = {
 
 def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
     """Typed records from a parsed TOML document; raises CatalogError on any schema violation."""
-    tables = {"catalog", "config_keys", "switch_values", "placeholders", "module_names", *_ARRAY_SECTIONS}
+    tables = {"catalog", "config_keys", "switch_values", "route_names", "placeholders", "module_names",
+              *_ARRAY_SECTIONS}
     tables |= LOCAL_TABLES
     unknown = set(data) - tables
     if unknown:
@@ -373,6 +376,8 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
         if state not in ("on", "off"):
             raise CatalogError(f"{origin}: [switch_values] unknown state {state!r} (on or off)")
         switch_values[state] = tuple(v.lower() for v in _strs(spellings))
+    route_names = {str(route): tuple(v.lower() for v in _strs(names)) for route, names in
+                   (data.get("route_names") or {}).items()}  # fmt: skip
     placeholders = None
     if "placeholders" in data:
         row = data["placeholders"]
@@ -434,6 +439,7 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
         tasks=tuple(TaskSpec(r["task"], r["pattern"], ex(r)) for r in rows["tasks"]),
         config_keys=config_keys,
         switch_values=switch_values,
+        route_names=route_names,
         placeholders=placeholders,
         code_paths=tuple(CodePath(r["kind"], r["pattern"], ex(r), r.get("ecosystem")) for r in rows["code_paths"]),
         client_names=tuple(ClientName(r["name"], r.get("vendor"), r.get("served_via")) for r in rows["client_names"]),

@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 from tabulate import tabulate
 
-from scanner.catalog import CatalogError
+from scanner.catalog import Catalog, CatalogError
+from scanner.catalog.installed import check_installed
 from scanner.catalog.loader import check_examples, check_references, load_catalogs, load_file, searchable_patterns
 from scanner.catalog.matcher import check_yara_pattern
 from scanner.cli.common import fail
@@ -98,6 +99,15 @@ def show_command(
 @app.command("validate", cls=CleanHelp)
 def validate_command(
     path: Annotated[Path, typer.Argument(help="A catalog file or a directory of them")],
+    installed: Annotated[
+        Path | None,
+        typer.Option(
+            "--installed",
+            help="Also check each agent product against the packages installed under this root (its commands "
+            "and platform packages)",
+            metavar="ROOT",
+        ),
+    ] = None,
 ) -> None:
     """Check catalog files: schema, regexes, search-engine compatibility and every example."""
     problems: list[str] = []
@@ -122,6 +132,12 @@ def validate_command(
     except CatalogError:
         others = []
     problems += check_references(others + files)
+    if installed is not None and not problems:
+        if not installed.is_dir():
+            fail(f"{installed}: not a directory")
+        check = check_installed(Catalog(others + files), installed)
+        problems += check.problems
+        typer.echo(f"agent products checked against installed packages: {', '.join(sorted(check.checked)) or 'none'}")
     if problems:
         for line in problems:
             typer.echo(line, err=True)

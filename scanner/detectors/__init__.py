@@ -18,6 +18,7 @@ from scanner.detectors.keyfiles import KeyFileDetector
 from scanner.detectors.lockfiles import LockfileDetector
 from scanner.detectors.manifests import ManifestDetector
 from scanner.detectors.packages import InstalledPackageDetector
+from scanner.detectors.programs import ProgramDetector
 from scanner.detectors.sessions import SessionDetector
 from scanner.detectors.source import SourceDetector
 
@@ -32,6 +33,7 @@ DETECTORS: tuple[Detector, ...] = (
     BinaryDetector(),
     AgentConfigDetector(),
     AgentDetector(),
+    ProgramDetector(),
     EcosystemDetector(),
     LockfileDetector(),
     SourceDetector(),

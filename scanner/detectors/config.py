@@ -17,6 +17,7 @@ from scanner.detectors.base import FileView
 from scanner.detectors.config_parse import MAX_CONFIG_BYTES
 from scanner.detectors.config_parse import norm_key as _norm
 from scanner.detectors.contexts import is_comment_line
+from scanner.detectors.providers import record_aliases, record_routes
 from scanner.model import (
     Context,
     EndpointEvidence,
@@ -98,14 +99,6 @@ def _record(path: tuple[str, ...]) -> tuple[str, ...]:
         if path[i].startswith("["):
             return path[: i + 1]
     return path[:-1]
-
-
-def _route_of(value: str, catalog: Catalog) -> str:
-    v = value.strip().lower()
-    routes = {f.route for f in catalog.hosted_forms}
-    if v in routes:
-        return v
-    return "direct" if v in catalog.vendor_names else v
 
 
 @dataclasses.dataclass(frozen=True)
@@ -269,16 +262,21 @@ def interpret(
     secret_keys = catalog.keys("credential")
 
     # What each record (list element or mapping) says about route and base model.
-    routes: dict[tuple[str, ...], str] = {}
+    routes = record_routes(items, catalog, provider_keys)
     bases: dict[tuple[str, ...], str] = {}
     for item in items:
         key = _norm(item.path[-1]) if item.path else ""
-        if key in provider_keys:
-            routes.setdefault(_record(item.path), _route_of(item.value, catalog))
-        elif key in base_keys and _MODELISH.match(item.value):
+        if key in base_keys and _MODELISH.match(item.value):
             bases.setdefault(_record(item.path), item.value)
 
     consumed: set[tuple[str, ...]] = set()
+    for named in record_aliases(items):
+        # Vibe's `alias`, Kimi's `[models.<alias>]`, Continue's `name`: the alias runs the record's model.
+        if named.record in bases or catalog.identify(named.name).catalog != "unknown":
+            continue
+        loc = locate(named.line, False)
+        yield ModelEvidence(named.name, loc, base_model=named.model, served_via=routes.get(named.record))
+        consumed.add(tuple(_norm(p) for p in named.path))
     for alias in _aliases(items, catalog):
         # A record's own `base_model` says more than the id it routes to; a catalogued name is a model itself.
         if alias.record in bases or catalog.identify(alias.name).catalog != "unknown":
@@ -354,7 +352,10 @@ def interpret(
             if deployment.startswith("["):
                 is_model_key = False
         if is_model_key and _MODELISH.match(value) and not value.isdigit() and "://" not in value:
-            yield ModelEvidence(value, loc, bases.get(record), routes.get(record), variable)
+            # A list of ids (`models: [a, b]`) takes the route of the record that holds the list.
+            route = routes.get(record) or (routes.get(_record(record)) if record[-1:] == item.path[-1:] else None)
+            route = None if key in base_keys else route  # the model behind an alias: the alias has the route
+            yield ModelEvidence(value, loc, bases.get(record), route, variable)
             continue
 
         url_key = key not in not_endpoint_keys and (
@@ -376,6 +377,12 @@ def interpret(
             vendor = env_spec.vendor if env_spec else None
             kind = f"{vendor}-api-key" if vendor else "api-key"
             yield credential_evidence(value, kind, vendor, "", loc, meta)
+        elif (spec := catalog.key_format(value)) is not None and not catalog.is_placeholder(value):
+            # A key of a catalogued format under any name (`CORP_GW_KEY=sk-…`). A format that needs words nearby
+            # to name its vendor (Moonshot's `sk-` + 48) says only that it is a key here.
+            vendor = None if spec.nearby else spec.vendor
+            kind = spec.type if vendor or not spec.nearby else "api-key"
+            yield credential_evidence(value, kind, vendor, spec.prefix, loc, meta, spec.route)
 
 
 def _endpoint(value: str, loc: Location) -> EndpointEvidence | None:

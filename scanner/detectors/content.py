@@ -41,6 +41,8 @@ _ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
 _JOINED = _ALNUM | frozenset(b"-_")
 # Compiled code and bytecode (and bundles installed as packages): literals may sit back to back there.
 _PACKED = frozenset({Context.BINARY, Context.PACKAGE})
+# Where a setting or a served-by field selects a model: only there is a bare deployment name (`azure/<name>`) one.
+_SELECTING = frozenset({Context.CONFIG, Context.ENV, Context.SESSION})
 
 
 _ELF = b"\x7fELF"
@@ -105,6 +107,8 @@ class ContentDetector:
             return
         if name in view.label_words:
             return  # a word of a display name or description (the config detector read the structure)
+        if view.context not in _SELECTING and view.catalog.identify(name).catalog == CatalogStatus.UNKNOWN:
+            return  # `azure/aks`, `azure/devops` in code or docs: a deployment's shape, but nothing selects it
         yield ModelEvidence(name, view.location(view.line_of(hit.start), offset=hit.start))
 
     def _packed(self, view: FileView, hit: Hit, runs: list[int], starts: list[int]) -> Iterator[Evidence]:
@@ -356,8 +360,9 @@ def _split(catalog: Catalog, run: bytes, starts: list[int]) -> list[tuple[int, s
 
 
 def _recognised(catalog: Catalog, text: str) -> bool:
-    """A listed model, a family id, a hosted form of one, or a deployment name (free by definition)."""
-    return catalog.identify(text).catalog != CatalogStatus.UNKNOWN or catalog.names_deployment(text)
+    """A listed model, a family id or a hosted form of one. A deployment name (`azure/<name>`, free by
+    definition) is a model only where a setting selects it, never in compiled code (`azure/app-service`)."""
+    return catalog.identify(text).catalog != CatalogStatus.UNKNOWN
 
 
 _STARTS: dict[int, frozenset[bytes]] = {}

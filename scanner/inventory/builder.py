@@ -13,7 +13,9 @@ from dataclasses import dataclass, field, replace
 
 from scanner.catalog import Catalog
 from scanner.catalog.index import _package_key as package_key
+from scanner.detectors.providers import url_route
 from scanner.findings.registry import derive_findings
+from scanner.inventory.programs import Found, unknown_agents
 from scanner.inventory.redact import redact_all
 from scanner.inventory.sections import in_declared_order, in_order
 from scanner.model import (
@@ -43,6 +45,8 @@ from scanner.model import (
     McpServerEvidence,
     ModelEntry,
     ModelEvidence,
+    ProgramEvidence,
+    ProgramHostsEvidence,
     SdkEntry,
     SdkEvidence,
     SessionCorroboration,
@@ -123,6 +127,8 @@ class InventoryBuilder:
         self._agent_pkgs: dict[tuple[str, str], AgentPackageEvidence] = {}
         self._agent_files: set[AgentFileEvidence] = set()
         self._agent_cfgs: set[AgentConfigEvidence] = set()
+        self._programs: dict[tuple[str, str], ProgramEvidence] = {}
+        self._program_hosts: set[ProgramHostsEvidence] = set()
 
     # --- intake -----------------------------------------------------------------------------------
 
@@ -213,6 +219,12 @@ class InventoryBuilder:
         elif isinstance(ev, AgentConfigEvidence):
             if len(self._agent_cfgs) < MAX_AGENT_ITEMS:
                 self._agent_cfgs.add(ev)
+        elif isinstance(ev, ProgramEvidence):
+            if len(self._programs) < MAX_AGENT_ITEMS:
+                self._programs.setdefault((ev.name, ev.install_path), ev)
+        elif isinstance(ev, ProgramHostsEvidence):
+            if len(self._program_hosts) < MAX_AGENT_ITEMS:
+                self._program_hosts.add(ev)
         elif isinstance(ev, KillSwitchEvidence):
             value = self.catalog.scrub(ev.value) if ev.value else ev.value
             key = (ev.name, value, ev.state.value)
@@ -255,6 +267,14 @@ class InventoryBuilder:
             )
         )
         sessions = attach(in_order("sessions", self._sessions), self._session_notes)
+        mcp_servers = tuple(
+            McpServerEntry(n, t, c, u, e, user, cfg, locs.sorted())
+            for (n, t, c, u, e, user, cfg), locs in sorted(
+                self._mcp.items(), key=lambda kv: (kv[0][6], kv[0][0], kv[0][1], kv[0][2] or "", kv[0][3] or "")
+            )
+        )
+        found = Found(models, mcp_servers, credentials)
+        agents += tuple(unknown_agents(self._programs.values(), self._program_hosts, self._sdks, found))
         # Every section in the one order its declaration gives (sections.py).
         inv = in_declared_order(Inventory(
             tool_version=tool_version,
@@ -270,12 +290,7 @@ class InventoryBuilder:
             routes=build_routes(models, sessions, self._routes),
             skipped=tuple(sorted({*self._skips, *self._cut_skips()}, key=lambda s: (s.path, s.reason.value, s.detail))),
             clients=self._build_clients(),
-            mcp_servers=tuple(
-                McpServerEntry(n, t, c, u, e, user, cfg, locs.sorted())
-                for (n, t, c, u, e, user, cfg), locs in sorted(
-                    self._mcp.items(), key=lambda kv: (kv[0][6], kv[0][0], kv[0][1], kv[0][2] or "", kv[0][3] or "")
-                )
-            ),
+            mcp_servers=mcp_servers,
             agents=agents,
             env_settings=tuple(
                 sorted(self._settings, key=lambda e: (e.name, location_key(e.location), e.role, e.value))
@@ -442,6 +457,7 @@ class InventoryBuilder:
             tuple(sorted(ships)),
             configs,
             locs.sorted(),
+            editor=main.editor,
         )
 
     def _agent_configs(self) -> dict[str, tuple[AgentConfig, ...]]:
@@ -480,7 +496,7 @@ class InventoryBuilder:
             host = base_url.split("://", 1)[-1].split("/", 1)[0].split(":", 1)[0]
             spec = self.catalog.host_info(host)
             if spec is None:
-                return None  # a gateway or a self-hosted server: the route is whatever it does
+                return url_route(base_url, self.catalog)  # a gateway, named by its host, or a server on the machine
             if spec.served_via:
                 return spec.served_via
             return "direct" if product and spec.vendor == product.vendor else None

@@ -89,8 +89,19 @@ def _paths(locs: Iterable[Location]) -> tuple[str, ...]:
 # --- the diff's facts of the sections that compare more than their plain fields ---------------------------
 
 
+def _model_key(m: ModelEntry) -> str:
+    """A model is one thing however it is spelled: a hosted or prefixed spelling of a catalogued id
+    (`openai.gpt-6.1-sol`, `azure/gpt-5.6-sol`) is compared as that id, so a new spelling is a change of the
+    model (`spelling`, and the routes it adds), never an added model. An alias that names another model as its
+    base (`muse-special` -> gpt-5.5) is a name of its own."""
+    if m.canonical and m.catalog != "unknown" and m.base_model in (None, m.canonical):
+        return m.canonical
+    return m.name
+
+
 def _model_facets(m: ModelEntry) -> Mapping[str, Any]:
     return {
+        "spelling": m.name,
         "vendor": m.vendor,
         "served_via": m.served_via,
         "base_model": m.base_model,
@@ -135,7 +146,7 @@ SECTIONS: tuple[Section[Any], ...] = (
     Section(
         "models", ModelEntry, lambda m: (m.vendor or "~", not m.wired, m.name), "Models",
         ("vendor", "model", "canonical", "via", "base", "lifecycle", "seen in", "where"),
-        Identity(lambda m: m.name, facets=_model_facets),
+        Identity(_model_key, facets=_model_facets),
     ),
     Section(
         "sdks", SdkEntry, lambda s: (s.ecosystem, s.name, not s.installed, s.environment or "", s.version or ""),

@@ -161,8 +161,10 @@ def agents(inv: Inventory, opts: ReportOptions) -> Section:
     """Agent products: one row per (install, user who configures it)."""
     rows = []
     for a in inv.agents:
+        # An editor extension says its editor; a product no catalog knows says so (its `evidence` is in the JSON).
+        name = a.name + (f" ({a.editor})" if a.editor else "") + (" (unknown kind)" if a.catalog == "unknown" else "")
         for c in a.configs or (None,):
-            rows.append((a.name, _s(a.version), a.install_path or "(not installed)", str(len(a.ships)),
+            rows.append((name, _s(a.version), a.install_path or "(not installed)", str(len(a.ships)),
                          (c.user or "(system)") if c else "", ", ".join(c.models) if c else "",
                          _s(c.served_via) if c else "", ", ".join(c.mcp_servers) if c else ""))
     return _section("agents", tuple(rows))

@@ -1,0 +1,95 @@
+"""Agent catalog entries checked against real installed packages (`catalogs validate --installed ROOT`).
+
+For every npm package (`node_modules/**/package.json`) and PyPI distribution (`*.dist-info`) under ROOT that an
+`[[agents]]` entry names, what the package itself declares must be what the entry says: each command it installs
+(npm `bin`, PyPI `console_scripts`) is one of the entry's `binaries`, and each platform package it declares
+(an optional dependency for an OS and CPU) matches one of its `platform_packages`. The report also says which
+entries no installed package checked.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from email.parser import BytesHeaderParser
+from pathlib import Path
+
+from scanner.catalog.globs import glob_regex
+from scanner.catalog.index import Catalog
+
+_PLATFORM_WORD = re.compile(r"(?:^|[-/])(?:linux|darwin|win32|windows|macos)(?:-|$)")
+_MAX_PACKAGES = 20_000
+_MAX_BYTES = 1 << 20
+
+
+@dataclass
+class InstalledCheck:
+    problems: list[str] = field(default_factory=list)
+    checked: set[str] = field(default_factory=set)  # product ids an installed package checked
+
+
+def check_installed(catalog: Catalog, root: Path) -> InstalledCheck:
+    out = InstalledCheck()
+    for ecosystem, name, commands, optional, where in _packages(root):
+        found = catalog.product_package(ecosystem, name)
+        if found is None or found[1]:
+            continue  # not an agent product's main package (a platform package or library is checked via it)
+        product = found[0]
+        out.checked.add(product.id)
+        label = f"{product.id}: {ecosystem} {name} ({where})"
+        for command in sorted(set(commands) - set(product.binaries)):
+            out.problems.append(f"{label}: installs command {command!r}, not in binaries {list(product.binaries)}")
+        platform_rx = [glob_regex("/" + g) for g in product.platform_packages]
+        for dep in sorted(d for d in optional if _PLATFORM_WORD.search(d.rsplit("/", 1)[-1]) and _own(d, name)):
+            if not any(rx.fullmatch("/" + dep) for rx in platform_rx):
+                out.problems.append(f"{label}: platform package {dep!r} matches no platform_packages")
+    return out
+
+
+def _own(dep: str, name: str) -> bool:
+    """A dependency of the product's own naming (its scope, or its name as a prefix): not a library's
+    prebuilt binaries (`@img/sharp-linux-x64`)."""
+    scope = name.split("/", 1)[0] if name.startswith("@") else "@" + name
+    return dep.startswith(name + "-") or dep.startswith(scope + "/")
+
+
+def _packages(root: Path) -> Iterator[tuple[str, str, list[str], list[str], str]]:
+    """(ecosystem, name, commands, optional dependencies, path) of each package installed under root."""
+    seen = 0
+    for manifest in sorted(root.rglob("node_modules/**/package.json")):
+        rel = manifest.relative_to(root).as_posix()
+        parts = rel.rsplit("node_modules/", 1)[-1].split("/")
+        if len(parts) != (3 if parts[0].startswith("@") else 2) or seen >= _MAX_PACKAGES:
+            continue  # a file deeper inside a package, not its manifest
+        seen += 1
+        try:
+            doc = json.loads(manifest.read_bytes()[:_MAX_BYTES])
+        except (OSError, ValueError):
+            continue
+        if not isinstance(doc, dict) or not isinstance(doc.get("name"), str):
+            continue
+        bins = doc.get("bin")
+        commands = [doc["name"].rsplit("/", 1)[-1]] if isinstance(bins, str) else list(bins or {})
+        optional = list(doc.get("optionalDependencies") or {})
+        yield "npm", doc["name"], [str(c) for c in commands], [str(o) for o in optional], "/" + rel
+    for metadata in sorted(root.rglob("*.dist-info/METADATA")):
+        headers = BytesHeaderParser().parsebytes(metadata.read_bytes()[:_MAX_BYTES])
+        name = headers.get("Name")
+        if not name:
+            continue
+        entry_points = metadata.parent / "entry_points.txt"
+        text = entry_points.read_text("utf-8", "replace") if entry_points.is_file() else ""
+        yield "pypi", str(name), _console_scripts(text), [], "/" + metadata.relative_to(root).as_posix()
+
+
+def _console_scripts(text: str) -> list[str]:
+    names, section = [], ""
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            section = line.strip("[]").strip()
+        elif section == "console_scripts" and "=" in line:
+            names.append(line.split("=", 1)[0].strip())
+    return names

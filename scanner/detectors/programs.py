@@ -1,0 +1,229 @@
+"""Installed programs no agent catalog entry names: the facts that make one an agent product of unknown kind.
+
+Two kinds of file feed it, joined by the builder (`scanner/inventory/programs.py`) with the configs it found:
+- a package's metadata (npm `package.json` of a top-level package, a PyPI `*.dist-info/METADATA` with its
+  `entry_points.txt` and `RECORD`): its name, version and commands, the catalogued LLM SDKs it declares, and
+  whether it is installed as a tool (a global npm package, a uv tool's or pipx venv's own package, a user site);
+- a file of such a package's own code (not its dependencies'): the catalogued provider API hosts compiled in
+  (a bundle that carries its SDK inside, a native binary, Python modules that call the API over HTTP).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from email.parser import BytesHeaderParser
+
+from scanner.catalog import Catalog
+from scanner.catalog.matcher import PatternKind
+from scanner.detectors.agents import npm_package_of
+from scanner.detectors.base import FileView
+from scanner.model import Context, Evidence, ProgramEvidence, ProgramHostsEvidence
+from scanner.textsafe import decode, display_path
+from scanner.vocab import CatalogStatus
+
+_HEADER = BytesHeaderParser()
+_NODE_MODULES = "/node_modules/"
+_SITE_DIRS = ("/site-packages/", "/dist-packages/")
+_MAX_META = 1 << 20
+_REQUIRES = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+# A Python tool's own venv: `~/.local/share/uv/tools/<name>/`, `~/.local/pipx/venvs/<name>/` (or pipx's
+# `~/.local/share/pipx/venvs/<name>/`); a user site `~/.local/lib/pythonX.Y/site-packages`.
+_TOOL_VENV = re.compile(r"/(?:uv/tools|pipx/venvs)/([^/]+)/")
+_USER_SITE = re.compile(r"^(?:/root|/home/[^/]+)/\.local/lib/python[0-9.]+/(?:site|dist)-packages$")
+_MAX_HOSTS = 50
+_MIN_MODELS = 2  # listed model ids one file of its own code must name to count (a model table, not a mention)
+
+
+def _pep503(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def npm_top_level(path: str) -> tuple[str, str, str, bool] | None:
+    """(name, package dir, path inside it, global) of a file of a top-level npm package (one node_modules in its
+    path), or of a platform package nested in one (`@anthropic-ai/claude-code/node_modules/@anthropic-ai/claude-
+    code-linux-x64`, `cline/node_modules/@cline/cli-linux-x64`), named by the top-level package."""
+    found = npm_package_of(path)
+    if found is None:
+        return None
+    name, pkg_dir, rest = found
+    outer_at = pkg_dir.rfind(_NODE_MODULES, 0, len(pkg_dir) - len(name) - len(_NODE_MODULES))
+    if outer_at != -1:
+        outer = npm_package_of(pkg_dir[: pkg_dir.rfind(_NODE_MODULES)] + "/x")
+        if outer is None or pkg_dir[:outer_at].count(_NODE_MODULES) or not _platform_of(name, outer[0]):
+            return None
+        name, pkg_dir, rest = outer[0], outer[1], pkg_dir[len(outer[1]) :] + rest
+    env = pkg_dir[: pkg_dir.rfind(_NODE_MODULES)]
+    return name, pkg_dir, rest, env.endswith("/lib")  # `<prefix>/lib/node_modules`: npm's global layout
+
+
+def _platform_of(inner: str, outer: str) -> bool:
+    scope = outer.split("/", 1)[0] if outer.startswith("@") else "@" + outer
+    return inner.startswith(outer + "-") or inner.startswith(scope + "/")
+
+
+def _site_of(path: str) -> tuple[str, str] | None:
+    for marker in _SITE_DIRS:
+        idx = path.rfind(marker)
+        if idx != -1:
+            return path[: idx + len(marker) - 1], path[idx + len(marker) :]
+    return None
+
+
+def _python_tool_site(site: str) -> str | None:
+    """The tool name of a site-packages that belongs to one tool's venv; "" for a user site; None otherwise."""
+    venv = _TOOL_VENV.search(site)
+    if venv is not None:
+        return venv.group(1)
+    return "" if _USER_SITE.match(site) else None
+
+
+def _known(catalog: Catalog, ecosystem: str, name: str) -> bool:
+    """A package the catalogs already say what it is: an agent product's, or an LLM SDK."""
+    return catalog.product_package(ecosystem, name) is not None or catalog.sdk(ecosystem, name) is not None
+
+
+class ProgramDetector:
+    name = "programs"
+    description = "Installed programs with a command that call models: agent products no catalog knows"
+
+    def wants(self, view: FileView) -> bool:
+        path = view.entry.path
+        if _NODE_MODULES in path:
+            top = npm_top_level(path)
+            return top is not None and (top[2] == "/package.json" or top[3])
+        if view.name == "METADATA" and path.rsplit("/", 2)[-2].endswith(".dist-info"):
+            return True
+        site = _site_of(path)
+        return site is not None and "/" in site[1] and _python_tool_site(site[0]) is not None
+
+    def extract(self, view: FileView) -> Iterator[Evidence]:
+        path = view.entry.path
+        if view.window is not None and view.window.offset:
+            return
+        if _NODE_MODULES in path:
+            top = npm_top_level(path)
+            if top is None:
+                return
+            name, pkg_dir, rest, tool = top
+            if rest == "/package.json" and npm_package_of(path) == (name, pkg_dir, rest):
+                yield from self._npm(view, pkg_dir, tool)
+            elif tool and not _known(view.catalog, "npm", name):
+                yield from _hosts(view, display_path(pkg_dir))
+        elif view.name == "METADATA":
+            yield from self._pypi(view)
+        else:
+            site = _site_of(path)
+            if site is not None:
+                yield from _hosts(view, display_path(site[0] + "/" + site[1].split("/", 1)[0]))
+
+    def _npm(self, view: FileView, pkg_dir: str, tool: bool) -> Iterator[Evidence]:
+        try:
+            doc = json.loads(view.data[:_MAX_META].decode("utf-8-sig", "replace"))
+        except (ValueError, RecursionError):
+            return
+        if not isinstance(doc, dict) or not isinstance(doc.get("name"), str):
+            return
+        name = doc["name"]
+        bins = doc.get("bin")
+        if isinstance(bins, str):
+            bins = {name.rsplit("/", 1)[-1]: bins}
+        if not isinstance(bins, dict) or not bins or _known(view.catalog, "npm", name):
+            return
+        deps = {str(k) for field in ("dependencies", "optionalDependencies", "peerDependencies")
+                if isinstance(doc.get(field), dict) for k in doc[field]}  # fmt: skip
+        sdks = tuple(sorted(d for d in deps if view.catalog.sdk("npm", d) is not None))
+        if not (tool or sdks):
+            return
+        commands = tuple(sorted(str(k) for k, v in bins.items() if isinstance(v, str)))
+        entry_points = tuple(sorted({display_path(_join(pkg_dir, v)) for v in bins.values() if isinstance(v, str)}))
+        version = doc.get("version") if isinstance(doc.get("version"), str) else None
+        env = pkg_dir[: pkg_dir.rfind(_NODE_MODULES) + len(_NODE_MODULES) - 1]
+        yield ProgramEvidence(
+            "npm", name, version, display_path(pkg_dir), display_path(env), commands, entry_points, sdks, (), tool,
+            view.location(None, Context.PACKAGE),
+        )  # fmt: skip
+
+    def _pypi(self, view: FileView) -> Iterator[Evidence]:
+        headers = _HEADER.parsebytes(view.data[:_MAX_META])
+        name, version = headers.get("Name"), headers.get("Version")
+        dist_info = view.entry.path.rsplit("/", 1)[0]
+        site = dist_info.rsplit("/", 1)[0]
+        if not name or _known(view.catalog, "pypi", str(name)):
+            return
+        commands = _console_scripts(view.read_path(dist_info + "/entry_points.txt", _MAX_META))
+        if not commands:
+            return
+        deps = set()
+        for req in headers.get_all("Requires-Dist") or []:
+            m = _REQUIRES.match(str(req))
+            if m and "extra ==" not in str(req):
+                deps.add(m.group(1))
+        sdks = tuple(sorted(d for d in deps if view.catalog.sdk("pypi", d) is not None))
+        owner = _python_tool_site(site)
+        tool = owner == "" or (owner is not None and _pep503(owner) == _pep503(str(name)))
+        if not (tool or sdks):
+            return
+        modules = _modules(view.read_path(dist_info + "/RECORD", _MAX_META))
+        shown = display_path(site)
+        # Console scripts sit in the venv's bin (`<venv>/lib/pythonX.Y/site-packages` -> `<venv>/bin`).
+        bin_dir = site.rsplit("/lib/", 1)[0] + "/bin" if "/lib/" in site else None
+        scripts = tuple(display_path(f"{bin_dir}/{c}") for c in commands) if bin_dir else ()
+        yield ProgramEvidence(
+            "pypi", str(name), str(version) if version else None, shown, shown, commands, scripts, sdks,
+            tuple(display_path(site + "/" + m) for m in modules), tool, view.location(None, Context.PACKAGE),
+        )  # fmt: skip
+
+
+def _hosts(view: FileView, package_path: str) -> Iterator[Evidence]:
+    """The catalogued vendor API hosts, and the listed model ids, in this file of a program's own code."""
+    catalog = view.catalog
+    hosts: dict[str, None] = {}
+    models: dict[str, None] = {}
+    for hit in view.hits:
+        if hit.kind is PatternKind.HOST and len(hosts) < _MAX_HOSTS:
+            host = decode(hit.text).lower()
+            spec = catalog.host_info(host)
+            if spec is not None and spec.vendor:
+                hosts[host] = None
+        elif hit.kind is PatternKind.MODEL and len(models) < _MAX_HOSTS:
+            name = decode(hit.text)
+            if catalog.identify(name).catalog == CatalogStatus.KNOWN:
+                models[name] = None
+    if hosts or len(models) >= _MIN_MODELS:
+        loc = view.location(None, Context.PACKAGE)
+        yield ProgramHostsEvidence(package_path, tuple(sorted(hosts)), loc, tuple(sorted(models)))
+
+
+def _console_scripts(data: bytes | None) -> tuple[str, ...]:
+    """The `[console_scripts]` names of an `entry_points.txt`."""
+    if not data:
+        return ()
+    names: list[str] = []
+    section = ""
+    for line in decode(data).splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            section = line.strip("[]").strip()
+        elif section in ("console_scripts", "gui_scripts") and "=" in line:
+            names.append(line.split("=", 1)[0].strip())
+    return tuple(sorted(set(names)))
+
+
+def _modules(data: bytes | None) -> tuple[str, ...]:
+    """The top-level directories a `RECORD` installs into site-packages (its own code)."""
+    if not data:
+        return ()
+    tops: set[str] = set()
+    for line in decode(data).splitlines():
+        first = line.split(",", 1)[0]
+        head, sep, _ = first.partition("/")
+        if sep and head and not head.endswith((".dist-info", ".data")) and head not in ("..", "bin", "__pycache__"):
+            tops.add(head)
+    return tuple(sorted(tops))[:50]
+
+
+def _join(pkg_dir: str, relative: str) -> str:
+    parts = [p for p in relative.replace("\\", "/").split("/") if p not in ("", ".")]
+    return pkg_dir + "/" + "/".join(p for p in parts if p != "..")

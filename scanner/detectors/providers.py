@@ -1,0 +1,165 @@
+"""Provider blocks and model records of agent configs: the route each model takes, and the alias a record names.
+
+Agent products write the same two things in many spellings:
+- a provider block, in a map or a list (`providers.<id>`, `model_providers.<id>`, `provider.<id>.options`,
+  `[[providers]] name = …`), with a base URL (`base_url`, `baseURL`, `apiBase`, `api_base`) and often a type
+  or backend (`type = "vertexai"`);
+- a model record that names its model and the provider it takes (`models[]` with `provider`, Continue's
+  `{name, provider, model, apiBase}`, Mistral Vibe's `[[models]] name/provider/alias`).
+
+The route is the README's vocabulary, never the product's own provider id: the record's or its block's base
+URL decides first (a catalogued host gives its route, `direct` for a vendor's own API; an uncatalogued one is a
+gateway, named by its host), then the block's type, then the provider's name as the catalogs spell routes
+(`vertexai` -> vertex, `gemini` -> direct). A name no catalog knows without a base URL leaves the route unset.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from scanner.catalog import Catalog
+from scanner.detectors.config_formats import ConfigItem
+from scanner.detectors.config_parse import norm_key
+
+_BLOCK_KEYS = frozenset({"providers", "model_providers", "modelproviders", "provider", "llm_providers", "routes"})
+_BASE_KEYS = frozenset({"base_url", "baseurl", "api_base", "apibase", "api_base_url", "openai_api_base"})
+_URL_KEYS = _BASE_KEYS | {"endpoint", "url", "host"}  # in a provider block, its URL whatever the key
+_TYPE_KEYS = ("type", "backend", "api_type", "kind", "sdk", "npm")
+_MODEL_MAPS = frozenset({"models", "model_list", "custom_models", "custommodels", "model_aliases"})
+_ALIAS_KEYS = ("model_id", "id", "name", "title", "slug")
+_LOCAL = re.compile(r"(?i)^(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|::1|host\.docker\.internal|[^.]+\.local)$")
+_MODELISH = re.compile(r"^(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9._:@/\-]{0,118}$")
+
+Record = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RecordAlias:
+    """A record's alias (`gw-mini`) for the model it names (`gpt-4.1-mini`)."""
+
+    name: str
+    model: str
+    line: int | None
+    path: tuple[str, ...]  # the alias item's path (consumed: not a model of its own)
+    record: Record
+
+
+def record_of(path: tuple[str, ...]) -> Record:
+    """The enclosing record: up to the last list element, else the parent mapping."""
+    for i in range(len(path) - 1, -1, -1):
+        if path[i].startswith("["):
+            return path[: i + 1]
+    return path[:-1]
+
+
+def _fields(items: Sequence[ConfigItem]) -> dict[Record, dict[str, ConfigItem]]:
+    """Each record's own scalar fields, by normalised key (the first item of a key wins)."""
+    out: dict[Record, dict[str, ConfigItem]] = {}
+    for item in items:
+        if not item.path or item.path[-1].startswith("["):
+            continue
+        out.setdefault(record_of(item.path), {}).setdefault(norm_key(item.path[-1]), item)
+    return out
+
+
+def url_route(url: str, catalog: Catalog) -> str | None:
+    """A base URL's route: a catalogued host's (its vendor's own API is `direct`), else the host itself."""
+    try:
+        host = urlsplit(url.strip() if "://" in url else f"https://{url.strip()}").hostname
+    except ValueError:
+        return None
+    if not host:
+        return None
+    spec = catalog.host_info(host)
+    if spec is None:
+        # A server on this machine (Ollama, a local LiteLLM) serves what it runs itself; another is a gateway.
+        return "self-hosted" if _LOCAL.match(host) else host.lower()
+    return spec.served_via or ("direct" if spec.vendor else None)
+
+
+def _block_route(fields: dict[str, ConfigItem], name: str, catalog: Catalog) -> str | None:
+    for key in _URL_KEYS:
+        item = fields.get(key)
+        if item is not None and "://" in item.value:
+            return url_route(item.value, catalog)
+    for key, item in fields.items():
+        spec = catalog.env_var(item.value.strip()) if key.endswith(("_env", "_env_var")) else None
+        if spec is not None and spec.role == "base_url" and spec.vendor:
+            return "direct"  # `base_url_env: OPENAI_BASE_URL`: the vendor's own API unless that variable moves it
+    for key in _TYPE_KEYS:
+        item = fields.get(key)
+        if item is not None and (route := catalog.route_named(item.value.rsplit("/", 1)[-1])):
+            return route
+    return catalog.route_named(name)
+
+
+def provider_blocks(items: Sequence[ConfigItem], catalog: Catalog) -> dict[str, str | None]:
+    """Each provider block's name -> its route (None when nothing says it)."""
+    fields = _fields(items)
+    # A block's fields may sit one level down (opencode `provider.<id>.options.baseURL`).
+    nested: dict[Record, dict[str, ConfigItem]] = {}
+    for rec, own in fields.items():
+        if len(rec) >= 2 and norm_key(rec[-1]) == "options":
+            nested.setdefault(rec[:-1], {}).update(own)
+    blocks: dict[str, str | None] = {}
+    for rec in {*fields, *nested}:
+        at = next((i for i, seg in enumerate(rec) if norm_key(seg) in _BLOCK_KEYS), None)
+        if at is None or len(rec) != at + 2:
+            continue
+        own = {**nested.get(rec, {}), **fields.get(rec, {})}
+        name = own["name"].value.strip() if rec[-1].startswith("[") and "name" in own else rec[-1]
+        if name and not name.startswith("["):
+            blocks.setdefault(name, _block_route(own, name, catalog))
+    return blocks
+
+
+def record_routes(items: Sequence[ConfigItem], catalog: Catalog, provider_keys: frozenset[str]) -> dict[Record, str]:
+    """The route of each record that states one: its own base URL, else the provider it names."""
+    blocks = provider_blocks(items, catalog)
+    routes: dict[Record, str] = {}
+    for rec, own in _fields(items).items():
+        at = next((i for i, seg in enumerate(rec) if norm_key(seg) in _BLOCK_KEYS), None)
+        inside = None
+        if at is not None and at + 1 < len(rec):
+            if len(rec) == at + 2 or norm_key(rec[at + 2]) == "options":
+                continue  # a provider block itself: its base URL is an endpoint, not a model's route
+            inside = rec[at + 1]  # a model record inside a provider block (opencode `provider.<id>.models`)
+        url = next((it.value for k in _BASE_KEYS if (it := own.get(k)) is not None and "://" in it.value), None)
+        named = [it.value.strip() for k, it in own.items() if k in provider_keys] + ([inside] if inside else [])
+        # A block the record names says most (`route: jarvis-router` -> its base URL), then a route's spelling
+        # (`provider: openai` -> direct); a bare name nothing explains (`provider: jarvis`) says nothing.
+        candidates = [url_route(url, catalog) if url else None]
+        candidates += [blocks.get(n) for n in named] + [catalog.route_named(n) for n in named]
+        route = next((c for c in candidates if c), None)
+        if route:
+            routes[rec] = route
+    return routes
+
+
+def record_aliases(items: Sequence[ConfigItem]) -> list[RecordAlias]:
+    """Records that name an alias and the model it runs: `alias` + `model`/`name` (Mistral Vibe), a models
+    map's key + `model` (Kimi CLI `[models.<alias>]`), `model_id`/`name`/`id` + `model` (Continue, llm's
+    `model_id` + `model_name`)."""
+    found = []
+    for rec, own in _fields(items).items():
+        model_item = own.get("model") or own.get("model_name")
+        alias_item = own.get("alias")
+        if alias_item is not None:
+            model_item = model_item or own.get("name")
+        elif model_item is not None:
+            alias_item = next((own[k] for k in _ALIAS_KEYS if k in own and own[k] is not model_item), None)
+        if model_item is None:
+            continue
+        model = model_item.value.strip()
+        if alias_item is not None:
+            name, line, path = alias_item.value.strip(), alias_item.line, alias_item.path
+        elif rec and not rec[-1].startswith("[") and len(rec) >= 2 and norm_key(rec[-2]) in _MODEL_MAPS:
+            name, line, path = rec[-1], model_item.line, rec
+        else:
+            continue
+        if name != model and _MODELISH.match(name) and _MODELISH.match(model):
+            found.append(RecordAlias(name, model, line, path, rec))
+    return found

@@ -1,0 +1,97 @@
+"""`catalogs validate --installed`: every npm and PyPI agent product of the catalog checked against its real
+package from the registry (its commands, its platform packages). The packages are fetched once with npm and pip
+into a cache (`~/.cache/modelcensus-tests/agent-packages`, or under $XDG_CACHE_HOME); without the registries the
+test skips and says why."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from scanner.catalog import Catalog
+from scanner.catalog.installed import check_installed
+from scanner.cli import app
+from tests.conftest import REPO
+
+_TIMEOUT = 600
+
+
+def _cache() -> Path:
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "modelcensus-tests" / "agent-packages"
+
+
+def _run(*cmd: str, cwd: Path) -> None:
+    try:
+        subprocess.run(cmd, cwd=cwd, check=True, capture_output=True, timeout=_TIMEOUT)
+    except FileNotFoundError:
+        pytest.skip(f"{cmd[0]} is not installed")
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+        err = getattr(exc, "stderr", b"") or b""
+        pytest.skip(f"registry unreachable or package unavailable: {' '.join(cmd[:3])}: {err.decode()[-200:]}")
+
+
+def _install(root: Path, npm: list[str], pypi: list[str]) -> None:
+    """Each product package as an install lays it out: npm's global `lib/node_modules/<name>`, and each wheel's
+    dist-info in a site-packages (what names the package and its commands)."""
+    packs = root.parent / "npm"
+    packs.mkdir(parents=True, exist_ok=True)
+    for name in npm:
+        dest = root / "usr/lib/node_modules" / name
+        if dest.is_dir():
+            continue
+        before = set(packs.glob("*.tgz"))
+        _run("npm", "pack", "--silent", name, cwd=packs)
+        (tgz,) = set(packs.glob("*.tgz")) - before or {max(packs.glob("*.tgz"), key=os.path.getmtime)}
+        with tarfile.open(tgz) as tar:
+            members = [m for m in tar.getmembers() if m.name.startswith("package/") and m.name.endswith(".json")]
+            for m in members:
+                m.name = m.name.removeprefix("package/")
+            tar.extractall(dest, members=members, filter="data")
+        tgz.unlink()  # the manifests are what is checked; npm keeps the tarball in its own cache
+    wheels = root.parent / "wheels"
+    site = root / "usr/lib/python3.12/site-packages"
+    for name in pypi:
+        key = name.replace("-", "_").lower()
+        if any(p.name.lower().startswith(key + "-") for p in site.glob("*.dist-info")):
+            continue
+        _run("python3", "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", "--python-version",
+             "3.12", "-d", str(wheels), name, cwd=root.parent)  # fmt: skip
+        wheel = max((w for w in wheels.glob("*.whl") if w.name.lower().startswith(key + "-")), key=os.path.getmtime)
+        with zipfile.ZipFile(wheel) as z:
+            z.extractall(site, [n for n in z.namelist() if ".dist-info/" in n.split("/", 1)[0] + "/"])
+        wheel.unlink()
+
+
+@pytest.fixture(scope="module")
+def installed(catalog: Catalog) -> Path:
+    npm = sorted({n for p in catalog.agents for eco, n in p.packages if eco == "npm"})
+    pypi = sorted({n for p in catalog.agents for eco, n in p.packages if eco == "pypi"})
+    digest = hashlib.sha256(repr((npm, pypi)).encode()).hexdigest()[:16]
+    root = _cache() / "root"
+    stamp = root / f".complete-{digest}"
+    if not stamp.exists():
+        root.mkdir(parents=True, exist_ok=True)
+        _install(root, npm, pypi)
+        stamp.write_text("\n".join(npm + pypi) + "\n")
+    return root
+
+
+def test_every_agent_entry_matches_its_real_package(installed: Path, catalog: Catalog) -> None:
+    check = check_installed(catalog, installed)
+    assert check.problems == []
+    registry_products = {p.id for p in catalog.agents if any(eco in ("npm", "pypi") for eco, _ in p.packages)}
+    assert registry_products <= check.checked, registry_products - check.checked
+
+
+def test_validate_installed_on_the_command_line(installed: Path) -> None:
+    result = CliRunner().invoke(app, ["catalogs", "validate", str(REPO / "catalogs"), "--installed", str(installed)])
+    assert result.exit_code == 0, result.output
+    assert "agent products checked against installed packages: aider," in result.output

@@ -1,0 +1,41 @@
+"""One answer per release: a model in several spellings is one model in `diff`, and a deployment-shaped string
+that nothing selects (`azure/aks` in a CLI's bundle) is no model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scanner.diff import diff_inventories
+from scanner.diff.model import ChangeKind
+from tests.conftest import ScanFn, write
+
+BUNDLE = (
+    b'const SERVICES={aks:"azure/aks",devops:"azure/devops",web:"azure/app-service"};\n'
+    b'const MODELS=["gpt-5.5","azure/gpt-5.6-sol"];\n'
+)
+
+
+def test_a_new_spelling_is_a_change_of_the_model(tmp_path: Path, scan_dir: ScanFn) -> None:
+    write(tmp_path / "old", "/etc/agent/config.yaml", "model: claude-opus-4-7\n")
+    write(tmp_path / "new", "/etc/agent/config.yaml", "model: claude-opus-4-7\n")
+    write(tmp_path / "new", "/etc/agent/bedrock.yaml", "model: us.anthropic.claude-opus-4-7-v1:0\n")
+    old, _ = scan_dir(tmp_path / "old")
+    new, _ = scan_dir(tmp_path / "new")
+    changes = diff_inventories(old, new).changes
+    models = [c for c in changes if c.section == "models"]
+    assert not [c for c in models if c.kind is ChangeKind.ADDED]
+    spelling = next(c for c in models if c.field == "spelling")
+    assert spelling.key == "claude-opus-4-7"
+    assert (spelling.old, spelling.new) == ("claude-opus-4-7", ["claude-opus-4-7", "us.anthropic.claude-opus-4-7-v1:0"])
+    back = diff_inventories(new, old).changes
+    assert {c.id for c in back} == {c.id for c in changes}
+
+
+def test_deployment_shapes_in_code_are_no_models(tmp_path: Path, scan_dir: ScanFn) -> None:
+    write(tmp_path, "/usr/lib/node_modules/@acme/cli/dist/index.js", BUNDLE)
+    write(tmp_path, "/opt/tool/bin/tool", b"\x7fELF\x02\x01\x01" + b"\x00" * 64 + b"azure/aks\x00azure/devops\x00")
+    write(tmp_path, "/etc/agent/models.yaml", "deployment: azure/prod-gpt\n")  # a setting selects this one
+    _, doc = scan_dir(tmp_path)
+    names = {m["name"] for m in doc["models"]}
+    assert not names & {"azure/aks", "azure/devops", "azure/app-service"}
+    assert {"gpt-5.5", "azure/gpt-5.6-sol", "azure/prod-gpt"} <= names

@@ -1,0 +1,107 @@
+"""Provider blocks and model records: routes in the README's vocabulary, aliases with their base model, and keys
+of a catalogued format under any name. Shapes from the products' documented configs and real samples."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import ScanFn, entry, write
+
+DATA = Path(__file__).parent / "data" / "configs"
+GW_KEY = "sk-" + "CorpGw0Fake1" * 4  # the shape of a key a gateway issues (sk- + 48): no vendor words nearby
+
+KIMI = """default_model = "gemini-vertex"
+
+[models.gemini-vertex]
+provider = "gcp"
+model = "gemini-2.5-pro"
+max_context_size = 1048576
+
+[models.k2]
+provider = "moonshot"
+model = "kimi-k2-turbo-preview"
+max_context_size = 262144
+
+[providers.gcp]
+type = "vertexai"
+base_url = ""
+api_key = ""
+
+[providers.moonshot]
+type = "kimi"
+base_url = "https://api.moonshot.ai/v1"
+api_key = ""
+"""
+
+VIBE = """active_model = "gw-devstral"
+
+[[providers]]
+name = "corp-gateway"
+api_base = "https://llm-gw.corp.example/v1"
+api_key_env_var = "CORP_GW_KEY"
+backend = "generic"
+
+[[models]]
+name = "devstral-medium-2507"
+provider = "corp-gateway"
+alias = "gw-devstral"
+"""
+
+LLM_EXTRA = """- model_id: gw-mini
+  model_name: gpt-4.1-mini
+  api_base: "https://llm-gw.corp.example/v1"
+  api_key_name: corpgw
+"""
+
+CONTINUE = """name: Corp
+version: 1.0.0
+schema: v1
+models:
+  - name: corp-gpt-4.1
+    provider: openai
+    model: gpt-4.1
+    apiBase: https://llm-gw.corp.example/v1
+  - name: Gemini Pro
+    provider: gemini
+    model: gemini-2.5-flash
+  - name: local
+    provider: ollama
+    model: qwen3-coder:30b
+    apiBase: http://localhost:11434
+"""
+
+
+def test_routes_come_from_blocks_never_from_the_products_provider_name(tmp_path: Path, scan_dir: ScanFn) -> None:
+    write(tmp_path, "/home/bob/.kimi/config.toml", KIMI)
+    write(tmp_path, "/home/bob/.vibe/config.toml", VIBE)
+    write(tmp_path, "/home/bob/.config/io.datasette.llm/extra-openai-models.yaml", LLM_EXTRA)
+    write(tmp_path, "/home/ann/.continue/config.yaml", CONTINUE)
+    real = (DATA / "continue-config" / "forwall100.config.yaml").read_text()
+    write(tmp_path, "/home/eve/.continue/config.yaml", real)
+    _, doc = scan_dir(tmp_path)
+
+    def via(name: str) -> tuple[str | None, str | None]:
+        found = entry(doc, "models", name=name)
+        return found["served_via"], found["base_model"]
+
+    assert via("gemini-vertex") == ("vertex", "gemini-2.5-pro")  # provider `gcp` of type `vertexai`
+    assert via("k2") == ("direct", "kimi-k2-turbo-preview")  # Moonshot's own API
+    assert via("gw-devstral") == ("llm-gw.corp.example", "devstral-medium-2507")  # an uncatalogued gateway
+    assert via("devstral-medium-2507")[0] == "llm-gw.corp.example"
+    assert via("gw-mini") == ("llm-gw.corp.example", "gpt-4.1-mini")
+    assert via("corp-gpt-4.1") == ("llm-gw.corp.example", "gpt-4.1")
+    assert via("gemini-2.5-flash")[0] == "direct"  # provider `gemini`: Google's own API
+    assert via("qwen3-coder:30b")[0] == "self-hosted"  # Ollama on this machine
+    assert via("thudm/glm-4-32b")[0] == "openrouter"  # the real sample's apiBase
+    routes = {m["served_via"] for m in doc["models"]}
+    assert not routes & {"gcp", "corp-gateway", "vertexai", "gemini", "moonshot", "openai"}
+
+
+def test_a_key_of_a_catalogued_format_under_any_name(tmp_path: Path, scan_dir: ScanFn) -> None:
+    anthropic = "sk-ant-api03-" + "A1b2C3d4E5" * 9 + "Zz1" + "AA"
+    write(tmp_path, "/home/bob/.vibe/.env", f"CORP_GW_KEY={GW_KEY}\nTEAM_LLM_TOKEN={anthropic}\nWORDS=sk-short\n")
+    _, doc = scan_dir(tmp_path)
+    found = {(c["type"], c["vendor"]) for c in doc["credentials"]}
+    assert ("api-key", None) in found  # sk- + 48 names no vendor without its words nearby
+    assert ("anthropic-api-key", "anthropic") in found
+    assert all(GW_KEY not in c["redacted"] and anthropic not in c["redacted"] for c in doc["credentials"])
