@@ -1,0 +1,125 @@
+"""Bounded work, not only bounded bytes: every bomb ends in seconds, and every bound it meets is written down.
+
+Each bomb is built in a tmp directory (the big ones once per session, sparse or repeated where it can be) and
+scanned by a child process (`tests.scan_child`, one worker), which reports its own CPU seconds, wall seconds and
+peak RSS (VmHWM). The bound is 10 s per file on 2 cores, asserted on the scan's CPU time: on a shared machine the
+wall clock measures the neighbours, so it gets a generous bound of its own. Marked `bomb`: `pytest -m bomb` runs
+them alone, `-m "not bomb"` leaves them out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import bombs
+from tests.biglog import real_log
+from tests.conftest import REPO, write
+
+CPU_LIMIT_S = 10.0
+WALL_LIMIT_S = 120.0
+RSS_LIMIT_MB = 300
+
+pytestmark = pytest.mark.bomb
+
+LOG = "/home/dev/.claude/projects/-srv-app/0f4c.jsonl"
+HEAD = json.dumps({"type": "user", "sessionId": "s1", "message": {"role": "user", "content": "hi"}}).encode() + b"\n"
+
+
+def scan_bomb(root: Path, rss_mb: float = RSS_LIMIT_MB) -> dict[str, Any]:
+    """Scan `root` in a child process; assert its time and peak memory; return what it reports."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.scan_child", str(root)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=dict(os.environ),
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    result: dict[str, Any] = json.loads(proc.stdout)
+    # Shown with -s: the figures a report quotes.
+    cpu, wall, rss = result["cpu_seconds"], result["seconds"], result["rss_mb"]
+    print(f"{root.name}: {cpu:.2f} CPU-s, {wall:.2f} s, peak RSS {rss:.0f} MB")
+    assert result["cpu_seconds"] <= CPU_LIMIT_S
+    assert result["seconds"] <= WALL_LIMIT_S
+    assert result["rss_mb"] <= rss_mb
+    return result
+
+
+def skipped(result: dict[str, Any], reason: str) -> list[str]:
+    return [s["detail"] for s in result["skipped"] if s["reason"] == reason]
+
+
+@pytest.fixture(scope="module")
+def bomb_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("bombs")
+
+
+# --- session logs: blank lines, repeats, tiny records ------------------------------------------------
+
+
+def test_a_gzip_log_of_newlines_ends_at_its_inflation_cap_in_seconds(bomb_dir: Path) -> None:
+    root = bomb_dir / "gz-newlines"
+    write(root, LOG + ".gz", bombs.gzip_repeat(HEAD, b"\n", 512 << 20))  # 512 MiB of blank lines, 0.5 MB on disk
+    result = scan_bomb(root)
+    assert result["sessions"] == 1 and result["records"] == 1
+    assert "session log: gzip inflated only up to 512 MiB" in skipped(result, "decompression-limit")
+
+
+def test_a_gzip_log_of_identical_records_is_read_as_one_run(bomb_dir: Path) -> None:
+    root = bomb_dir / "gz-records"
+    write(root, LOG + ".gz", bombs.gzip_repeat(HEAD, b"{}\n", 512 << 20))
+    result = scan_bomb(root)
+    assert "session log: gzip inflated only up to 512 MiB" in skipped(result, "decompression-limit")
+    folded = [n for n in result["notes"] if "identical to the line before them read once" in n]
+    assert folded and int(folded[0].split()[0]) > 170_000_000  # every repeat counted, none looped over
+
+
+def test_64_mb_of_identical_records_cost_one_record(bomb_dir: Path) -> None:
+    root = bomb_dir / "records-64mb"
+    count = ((64 << 20) - len(HEAD)) // 3
+    write(root, LOG, HEAD + b"{}\n" * count)
+    result = scan_bomb(root)
+    assert f"{count - 1} line(s) identical to the line before them read once" in result["notes"]
+    assert not skipped(result, "budget-exceeded")
+
+
+def test_64_mb_of_distinct_tiny_records_spend_the_record_budget(bomb_dir: Path) -> None:
+    root = bomb_dir / "distinct-64mb"
+    write(root, LOG, HEAD + b'{}\n{"a":1}\n' * (((64 << 20) - len(HEAD)) // 12))
+    result = scan_bomb(root)
+    [cut] = skipped(result, "budget-exceeded")
+    assert cut.startswith("session log: work budget of 1,000,000 records spent at line 1,000,001 (1,000,000 records")
+    assert result["records"] == 1_000_000
+
+
+def test_records_of_many_objects_spend_the_event_budget(bomb_dir: Path) -> None:
+    root = bomb_dir / "events-64mb"
+    body = b'"a":[' + b",".join([b"{}"] * 10_000) + b"]}\n"
+    n = ((64 << 20) - len(HEAD)) // (len(body) + 12)
+    write(root, LOG, HEAD + b"".join(b'{"i":%d,' % i + body for i in range(n)))
+    result = scan_bomb(root)
+    [cut] = skipped(result, "budget-exceeded")
+    assert cut.startswith("session log: work budget of 10,000,000 parser events spent at line ")
+
+
+def test_real_40_mb_session_logs_are_read_whole(bomb_dir: Path) -> None:
+    # Real record shapes with fresh ids and real text in every record: the budget never cuts real data.
+    root = bomb_dir / "real-logs"
+    claude = real_log("claude-code", 40 << 20, sessions=3)
+    codex = real_log("codex", 40 << 20)
+    write(root, "/home/dev/.claude/projects/-srv-app/9c42ba52.jsonl", claude.data)
+    write(root, "/home/dev/.codex/sessions/2026/08/20/rollout-2026-08-20T11-16-43-01a0.jsonl", codex.data)
+    assert min(len(claude.data), len(codex.data)) >= 40 << 20
+    result = scan_bomb(root)
+    assert result["sessions"] == 4  # three in the resumed Claude Code log, one rollout
+    assert result["records"] == claude.records + codex.records
+    assert not [s for s in result["skipped"] if "session log" in s["detail"]], result["skipped"]
