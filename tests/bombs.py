@@ -162,19 +162,21 @@ def empty_files(root: Path, count: int, per_dir: int = 10_000) -> Path:
     return root
 
 
-def model_list(size: int, ids: list[str]) -> bytes:
+def model_list(size: int, ids: list[str], tail: tuple[str, ...] = ()) -> bytes:
     """A models.dev-shaped catalog (what opencode caches as `models.json`) of about `size` bytes: providers,
     each with a `models` map of entries carrying costs, limits and modalities, ids taken from `ids` in turn
-    (a provider's entries are suffixed once `ids` is used up: `gpt-5.5-v3`)."""
+    (suffixed once `ids` is used up: `gpt-5.5-v3`), and the `tail` ids last."""
     import json
 
     providers: dict[str, dict[str, object]] = {}
     n = 0
     total = 0
-    while total < size:
+    names = iter(tail)
+    while total < size or (model := next(names, None)) is not None:
         provider = f"provider{n // 40:03d}"
         base = ids[n % len(ids)]
-        model = base if n < len(ids) else f"{base}-v{n // len(ids)}"
+        if total < size:
+            model = base if n < len(ids) else f"{base}-v{n // len(ids)}"
         entry = {
             "id": model,
             "name": model.replace("-", " ").title(),

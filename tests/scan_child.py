@@ -49,6 +49,7 @@ def main(root: str) -> None:
         "records": sum(s["records"] for s in doc["sessions"]),
         "notes": sorted({note for s in doc["sessions"] for note in s["notes"]}),
         "models": sorted(m["name"] for m in doc["models"]),
+        "wired": sorted(m["name"] for m in doc["models"] if m["wired"]),
         "credentials": [c["type"] for c in doc["credentials"]],
     }
     sys.stdout.write(json.dumps(out) + "\n")

@@ -1,5 +1,6 @@
 """The session reader's work bounds, unit by unit: blank runs and repeats counted at C speed (with the right line
-numbers, in one piece or many), the work budget's cut and its counts, and a JSON document too big to build."""
+numbers, in one piece or many), the work budget's cut and its counts, and a JSON document too big to build; and
+a hit's line looked up without rescanning a long line."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scanner.model import SkipReason
+from scanner.catalog import load
+from scanner.detectors.base import FileView
+from scanner.model import FileMeta, SkipReason
 from scanner.sessions.adapters.aider import Aider
 from scanner.sessions.reader import (
     MAX_DOCUMENT_CONTAINERS,
@@ -20,6 +23,7 @@ from scanner.sessions.reader import (
     lines,
     records,
 )
+from scanner.targets.base import FileEntry
 
 
 def _reference(text: bytes, fold: bool) -> tuple[list[tuple[int, bytes]], int, int]:
@@ -115,3 +119,16 @@ def test_a_json_document_of_too_many_objects_is_not_built() -> None:
     real = json.dumps([{"role": "user", "content": "x" * 100, "n": i} for i in range(20_000)]).encode()
     notes = ReadNotes()
     assert len(list(records(real, notes))) == 20_000 and not notes.skips()
+
+
+@given(st.lists(st.sampled_from([b"a", b"#", b"\n", b" ", b"xy"]), max_size=60), st.lists(st.integers(0, 80)))
+def test_line_text_is_the_head_of_the_line_in_any_order(parts: list[bytes], offsets: list[int]) -> None:
+    # A line's start is searched back only to the last offset asked (thousands of hits on one long line never
+    # rescan it); asked in any order, the answer is the naive one.
+    data = b"".join(parts)
+    entry = FileEntry("/etc/x.conf", len(data), 0o100644, 0, 0)
+    view = FileView(entry, data, load(), lambda e: FileMeta("0644", "root:root"), lambda p, n: None)
+    for offset in (min(o, len(data)) for o in offsets):
+        start = data.rfind(b"\n", 0, offset) + 1
+        end = data.find(b"\n", offset)
+        assert view.line_text(offset) == data[start : end if end != -1 else len(data)][:4096].decode()

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from scanner.catalog import Catalog
 from tests import bombs
 from tests.biglog import real_log
 from tests.conftest import REPO, write
@@ -123,3 +124,23 @@ def test_real_40_mb_session_logs_are_read_whole(bomb_dir: Path) -> None:
     assert result["sessions"] == 4  # three in the resumed Claude Code log, one rollout
     assert result["records"] == claude.records + codex.records
     assert not [s for s in result["skipped"] if "session log" in s["detail"]], result["skipped"]
+
+
+# --- a file too big to parse whole is read in part ----------------------------------------------------
+
+_TAIL = ("claude-opus-4-7", "gpt-5.5", "kimi-k3")  # only past the cut: found by the content pass alone
+
+
+def test_a_big_model_list_is_read_in_part_and_its_tail_by_patterns(bomb_dir: Path, catalog: Catalog) -> None:
+    root = bomb_dir / "models-json"
+    # In-house ids first: no catalog pattern knows them, only the parse by key finds them.
+    in_house = [f"acme-coder-{i}b" for i in range(1, 41)]
+    ids = in_house + sorted({m.id for f in catalog.files for m in f.models} - set(_TAIL))
+    data = bombs.model_list(3_400_000, ids, _TAIL)
+    write(root, "/home/dev/.cache/opencode/models.json", data)
+    result = scan_bomb(root)
+    [cut] = skipped(result, "budget-exceeded")
+    assert cut.startswith("JSON: more than 400,000 JSON tokens: read the first 400,000 (up to byte ")
+    assert f" of {len(data):,}: " in cut and cut.endswith("values); the rest matched by patterns only")
+    assert set(in_house) <= set(result["wired"])
+    assert set(_TAIL) <= set(result["models"])
