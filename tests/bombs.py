@@ -126,15 +126,21 @@ def _zip64_end(entries: int, directory: bytes, at: int) -> bytes:
     return record + locator + end
 
 
-def many_member_jar(members: int) -> bytes:
+def many_member_jar(members: int, last: tuple[str, bytes] | None = None) -> bytes:
     """A jar of `members` empty stored class files, each with its own local header (a real layout, only
-    many): its central directory alone is ~60 bytes an entry."""
+    many: its central directory alone is ~60 bytes an entry), and `last` (name, content) as its last member."""
     body = bytearray()
     directory = bytearray()
     for i in range(members):
         name = b"c/%07d.class" % i
         directory += _central(name, len(body))
         body += _local(name)
+    if last is not None:
+        name, payload = last[0].encode(), last[1]
+        crc = zlib.crc32(payload)
+        directory += _central(name, len(body), len(payload), crc)
+        body += _local(name, payload, crc)
+        members += 1
     return bytes(body) + bytes(directory) + _zip64_end(members, bytes(directory), len(body))
 
 

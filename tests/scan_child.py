@@ -51,6 +51,7 @@ def main(root: str) -> None:
         "models": sorted(m["name"] for m in doc["models"]),
         "wired": sorted(m["name"] for m in doc["models"] if m["wired"]),
         "credentials": [c["type"] for c in doc["credentials"]],
+        "sdks": sorted(f"{s['ecosystem']}:{s['name']}@{s['version']}" for s in doc["sdks"]),
     }
     sys.stdout.write(json.dumps(out) + "\n")
 

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from scanner.catalog import Catalog
+from scanner.formats import zipdirectory
 from tests import bombs
 from tests.biglog import real_log
 from tests.conftest import REPO, write
@@ -144,3 +145,24 @@ def test_a_big_model_list_is_read_in_part_and_its_tail_by_patterns(bomb_dir: Pat
     assert f" of {len(data):,}: " in cut and cut.endswith("values); the rest matched by patterns only")
     assert set(in_house) <= set(result["wired"])
     assert set(_TAIL) <= set(result["models"])
+
+
+# --- zip central directories, counted before they are parsed -------------------------------------------
+
+_POM = (
+    "META-INF/maven/com.anthropic/anthropic-java/pom.properties",
+    b"groupId=com.anthropic\nartifactId=anthropic-java\nversion=2.1.0\n",
+)
+
+
+def test_a_600000_member_jar_is_walked_in_a_bounded_stream(bomb_dir: Path) -> None:
+    # zipfile alone built 600,000 ZipInfo objects (381 MB) before the first was looked at; the directory is
+    # now walked a block at a time and zipfile sees only the one entry wanted, the last.
+    root = bomb_dir / "jar-600k"
+    data = bombs.many_member_jar(600_000, last=_POM)
+    write(root, "/opt/app/lib/fat.jar", data)
+    found = zipdirectory.directory(lambda o, n: data[o : o + n], len(data))
+    assert found.entries == 600_001  # counted from the end record, before any entry is parsed
+    result = scan_bomb(root)
+    assert "maven:com.anthropic:anthropic-java@2.1.0" in result["sdks"]
+    assert not result["skipped"]
