@@ -166,3 +166,17 @@ def test_a_600000_member_jar_is_walked_in_a_bounded_stream(bomb_dir: Path) -> No
     result = scan_bomb(root)
     assert "maven:com.anthropic:anthropic-java@2.1.0" in result["sdks"]
     assert not result["skipped"]
+
+
+# --- skips grouped per file and reason -----------------------------------------------------------------
+
+
+def test_a_jar_of_20000_overlapping_entries_is_one_grouped_skip(bomb_dir: Path) -> None:
+    root = bomb_dir / "overlapping-jar"
+    write(root, "/opt/app/lib/overlap.jar", bombs.overlapping_jar(20_000))  # 1.7 MB
+    result = scan_bomb(root)
+    [group] = result["skipped"]
+    assert (group["path"], group["reason"], group["count"]) == ("/opt/app/lib/overlap.jar", "parse-error", 20_000)
+    assert group["detail"].startswith("20,000 parse-error skips in this file; the first: member 'META-INF/maven/")
+    assert len(group["members"]) == 5 and all(m.startswith("member 'META-INF/maven/g0000") for m in group["members"])
+
