@@ -180,3 +180,17 @@ def test_a_jar_of_20000_overlapping_entries_is_one_grouped_skip(bomb_dir: Path) 
     assert group["detail"].startswith("20,000 parse-error skips in this file; the first: member 'META-INF/maven/")
     assert len(group["members"]) == 5 and all(m.startswith("member 'META-INF/maven/g0000") for m in group["members"])
 
+
+
+# --- model ids bounded by the catalog's grammar ----------------------------------------------------------
+
+
+def test_32_kb_runs_of_a_family_grammar_are_not_model_ids(bomb_dir: Path) -> None:
+    root = bomb_dir / "long-ids"
+    runs = ["gpt-5." + digit * (32_768 - 6) for digit in "123"]
+    config = {"model": "gpt-5.5", "fallbacks": runs[:2], "notes": f"we use {runs[2]} daily"}
+    write(root, "/etc/agent/config.json", json.dumps(config))
+    result = scan_bomb(root)
+    assert result["models"] == ["gpt-5.5"]
+    [said] = skipped(result, "cap-reached")
+    assert said == "3 run(s) longer than any model id of their family not read as ids: gpt (at most 64 characters)"
