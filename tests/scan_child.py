@@ -1,6 +1,6 @@
 """Scan a directory in this (child) process and print what the bomb tests check: peak RSS and the skips.
 
-Run as `python -m tests.scan_child ROOT`; prints one JSON object, with the scan's wall and CPU seconds
+Run as `python -m tests.scan_child ROOT [JOBS]`; prints one JSON object, with the scan's wall and CPU seconds
 (the catalog is compiled before the clock starts). Two peaks: `ru_maxrss` of the child
 (Linux carries the forking parent's high-water mark across exec, so it can only overstate), and the
 child's own `VmHWM` from /proc/self/status, its true peak.
@@ -31,11 +31,11 @@ def _hwm_kib(fallback: int) -> int:
     return fallback
 
 
-def main(root: str) -> None:
+def main(root: str, jobs: int = 1) -> None:
     catalog = load()
     _ = catalog.matcher  # compiled before the clock starts: the scan's own work is what is timed
     wall, cpu = time.monotonic(), time.process_time()
-    inv = scan(DirectoryTarget(root, WalkOptions()), catalog, ScanOptions())
+    inv = scan(DirectoryTarget(root, WalkOptions()), catalog, ScanOptions(jobs=jobs))
     wall, cpu = time.monotonic() - wall, time.process_time() - cpu
     doc = to_document(inv)
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
@@ -43,6 +43,7 @@ def main(root: str) -> None:
         "seconds": round(wall, 3),
         "cpu_seconds": round(cpu, 3),
         "maxrss_mb": peak_kib / 1024,
+        "workers_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,  # the largest worker's
         "rss_mb": _hwm_kib(peak_kib) / 1024,
         "skipped": doc["skipped"],
         "sessions": len(doc["sessions"]),
@@ -57,4 +58,4 @@ def main(root: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], *(int(a) for a in sys.argv[2:3]))

@@ -34,10 +34,11 @@ LOG = "/home/dev/.claude/projects/-srv-app/0f4c.jsonl"
 HEAD = json.dumps({"type": "user", "sessionId": "s1", "message": {"role": "user", "content": "hi"}}).encode() + b"\n"
 
 
-def scan_bomb(root: Path, rss_mb: float = RSS_LIMIT_MB) -> dict[str, Any]:
-    """Scan `root` in a child process; assert its time and peak memory; return what it reports."""
+def scan_bomb(root: Path, rss_mb: float = RSS_LIMIT_MB, jobs: int = 1) -> dict[str, Any]:
+    """Scan `root` in a child process (with `jobs` workers); assert its time and the peak memory of it and of
+    each worker; return what it reports."""
     proc = subprocess.run(
-        [sys.executable, "-m", "tests.scan_child", str(root)],
+        [sys.executable, "-m", "tests.scan_child", str(root), str(jobs)],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -52,7 +53,7 @@ def scan_bomb(root: Path, rss_mb: float = RSS_LIMIT_MB) -> dict[str, Any]:
     print(f"{root.name}: {cpu:.2f} CPU-s, {wall:.2f} s, peak RSS {rss:.0f} MB")
     assert result["cpu_seconds"] <= CPU_LIMIT_S
     assert result["seconds"] <= WALL_LIMIT_S
-    assert result["rss_mb"] <= rss_mb
+    assert result["rss_mb"] <= rss_mb and result["workers_rss_mb"] <= rss_mb
     return result
 
 
@@ -194,3 +195,15 @@ def test_32_kb_runs_of_a_family_grammar_are_not_model_ids(bomb_dir: Path) -> Non
     assert result["models"] == ["gpt-5.5"]
     [said] = skipped(result, "cap-reached")
     assert said == "3 run(s) longer than any model id of their family not read as ids: gpt (at most 64 characters)"
+
+
+# --- memory grows with depth, not with the number of files ------------------------------------------------
+
+
+def test_300000_empty_files_in_one_directory_stay_under_200_mb(bomb_dir: Path) -> None:
+    # One directory is the worst case: its listing was held as 300,000 stat results (284 MB) before its first
+    # file was read. Two workers, as the command line runs: the parent walks and folds, the workers read.
+    root = bomb_dir / "empty-files"
+    bombs.empty_files(root / "srv/data", 300_000, per_dir=300_000)
+    result = scan_bomb(root, rss_mb=200, jobs=2)
+    assert not result["skipped"]
