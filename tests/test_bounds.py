@@ -16,8 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from scanner.formats import elf, ziparchive
 from scanner.formats.ziparchive import ProblemKind, ZipProblem
@@ -130,37 +128,6 @@ def test_a_real_jar_still_gives_its_coordinates(tmp_path: Path, scan_dir: ScanFn
         ("com.anthropic:anthropic-java", "2.1.0")
     ]
     assert not inv.skipped
-
-
-_NAMES = st.sampled_from(["a.txt", "dir/", "dir/b.bin", "META-INF/maven/g/a/pom.properties", "ünï/ç.txt", "x"])
-
-
-@given(
-    st.lists(st.tuples(_NAMES, st.binary(max_size=300), st.booleans()), max_size=8),
-    st.binary(max_size=64),
-    st.binary(max_size=40).filter(lambda c: b"PK" not in c),  # a signature in the comment fools zipfile too
-)
-def test_the_directory_walk_reads_what_zipfile_reads(files: list[tuple[str, bytes, bool]], stub: bytes,
-                                                     comment: bytes) -> None:
-    import io
-    import warnings
-    import zipfile
-
-    buf = io.BytesIO()
-    with warnings.catch_warnings(), zipfile.ZipFile(buf, "w") as z:
-        warnings.simplefilter("ignore")  # duplicate names: zipfile warns, and keeps both
-        for name, payload, deflate in files:
-            z.writestr(name, b"" if name.endswith("/") else payload,
-                       zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED)
-        z.comment = comment
-    data = stub + buf.getvalue()  # bytes before the archive (a self-extracting stub) shift every offset
-    reference = zipfile.ZipFile(io.BytesIO(data))
-    expected = [(i.filename, reference.read(i)) for i in reference.infolist() if not i.is_dir()]
-    problems: list[ZipProblem] = []
-    assert [(m.name, m.data) for m in ziparchive.members(data, lambda n: True, problems)] == expected
-    assert not problems
-    wanted = [(n, d) for n, d in expected if n.endswith(".txt")]
-    assert [(m.name, m.data) for m in ziparchive.members(data, lambda n: n.endswith(".txt"), [])] == wanted
 
 
 def test_past_the_entry_cap_the_walk_stops_and_says_how_far() -> None:

@@ -434,7 +434,7 @@ def parse_yaml(text: str) -> list[ConfigItem]:
     budget = _Budget(items)  # shared by every document of the file
     try:
         _yaml_events(yaml.parse(text.lstrip("\ufeff"), Loader=YAML_LOADER), items, budget)
-    except (yaml.YAMLError, RecursionError) as exc:
+    except (yaml.YAMLError, RecursionError, UnicodeError) as exc:  # libyaml refuses lone surrogates (UTF-8 only)
         raise ParseFailure(_yaml_error(exc)) from None
     return items
 
