@@ -206,3 +206,20 @@ def model_list(size: int, ids: list[str], tail: tuple[str, ...] = ()) -> bytes:
         total += len(json.dumps(entry)) + len(model) + 6
         n += 1
     return json.dumps(providers).encode()
+
+
+def package_lock(packages: int, extra: dict[str, str]) -> bytes:
+    """A package-lock.json (v3) of `packages` real-shaped entries, then `extra` {name: version} last."""
+    import json
+
+    entries: dict[str, dict[str, object]] = {"": {"name": "app", "version": "1.0.0"}}
+    for i in range(packages):
+        entries[f"node_modules/pkg-{i}"] = {
+            "version": f"1.{i % 50}.0",
+            "resolved": f"https://registry.npmjs.org/pkg-{i}/-/pkg-{i}-1.{i % 50}.0.tgz",
+            "integrity": "sha512-" + "A" * 86 + "==",
+            "dev": True,
+        }
+    for name, version in extra.items():
+        entries[f"node_modules/{name}"] = {"version": version}
+    return json.dumps({"name": "app", "lockfileVersion": 3, "packages": entries}, indent=2).encode()

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from scanner.catalog import load
 from scanner.detectors.base import FileView
+from scanner.formats.jsonsize import MAX_CONTAINERS as MAX_DOCUMENT_CONTAINERS
 from scanner.model import FileMeta, SkipReason
 from scanner.sessions.adapters.aider import Aider
 from scanner.sessions.reader import (
-    MAX_DOCUMENT_CONTAINERS,
     Fold,
     ReadNotes,
     WorkBudget,

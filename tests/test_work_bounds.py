@@ -207,3 +207,24 @@ def test_300000_empty_files_in_one_directory_stay_under_200_mb(bomb_dir: Path) -
     bombs.empty_files(root / "srv/data", 300_000, per_dir=300_000)
     result = scan_bomb(root, rss_mb=200, jobs=2)
     assert not result["skipped"]
+
+
+# --- whole JSON documents: built only when their size allows, read without rescanning ---------------------
+
+
+def test_a_60000_package_lockfile_is_read_in_seconds(bomb_dir: Path) -> None:
+    # Each package's line was searched from the top of the text: a real 17 MB lockfile took over ten minutes.
+    root = bomb_dir / "lockfile"
+    data = bombs.package_lock(60_000, {"openai": "4.0.0"})
+    write(root, "/srv/app/package-lock.json", data)
+    result = scan_bomb(root)
+    assert result["sdks"] == ["npm:openai@4.0.0"] and not result["skipped"]
+
+
+def test_a_lockfile_of_ten_million_objects_is_not_built(bomb_dir: Path) -> None:
+    root = bomb_dir / "lockfile-objects"
+    write(root, "/srv/app/package-lock.json", b"[" + b"{}," * (10 << 20) + b"{}]")  # 30 MB: was 834 MB of dicts
+    result = scan_bomb(root)
+    assert skipped(result, "budget-exceeded") == [
+        "lockfile: JSON document of 10,485,762 objects and arrays (over 1,000,000) not parsed"
+    ]

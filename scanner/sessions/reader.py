@@ -19,6 +19,7 @@ from typing import Any
 
 import msgspec
 
+from scanner.formats import jsonsize
 from scanner.model import SkipReason
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -34,7 +35,6 @@ _GIVE_UP_AFTER = 64
 MAX_LINES = 2_000_000  # non-blank lines looked at (records, and lines that are no record)
 MAX_RECORDS = 1_000_000  # records read and attributed
 MAX_EVENTS = 10_000_000  # parser events: containers, keys and list items the record walk visits
-MAX_DOCUMENT_CONTAINERS = 1_000_000  # objects and arrays of a whole-document JSON log, built at once
 _BLANKS = re.compile(rb"[ \t\r\n\f\v]*\n")  # a run of blank lines, up to its last newline (one C call)
 _FOLD_BLOCK = 1 << 20  # repeats of one line are compared in blocks up to this size
 
@@ -379,16 +379,9 @@ def _document(data: bytes, notes: ReadNotes, max_inflated: int) -> Iterator[Reco
     if len(text) > MAX_DOCUMENT:
         notes.document_too_large = True
         return
-    # Every object and array of the value is built at once: their number, not the bytes, is its memory
-    # (32 MiB of `{},` is ten million dicts). Counted first, at C speed (braces in strings count too).
-    containers = text.count(b"{") + text.count(b"[")
-    if containers > MAX_DOCUMENT_CONTAINERS:
-        notes.budget.events = containers
-        notes.limit(
-            SkipReason.BUDGET_EXCEEDED,
-            f"JSON document of {containers:,} objects and arrays (over {MAX_DOCUMENT_CONTAINERS:,}) not parsed;"
-            " its text is matched by patterns",
-        )
+    refused = jsonsize.too_big(text)  # every object and array of the value would be built at once
+    if refused:
+        notes.limit(SkipReason.BUDGET_EXCEEDED, f"{refused}; its text is matched by patterns")
         return
     value = _load(text)
     del text
