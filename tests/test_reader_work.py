@@ -15,14 +15,8 @@ from scanner.detectors.base import FileView
 from scanner.formats.jsonsize import MAX_CONTAINERS as MAX_DOCUMENT_CONTAINERS
 from scanner.model import FileMeta, SkipReason
 from scanner.sessions.adapters.aider import Aider
-from scanner.sessions.reader import (
-    Fold,
-    ReadNotes,
-    WorkBudget,
-    all_lines,
-    lines,
-    records,
-)
+from scanner.sessions.budget import WorkBudget
+from scanner.sessions.reader import Fold, ReadNotes, all_lines, lines, records
 from scanner.targets.base import FileEntry
 
 

@@ -21,6 +21,7 @@ import msgspec
 
 from scanner.formats import jsonsize
 from scanner.model import SkipReason
+from scanner.sessions.budget import WorkBudget
 
 GZIP_MAGIC = b"\x1f\x8b"
 CHUNK = 1 << 20
@@ -29,49 +30,8 @@ MAX_DOCUMENT = 32 << 20
 MAX_INFLATED = 512 << 20
 # A file whose first lines are all garbage is not a log: stop reading it early.
 _GIVE_UP_AFTER = 64
-# The work one file may cost. Real agent logs cost far less: the perf tree's largest Claude Code log (28 MiB)
-# is 23k records and 0.7M parser events, so a 64 MiB one is ~55k records and ~1.6M events. A crafted file meets
-# a bound in a few CPU-seconds: a million tiny records ~4 s, ten million events of nested objects ~2.5 s.
-MAX_LINES = 2_000_000  # non-blank lines looked at (records, and lines that are no record)
-MAX_RECORDS = 1_000_000  # records read and attributed
-MAX_EVENTS = 10_000_000  # parser events: containers, keys and list items the record walk visits
 _BLANKS = re.compile(rb"[ \t\r\n\f\v]*\n")  # a run of blank lines, up to its last newline (one C call)
 _FOLD_BLOCK = 1 << 20  # repeats of one line are compared in blocks up to this size
-
-
-@dataclass
-class WorkBudget:
-    """The work one file may cost, counted in units of work, not bytes: lines looked at, records read and
-    parser events (what the record walk visits). Blank lines and repeats of a line cost nothing here."""
-
-    max_lines: int = MAX_LINES
-    max_records: int = MAX_RECORDS
-    max_events: int = MAX_EVENTS
-    lines: int = 0
-    records: int = 0
-    events: int = 0
-    cut: bool = False  # the budget ran out: the rest of the file was not read as records
-    cut_line: int | None = None  # the line it ran out at, in a line-based log
-
-    def spent(self) -> bool:
-        return self.lines > self.max_lines or self.records >= self.max_records or self.events >= self.max_events
-
-    def stop(self, line: int | None) -> None:
-        self.cut, self.cut_line = True, line
-
-    def detail(self) -> str:
-        if self.lines > self.max_lines:
-            what = f"{self.max_lines:,} lines"
-        elif self.records >= self.max_records:
-            what = f"{self.max_records:,} records"
-        else:
-            what = f"{self.max_events:,} parser events"
-        where = f" at line {self.cut_line:,}" if self.cut_line else ""
-        lines = min(self.lines, self.max_lines)
-        return (
-            f"work budget of {what} spent{where} ({self.records:,} records, {lines:,} lines, {self.events:,} "
-            "parser events read); the rest not read as records, its text matched by patterns"
-        )
 
 
 @dataclass
@@ -250,9 +210,7 @@ def lines(pieces: Iterator[bytes], notes: ReadNotes, fold: Fold | None = None) -
                 start, run = _blank_run(piece, start, notes)
                 number += run
                 continue
-            budget.lines += 1
-            if budget.lines > budget.max_lines:
-                budget.stop(number)
+            if not budget.take_line(number):
                 return
             yield number, line, True
             if fold.on and piece.startswith(line, start):
@@ -291,9 +249,7 @@ def _plain_lines(data: bytes, notes: ReadNotes, fold: Fold) -> Iterator[tuple[in
                 start, run = _blank_run(data, start, notes)
                 number += run - 1
                 continue
-            budget.lines += 1
-            if budget.lines > budget.max_lines:
-                budget.stop(number)
+            if not budget.take_line(number):
                 return
             yield number, line, True
             if fold.on and data.startswith(line, nl + 1):
