@@ -10,7 +10,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scanner.catalog import load
+from scanner.catalog import Catalog
 from scanner.detectors.base import FileView
 from scanner.formats.jsonsize import MAX_CONTAINERS as MAX_DOCUMENT_CONTAINERS
 from scanner.model import FileMeta, SkipReason
@@ -116,12 +116,14 @@ def test_a_json_document_of_too_many_objects_is_not_built() -> None:
 
 
 @given(st.lists(st.sampled_from([b"a", b"#", b"\n", b" ", b"xy"]), max_size=60), st.lists(st.integers(0, 80)))
-def test_line_text_is_the_head_of_the_line_in_any_order(parts: list[bytes], offsets: list[int]) -> None:
+def test_line_text_is_the_head_of_the_line_in_any_order(
+    catalog: Catalog, parts: list[bytes], offsets: list[int]
+) -> None:
     # A line's start is searched back only to the last offset asked (thousands of hits on one long line never
     # rescan it); asked in any order, the answer is the naive one.
     data = b"".join(parts)
     entry = FileEntry("/etc/x.conf", len(data), 0o100644, 0, 0)
-    view = FileView(entry, data, load(), lambda e: FileMeta("0644", "root:root"), lambda p, n: None)
+    view = FileView(entry, data, catalog, lambda e: FileMeta("0644", "root:root"), lambda p, n: None)
     for offset in (min(o, len(data)) for o in offsets):
         start = data.rfind(b"\n", 0, offset) + 1
         end = data.find(b"\n", offset)
