@@ -71,6 +71,10 @@ class Skip:
     path: str
     reason: SkipReason
     detail: str = ""
+    # When this skip stands for several of one reason in one file (20,000 unreadable members of a jar): how many,
+    # and the details of the first few. The list of skips grows with the files, not with their entries.
+    count: int | None = None
+    members: tuple[str, ...] = ()
 
 
 # --- Evidence: what a detector extracts from one file ---------------------------------------

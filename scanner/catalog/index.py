@@ -219,7 +219,8 @@ class Catalog:
                     lifecycle=inner.lifecycle,
                 )
         for fam, rx in self._family_rx:
-            if rx.fullmatch(name):
+            # An id longer than any its family's grammar names is no id of it (a crafted 32 KB `gpt-5.111…`).
+            if len(name) <= fam.longest and rx.fullmatch(name):
                 return Identity(None, fam.vendor, fam.id, None, None, CatalogStatus.FAMILY, None)
         return UNKNOWN
 

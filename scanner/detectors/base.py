@@ -58,6 +58,7 @@ class FileView:
     # Set when the view holds one window of a larger file; None when it holds the whole file.
     window: Window | None = None
     _line_cursor: tuple[int, int] = field(default=(0, 1), repr=False)
+    _start_cursor: tuple[int, int] = field(default=(0, 0), repr=False)  # (offset, start of its line)
 
     def __post_init__(self) -> None:
         if self.window is not None:
@@ -143,9 +144,17 @@ class FileView:
         return line
 
     def line_text(self, offset: int) -> str:
-        start = self.data.rfind(b"\n", 0, offset) + 1
-        end = self.data.find(b"\n", offset)
-        return decode(self.data[start : end if end != -1 else len(self.data)][:4096])
+        """The first 4 KiB of the line holding `offset`. Fast for increasing offsets: a line's start is searched
+        back only to the last offset asked, so thousands of hits on one long line never rescan it."""
+        last_offset, last_start = self._start_cursor
+        if offset >= last_offset:
+            found = self.data.rfind(b"\n", last_offset, offset)
+            start = last_start if found == -1 else found + 1
+        else:
+            start = self.data.rfind(b"\n", 0, offset) + 1
+        self._start_cursor = (offset, start)
+        end = self.data.find(b"\n", start, start + 4096)
+        return decode(self.data[start : end if end != -1 else start + 4096])
 
     def location(
         self,

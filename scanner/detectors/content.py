@@ -24,6 +24,8 @@ from scanner.model import (
     Evidence,
     KillSwitchEvidence,
     ModelEvidence,
+    Skip,
+    SkipReason,
     SwitchState,
 )
 from scanner.secrets import credential_evidence, fingerprint, safe_url
@@ -56,8 +58,9 @@ class ContentDetector:
     def wants(self, view: FileView) -> bool:
         return True
 
-    def extract(self, view: FileView) -> Iterator[Evidence]:
+    def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
         repeats: Counter[bytes] = Counter()
+        too_long: Counter[str] = Counter()  # family -> runs longer than any id it names
         claimed: set[tuple[int, int]] = set()
         packed = view.context in _PACKED
         # Compiled code and test files of an installed package or a system library hold its own fixtures, not
@@ -75,10 +78,15 @@ class ContentDetector:
             view.hits,
             key=lambda h: (h.start, h.kind is not PatternKind.CREDENTIAL or not credentials[h.index].nearby),
         )
+        families = view.catalog.families
         for hit in hits:
             repeats[hit.text] += 1
             if repeats[hit.text] > MAX_LOCATIONS:
                 continue  # an entry keeps MAX_LOCATIONS locations: more of the same text in one file adds nothing
+            if hit.kind is PatternKind.MODEL and hit.end - hit.start > families[hit.index].longest:
+                too_long[families[hit.index].id] += 1
+                if not packed:
+                    continue  # packed literals are split into the ids they hold, each within its bound
             if hit.kind in (PatternKind.MODEL, PatternKind.HOSTED) and packed:
                 yield from self._packed(view, hit, runs, starts)
             elif hit.kind in (PatternKind.MODEL, PatternKind.HOSTED):
@@ -93,6 +101,8 @@ class ContentDetector:
                 # In configs the config detector reads the switch with its value; in a binary the
                 # name alone says the daemon knows the switch.
                 yield KillSwitchEvidence(decode(hit.text), None, SwitchState.UNKNOWN, view.location(None))
+        if too_long:
+            yield _too_long(view, too_long)
 
     def _model(self, view: FileView, hit: Hit) -> Iterator[Evidence]:
         name = decode(hit.text)
@@ -169,6 +179,14 @@ class ContentDetector:
         pair = _pair(view, hit, at, spec.pairs_with) if spec.pairs_with else None
         location = view.location(view.line_of(at), offset=at)
         yield credential_evidence(secret, spec.type, spec.vendor, spec.prefix, location, view.meta, spec.route, pair)
+
+
+def _too_long(view: FileView, runs: Counter[str]) -> Skip:
+    """One skip per file for the runs a family's pattern matched past the longest id it names."""
+    longest = {f.id: f.longest for f in view.catalog.families}
+    which = ", ".join(f"{fam} (at most {longest[fam]} characters)" for fam in sorted(runs))
+    detail = f"{sum(runs.values()):,} run(s) longer than any model id of their family not read as ids: {which}"
+    return Skip(view.path, SkipReason.CAP_REACHED, detail)
 
 
 def _secret_of(catalog: Catalog, hit: Hit) -> tuple[str, int] | None:

@@ -16,6 +16,12 @@ class PositionalFile(io.RawIOBase):
         super().__init__()
         self._read, self._size, self._pos = read, size, 0
 
+    def read_at(self, offset: int, size: int) -> bytes:
+        """Up to `size` bytes at `offset`, without moving the position."""
+        if self._size is not None:
+            size = min(size, self._size - offset)
+        return self._read(offset, size) if size > 0 else b""
+
     def readable(self) -> bool:
         return True
 

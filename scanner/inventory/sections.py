@@ -257,11 +257,13 @@ def in_declared_order(inv: Inventory) -> Inventory:
 
 
 def _skip(d: Mapping[str, Any]) -> Skip:
+    count, members = d.get("count"), tuple(d.get("members", ()))
     try:
-        return Skip(d["path"], SkipReason(d["reason"]), d["detail"])
+        return Skip(d["path"], SkipReason(d["reason"]), d["detail"], count, members)
     except ValueError:
         # The schema leaves reasons open so newer scanners can add some; an unknown one keeps its name in detail.
-        return Skip(d["path"], SkipReason.OTHER_TYPE, f"{d['reason']}: {d['detail']}".rstrip(": "))
+        detail = f"{d['reason']}: {d['detail']}".rstrip(": ")
+        return Skip(d["path"], SkipReason.OTHER_TYPE, detail, count, members)
 
 
 def _corroborations_of(s: SessionEntry) -> SessionEntry:
@@ -305,7 +307,7 @@ SHAPES.update({
         order=("alias", "declared_via", "base_model", "observed", "sessions", "days", "confidence", "locations"),
         groups={"observed": {"vendor": "observed_vendor", "served_via": "observed_via", "api": "observed_api"}},
     ),
-    Skip: Shape(decode=_skip),
+    Skip: Shape(omit_empty=frozenset({"count", "members"}), decode=_skip),
     # A live host, a container image or a disk image: what was read, in place among the target's keys.
     TargetInfo: Shape(omit_empty=frozenset({"live"}), inline={"image": "layers", "disk": "filesystems"}),
     ImageInfo: Shape(order=("format", "digest", "platform", "tags", "layers")),

@@ -132,7 +132,11 @@ def collect(
     fallback_sid = stem(path)
     key_class, key_info = fingerprinter.key_class, fingerprinter.key_info
     whole: bool | None = None  # the adapter takes each stored object as one record: no generator per record
+    budget = notes.budget
     for record in stream:
+        if budget.spent():
+            budget.stop(record.line)
+            break
         if adapter is None:
             adapter = next(a for a in ADAPTERS if a.claims(path, record.value))
         if whole is None:
@@ -140,6 +144,8 @@ def collect(
         state["document"] = record.line is None
         for value in (record.value,) if whole else adapter.expand(record.value, state):
             shape = read_shape(value, key_class, key_info)
+            budget.records += 1
+            budget.events += shape.work
             state["shape"] = shape
             facts = adapter.facts(value, state)
             if facts.timestamp is None and shape.timestamp is not None:

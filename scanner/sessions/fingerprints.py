@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import importlib
 import re
 import sys
@@ -74,9 +75,11 @@ class _FieldRules:
         return next(i for i in range(start, len(self.rules)) if self.rules[i][1].fullmatch(value))
 
 
+@functools.lru_cache(maxsize=1024)
 def _width(pattern: str) -> tuple[int, int]:
     """The least and most characters a match of `pattern` spans (the regex parser's own figure); any length
-    when the parser cannot say."""
+    when the parser cannot say. Kept per pattern: a log whose keys are ids (a map of thousands of models)
+    asks it for every rule of every new key."""
     try:
         low, high = _regex_parser.parse(pattern).getwidth()
         return int(low), int(high)

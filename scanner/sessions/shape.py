@@ -230,11 +230,12 @@ class Shape:
     reasoning: set[str]
     tool_calls: int
     truncated: bool  # the walk hit one of its bounds
+    work: int  # parser events the walk cost: containers visited and list items looked at
 
     def __init__(self) -> None:
         self.leaves, self.marked, self.labels, self.hosts, self.reasoning = [], set(), [], [], set()
         self.timestamp = self.session_id = self.declared = None
-        self.tool_calls, self.truncated = 0, False
+        self.tool_calls, self.truncated, self.work = 0, False, 0
 
 
 def _no_space(value: str) -> bool:
@@ -265,7 +266,7 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
     session_depth = _SHALLOW + 1
     # (node, its key, depth, context bits: _IN_REASONING | _IN_ARGS)
     queue: deque[tuple[Any, str, int, int]] = deque([(record, "", 0, 0)])
-    nodes = 0
+    nodes = items = 0
     leaves = shape.leaves
     info_of = info.get
     while queue:
@@ -278,6 +279,7 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
             if depth >= MAX_DEPTH:
                 shape.truncated = True
                 continue
+            items += len(node)
             pflags = _info(info, parent, extra) if parent else 0
             for item in node:
                 if type(item) is str:
@@ -365,10 +367,12 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
                     best_time = _better_time(shape, best_time, key, depth, value)
                 elif flags & SESSION and depth < session_depth and kind_of is int:
                     shape.session_id, session_depth = str(value), depth
+        items += len(node)
         if visible:
             shape.reasoning.add(VISIBLE)
         elif secret:
             shape.reasoning.add(ENCRYPTED)
+    shape.work = nodes + items
     return shape
 
 

@@ -16,7 +16,7 @@ import os
 import stat
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from os import stat_result
 
@@ -290,6 +290,19 @@ class DirectoryTarget:
             yield Skip(display_path(top.inside), SkipReason.READ_ERROR, exc.strerror or str(exc))
             return
         self._current = top
+        try:
+            yield from self._entries(frames, entries, linked, visited)
+        except OSError as exc:  # an entry's stat failed past the listing (an I/O error): the rest is not walked
+            yield Skip(display_path(top.inside), SkipReason.READ_ERROR, f"listing cut: {exc.strerror or exc}")
+
+    def _entries(
+        self,
+        frames: list[_Frame],
+        entries: Iterable[tuple[str, stat_result]],
+        linked: deque[tuple[str, str, _Key]],
+        visited: set[_Key],
+    ) -> Iterator[FileEntry | Skip]:
+        top = frames[-1]
         at_root = top.inside == "/"
         for name, st in entries:
             inside = _join(top.inside, name)
