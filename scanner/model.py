@@ -41,6 +41,7 @@ class SkipReason(str, Enum):
     PARSE_ERROR = "parse-error"  # a structured file that did not parse; what could be read line by line was
     CAP_REACHED = "cap-reached"  # a bound on distinct items was reached; the detail says what was cut and how much
     PROCESS_GONE = "process-gone"  # live audit: a process in scope exited or never existed
+    EXCLUDED = "excluded"  # left out on purpose by --exclude or --skip-dirs; the detail names the glob
 
 
 @dataclass(frozen=True)

@@ -2,26 +2,42 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from tabulate import tabulate
 
 from scanner.catalog import CatalogError
 from scanner.catalog.loader import check_examples, check_references, load_catalogs, load_file, searchable_patterns
 from scanner.catalog.matcher import check_yara_pattern
 from scanner.cli.common import fail
-from scanner.cli.helptext import CleanHelp
+from scanner.cli.helptext import CleanGroup, CleanHelp, command_settings
+from scanner.cli.options import Config
+from scanner.cli.terminal import terminal_for
+from scanner.render._view import ReportOptions
+from scanner.render.table import grid
 
-app = typer.Typer(help="List, show and validate catalogs (catalogs/*.toml).", no_args_is_help=True)
+app = typer.Typer(help="List, show and validate catalogs (catalogs/*.toml).", no_args_is_help=True, cls=CleanGroup,
+                  context_settings=command_settings(),
+                  epilog="modelcensus catalogs list\nmodelcensus catalogs show anthropic\n"
+                         "modelcensus catalogs validate catalogs/acme.toml")
 
 
-@app.command("list", cls=CleanHelp)
+def tabulate(rows: Sequence[Sequence[object]], headers: list[str]) -> str:
+    """A table fitted to the terminal, as every other table of the command line."""
+    term = terminal_for(None)
+    opts = ReportOptions(width=term.width, colour=term.colour)
+    return "\n".join(grid(headers, [[str(c) for c in r] for r in rows], opts, main=0))
+
+
+@app.command("list", cls=CleanHelp, epilog="modelcensus catalogs list\nmodelcensus catalogs list --catalog acme.toml")
 def list_command(
     catalog: Annotated[
-        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory", metavar="PATH")
+        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory", metavar="PATH",
+                                        show_default=False)
     ] = None,
+    config: Config = None,
 ) -> None:
     """List the loaded catalogs with their version and what they hold."""
     try:
@@ -49,12 +65,15 @@ def list_command(
     )
 
 
-@app.command("show", cls=CleanHelp)
+@app.command("show", cls=CleanHelp, epilog="modelcensus catalogs show anthropic\n"
+             "modelcensus catalogs show acme --catalog acme.toml")
 def show_command(
-    name: Annotated[str, typer.Argument(help="Catalog name, e.g. anthropic")],
+    name: Annotated[str, typer.Argument(help="Catalog name, e.g. anthropic", metavar="NAME", show_default=False)],
     catalog: Annotated[
-        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory", metavar="PATH")
+        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory", metavar="PATH",
+                                        show_default=False)
     ] = None,
+    config: Config = None,
 ) -> None:
     """Show one catalog's models, families, forms and hosts."""
     try:
@@ -95,9 +114,12 @@ def show_command(
         typer.echo(tabulate(rows, headers=["agent product", "name", "packages", "settings files", "ships globs"]))
 
 
-@app.command("validate", cls=CleanHelp)
+@app.command("validate", cls=CleanHelp, epilog="modelcensus catalogs validate catalogs/acme.toml\n"
+             "modelcensus catalogs validate catalogs/")
 def validate_command(
-    path: Annotated[Path, typer.Argument(help="A catalog file or a directory of them")],
+    path: Annotated[Path, typer.Argument(help="A catalog file or a directory of them", metavar="PATH",
+                                         show_default=False)],
+    config: Config = None,
 ) -> None:
     """Check catalog files: schema, regexes, search-engine compatibility and every example."""
     problems: list[str] = []

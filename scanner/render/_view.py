@@ -17,11 +17,12 @@ MAX_WHERE = 3
 
 @dataclass(frozen=True)
 class ReportOptions:
-    width: int = 120  # terminal columns the table fits in
+    width: int | None = 120  # columns the table fits in; None: no limit (piped output, a file)
     wide: bool = False  # full cells, no cut
     all: bool = False  # list mentions that are not wiring in full
     colour: bool = False  # ANSI colour for severities (a TTY without NO_COLOR)
     ignored: Mapping[str, str] = field(default_factory=dict)  # finding id -> why it is accepted (ignore file)
+    hidden_findings: int = 0  # findings --severity leaves out of the report (the report says how many)
 
 
 DEFAULT = ReportOptions()
@@ -110,7 +111,8 @@ def sessions(inv: Inventory, opts: ReportOptions) -> Section:
             f"{p.vendor}{'/' + p.served_via if p.served_via else ''}{' ' + p.api if p.api else ''} ×{p.records}"
             for p in s.providers)
         fernet = f"{s.fernet.consistent}/{s.fernet.tokens} ok" if s.fernet else ""
-        rows.append((s.session_id, s.format, _s(s.started_at), str(s.records), ", ".join(s.labels[:3]),
+        labels = ", ".join(s.labels[:3]) + (f" (+{len(s.labels) - 3})" if len(s.labels) > 3 else "")
+        rows.append((s.session_id, s.format, _s(s.started_at), str(s.records), labels,
                      providers or "unknown", s.reasoning, fernet, s.location.path))
     return _section("sessions", tuple(rows))
 
