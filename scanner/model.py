@@ -324,6 +324,7 @@ class ModelEntry:
     wired: bool
     locations: tuple[Location, ...]
     retires: str | None = None  # the catalog's shutdown date (past or planned)
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -336,6 +337,7 @@ class SdkEntry:
     installed: bool
     environment: str | None
     locations: tuple[Location, ...]
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -347,6 +349,7 @@ class EndpointEntry:
     wired: bool
     locations: tuple[Location, ...]
     overrides: tuple[tuple[str, str], ...] = ()  # (vendor, variable) whose default host this replaces
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -365,6 +368,7 @@ class CredentialEntry:
     locations: tuple[CredentialLocation, ...]
     route: str | None = None
     paired_with: str | None = None  # sha256 of the paired id (an AWS secret access key's AKIA/ASIA id)
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -374,6 +378,7 @@ class KillSwitchEntry:
     state: SwitchState
     locations: tuple[Location, ...]
     note: str | None = None
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -384,6 +389,7 @@ class ClientEntry:
     kind: str
     components: tuple[str, ...]
     locations: tuple[Location, ...]
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -396,6 +402,7 @@ class McpServerEntry:
     user: str | None
     config: str  # the config file that declares it
     locations: tuple[Location, ...]
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -442,6 +449,7 @@ class Finding:
     severity: Severity
     title: str
     locations: tuple[Location, ...] = ()
+    locations_cut: int = 0  # locations past the ones a finding keeps: counted, not listed
 
 
 @dataclass(frozen=True)

@@ -124,7 +124,10 @@ def _submit(pool: ProcessPoolExecutor, files: list[FileEntry]) -> Future[list[_S
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
+    # The executor's own thread is joined once its workers are gone: left running, it would close its wake-up
+    # pipe while the interpreter's exit hook writes to it (an "Exception ignored … Bad file descriptor").
     workers = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in workers:
         with contextlib.suppress(OSError, ValueError):
@@ -132,6 +135,8 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     for proc in workers:
         with contextlib.suppress(OSError, ValueError, AssertionError):
             proc.join(timeout=5)
+    if manager is not None:
+        manager.join(timeout=10)
 
 
 def _fold(

@@ -16,7 +16,7 @@ from scanner.cli.helptext import CleanGroup, CleanHelp, command_settings
 from scanner.cli.options import Config
 from scanner.cli.terminal import terminal_for
 from scanner.render._view import ReportOptions
-from scanner.render.table import grid
+from scanner.render.table import fit_line, grid
 
 app = typer.Typer(help="List, show and validate catalogs (catalogs/*.toml).", no_args_is_help=True, cls=CleanGroup,
                   context_settings=command_settings(),
@@ -24,11 +24,14 @@ app = typer.Typer(help="List, show and validate catalogs (catalogs/*.toml).", no
                          "modelcensus catalogs validate catalogs/acme.toml")
 
 
+def _options() -> ReportOptions:
+    term = terminal_for(None)
+    return ReportOptions(width=term.width, colour=term.colour)
+
+
 def tabulate(rows: Sequence[Sequence[object]], headers: list[str]) -> str:
     """A table fitted to the terminal, as every other table of the command line."""
-    term = terminal_for(None)
-    opts = ReportOptions(width=term.width, colour=term.colour)
-    return "\n".join(grid(headers, [[str(c) for c in r] for r in rows], opts, main=0))
+    return "\n".join(grid(headers, [[str(c) for c in r] for r in rows], _options(), main=0))
 
 
 @app.command("list", cls=CleanHelp, epilog="modelcensus catalogs list\nmodelcensus catalogs list --catalog acme.toml")
@@ -83,7 +86,7 @@ def show_command(
     if name not in files:
         fail(f"no catalog named {name!r}; loaded: {', '.join(sorted(files))}")
     f = files[name]
-    typer.echo(f"{f.name} {f.version} ({f.origin}): {f.description}")
+    typer.echo(fit_line(f"{f.name} {f.version} ({f.origin}): {f.description}", _options()))
     if f.families:
         typer.echo(tabulate([[x.id, x.vendor, x.pattern] for x in f.families], headers=["family", "vendor", "grammar"]))
     if f.models:

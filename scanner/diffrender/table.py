@@ -6,18 +6,17 @@ from scanner.diff.model import InventoryDiff
 from scanner.diffrender.common import catalog_note, grouped, headline, where
 from scanner.policy.ignore import IgnoreEntry
 from scanner.render._view import DEFAULT, ReportOptions
-from scanner.render.table import COLOURS, grid
-from scanner.textsafe import escape_control
+from scanner.render.table import COLOURS, fit_line, grid
 
 description = "human-readable table of changes, most severe first, each with its id; fits the terminal"
 
 
 def render(diff: InventoryDiff, expired: tuple[IgnoreEntry, ...] = (), opts: ReportOptions = DEFAULT) -> str:
     old, new = diff.old.target.location, diff.new.target.location
-    out = [f"modelcensus diff: {escape_control(old)} → {escape_control(new)}", headline(diff)]
+    out = [fit_line(f"modelcensus diff: {old} → {new}", opts), fit_line(headline(diff), opts)]
     note = catalog_note(diff)
     if note:
-        out.append(escape_control(note))
+        out.append(fit_line(note, opts))
     active = grouped(diff)
     if active:
         rows = [[c.severity.value, c.kind.value, "└ " * depth + f"{c.title}\nid: {c.id}", where(c.where)]

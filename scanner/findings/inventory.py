@@ -20,11 +20,9 @@ from scanner.model import (
     location_key,
 )
 
-_MAX_LOCS = 20
-
 
 def _wiring(locs: tuple[Location, ...]) -> tuple[Location, ...]:
-    return tuple(loc for loc in locs if loc.context in WIRING_CONTEXTS)[:_MAX_LOCS]
+    return tuple(loc for loc in locs if loc.context in WIRING_CONTEXTS)
 
 
 def _by_model(inv: Inventory) -> dict[str, list[ModelEntry]]:
@@ -46,7 +44,7 @@ def _spelled(key: str, entries: list[ModelEntry]) -> str:
 
 def _model_locations(entries: list[ModelEntry]) -> tuple[Location, ...]:
     locs = {loc for m in entries for loc in m.locations if loc.context in WIRING_CONTEXTS}
-    return tuple(sorted(locs, key=location_key))[:_MAX_LOCS]
+    return tuple(sorted(locs, key=location_key))
 
 
 def external_models(inv: Inventory) -> Iterator[Hit]:
@@ -59,7 +57,7 @@ def external_models(inv: Inventory) -> Iterator[Hit]:
                 routes[(m.vendor, m.served_via or "unstated route")].append(m)
         for (vendor, via), ms in sorted(routes.items()):
             yield Hit(f"{vendor}:{via}:{key}", f"{key} ({vendor}) wired via {via}{_spelled(key, ms)}",
-                      _model_locations(ms))
+                      _model_locations(ms), more=sum(m.locations_cut for m in ms))
 
 
 def unknown_models(inv: Inventory) -> Iterator[Hit]:
@@ -77,7 +75,8 @@ def _lifecycle(inv: Inventory, stage: str) -> Iterator[Hit]:
         retires = next((m.retires for m in staged if m.retires), None)
         verb = "shut down" if stage == "retired" else "shuts down"
         when = f" ({verb} {retires})" if retires else ""
-        yield Hit(key, f"{key} is {stage}{when} but still wired{_spelled(key, staged)}", _model_locations(staged))
+        yield Hit(key, f"{key} is {stage}{when} but still wired{_spelled(key, staged)}", _model_locations(staged),
+                  more=sum(m.locations_cut for m in staged))
 
 
 def deprecated_models(inv: Inventory) -> Iterator[Hit]:
@@ -90,8 +89,8 @@ def retired_models(inv: Inventory) -> Iterator[Hit]:
 
 def credentials(inv: Inventory) -> Iterator[Hit]:
     for c in inv.credentials:
-        locs = tuple(cl.location for cl in c.locations)[:_MAX_LOCS]
-        yield Hit(c.sha256[:16], f"{c.type} credential present ({c.redacted})", locs)
+        locs = tuple(cl.location for cl in c.locations)
+        yield Hit(c.sha256[:16], f"{c.type} credential present ({c.redacted})", locs, more=c.locations_cut)
 
 
 def world_readable_credentials(inv: Inventory) -> Iterator[Hit]:
@@ -99,7 +98,7 @@ def world_readable_credentials(inv: Inventory) -> Iterator[Hit]:
         loose = tuple(cl.location for cl in c.locations if cl.mode and int(cl.mode, 8) & 0o004)
         if loose:
             yield Hit(
-                c.sha256[:16], f"{c.type} credential ({c.redacted}) is in a world-readable file", loose[:_MAX_LOCS]
+                c.sha256[:16], f"{c.type} credential ({c.redacted}) is in a world-readable file", loose
             )
 
 
@@ -113,7 +112,7 @@ def disarmed_kill_switches(inv: Inventory) -> Iterator[Hit]:
 def armed_kill_switches(inv: Inventory) -> Iterator[Hit]:
     for k in inv.kill_switches:
         if k.state is SwitchState.ON:
-            yield Hit(k.name, f"kill switch {k.name} is set ({k.value})", k.locations[:_MAX_LOCS])
+            yield Hit(k.name, f"kill switch {k.name} is set ({k.value})", k.locations)
 
 
 _SWITCH_VERB = {SwitchState.ON: "arms", SwitchState.OFF: "disarms"}
@@ -155,7 +154,7 @@ def vendor_default_overridden(inv: Inventory) -> Iterator[Hit]:
     """A vendor SDK's base-URL variable sends its traffic to another host: a reverse proxy in the path."""
     for e in inv.endpoints:
         for vendor, variable in e.overrides:
-            locs = _wiring(e.locations) or e.locations[:_MAX_LOCS]
+            locs = _wiring(e.locations) or e.locations
             yield Hit(f"{vendor}:{e.host}",
                       f"{variable} sends {vendor} traffic to {e.host} instead of {vendor}'s own API "
                       "(a proxy in the path)", locs)
@@ -197,7 +196,7 @@ def dormant_clients(inv: Inventory) -> Iterator[Hit]:
             continue
         what = sorted({label for label, _ in items})
         shown = ", ".join(what[:4]) + (f" and {len(what) - 4} more" if len(what) > 4 else "")
-        locs = tuple(sorted({loc for _, loc in items}, key=location_key))[:_MAX_LOCS]
+        locs = tuple(sorted({loc for _, loc in items}, key=location_key))
         yield Hit(
             vendor,
             f"{vendor} client shipped but no config routes to it: {shown}",

@@ -20,7 +20,7 @@ from scanner.fleet.report import FleetReport
 from scanner.model import Severity
 from scanner.render._svg import vendor_colours
 from scanner.render._view import ReportOptions
-from scanner.render.table import COLOURS, grid
+from scanner.render.table import COLOURS, fit_line, grid
 from scanner.textsafe import escape_control, safe
 
 _MAX_NAMES = 6
@@ -73,7 +73,7 @@ def _head(r: FleetReport) -> str:
 
 def report_table(r: FleetReport, view: ViewOptions | None = None) -> str:
     opts = (view or ViewOptions()).table
-    out = [f"Fleet: {_head(r)}", ""]
+    out = [fit_line(f"Fleet: {_head(r)}", opts), ""]
     for title, headers, rows, sev in _sections(r):
         out.append(f"{title} ({len(rows)})")
         if not rows:
@@ -222,7 +222,7 @@ def _diff_head(d: FleetDiff) -> str:
 
 def diff_table(d: FleetDiff, view: ViewOptions | None = None) -> str:
     opts = (view or ViewOptions()).table
-    out = [escape_control(_diff_head(d)), ""]
+    out = [fit_line(_diff_head(d), opts), ""]
     if d.pairs:
         rows = [[c.severity, c.kind, f"{c.title}\nid: {c.change_id}", f"{c.targets} of {d.pairs}"]
                 for c in d.changes]

@@ -14,7 +14,17 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from scanner.findings.modelkey import is_alias, keyer
-from scanner.model import Context, Inventory, Location, ModelEntry, SdkEntry, Severity, SkipReason, SwitchState
+from scanner.model import (
+    MAX_LOCATIONS,
+    Context,
+    Inventory,
+    Location,
+    ModelEntry,
+    SdkEntry,
+    Severity,
+    SkipReason,
+    SwitchState,
+)
 from scanner.policy.ignore import id_matches
 from scanner.render._view import ReportOptions, filesystem_inspected, where
 
@@ -147,10 +157,10 @@ def gap_lines(inv: Inventory) -> list[Line]:
     """What was not read although it may hold wiring: unreadable paths, other filesystems, parts left out,
     inventory caps."""
     gaps = [s for s in inv.skipped if s.reason in _HIDING or s.detail == "other filesystem"
-            or (s.reason is SkipReason.CAP_REACHED and s.path == "(inventory)")]
+            or (s.reason is SkipReason.CAP_REACHED and s.path == "(inventory)" and "session" in s.detail)]
     if not gaps:
         return []
-    shown = [f"{g.path} ({g.reason.value if g.detail != 'other filesystem' else 'other filesystem'})"
+    shown = [f"{g.path} ({g.detail if g.path == '(inventory)' or g.detail == 'other filesystem' else g.reason.value})"
              for g in gaps[:_GAPS_SHOWN]]
     more = f", +{len(gaps) - _GAPS_SHOWN} more" if len(gaps) > _GAPS_SHOWN else ""
     return [Line(0, f"not read: {len(gaps)} part(s) that may hold wiring: {', '.join(shown)}{more}; what they "
@@ -184,8 +194,8 @@ def finding_rows(inv: Inventory, opts: ReportOptions) -> list[FindingRow]:
     """One row per finding, with its id, as JSON and SARIF have them; findings about sessions that say the same
     thing of different sessions are one row with their count and a glob of their ids. Most severe first; accepted
     ones last, with their reason."""
-    rows = [FindingRow(f.severity, f.title, where(f.locations, 1), (f.id,), _ignored((f.id,), opts), f.id)
-            for f in inv.findings]
+    rows = [FindingRow(f.severity, f.title, where(f.locations, 1, f.locations_cut), (f.id,), _ignored((f.id,), opts),
+                       f.id) for f in inv.findings]
     rows = _fold_sessions(rows, {x.session_id for x in inv.sessions}, [f.id for f in inv.findings])
     rows.sort(key=lambda r: (r.ignored is not None, -r.severity.rank))
     return rows
@@ -284,11 +294,21 @@ def not_wiring(inv: Inventory) -> list[Mention]:
                    for src, names in per.items()), key=lambda x: (-x.models, x.source))
 
 
-def not_wiring_lines(inv: Inventory) -> list[Line]:
+def not_wiring_lines(inv: Inventory, most: int | None = None) -> list[Line]:
+    """The mentions per source, the first `most` of them when given, and how many more."""
     ms = not_wiring(inv)
     if not ms:
         return []
     total = sum(1 for m in inv.models if not m.wired)
     out = [Line(0, f"not wiring: {total:,} model id(s) only mentioned")]
-    out += [Line(1, f"{m.source}: {m.models:,} model id(s) in {m.context}; not wiring") for m in ms]
+    shown = ms if most is None else ms[:most]
+    out += [Line(1, f"{m.source}: {m.models:,} model id(s) in {m.context}; not wiring") for m in shown]
+    if len(shown) < len(ms):
+        out.append(Line(1, f"+{len(ms) - len(shown):,} more source(s) with {sum(m.models for m in ms[len(shown):]):,} "
+                           "mention(s) (--all lists every id)"))
+    cut = [m for m in inv.models if not m.wired and m.locations_cut]
+    if cut:
+        more = sum(m.locations_cut for m in cut)
+        out.append(Line(1, f"+{more:,} more place(s) of {len(cut):,} model id(s), past the {MAX_LOCATIONS} an id "
+                           "keeps: counted (locations_cut in JSON), not grouped above"))
     return out

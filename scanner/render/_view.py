@@ -40,10 +40,12 @@ class Section:
     main: str | None = None  # the column that says what a row is: the last a narrow terminal cuts
 
 
-def where(locs: Sequence[Location], most: int = MAX_WHERE) -> str:
+def where(locs: Sequence[Location], most: int = MAX_WHERE, cut: int = 0) -> str:
+    """The first places, and how many more there are: those listed past `most`, and `cut` more that the
+    inventory counted but did not keep."""
     unique = list(dict.fromkeys(f"{loc.path}:{loc.line}" if loc.line else loc.path for loc in locs))
-    more = f" (+{len(unique) - most})" if len(unique) > most else ""
-    return ", ".join(unique[:most]) + more
+    left = max(0, len(unique) - most) + cut
+    return ", ".join(unique[:most]) + (f" (+{left})" if left else "")
 
 
 def contexts(locs: Sequence[Location]) -> str:
@@ -65,7 +67,8 @@ def models(inv: Inventory, opts: ReportOptions) -> Section:
     shown = [m for m in inv.models if m.wired or opts.all]
     rows = tuple(
         (m.vendor or "?", m.name, _s(m.canonical), _s(m.served_via), _s(m.base_model), _s(m.lifecycle))
-        + (("yes" if m.wired else "no",) if opts.all else ()) + (contexts(m.locations), where(m.locations))
+        + (("yes" if m.wired else "no",) if opts.all else ()) + (contexts(m.locations),
+                                                                 where(m.locations, cut=m.locations_cut))
         for m in shown
     )
     left = len(inv.models) - len(shown)
@@ -85,21 +88,22 @@ def sdks(inv: Inventory, opts: ReportOptions) -> Section:
 
 def endpoints(inv: Inventory, opts: ReportOptions) -> Section:
     rows = tuple((e.host, e.vendor or "?", _s(e.served_via), "yes" if e.wired else "no", contexts(e.locations),
-                  where(e.locations)) for e in inv.endpoints)
+                  where(e.locations, cut=e.locations_cut)) for e in inv.endpoints)
     return _section("endpoints", rows, main="host")
 
 
 def credentials(inv: Inventory, opts: ReportOptions) -> Section:
     rows = tuple(
         (c.type, c.vendor or "?", c.redacted, c.sha256[:16], ",".join(sorted({x.mode or "?" for x in c.locations})),
-         ",".join(sorted({x.owner or "?" for x in c.locations})), where([x.location for x in c.locations]))
+         ",".join(sorted({x.owner or "?" for x in c.locations})),
+         where([x.location for x in c.locations], cut=c.locations_cut))
         for c in inv.credentials
     )
     return _section("credentials", rows)
 
 
 def kill_switches(inv: Inventory, opts: ReportOptions) -> Section:
-    rows = tuple((k.name, _s(k.value), k.state.value, contexts(k.locations), where(k.locations))
+    rows = tuple((k.name, _s(k.value), k.state.value, contexts(k.locations), where(k.locations, cut=k.locations_cut))
                  for k in inv.kill_switches)
     return _section("kill_switches", rows)
 
@@ -129,7 +133,8 @@ def routes(inv: Inventory, opts: ReportOptions) -> Section:
 
 
 def clients(inv: Inventory, opts: ReportOptions) -> Section:
-    rows = tuple((c.vendor or "?", c.provider, _s(c.served_via), c.kind, ", ".join(c.components), where(c.locations))
+    rows = tuple((c.vendor or "?", c.provider, _s(c.served_via), c.kind, ", ".join(c.components),
+                  where(c.locations, cut=c.locations_cut))
                  for c in inv.clients)
     return _section("clients", rows, main="client")
 

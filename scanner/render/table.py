@@ -35,7 +35,17 @@ _HEADLINE_WRAP = 3  # wrapped lines one headline item may take before its list i
 # Bounds of the default report (lines); --all lifts them. Together with the fixed lines they stay under 400.
 HEADLINE_LINES = 80
 FINDING_LINES = 200
-NOT_WIRING_LINES = 12
+NOT_WIRING_SOURCES = 8
+NOT_WIRING_LINES = 30
+
+
+def fit_line(text: str, opts: ReportOptions) -> str:
+    """A line of prose (a title naming the target, a summary) wrapped to the width; a long path breaks where it
+    must, whole."""
+    text = safe(text)
+    if opts.wide or opts.width is None or len(text) <= opts.width:
+        return text
+    return "\n".join(textwrap.wrap(text, opts.width, break_on_hyphens=False, subsequent_indent="  ")) or text
 
 
 def cut(text: str, width: int) -> str:
@@ -154,7 +164,7 @@ def headline_text(lines: Sequence[Line], opts: ReportOptions, budget: int | None
     for i, ln in enumerate(lines):
         item = _headline_item(ln, opts)
         if budget is not None and len(out) + len(item) > budget - 1 and i < len(lines) - 1:
-            out.append(f"… +{len(lines) - i} more headline line(s) (--all shows them)")
+            out.append(f"… +{len(lines) - i} more line(s) (--all lists everything)")
             break
         out += item
     return out
@@ -242,26 +252,27 @@ def _index(inv: Inventory, opts: ReportOptions) -> str:
 
 def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
     bounded = not opts.all
-    out = [f"modelcensus {inv.tool_version}: {inv.target.kind} {safe(inv.target.location)}\n"]
+    out = [fit_line(f"modelcensus {inv.tool_version}: {inv.target.kind} {inv.target.location}", opts) + "\n"]
     out.append("\n".join(headline_text(headline(inv), opts, HEADLINE_LINES if bounded else None)) + "\n")
     out.append(findings_text(inv, opts, FINDING_LINES if bounded else None))
     if bounded:
-        nw = not_wiring_lines(inv)
+        nw = not_wiring_lines(inv, NOT_WIRING_SOURCES)
         if nw:
             out.append("\n".join(headline_text(nw, opts, NOT_WIRING_LINES)) + "\n")
     live = inv.target.live
     if live is not None:
         parts = ", ".join(f"{p.name} {p.status}" for p in live.parts)
-        out.append(safe(f"Host {live.hostname}, kernel {live.kernel}, booted {live.boot_time or '?'}, "
-                        f"audited {live.audit_time}; {live.processes_inspected} process(es) inspected; {parts}")
-                   + "\n")
+        out.append(fit_line(f"Host {live.hostname}, kernel {live.kernel}, booted {live.boot_time or '?'}, "
+                            f"audited {live.audit_time}; {live.processes_inspected} process(es) inspected; {parts}",
+                            opts) + "\n")
     if bounded:
         out.append("\n".join(headline_text([Line(0, _index(inv, opts))], opts)) + "\n")
     for s in detail_sections(inv, opts):
         if s.key == "skipped":
             reasons = Counter(x.reason.value for x in inv.skipped)
             summary = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items())) or "nothing"
-            out.append(f"Skipped: {summary}\n" + (section_text(s, opts) if opts.all and s.rows else ""))
+            out.append(fit_line(f"Skipped: {summary}", opts) + "\n"
+                       + (section_text(s, opts) if opts.all and s.rows else ""))
         elif not bounded:
             out.append(section_text(s, opts))
     st = inv.stats
