@@ -315,3 +315,16 @@ def test_sarif_encodes_a_name_that_is_not_utf8_from_its_bytes(tmp_path: Path) ->
     uris = {loc["physicalLocation"]["artifactLocation"]["uri"] for r in json.loads(out)["runs"][0]["results"]
             for loc in r["locations"]}
     assert "etc/agent-%FF.env" in uris and "etc/back%5Cxffx.env" in uris
+
+
+def test_scan_and_audit_follow_one_filesystem_rule() -> None:
+    from typer.main import get_command
+
+    root = get_command(app)
+    defaults = {}
+    for name in ("scan", "audit", "sessions", "diff"):
+        cmd = root.commands[name]  # type: ignore[attr-defined]
+        (param,) = [p for p in cmd.params if p.name == "one_file_system"]
+        defaults[name] = (param.default, tuple(param.opts), tuple(param.secondary_opts))
+    assert len(set(defaults.values())) == 1, defaults
+    assert defaults["scan"] == (True, ("--one-file-system",), ("--cross-filesystems",))

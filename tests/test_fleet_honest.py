@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 from scanner.catalog import Catalog
 from scanner.fleet import FleetError
 from scanner.fleet.manifest import FleetTarget
+from scanner.render._svg import vendor_colours
 from tests.conftest import ScanFn, write
 
 pytest.importorskip("duckdb")
@@ -212,6 +214,36 @@ def test_a_bad_or_unreachable_scheduler_is_one_line_and_leaves_no_store(tmp_path
     assert done.returncode == 2 and message in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "internal error" not in done.stderr
     assert not store.exists()
+
+
+def test_fleet_never_writes_into_a_target(tmp_path: Path, scan_dir: ScanFn) -> None:
+    write(tmp_path / "ok", "/etc/agent/agent.env", "OPENAI_MODEL=gpt-5.5\n")
+    manifest = tmp_path / "fleet.txt"
+    manifest.write_text("ok\n")
+    done = _cli("scan", str(manifest), "--store", str(tmp_path / "ok" / "fleet.duckdb"), "-q")
+    assert done.returncode == 2 and "is inside the scanned target" in done.stderr
+    assert not (tmp_path / "ok" / "fleet.duckdb").exists()
+    store = _store(tmp_path, scan_dir, [("t1", "gpt-5.5", {})])
+    target = tmp_path / "vms" / "t1"
+    done = _cli("report", "--store", str(store), "-o", str(target / "report.txt"))
+    assert done.returncode == 2 and "is inside the scanned target" in done.stderr
+    assert not (target / "report.txt").exists()
+
+
+def test_fleet_html_chart_has_an_axis_values_and_the_single_target_colours(tmp_path: Path, scan_dir: ScanFn) -> None:
+    rows = [("a1", "gpt-5.5", {"release": "A"}), ("a2", "claude-opus-4-8", {"release": "A"}),
+            ("b1", "gpt-5.5", {"release": "B"})]
+    page = _cli("report", "--store", str(_store(tmp_path, scan_dir, rows)), "-f", "html").stdout
+    chart = page.split("<svg", 1)[1].split("</svg>", 1)[0]
+    assert re.findall(r'class="tick">(\d+)</text>', chart) == ["0", "1"]  # the axis: target counts
+    assert re.findall(r'class="value">(\d+)</text>', chart) == ["1", "1", "0", "1"]  # a value on every bar
+    fills = dict(re.findall(r'fill="(#[0-9A-Fa-f]{6})"><title>A · (\w+):', chart))
+    single = subprocess.run([sys.executable, "-m", "scanner", "scan", str(tmp_path / "vms" / "a2"), "-q", "-f",
+                             "html"], capture_output=True, text=True, timeout=300).stdout
+    assert fills and set(fills) == {vendor_colours(["anthropic", "openai"])[v] for v in ("anthropic", "openai")}
+    assert vendor_colours(["anthropic"])["anthropic"] == vendor_colours(["anthropic", "openai"])["anthropic"]
+    assert "<html" in single
+    assert "th{white-space:nowrap" in page  # headers never break mid-word
 
 
 def _doc(result: subprocess.CompletedProcess[str]) -> Any:

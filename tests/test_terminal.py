@@ -80,7 +80,7 @@ def test_scan_fits_the_terminal_in_colour(columns: int) -> None:
     assert len(lines) <= 400
     assert any(ln.startswith("Findings (") for ln in lines)
     header = next(ln for ln in lines if ln.startswith("severity"))
-    assert header.split() == (["severity", "finding"] if columns < 120 else ["severity", "finding", "where"])
+    assert header.split() == (["severity", "finding"] if columns < 150 else ["severity", "finding", "where"])
     code, plain = run_in_pty([*CLI, "scan", str(SAMPLE_VM)], columns, env={"NO_COLOR": "1"})
     assert code == 0 and "\x1b[1;31m" not in plain and "\x1b[33m" not in plain
 

@@ -89,7 +89,8 @@ def _sides(store: FleetStore, old: tuple[str, str], new: tuple[str, str]) -> tup
             sides[str(value)][rest].append(name)
     for side in (old, new):
         if not sides[side[1]]:
-            known = ", ".join(sorted(values)[:20]) or "none"
+            shown = sorted(values)
+            known = (", ".join(shown[:20]) + (f" (+{len(shown) - 20} more)" if len(shown) > 20 else "")) or "none"
             raise FleetError(f"--label {side[0]}={side[1]}: no scanned target has it ({side[0]} values in the "
                              f"store: {known})")
     return sides[old[1]], sides[new[1]]
@@ -102,10 +103,12 @@ def _check_label(store: FleetStore, key: str, value: str) -> None:
     values = [str(v) for (v,) in rows]
     if value not in values:
         if values:
-            known = f"{key} values in the store: {', '.join(values[:20])}" + (" …" if len(values) > 20 else "")
+            more = f" (+{len(values) - 20} more)" if len(values) > 20 else ""
+            known = f"{key} values in the store: {', '.join(values[:20])}{more}"
         else:
             _, keys = store.query("SELECT DISTINCT key FROM labels ORDER BY 1")
-            known = f"label keys in the store: {', '.join(str(k) for (k,) in keys[:20]) or 'none'}"
+            more = f" (+{len(keys) - 20} more)" if len(keys) > 20 else ""
+            known = f"label keys in the store: {', '.join(str(k) for (k,) in keys[:20]) or 'none'}{more}"
         raise FleetError(f"--label {key}={value}: no scanned target has it ({known})")
 
 

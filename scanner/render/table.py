@@ -203,7 +203,7 @@ def section_text(s: Section, opts: ReportOptions) -> str:
 
 # Below this width the findings table has two columns, where each was seen written under it: a third column would
 # leave the finding a third of an 80-column line.
-_WHERE_COLUMN = 120
+_WHERE_COLUMN = 150
 
 
 def _finding_cell(r: FindingRow, with_where: bool) -> str:
