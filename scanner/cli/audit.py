@@ -91,11 +91,7 @@ def audit_command(
     destination = None if output is None or str(output) == "-" else output
     if root.resolve() != Path("/"):  # auditing / writes its report on the machine it audits, as asked
         refuse_inside(destination, [root])
-    if any(p <= 0 for p in pid or []):
-        fail("--pid takes a positive process id")
-    for name in user or []:
-        if not _user_exists(name):
-            fail(f"--user {name}: no such user on this machine")
+    _check_scope(pid, user)
     options = ScanOptions(parse_size(max_file_size), include_pseudo, one_file_system)
     paths = walk_options(options, exclude, skip_dirs).paths
     scope = Scope(tuple(pid or ()), tuple(user or ()), tuple(exe_glob or ()))
@@ -110,6 +106,14 @@ def audit_command(
         if progress:
             sys.stderr.write("\r\x1b[K")
     report(inventory, fmt, destination, g, wide, show_all)
+
+
+def _check_scope(pid: list[int] | None, user: list[str] | None) -> None:
+    if any(p <= 0 for p in pid or []):
+        fail("--pid takes a positive process id")
+    for name in user or []:
+        if not _user_exists(name):
+            fail(f"--user {name}: no such user on this machine")
 
 
 def _user_exists(name: str) -> bool:

@@ -34,7 +34,7 @@ from scanner.cli.policy import CHOICES, load_ignores, parse_fail_on, parse_sever
 from scanner.cli.scan import choose, run_scan, walk_options
 from scanner.cli.settings import source
 from scanner.cli.terminal import terminal_for
-from scanner.diff import diff_inventories
+from scanner.diff import InventoryDiff, diff_inventories
 from scanner.diffrender import DIFF_RENDERERS, render_diff
 from scanner.inventory.load import InventoryLoadError, load_file
 from scanner.model import Inventory
@@ -98,15 +98,9 @@ def diff_command(
     fmt = choose(ctx, "format", format, DIFF_RENDERERS)
     threshold = parse_fail_on(fail_on, source(ctx, "fail_on"))
     shown = parse_severities(severity, source(ctx, "severity"))
+    old_path, new_path = _paths(sides, baseline)
     if baseline is not None:
-        if len(sides) != 1:
-            fail("with --baseline, give one target: modelcensus diff --baseline inventory.json TARGET")
-        old_path, new_path = baseline, sides[0]
         threshold = threshold or BASELINE_FAIL_ON
-    else:
-        if len(sides) != 2:
-            fail("give two sides: modelcensus diff OLD NEW (each an inventory JSON file or a directory)")
-        old_path, new_path = sides
     destination = None if output is None or str(output) == "-" else output
     refuse_inside(destination, [p for p in (old_path, new_path) if _scanned(p)])
     entries = load_ignores(ignore_file, ignore)
@@ -123,7 +117,21 @@ def diff_command(
     opts = ReportOptions(width=term.width, wide=wide, colour=term.colour)
     write_output(render_diff(fmt, result, expired, opts), destination)
     warn_expired(expired)
-    tripped = failing_changes(result, threshold, new_only=baseline is not None)
+    _gate(result, threshold, baseline is not None)
+
+
+def _paths(sides: list[Path], baseline: Path | None) -> tuple[Path, Path]:
+    if baseline is not None:
+        if len(sides) != 1:
+            fail("with --baseline, give one target: modelcensus diff --baseline inventory.json TARGET")
+        return baseline, sides[0]
+    if len(sides) != 2:
+        fail("give two sides: modelcensus diff OLD NEW (each an inventory JSON file or a directory)")
+    return sides[0], sides[1]
+
+
+def _gate(result: InventoryDiff, threshold: Level | None, new_only: bool) -> None:
+    tripped = failing_changes(result, threshold, new_only=new_only)
     if tripped:
         worst = max(tripped, key=lambda c: c.severity.rank)
         typer.echo(scrub_message(f"modelcensus: --fail-on {threshold.value if threshold else ''}: {len(tripped)} "

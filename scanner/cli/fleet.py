@@ -9,7 +9,7 @@ import csv
 import io
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -35,6 +35,10 @@ from scanner.cli.terminal import terminal_for
 from scanner.fleet import FleetError
 from scanner.render._view import ReportOptions
 from scanner.render.table import grid
+
+if TYPE_CHECKING:
+    from scanner.fleet.engine import FleetRun, FleetSummary
+    from scanner.fleet.task import ScanLimits
 
 app = typer.Typer(
     help="Scan many targets on dask.distributed and query their inventories together "
@@ -114,9 +118,7 @@ def scan_command(
     """Scan every target of a manifest or glob (each exactly as `modelcensus scan` would, in a subprocess with a
     timeout and a memory limit) and store the inventories. A target unchanged since its stored result, with the
     same catalogs, is not scanned again; with nothing to scan, no cluster is started. Ends with one summary line."""
-    from scanner.fleet.engine import execute, fleet_client, plan_run, stderr_progress
-    from scanner.fleet.manifest import from_glob, read_manifest
-    from scanner.fleet.store import FleetStore
+    from scanner.fleet.engine import FleetRun
     from scanner.fleet.task import ScanLimits
 
     if (manifest is None) == (glob is None):
@@ -129,29 +131,37 @@ def scan_command(
     catalogs_key = ",".join(f"{r.name}@{r.version}" for r in cat.refs)
     limits = ScanLimits(timeout, parse_size(memory_limit, "--memory-limit"),
                         tuple(str(c.resolve()) for c in catalog or []), max_file_size)
-    from scanner.fleet.engine import FleetRun
-
-    run = FleetRun(scheduler, workers, retries, rescan)
     try:
-        targets = read_manifest(manifest) if manifest is not None else from_glob(glob or "")
-        refuse_inside(store, [Path(t.path) for t in targets])
-        stored = {}
-        if store.is_file():
-            with FleetStore(store, read_only=True) as db:
-                stored = db.stored()
-        plan = plan_run(targets, stored, catalogs_key, run)
-        progress = None if quiet else stderr_progress
-        if not plan.submit:
-            with FleetStore(store) as db:
-                summary = execute(plan, None, db, limits, catalogs_key, retries, progress)
-        else:
-            with fleet_client(run) as client, FleetStore(store) as db:  # the store only once the cluster is there
-                summary = execute(plan, client, db, limits, catalogs_key, retries, progress)
+        run = FleetRun(scheduler, workers, retries, rescan)
+        summary = _scan_fleet(manifest, glob, store, limits, catalogs_key, run, quiet)
     except FleetError as exc:
         fail(str(exc))
     typer.echo(summary.line())
     if summary.failed and fail_on_error:
         raise typer.Exit(1)
+
+
+def _scan_fleet(manifest: Path | None, glob: str | None, store: Path, limits: ScanLimits, catalogs_key: str,
+                run: FleetRun, quiet: bool) -> FleetSummary:
+    """Plan from the stored results, then scan what changed: no cluster when nothing did, and the store file only
+    once the cluster is there (a scheduler that cannot be reached leaves no empty store behind)."""
+    from scanner.fleet.engine import execute, fleet_client, plan_run, stderr_progress
+    from scanner.fleet.manifest import from_glob, read_manifest
+    from scanner.fleet.store import FleetStore
+
+    targets = read_manifest(manifest) if manifest is not None else from_glob(glob or "")
+    refuse_inside(store, [Path(t.path) for t in targets])
+    stored = {}
+    if store.is_file():
+        with FleetStore(store, read_only=True) as db:
+            stored = db.stored()
+    plan = plan_run(targets, stored, catalogs_key, run)
+    progress = None if quiet else stderr_progress
+    if not plan.submit:
+        with FleetStore(store) as db:
+            return execute(plan, None, db, limits, catalogs_key, run.retries, progress)
+    with fleet_client(run) as client, FleetStore(store) as db:
+        return execute(plan, client, db, limits, catalogs_key, run.retries, progress)
 
 
 @app.command("report", cls=CleanHelp, epilog="""
