@@ -37,7 +37,6 @@ from scanner.live.snapshot import Scope
 from scanner.options import ScanOptions
 from scanner.render import RENDERERS
 
-FORMATS = ", ".join(RENDERERS)
 EXAMPLES = """
 sudo modelcensus audit -f json -o /tmp/inventory.json
 modelcensus audit --user agent --live-only

@@ -46,7 +46,6 @@ from scanner.render._view import ReportOptions
 from scanner.targets import WalkOptions
 from scanner.targets.registry import detect_kind
 
-FORMATS = ", ".join(DIFF_RENDERERS)
 # A baseline gate fails on what is new; below this, a new SDK or an unwired mention, it would fail too often.
 BASELINE_FAIL_ON = Level.LOW
 EXAMPLES = """

@@ -16,7 +16,6 @@ from scanner.policy.ignore import DEFAULT_NAME, IgnoreEntry, IgnoreFileError, ex
 from scanner.textsafe import escape_control, safe
 
 CHOICES = ", ".join(s.value for s in SEVERITIES)
-EXIT_CODES = "Exit status: 0 clean, 1 something at or above --fail-on, 2 bad usage, target, catalog or file."
 COMMAND_LINE_REASON = "accepted on the command line (--ignore)"
 
 

@@ -51,7 +51,6 @@ from scanner.targets import WalkOptions
 from scanner.targets.pathglob import PathFilter
 from scanner.targets.registry import DEFAULT_PLATFORM, ImageError, TargetKind, open_target
 
-FORMATS = ", ".join(RENDERERS)
 EXAMPLES = """
 modelcensus scan /mnt/agent-vm
 modelcensus scan agent.tar -f json -o inventory.json

@@ -49,10 +49,3 @@ def terminal_for(destination: Path | None) -> Terminal:
         width = shutil.get_terminal_size((80, 24)).columns
     return Terminal(max(MIN_WIDTH, width) if width else None, colour_wanted(tty))
 
-
-SEVERITY_COLOURS = {"high": "\x1b[1;31m", "medium": "\x1b[33m", "low": "\x1b[36m", "info": ""}
-ADDED, REMOVED, RESET = "\x1b[32m", "\x1b[31m", "\x1b[0m"
-
-
-def paint(text: str, code: str, on: bool) -> str:
-    return f"{code}{text}{RESET}" if on and code else text
