@@ -41,6 +41,7 @@ class SkipReason(str, Enum):
     PARSE_ERROR = "parse-error"  # a structured file that did not parse; what could be read line by line was
     CAP_REACHED = "cap-reached"  # a bound on distinct items was reached; the detail says what was cut and how much
     PROCESS_GONE = "process-gone"  # live audit: a process in scope exited or never existed
+    EXCLUDED = "excluded"  # left out on purpose by --exclude or --skip-dirs; the detail names the glob
 
 
 @dataclass(frozen=True)
@@ -365,6 +366,7 @@ class ModelEntry:
     deprecated: str | None = None
     task: str | None = None
     architecture: str | None = None
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -377,6 +379,7 @@ class SdkEntry:
     installed: bool
     environment: str | None
     locations: tuple[Location, ...]
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -388,6 +391,7 @@ class EndpointEntry:
     wired: bool
     locations: tuple[Location, ...]
     overrides: tuple[tuple[str, str], ...] = ()  # (vendor, variable) whose default host this replaces
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -406,6 +410,7 @@ class CredentialEntry:
     locations: tuple[CredentialLocation, ...]
     route: str | None = None
     paired_with: str | None = None  # sha256 of the paired id (an AWS secret access key's AKIA/ASIA id)
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -415,6 +420,7 @@ class KillSwitchEntry:
     state: SwitchState
     locations: tuple[Location, ...]
     note: str | None = None
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -425,6 +431,7 @@ class ClientEntry:
     kind: str
     components: tuple[str, ...]
     locations: tuple[Location, ...]
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -437,6 +444,7 @@ class McpServerEntry:
     user: str | None
     config: str  # the config file that declares it
     locations: tuple[Location, ...]
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -486,6 +494,7 @@ class Finding:
     severity: Severity
     title: str
     locations: tuple[Location, ...] = ()
+    locations_cut: int = 0  # locations past the ones a finding keeps: counted, not listed
 
 
 @dataclass(frozen=True)

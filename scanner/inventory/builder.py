@@ -70,9 +70,14 @@ MAX_SESSIONS = 20_000
 MAX_SETTINGS = 10_000  # environment-style base URL / model assignments kept for live findings
 MAX_AGENT_ITEMS = 10_000  # agent package / file / config evidence kept (distinct installs are few)
 
+_MAX_OVERFLOW = 100_000  # distinct locations past the candidates counted exactly; past this, each sighting counts
+
+
 @dataclass
 class _Locations:
     by_key: dict[tuple[str, int | None, str | None], Location] = field(default_factory=dict)
+    overflow: set[int] = field(default_factory=set)  # hashes of the distinct locations past the candidates
+    overflow_sightings: int = 0  # sightings past _MAX_OVERFLOW distinct ones
 
     def add(self, loc: Location) -> None:
         key = (loc.path, loc.line, loc.via)
@@ -80,6 +85,10 @@ class _Locations:
         if old is None:
             if len(self.by_key) < MAX_LOCATIONS * 4:
                 self.by_key[key] = loc
+            elif len(self.overflow) < _MAX_OVERFLOW:
+                self.overflow.add(hash(key))
+            else:
+                self.overflow_sightings += 1
             return
         better = loc if loc.context.precedence < old.context.precedence else old
         if loc.parse_error != better.parse_error or old.parse_error != better.parse_error:
@@ -89,6 +98,10 @@ class _Locations:
     def sorted(self) -> tuple[Location, ...]:
         locs = sorted(self.by_key.values(), key=location_key)
         return tuple(locs[:MAX_LOCATIONS])
+
+    def cut(self) -> int:
+        """How many locations `sorted` leaves out: every cut is counted where it happens."""
+        return max(0, len(self.by_key) - MAX_LOCATIONS) + len(self.overflow) + self.overflow_sightings
 
 
 def _version_key(ev: AgentPackageEvidence) -> tuple[int, ...]:
@@ -111,6 +124,7 @@ class InventoryBuilder:
         self._overrides: dict[str, set[tuple[str, str]]] = defaultdict(set)
         self._creds: dict[str, dict[tuple[str, int | None, str | None], CredentialLocation]] = defaultdict(dict)
         self._cred_kind: dict[str, CredentialEvidence] = {}
+        self._cred_cut: Counter[str] = Counter()
         self._switches: dict[tuple[str, str | None, str], _Locations] = defaultdict(_Locations)
         self._switch_note: dict[tuple[str, str | None, str], str] = {}
         self._skips: set[Skip] = set()
@@ -174,7 +188,9 @@ class InventoryBuilder:
             at = (loc.path, loc.line, loc.via)
             known_loc = slot.get(at)
             # A second sighting without file facts (an EnvironmentFile read from its unit) keeps the first's.
-            if (known_loc is None and len(slot) < MAX_LOCATIONS) or (known_loc and known_loc.mode is None):
+            if known_loc is None and len(slot) >= MAX_LOCATIONS:
+                self._cred_cut[ev.sha256] += 1  # a sighting past the bound: counted (it may repeat one)
+            elif known_loc is None or known_loc.mode is None:
                 meta = ev.meta
                 slot[at] = CredentialLocation(loc, meta.mode if meta else None, meta.owner if meta else None)
             known = self._cred_kind.get(ev.sha256)
@@ -261,14 +277,15 @@ class InventoryBuilder:
         endpoints = tuple(self._endpoint_entry(host, locs) for host, locs in sorted(self._hosts.items()))
         credentials = tuple(self._credential_entry(h) for h in self._creds)
         switches = tuple(
-            KillSwitchEntry(name, value, SwitchState(state), locs.sorted(), self._switch_note.get((name, value, state)))
+            KillSwitchEntry(name, value, SwitchState(state), locs.sorted(), self._switch_note.get((name, value, state)),
+                            locs.cut())
             for (name, value, state), locs in sorted(
                 self._switches.items(), key=lambda kv: (kv[0][0], kv[0][1] or "", kv[0][2])
             )
         )
         sessions = attach(in_order("sessions", self._sessions), self._session_notes)
         mcp_servers = tuple(
-            McpServerEntry(n, t, c, u, e, user, cfg, locs.sorted())
+            McpServerEntry(n, t, c, u, e, user, cfg, locs.sorted(), locs.cut())
             for (n, t, c, u, e, user, cfg), locs in sorted(
                 self._mcp.items(), key=lambda kv: (kv[0][6], kv[0][0], kv[0][1], kv[0][2] or "", kv[0][3] or "")
             )
@@ -376,6 +393,7 @@ class InventoryBuilder:
                     spec.deprecated if spec else None,
                     task,
                     architecture,
+                    locs.cut(),
                 )
             )
         return in_order("models", entries)
@@ -504,7 +522,8 @@ class InventoryBuilder:
 
     def _build_clients(self) -> tuple[ClientEntry, ...]:
         entries = [
-            ClientEntry(p, v, via, kind, tuple(sorted(self._client_parts[(p, v, via, kind)])), locs.sorted())
+            ClientEntry(p, v, via, kind, tuple(sorted(self._client_parts[(p, v, via, kind)])), locs.sorted(),
+                        locs.cut())
             for (p, v, via, kind), locs in self._clients.items()
         ]
         return tuple(entries)
@@ -522,6 +541,7 @@ class InventoryBuilder:
             installed,
             env,
             locs.sorted(),
+            locs.cut(),
         )
 
     def _endpoint_entry(self, host: str, locs: _Locations) -> EndpointEntry:
@@ -535,12 +555,14 @@ class InventoryBuilder:
             _wired(located),
             located,
             tuple(sorted(self._overrides.get(host, ()))),
+            locs.cut(),
         )
 
     def _credential_entry(self, sha: str) -> CredentialEntry:
         kind = self._cred_kind[sha]
         locs = sorted(self._creds[sha].values(), key=lambda c: location_key(c.location))
-        return CredentialEntry(kind.type, kind.vendor, kind.redacted, sha, tuple(locs), kind.route, kind.pair)
+        return CredentialEntry(kind.type, kind.vendor, kind.redacted, sha, tuple(locs), kind.route, kind.pair,
+                               self._cred_cut[sha])
 
 
 def _credential_rank(ev: CredentialEvidence) -> tuple[int, int]:

@@ -274,22 +274,30 @@ def _corroborations_of(s: SessionEntry) -> SessionEntry:
     return dataclasses.replace(s, corroborated_by=notes)
 
 
+# A list of locations cut at its bound says how many it left out, in JSON too (`locations_cut`, only when some were).
+_CUT = frozenset({"locations_cut"})
+
 SHAPES.update({
     Location: Shape(omit_empty=frozenset({"layer"})),  # container images only: a directory's keep their shape
     CredentialLocation: Shape(inline={"location": None}),
     ModelEntry: Shape(order=("name", "canonical", "vendor", "family", "served_via", "base_model", "catalog",
                              "lifecycle", "retires", "released", "deprecated", "task", "architecture", "wired",
-                             "locations"),
-                      omit_empty=frozenset({"released", "deprecated", "task", "architecture"})),
+                             "locations", "locations_cut"),
+                      omit_empty=frozenset({"released", "deprecated", "task", "architecture"}) | _CUT),
     EndpointEntry: Shape(
-        order=("host", "vendor", "served_via", "urls", "wired", "overrides", "locations"),
+        order=("host", "vendor", "served_via", "urls", "wired", "overrides", "locations", "locations_cut"),
+        omit_empty=_CUT,
         codecs={"overrides": (
             lambda v: [{"vendor": vendor, "set_by": var} for vendor, var in v],
             lambda v: tuple((o["vendor"], o["set_by"]) for o in v),
         )},
     ),
-    CredentialEntry: Shape(omit_empty=frozenset({"route", "paired_with"})),
-    KillSwitchEntry: Shape(order=("name", "value", "state", "note", "locations")),
+    CredentialEntry: Shape(omit_empty=frozenset({"route", "paired_with"}) | _CUT),
+    KillSwitchEntry: Shape(order=("name", "value", "state", "note", "locations", "locations_cut"), omit_empty=_CUT),
+    SdkEntry: Shape(omit_empty=_CUT),
+    ClientEntry: Shape(omit_empty=_CUT),
+    McpServerEntry: Shape(omit_empty=_CUT),
+    Finding: Shape(omit_empty=_CUT),
     SessionProvider: Shape(
         order=("vendor", "served_via", "api", "records", "confidence", "first_seen", "last_seen", "first_record",
                "last_record", "record_ranges", "candidates", "evidence"),

@@ -23,6 +23,7 @@ from os import stat_result
 from scanner.model import Skip, SkipReason, TargetInfo
 from scanner.targets.base import FileEntry, ReadFailure, ReadResult
 from scanner.targets.hostfs import Filesystem, Handle, HostFilesystem
+from scanner.targets.pathglob import PathFilter
 from scanner.textsafe import display_path
 
 MAX_SYMLINK_HOPS = 40
@@ -44,6 +45,7 @@ class WalkOptions:
     one_file_system: bool = False
     # Inside paths never entered, with why (a live root's /proc, /sys and network mounts, by fstype).
     exclude: tuple[tuple[str, str], ...] = ()
+    paths: PathFilter = PathFilter()  # --exclude and --skip-dirs
 
 
 class _Unresolvable(Exception):
@@ -313,6 +315,10 @@ class DirectoryTarget:
                 yield Skip(display_path(inside), SkipReason.PSEUDO_FILESYSTEM, "skipped by default")
                 continue
             mode = st.st_mode
+            left_out = self.options.paths.why(inside, not stat.S_ISREG(mode)) if self.options.paths else None
+            if left_out:
+                yield Skip(display_path(inside), SkipReason.EXCLUDED, left_out)
+                continue
             if stat.S_ISLNK(mode):
                 yield from self._follow(frames, name, inside, linked, visited)
                 continue
