@@ -350,7 +350,11 @@ class DirectoryTarget:
         try:
             if not stat.S_ISREG(self.fs.fstat(handle).st_mode):
                 raise ReadFailure(SkipReason.CHANGED, "no longer a regular file")
-            return self.fs.pread(handle, size, offset)
+            data = self.fs.pread(handle, size, offset)
+            want = min(size, entry.size - offset)
+            if len(data) < want:
+                raise ReadFailure(SkipReason.READ_ERROR, f"short read: {len(data)} of {want} bytes at byte {offset}")
+            return data
         except OSError as exc:
             raise ReadFailure(SkipReason.READ_ERROR, exc.strerror or str(exc)) from None
         finally:
@@ -395,6 +399,8 @@ class DirectoryTarget:
                     break
                 chunks.append(chunk)
                 got += len(chunk)
+            if got < min(limit, st.st_size):  # the file says it holds more: never a silent 0-byte or cut file
+                raise ReadFailure(SkipReason.READ_ERROR, f"short read: {got} of {st.st_size} bytes")
             data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
             return ReadResult(data, got >= limit and st.st_size > limit)
         except OSError as exc:
@@ -537,6 +543,8 @@ def _entry_or_skip(inside: str, st: stat_result, via: str | None) -> FileEntry |
     # A skip names what the walk met: the symlink, when the file was reached through one.
     shown = display_path(via or inside)
     to = f" (-> {display_path(inside)})" if via else ""
+    if not stat.S_IFMT(mode):  # a backend lists a name whose inode it cannot read (a damaged image)
+        return Skip(shown, SkipReason.READ_ERROR, "its inode cannot be read" + to)
     if stat.S_ISFIFO(mode):
         return Skip(shown, SkipReason.FIFO, "named pipe" + to)
     if stat.S_ISSOCK(mode):

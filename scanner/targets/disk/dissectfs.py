@@ -1,8 +1,13 @@
-"""A disk image's filesystems as the walker's `Filesystem`, through dissect.target (AGPL-3.0, the `images` extra,
-imported only here and only when a disk image is scanned).
+"""A disk image's mounted filesystems as the walker's `Filesystem`, through dissect.target (AGPL-3.0, the `images`
+extra, imported only when a disk image is scanned).
 
-Each directory is listed once and its entries kept (a lookup by path rescans an ext directory: 10–30x slower),
-so the walk costs one listing per directory. Handles number open entries; nothing follows a symlink.
+The mounts (`mounts.py`) are laid over the root here: a mount point's entry is the mounted filesystem's root, and a
+directory the mounts need but the root lacks (`/$fs$`) is made up. Every mounted filesystem has its own device
+number, and so has every btrfs subvolume (as the kernel gives them), so the walker's (device, inode) identity of a
+directory holds across filesystems whose inode numbers repeat. A directory's listing is kept while the walk may
+come back to it (a bounded, least-recently-used set), so the walk costs about one listing per directory.
+What fails (an unreadable inode, a read error, a read shorter than the file, a read past the end of the image
+file) is an `OSError` the walker records, and is counted against its filesystem for the image-level result.
 """
 
 from __future__ import annotations
@@ -12,172 +17,280 @@ import errno
 import itertools
 import os
 import stat
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+from scanner.targets.directory import SPARSE_MIN_SIZE
+from scanner.targets.disk.mounts import Mount
 from scanner.targets.hostfs import Handle
 
-MAX_CACHED = 2_000_000  # directory entries kept across the walk; beyond it the cache starts again
+MAX_CACHED = 200_000  # directory entries kept in listings the walk may come back to
+_VIRTUAL_DEV = 1
+_BTRFS_TOP = "btrfs"
 
 
-def _err(code: int, name: str = "") -> OSError:
-    return OSError(code, os.strerror(code), name)
+def _err(code: int, detail: str = "") -> OSError:
+    return OSError(code, f"{os.strerror(code)}: {detail}" if detail else os.strerror(code))
 
 
-def _stat(st: Any) -> os.stat_result:
-    return os.stat_result(
-        (
-            st.st_mode,
-            st.st_ino,
-            st.st_dev,
-            st.st_nlink,
-            st.st_uid,
-            st.st_gid,
-            st.st_size,
-            int(st.st_atime),
-            int(st.st_mtime),
-            int(st.st_ctime),
-        ),
-        {"st_blocks": getattr(st, "st_blocks", None) or (st.st_size + 511) // 512},
-    )
+@dataclass(frozen=True)
+class _Virtual:
+    """A directory only the mounts need (`/$fs$`, a mount point the root lacks)."""
+
+    inside: str
+    ino: int
+
+
+@dataclass
+class _Slot:
+    entry: Any  # a dissect FilesystemEntry, or a _Virtual
+    mount: Mount | None
+    inside: str
+    st: os.stat_result
+    fh: Any = None
+    pos: int = 0
+
+
+@dataclass
+class Failures:
+    """Read failures per mount point: how many, and the first one's detail."""
+
+    count: dict[str, int] = field(default_factory=dict)
+    first: dict[str, str] = field(default_factory=dict)
+
+    def add(self, point: str, detail: str) -> None:
+        self.count[point] = self.count.get(point, 0) + 1
+        self.first.setdefault(point, detail)
 
 
 class DissectFilesystem:
-    def __init__(self, root_fs: Any) -> None:
-        self.fs = root_fs
-        self._open: dict[int, list[Any]] = {}  # handle -> [entry, file object or None, position]
-        self._children: dict[str, dict[str, Any]] = {}
-        self._cached = 0
+    def __init__(self, mounts: Sequence[Mount], past_end: Callable[[], int] = lambda: 0) -> None:
+        walked = [m for m in mounts if m.point is not None and m.fs is not None]
+        roots = [m for m in walked if m.point == "/"]
+        if not roots:
+            raise ValueError("no filesystem is mounted at /")
+        self._root = roots[0]
+        self._past_end = past_end  # how many reads so far started past the end of an image file
+        self.failures = Failures()
+        self._devs: dict[tuple[int, int], int] = {}
+        self._open: dict[int, _Slot] = {}
         self._next = itertools.count(3)
+        self._listings: OrderedDict[tuple[int, int, str], dict[str, Any]] = OrderedDict()
+        self._cached = 0
+        self._inodes = itertools.count(2)
+        self._overlay: dict[str, dict[str, Mount | _Virtual]] = {}
+        for m in sorted(walked, key=lambda m: str(m.point)):
+            if m.point != "/":
+                self._lay(str(m.point), m)
 
-    def _handle(self, entry: Any) -> Handle:
-        h = next(self._next)
-        self._open[h] = [entry, None, 0]
-        return h
+    def _lay(self, point: str, mount: Mount) -> None:
+        parts = [p for p in point.split("/") if p]
+        for i in range(len(parts)):
+            parent = "/" + "/".join(parts[:i])
+            here = "/" + "/".join(parts[: i + 1])
+            children = self._overlay.setdefault(parent, {})
+            if i == len(parts) - 1:
+                children[parts[i]] = mount
+            elif parts[i] not in children:
+                children[parts[i]] = _Virtual(here, next(self._inodes))
 
-    def _entry(self, handle: Handle) -> Any:
-        try:
-            return self._open[handle][0]
-        except KeyError:
-            raise _err(errno.EBADF) from None
+    # --- identity and stat -------------------------------------------------------------------------
 
-    def _listing(self, entry: Any) -> dict[str, Any]:
-        key = str(entry.path)
-        found = self._children.get(key)
+    def _dev(self, mount: Mount, entry: Any) -> int:
+        inode = getattr(entry, "entry", None)
+        subvolume = getattr(inode, "subvolume", None)
+        key = (id(mount.fs), int(getattr(subvolume, "objectid", 0)) if mount.ident.fstype == _BTRFS_TOP else 0)
+        found = self._devs.get(key)
         if found is None:
-            try:
-                found = {d.name: d for d in entry.scandir()}
-            except Exception as exc:  # a dissect parser error on a hostile directory: unreadable, not fatal
-                raise _err(errno.EIO, f"{type(exc).__name__}") from None
-            if self._cached + len(found) > MAX_CACHED:
-                self._children.clear()
-                self._cached = 0
-            self._children[key] = found
-            self._cached += len(found)
+            found = self._devs[key] = len(self._devs) + 2
         return found
 
-    def _dirent(self, parent: Handle, name: str) -> Any:
-        entry = self._entry(parent)
-        if not _lstat_of(entry) or not stat.S_ISDIR(_lstat_of(entry).st_mode):
-            raise _err(errno.ENOTDIR, name)
-        found = self._listing(entry).get(name)
-        if found is None:
-            raise _err(errno.ENOENT, name)
-        return found
-
-    def open_root(self) -> Handle:
-        return self._handle(self.fs.get("/"))
-
-    def open_dir(self, parent: Handle, name: str) -> Handle:
-        d = self._dirent(parent, name)
-        mode = _dirent_stat(d).st_mode
-        if stat.S_ISLNK(mode):
-            raise _err(errno.ELOOP, name)
-        if not stat.S_ISDIR(mode):
-            raise _err(errno.ENOTDIR, name)
-        return self._handle(d.get())
-
-    def open_file(self, parent: Handle, name: str) -> Handle:
-        d = self._dirent(parent, name)
-        if stat.S_ISLNK(_dirent_stat(d).st_mode):
-            raise _err(errno.ELOOP, name)
-        return self._handle(d.get())
-
-    def lstat(self, parent: Handle, name: str) -> os.stat_result:
-        return _stat(_dirent_stat(self._dirent(parent, name)))
-
-    def fstat(self, handle: Handle) -> os.stat_result:
-        st = _lstat_of(self._entry(handle))
-        if st is None:
-            raise _err(errno.EIO)
-        return _stat(st)
-
-    def readlink(self, parent: Handle, name: str) -> str:
-        d = self._dirent(parent, name)
-        if not stat.S_ISLNK(_dirent_stat(d).st_mode):
-            raise _err(errno.EINVAL, name)
+    def _stat(self, mount: Mount, entry: Any) -> os.stat_result:
+        btrfs = mount.ident.fstype == _BTRFS_TOP
         try:
-            return str(d.get().readlink())
-        except Exception:
-            raise _err(errno.EIO, name) from None
+            # A btrfs inode is read directly: dissect's lstat resolves a symlink's target first, and fails with it.
+            st = _inode_stat(entry) if btrfs else entry.lstat()
+        except Exception as exc:  # a damaged inode
+            self.failures.add(str(mount.point), f"cannot read an inode ({type(exc).__name__})")
+            return os.stat_result((0, 0, self._dev(mount, entry), 0, 0, 0, 0, 0, 0, 0))
+        blocks = getattr(st, "st_blocks", None)
+        if btrfs and stat.S_ISREG(st.st_mode) and st.st_size >= SPARSE_MIN_SIZE:
+            blocks = _btrfs_blocks(entry, st.st_size)
+        if blocks is None:
+            blocks = (st.st_size + 511) // 512
+        return os.stat_result(
+            (st.st_mode, st.st_ino, self._dev(mount, entry), st.st_nlink, st.st_uid, st.st_gid, st.st_size,
+             int(st.st_atime), int(st.st_mtime), int(st.st_ctime)),
+            {"st_blocks": blocks},
+        )
 
-    def scandir(self, handle: Handle) -> list[tuple[str, os.stat_result]]:
-        entry = self._entry(handle)
-        out = []
-        for name, d in sorted(self._listing(entry).items()):
-            try:
-                out.append((name, _stat(_dirent_stat(d))))
-            except OSError:
-                continue  # an entry dissect cannot stat (a damaged inode): not listed
-        return out
+    def _virtual_stat(self, v: _Virtual) -> os.stat_result:
+        return os.stat_result((stat.S_IFDIR | 0o755, v.ino, _VIRTUAL_DEV, 2, 0, 0, 0, 0, 0, 0), {"st_blocks": 0})
 
-    def read(self, handle: Handle, size: int) -> bytes:
-        slot = self._slot(handle)
-        data = self.pread(handle, size, slot[2])
-        slot[2] += len(data)
-        return data
+    # --- listings -----------------------------------------------------------------------------------
 
-    def pread(self, handle: Handle, size: int, offset: int) -> bytes:
-        slot = self._slot(handle)
-        if slot[1] is None:
-            try:
-                slot[1] = slot[0].open()
-            except Exception as exc:
-                raise _err(errno.EIO, type(exc).__name__) from None
-        try:
-            slot[1].seek(offset)
-            return bytes(slot[1].read(size))
-        except Exception as exc:
-            raise _err(errno.EIO, type(exc).__name__) from None
-
-    def _slot(self, handle: Handle) -> list[Any]:
+    def _slot(self, handle: Handle) -> _Slot:
         try:
             return self._open[handle]
         except KeyError:
             raise _err(errno.EBADF) from None
 
+    def _listing(self, slot: _Slot) -> dict[str, Any]:
+        if isinstance(slot.entry, _Virtual) or slot.mount is None:
+            return {}
+        key = (slot.st.st_dev, slot.st.st_ino, str(slot.mount.point))
+        found = self._listings.get(key)
+        if found is not None:
+            self._listings.move_to_end(key)
+            return found
+        try:
+            found = {d.name: d for d in slot.entry.scandir()}
+        except Exception as exc:  # a dissect parser error on a hostile directory: unreadable, not fatal
+            self.failures.add(str(slot.mount.point), f"cannot list {slot.inside} ({type(exc).__name__})")
+            raise _err(errno.EIO, f"cannot list the directory ({type(exc).__name__})") from None
+        self._listings[key] = found
+        self._cached += len(found)
+        while self._cached > MAX_CACHED and len(self._listings) > 1:
+            _, dropped = self._listings.popitem(last=False)
+            self._cached -= len(dropped)
+        return found
+
+    def _child(self, parent: Handle, name: str) -> tuple[Any, Mount | None, str]:
+        """The entry `name` in `parent`: (a dissect FilesystemEntry or a _Virtual, its mount, its inside path)."""
+        slot = self._slot(parent)
+        if not stat.S_ISDIR(slot.st.st_mode):
+            raise _err(errno.ENOTDIR, name)
+        inside = f"/{name}" if slot.inside == "/" else f"{slot.inside}/{name}"
+        over = self._overlay.get(slot.inside, {}).get(name)
+        if isinstance(over, Mount):
+            return _root_of(over), over, inside
+        real = self._listing(slot).get(name)
+        if real is not None:
+            return real.get(), slot.mount, inside
+        if over is not None:
+            return over, None, inside
+        raise _err(errno.ENOENT, name)
+
+    def _stat_of(self, entry: Any, mount: Mount | None) -> os.stat_result:
+        if isinstance(entry, _Virtual) or mount is None:
+            return self._virtual_stat(entry)
+        return self._stat(mount, entry)
+
+    # --- the Filesystem calls -----------------------------------------------------------------------
+
+    def _handle(self, entry: Any, mount: Mount | None, inside: str, st: os.stat_result) -> Handle:
+        h = next(self._next)
+        self._open[h] = _Slot(entry, mount, inside, st)
+        return h
+
+    def open_root(self) -> Handle:
+        entry = _root_of(self._root)
+        return self._handle(entry, self._root, "/", self._stat(self._root, entry))
+
+    def open_dir(self, parent: Handle, name: str) -> Handle:
+        entry, mount, inside = self._child(parent, name)
+        st = self._stat_of(entry, mount)
+        if stat.S_ISLNK(st.st_mode):
+            raise _err(errno.ELOOP, name)
+        if not stat.S_ISDIR(st.st_mode):
+            raise _err(errno.ENOTDIR, name)
+        return self._handle(entry, mount, inside, st)
+
+    def open_file(self, parent: Handle, name: str) -> Handle:
+        entry, mount, inside = self._child(parent, name)
+        st = self._stat_of(entry, mount)
+        if stat.S_ISLNK(st.st_mode):
+            raise _err(errno.ELOOP, name)
+        return self._handle(entry, mount, inside, st)
+
+    def lstat(self, parent: Handle, name: str) -> os.stat_result:
+        entry, mount, _ = self._child(parent, name)
+        return self._stat_of(entry, mount)
+
+    def fstat(self, handle: Handle) -> os.stat_result:
+        return self._slot(handle).st
+
+    def readlink(self, parent: Handle, name: str) -> str:
+        entry, mount, _ = self._child(parent, name)
+        if mount is None or not stat.S_ISLNK(self._stat_of(entry, mount).st_mode):
+            raise _err(errno.EINVAL, name)
+        try:
+            return str(getattr(entry, "entry", entry).link)  # the inode's own text: nothing resolved
+        except Exception:
+            try:
+                return str(entry.readlink())
+            except Exception as exc:
+                self.failures.add(str(mount.point), f"cannot read a symlink ({type(exc).__name__})")
+                raise _err(errno.EIO, name) from None
+
+    def scandir(self, handle: Handle) -> list[tuple[str, os.stat_result]]:
+        slot = self._slot(handle)
+        if not stat.S_ISDIR(slot.st.st_mode):
+            raise _err(errno.ENOTDIR)
+        names = set(self._listing(slot)) | set(self._overlay.get(slot.inside, {}))
+        out = []
+        for name in sorted(names):
+            entry, mount, _ = self._child(handle, name)
+            out.append((name, self._stat_of(entry, mount)))  # st_mode 0: an inode that cannot be read
+        return out
+
+    def read(self, handle: Handle, size: int) -> bytes:
+        slot = self._slot(handle)
+        data = self.pread(handle, size, slot.pos)
+        slot.pos += len(data)
+        return data
+
+    def pread(self, handle: Handle, size: int, offset: int) -> bytes:
+        slot = self._slot(handle)
+        if slot.mount is None or isinstance(slot.entry, _Virtual):
+            raise _err(errno.EISDIR)
+        point = str(slot.mount.point)
+        before = self._past_end()
+        try:
+            if slot.fh is None:
+                slot.fh = slot.entry.open()
+            slot.fh.seek(offset)
+            data = bytes(slot.fh.read(size))
+        except Exception as exc:
+            self.failures.add(point, f"read error ({type(exc).__name__})")
+            raise _err(errno.EIO, type(exc).__name__) from None
+        if self._past_end() != before:
+            self.failures.add(point, "the image file ends before data it points to (truncated image)")
+            raise _err(errno.EIO, "the image file ends before this file's data (truncated image)")
+        want = max(0, min(size, slot.st.st_size - offset))
+        if len(data) < want:
+            self.failures.add(point, "short read")
+            raise _err(errno.EIO, f"short read: {len(data)} of {want} bytes at offset {offset}")
+        return data
+
     def close(self, handle: Handle) -> None:
         slot = self._open.pop(handle, None)
-        if slot is not None and slot[1] is not None:
+        if slot is not None and slot.fh is not None:
             with contextlib.suppress(Exception):  # closing what a hostile image opened must not fail the scan
-                slot[1].close()
+                slot.fh.close()
 
 
-def _dirent_stat(d: Any) -> Any:
-    # The entry's own inode first: a root-filesystem DirEntry's stat() looks its path up again from the root,
-    # rescanning every directory on the way (quadratic over a walk).
+def _root_of(mount: Mount) -> Any:
+    return mount.fs.get("/")
+
+
+def _inode_stat(entry: Any) -> os.stat_result:
+    """A btrfs inode's own facts (its size, owner and times; no st_blocks: counted from extents when it matters)."""
+    inode = entry.entry
+    mtime = int(inode.mtime.timestamp())
+    return os.stat_result(
+        (int(inode.mode), int(inode.inum), 0, int(inode.inode.nlink), int(inode.uid), int(inode.gid),
+         int(inode.size), mtime, mtime, mtime)
+    )
+
+
+def _btrfs_blocks(entry: Any, size: int) -> int:
+    """A btrfs file's allocated 512-byte blocks, from its extents (holes have no disk address)."""
     try:
-        return d.get().lstat()
+        extents = entry.entry.extents() or []
     except Exception:
-        pass
-    try:
-        # dissect.btrfs raises on lstat of a symlink to a symlink; stat without following still has its facts.
-        return d.stat(follow_symlinks=False)
-    except Exception:
-        raise _err(errno.EIO, str(getattr(d, "name", ""))) from None
-
-
-def _lstat_of(entry: Any) -> Any:
-    try:
-        return entry.lstat()
-    except Exception:
-        return None
+        return (size + 511) // 512
+    allocated = sum(int(e.disk_length if e.compression else e.length) for e in extents if e.disk_offset)
+    return (allocated + 511) // 512

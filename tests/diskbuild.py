@@ -1,0 +1,93 @@
+"""Disk images built in a test with the tools users have (mkfs.*, sfdisk, qemu-img, btrfs-progs, cryptsetup), and
+the one thing qemu-img cannot write: a differencing VHDX, made from a qemu-img VHDX by adding a parent locator as
+the VHDX specification (MS-VHDX 2.6.2.6, 2.6.2.3) lays it out."""
+
+from __future__ import annotations
+
+import shutil
+import struct
+import subprocess
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SAMPLE_VM
+
+MIB = 1 << 20
+_ALIGN = 64 << 10
+_METADATA_REGION = uuid.UUID("8B7CA206-4790-4B9A-B8FE-575F050F886E")
+_FILE_PARAMETERS = uuid.UUID("CAA16737-FA36-4D43-B3B6-33F0AA44E76B")
+_PARENT_LOCATOR = uuid.UUID("A8D35F2D-B30B-454D-ABF7-D3D84834AB0C")
+_VHDX_LOCATOR_TYPE = uuid.UUID("B04AEFB7-D19E-4A81-B789-25B8E9445913")
+
+
+def run(*cmd: str, cwd: Path | None = None) -> None:
+    subprocess.run(cmd, check=True, capture_output=True, cwd=cwd)
+
+
+def need(*tools: str) -> None:
+    missing = [t for t in tools if shutil.which(t) is None]
+    if missing:
+        pytest.skip(f"{', '.join(missing)} not installed")
+
+
+def ext4_of(tree: Path, out: Path, size: str = "64M") -> Path:
+    need("mkfs.ext4")
+    run("mkfs.ext4", "-q", "-F", "-d", str(tree), str(out), size)
+    return out
+
+
+def qcow2_of(source: Path, out: Path, *opts: str) -> Path:
+    need("qemu-img")
+    run("qemu-img", "convert", "-O", "qcow2", *opts, str(source), str(out), cwd=out.parent)  # data_file= is relative
+    return out
+
+
+def sample_qcow2(tmp: Path) -> Path:
+    """sample_vm as a bare ext4 filesystem in a qcow2 (a few MiB)."""
+    return qcow2_of(ext4_of(SAMPLE_VM, tmp / "root.ext4"), tmp / "base.qcow2")
+
+
+def add_vhdx_parent(path: Path, locator: dict[str, str]) -> None:
+    """Make the VHDX at `path` a differencing disk whose parent locator holds `locator` (key -> value)."""
+    data = bytearray(path.read_bytes())
+    start, length = _metadata_region(data)
+    _, _, count = struct.unpack_from("<8s2sH", data, start)
+    entries = start + 32
+    item_at = max(struct.unpack_from("<I", data, entries + 32 * i + 16)[0] +
+                  struct.unpack_from("<I", data, entries + 32 * i + 20)[0] for i in range(count))
+    item_at = (item_at + 4095) // 4096 * 4096
+    item = _locator_item(locator)
+    assert item_at + len(item) <= length, "no room for the locator in the metadata region"
+    data[start + item_at : start + item_at + len(item)] = item
+    struct.pack_into("<16sIII4x", data, entries + 32 * count, _PARENT_LOCATOR.bytes_le, item_at, len(item), 0b100)
+    struct.pack_into("<H", data, start + 10, count + 1)
+    for i in range(count):
+        guid = uuid.UUID(bytes_le=bytes(data[entries + 32 * i : entries + 32 * i + 16]))
+        if guid == _FILE_PARAMETERS:
+            offset = struct.unpack_from("<I", data, entries + 32 * i + 16)[0]
+            flags = struct.unpack_from("<I", data, start + offset + 4)[0]
+            struct.pack_into("<I", data, start + offset + 4, flags | 0b10)  # HasParent
+    path.write_bytes(bytes(data))
+
+
+def _metadata_region(data: bytearray) -> tuple[int, int]:
+    table = 3 * _ALIGN
+    _, _, count, _ = struct.unpack_from("<4sII4s", data, table)
+    for i in range(count):
+        guid, offset, length, _ = struct.unpack_from("<16sQII", data, table + 16 + 32 * i)
+        if uuid.UUID(bytes_le=guid) == _METADATA_REGION:
+            return offset, length
+    raise AssertionError("no metadata region")
+
+
+def _locator_item(locator: dict[str, str]) -> bytes:
+    pairs = [(k.encode("utf-16-le"), v.encode("utf-16-le")) for k, v in locator.items()]
+    head = struct.pack("<16sHH", _VHDX_LOCATOR_TYPE.bytes_le, 0, len(pairs))
+    at = len(head) + 12 * len(pairs)
+    table, blob = b"", b""
+    for key, value in pairs:
+        table += struct.pack("<IIHH", at + len(blob), at + len(blob) + len(key), len(key), len(value))
+        blob += key + value
+    return head + table + blob
