@@ -8,6 +8,8 @@ import shutil
 import struct
 import subprocess
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -91,3 +93,37 @@ def _locator_item(locator: dict[str, str]) -> bytes:
         table += struct.pack("<IIHH", at + len(blob), at + len(blob) + len(key), len(key), len(value))
         blob += key + value
     return head + table + blob
+
+
+@contextmanager
+def loop_mounted(image: Path, options: str = "") -> Iterator[Path]:
+    """The image mounted on a loop device (root, a kernel with the filesystem); skips with the reason otherwise."""
+    point = image.parent / f"{image.name}.mnt"
+    point.mkdir(exist_ok=True)
+    done = subprocess.run(["mount", "-o", ",".join(filter(None, ["loop", options])), str(image), str(point)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        point.rmdir()
+        pytest.skip(f"cannot mount a loop device here: {done.stderr.strip()[:200]}")
+    try:
+        yield point
+    finally:
+        subprocess.run(["umount", str(point)], capture_output=True)
+        point.rmdir()
+
+
+def btrfs_with_subvolumes(tree: Path, out: Path, fs_uuid: str, compress: str = "zstd") -> Path:
+    """A btrfs holding subvolumes `@` (the tree but /home) and `@home` (its /home), compressed with `compress`,
+    as Fedora and openSUSE install; the tree's own /etc/fstab (naming `fs_uuid`) is what the image's says."""
+    need("mkfs.btrfs", "btrfs", "mount")
+    with open(out, "wb") as f:
+        f.truncate(128 * MIB)
+    run("mkfs.btrfs", "-q", "-U", fs_uuid, str(out))
+    with loop_mounted(out, f"compress-force={compress}") as mnt:
+        run("btrfs", "-q", "subvolume", "create", str(mnt / "@"))
+        run("btrfs", "-q", "subvolume", "create", str(mnt / "@home"))
+        run("cp", "-a", f"{tree}/.", str(mnt / "@"))
+        for child in (mnt / "@" / "home").iterdir():
+            run("mv", str(child), str(mnt / "@home"))
+    return out
+

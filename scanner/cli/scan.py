@@ -23,6 +23,7 @@ from scanner.pipeline import scan
 from scanner.policy.gate import at_or_above, split_findings
 from scanner.policy.ignore import expired_entries
 from scanner.render import RENDERERS, render
+from scanner.render._incomplete import incomplete_lines
 from scanner.render._view import ReportOptions
 from scanner.targets import WalkOptions
 from scanner.targets.registry import DEFAULT_PLATFORM, ImageError, TargetKind, open_target
@@ -168,6 +169,10 @@ def run_scan(
         opened.close()
     if progress:
         sys.stderr.write("\r\x1b[K")
+    gaps = incomplete_lines(inventory)
+    if gaps and not quiet:  # exit 0 still (the scan ran), but never silently: one line on stderr
+        parts = "; ".join(text for depth, text in gaps if depth)
+        sys.stderr.write(safe(f"warning: {path}: not read whole: {parts}")[:1000] + "\n")
     return inventory
 
 

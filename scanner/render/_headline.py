@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from scanner.model import Context, Finding, Inventory, Location, ModelEntry, SdkEntry, Severity, SwitchState
+from scanner.render._incomplete import incomplete_lines
 from scanner.render._view import ReportOptions, filesystem_inspected, where
 
 _MODEL_KINDS = ("external-model-wired", "model-deprecated", "model-retired")
@@ -168,7 +169,8 @@ def credential_lines(inv: Inventory) -> list[Line]:
 
 
 def headline(inv: Inventory) -> list[Line]:
-    return wiring_lines(inv) + session_lines(inv) + switch_lines(inv) + credential_lines(inv)
+    gaps = [Line(depth, text) for depth, text in incomplete_lines(inv)]  # an image not read whole says so first
+    return gaps + wiring_lines(inv) + session_lines(inv) + switch_lines(inv) + credential_lines(inv)
 
 
 def _kind(fid: str) -> str:

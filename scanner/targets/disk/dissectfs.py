@@ -26,6 +26,7 @@ from scanner.targets.directory import SPARSE_MIN_SIZE
 from scanner.targets.disk.mounts import Mount
 from scanner.targets.hostfs import Handle
 
+TRUNCATED = "the image file ends before the data it points to (truncated image)"
 MAX_CACHED = 200_000  # directory entries kept in listings the walk may come back to
 _VIRTUAL_DEV = 1
 _BTRFS_TOP = "btrfs"
@@ -109,11 +110,12 @@ class DissectFilesystem:
 
     def _stat(self, mount: Mount, entry: Any) -> os.stat_result:
         btrfs = mount.ident.fstype == _BTRFS_TOP
+        before = self._past_end()
         try:
             # A btrfs inode is read directly: dissect's lstat resolves a symlink's target first, and fails with it.
             st = _inode_stat(entry) if btrfs else entry.lstat()
         except Exception as exc:  # a damaged inode
-            self.failures.add(str(mount.point), f"cannot read an inode ({type(exc).__name__})")
+            self.failures.add(str(mount.point), f"cannot read an inode: {self._why(exc, before)}")
             return os.stat_result((0, 0, self._dev(mount, entry), 0, 0, 0, 0, 0, 0, 0))
         blocks = getattr(st, "st_blocks", None)
         if btrfs and stat.S_ISREG(st.st_mode) and st.st_size >= SPARSE_MIN_SIZE:
@@ -125,6 +127,10 @@ class DissectFilesystem:
              int(st.st_atime), int(st.st_mtime), int(st.st_ctime)),
             {"st_blocks": blocks},
         )
+
+    def _why(self, exc: Exception, before: int) -> str:
+        """What a dissect failure means: a truncated image when a read past the image file's end came first."""
+        return TRUNCATED if self._past_end() != before else f"{type(exc).__name__}: {str(exc)[:80]}".rstrip(": ")
 
     def _virtual_stat(self, v: _Virtual) -> os.stat_result:
         return os.stat_result((stat.S_IFDIR | 0o755, v.ino, _VIRTUAL_DEV, 2, 0, 0, 0, 0, 0, 0), {"st_blocks": 0})
@@ -145,11 +151,13 @@ class DissectFilesystem:
         if found is not None:
             self._listings.move_to_end(key)
             return found
+        before = self._past_end()
         try:
             found = {d.name: d for d in slot.entry.scandir()}
         except Exception as exc:  # a dissect parser error on a hostile directory: unreadable, not fatal
-            self.failures.add(str(slot.mount.point), f"cannot list {slot.inside} ({type(exc).__name__})")
-            raise _err(errno.EIO, f"cannot list the directory ({type(exc).__name__})") from None
+            why = self._why(exc, before)
+            self.failures.add(str(slot.mount.point), f"cannot list {slot.inside}: {why}")
+            raise _err(errno.EIO, f"cannot list the directory: {why}") from None
         self._listings[key] = found
         self._cached += len(found)
         while self._cached > MAX_CACHED and len(self._listings) > 1:
@@ -254,14 +262,15 @@ class DissectFilesystem:
             slot.fh.seek(offset)
             data = bytes(slot.fh.read(size))
         except Exception as exc:
-            self.failures.add(point, f"read error ({type(exc).__name__})")
-            raise _err(errno.EIO, type(exc).__name__) from None
+            why = self._why(exc, before)
+            self.failures.add(point, f"cannot read {slot.inside}: {why}")
+            raise _err(errno.EIO, why) from None
         if self._past_end() != before:
-            self.failures.add(point, "the image file ends before data it points to (truncated image)")
-            raise _err(errno.EIO, "the image file ends before this file's data (truncated image)")
+            self.failures.add(point, f"cannot read {slot.inside}: {TRUNCATED}")
+            raise _err(errno.EIO, TRUNCATED)
         want = max(0, min(size, slot.st.st_size - offset))
         if len(data) < want:
-            self.failures.add(point, "short read")
+            self.failures.add(point, f"cannot read {slot.inside}: short read")
             raise _err(errno.EIO, f"short read: {len(data)} of {want} bytes at offset {offset}")
         return data
 

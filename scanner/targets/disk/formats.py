@@ -30,8 +30,9 @@ def disk_format(head: bytes, tail: bytes) -> str | None:
         return "vhd"
     if len(head) >= 512 and head[510:512] == b"\x55\xaa":
         return "raw"
-    # A bare filesystem or LVM physical volume (no partition table): (offset, magic).
-    for offset, magic in ((1080, b"\x53\xef"), (0, b"XFSB"), (65600, b"_BHRfS_M"), (512, b"LABELONE")):
+    # A bare filesystem, LVM physical volume or LUKS volume (no partition table): (offset, magic).
+    raw = ((1080, b"\x53\xef"), (0, b"XFSB"), (65600, b"_BHRfS_M"), (512, b"LABELONE"), (0, b"LUKS\xba\xbe"))
+    for offset, magic in raw:
         if head[offset : offset + len(magic)] == magic:
             return "raw"
     return None
