@@ -1,4 +1,4 @@
-"""Scan a directory in this (child) process and print what the bomb tests check: peak RSS and the skips.
+"""Scan a directory (or an image) in this (child) process and print what the bomb tests check: peak RSS and the skips.
 
 Run as `python -m tests.scan_child ROOT`; prints one JSON object. Two peaks: `ru_maxrss` of the child
 (Linux carries the forking parent's high-water mark across exec, so it can only overstate), and the
@@ -15,7 +15,8 @@ from scanner.catalog import load
 from scanner.inventory.document import to_document
 from scanner.options import ScanOptions
 from scanner.pipeline import scan
-from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.targets import WalkOptions
+from scanner.targets.registry import open_target
 
 
 def _hwm_kib(fallback: int) -> int:
@@ -30,7 +31,11 @@ def _hwm_kib(fallback: int) -> int:
 
 
 def main(root: str) -> None:
-    inv = scan(DirectoryTarget(root, WalkOptions()), load(), ScanOptions())
+    opened = open_target(root, None, WalkOptions())  # a directory, or an image (its layer skips included)
+    try:
+        inv = scan(opened.target, load(), ScanOptions(), extra=list(opened.skips))
+    finally:
+        opened.close()
     doc = to_document(inv)
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
     out = {

@@ -4,20 +4,28 @@ From the top layer down, a path is visible unless an upper layer already defined
 made an ancestor opaque (`.wh..wh..opq`), or put a non-directory at an ancestor (a file hides a directory below
 it). A layer's own deletions apply only to the layers below it. Tar names are untrusted: absolute names and `..`
 stay inside the image, devices and FIFOs are listed but never read, hard links share their target's bytes
-(and inode: read once). Nothing is extracted: a file's bytes stay a range of its layer's tar stream.
+(and inode: read once).
+
+Each layer is read once, forward, in its own tar order (`LayerStream`): a file of a plain layer stays a byte range
+of its blob; a file of a compressed layer is copied into the spool as it passes (`Spool`), so the walk never
+inflates a layer twice. A layer that fails part-way (a damaged or cut stream, a digest that does not match, a
+bomb past the cap) keeps what it gave before, is a recorded skip, and the layers above it are marked as read on an
+incomplete base.
 """
 
 from __future__ import annotations
 
 import stat
 import tarfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from scanner.model import Skip, SkipReason
+from scanner.model import PART_COMPLETE, PART_INCOMPLETE, PART_ON_INCOMPLETE_BASE, Skip, SkipReason
 from scanner.targets.base import DecompressionLimit
+from scanner.targets.container.blobs import Range
 from scanner.targets.container.errors import ImageError
-from scanner.targets.container.layers import LayerBytes, layer_file
-from scanner.targets.memfs import Node, directory, regular, special, symlink
+from scanner.targets.container.layers import Digest, LayerFailure, LayerStream
+from scanner.targets.container.spool import Spool
+from scanner.targets.memfs import Content, Node, directory, regular, special, symlink
 from scanner.textsafe import display_path
 
 WHITEOUT = ".wh."
@@ -25,25 +33,35 @@ OPAQUE = ".wh..wh..opq"
 MAX_MEMBERS = 5_000_000  # per image: a tar of tiny members cannot exhaust memory
 MAX_DEPTH = 512
 
+_Parts = tuple[str, ...]
+
 
 @dataclass(frozen=True)
 class LayerSlice:
-    """A member's bytes: a range of its layer's (inflated) tar stream."""
+    """A member's bytes in a plain layer: a range of its blob, read in place."""
 
-    layer: LayerBytes
+    blob: Range
     start: int
 
     def read_at(self, offset: int, size: int) -> bytes:
-        return self.layer.read_at(self.start + offset, size)
+        return self.blob.read_at(self.start + offset, size)
 
 
 @dataclass(frozen=True)
 class Layer:
-    digest: str
-    data: LayerBytes
+    digest: str  # the layer's id as shown: its blob digest, or an old docker save's diff_id
+    blob: Range | None  # None: the image does not hold it (`missing` says why)
+    check: Digest | None = None  # what the blob (or its tar stream) must hash to
+    missing: str = ""
 
 
-def normalise(name: str) -> tuple[str, ...]:
+@dataclass(frozen=True)
+class LayerState:
+    status: str = PART_COMPLETE
+    detail: str = ""
+
+
+def normalise(name: str) -> _Parts:
     """A tar member name as inside-image components: `/`, `./` and `..` can never leave the root."""
     parts: list[str] = []
     for p in name.split("/"):
@@ -57,120 +75,149 @@ def normalise(name: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
-def _members(layer: Layer, skips: list[Skip]) -> dict[tuple[str, ...], tarfile.TarInfo]:
-    """The layer's members by path, the last of a repeated name winning (as extraction would)."""
-    found: dict[tuple[str, ...], tarfile.TarInfo] = {}
+@dataclass
+class _Squash:
+    """What the layers above the current one decided, and the tree so far."""
+
+    spool: Spool
+    root: Node = field(default_factory=directory)
+    skips: list[Skip] = field(default_factory=list)
+    defined: set[_Parts] = field(default_factory=set)  # paths an upper layer gave an entry (or deleted)
+    hidden_below: set[_Parts] = field(default_factory=set)  # paths whose descendants upper layers hid
+    implied: set[_Parts] = field(default_factory=set)  # ancestors of upper entries: directories
+    links: list[tuple[_Parts, tarfile.TarInfo, int]] = field(default_factory=list)
+    files: list[dict[_Parts, Node]] = field(default_factory=list)  # per layer, for hard links
+    members: int = 0
+
+
+def squash(layers: list[Layer], spool: Spool) -> tuple[Node, list[Skip], list[LayerState]]:
+    """The visible tree of `layers` (bottom first, as manifests list them), what could not be read, and what
+    became of each layer (bottom first)."""
+    state = _Squash(spool, files=[{} for _ in layers])
+    states = [LayerState() for _ in layers]
+    for index in range(len(layers) - 1, -1, -1):
+        failure = _apply(state, layers[index], index)
+        if failure is not None:
+            states[index] = LayerState(PART_INCOMPLETE, failure)
+            for above in range(index + 1, len(layers)):
+                if states[above].status == PART_COMPLETE:
+                    states[above] = LayerState(PART_ON_INCOMPLETE_BASE, f"on layer {layers[index].digest}")
+    _resolve_links(state, layers)
+    return state.root, state.skips, states
+
+
+@dataclass
+class _Pass:
+    """One layer being read: what it defines and hides for the layers below (applied once it is read)."""
+
+    layer: Layer
+    index: int
+    plain: bool = False
+    defined: set[_Parts] = field(default_factory=set)
+    hidden: set[_Parts] = field(default_factory=set)
+    copying: str = ""  # the file whose bytes were being copied if the stream failed
+
+
+def _apply(state: _Squash, layer: Layer, index: int) -> str | None:
+    """One layer read through once; returns what failed, if anything (also recorded as a skip)."""
+    now = _Pass(layer, index)
+    reason, detail = SkipReason.READ_ERROR, ""
     try:
-        with tarfile.open(fileobj=layer_file(layer.data), mode="r:") as tar:
+        if layer.blob is None:
+            raise ImageError(layer.missing)
+        stream = LayerStream(layer.blob, layer.check)
+        now.plain = stream.compression == "none"
+        with tarfile.open(fileobj=stream, mode="r|") as tar:
             for member in tar:
-                if len(found) >= MAX_MEMBERS:
-                    skips.append(Skip(layer.digest, SkipReason.CAP_REACHED, f"more than {MAX_MEMBERS} members"))
+                tar.members = []  # type: ignore[attr-defined]  # a stream-mode TarFile keeps every header otherwise
+                state.members += 1
+                if state.members > MAX_MEMBERS:
+                    state.skips.append(Skip(layer.digest, SkipReason.CAP_REACHED, f"more than {MAX_MEMBERS} members"))
                     break
-                parts = normalise(member.name)
-                if len(parts) > MAX_DEPTH:
-                    skips.append(
-                        Skip(
-                            display_path("/" + "/".join(parts[:8])) + "/…",
-                            SkipReason.CAP_REACHED,
-                            f"deeper than {MAX_DEPTH} levels in layer {layer.digest}",
-                        )
-                    )
-                    continue
-                found[parts] = member
+                _member(state, now, member, tar)
+        stream.finish()
     except DecompressionLimit as exc:
-        skips.append(Skip(layer.digest, SkipReason.DECOMPRESSION_LIMIT, exc.detail))
+        reason, detail = SkipReason.DECOMPRESSION_LIMIT, exc.detail
+    except LayerFailure as exc:
+        detail = exc.detail
     except (tarfile.TarError, EOFError) as exc:
-        skips.append(Skip(layer.digest, SkipReason.READ_ERROR, f"layer tar stream: {exc}"))
+        detail = f"the layer's tar ends early or is damaged (truncated archive): {exc}"
     except ImageError as exc:
-        skips.append(Skip(layer.digest, SkipReason.READ_ERROR, str(exc)))
-    return found
+        detail = str(exc)
+    except OSError as exc:
+        detail = f"cannot keep its files in a temporary file: {exc.strerror or exc}"
+    finally:
+        state.defined |= now.defined
+        state.hidden_below |= now.hidden
+    if not detail:
+        return None
+    if now.copying:
+        state.skips.append(Skip(now.copying, reason, f"its layer {layer.digest} failed inside it: {detail}"))
+    state.skips.append(Skip(layer.digest, reason, detail + "; files it deleted from the layers below may show"))
+    return detail
 
 
-def _node(member: tarfile.TarInfo, layer: Layer) -> Node | None:
+def _member(state: _Squash, now: _Pass, member: tarfile.TarInfo, tar: tarfile.TarFile) -> None:
+    parts = normalise(member.name)
+    if len(parts) > MAX_DEPTH:
+        shown = display_path("/" + "/".join(parts[:8])) + "/…"
+        detail = f"deeper than {MAX_DEPTH} levels in layer {now.layer.digest}"
+        state.skips.append(Skip(shown, SkipReason.CAP_REACHED, detail))
+        return
+    name = parts[-1] if parts else ""
+    if name == OPAQUE:
+        now.hidden.add(parts[:-1])
+        return
+    if name.startswith(WHITEOUT):
+        gone = (*parts[:-1], name[len(WHITEOUT) :])
+        now.defined.add(gone)
+        now.hidden.add(gone)
+        return
+    if not parts or parts in state.defined or any(parts[:i] in state.hidden_below for i in range(len(parts))):
+        return
+    if parts in state.implied and not member.isdir():
+        return
+    now.defined.add(parts)
+    state.implied.update(parts[:i] for i in range(1, len(parts)))
+    if not member.isdir():
+        now.hidden.add(parts)
+    if member.islnk():
+        state.links.append((parts, member, now.index))
+        return
+    content: Content | None = None
+    if member.isreg():
+        if now.plain and not member.issparse() and now.layer.blob is not None:
+            content = LayerSlice(now.layer.blob, member.offset_data)
+        else:
+            now.copying = display_path("/" + "/".join(parts))
+            source = tar.extractfile(member)
+            assert source is not None  # a regular member always has a file object
+            content = state.spool.copy(source, member.size)
+            now.copying = ""
+    node = _node(member, now.layer, content)
+    if node is None:
+        return
+    if node.content is not None:
+        state.files[now.index][parts] = node
+    _put(state.root, parts, node)
+
+
+def _node(member: tarfile.TarInfo, layer: Layer, content: Content | None) -> Node | None:
     mode, uid, gid, mtime = member.mode, member.uid, member.gid, int(member.mtime)
     if member.isdir():
         return directory(mode, uid, gid, mtime)
-    if member.isreg():
-        return regular(LayerSlice(layer.data, member.offset_data), member.size, mode, uid, gid, mtime, layer.digest)
+    if member.isreg() and content is not None:
+        return regular(content, member.size, mode, uid, gid, mtime, layer.digest)
     if member.issym():
         return symlink(member.linkname, uid, gid, mtime, layer.digest)
-    if member.ischr():
-        return special(stat.S_IFCHR, mode, uid, gid, layer.digest)
-    if member.isblk():
-        return special(stat.S_IFBLK, mode, uid, gid, layer.digest)
-    if member.isfifo():
-        return special(stat.S_IFIFO, mode, uid, gid, layer.digest)
-    return None  # hard links are resolved after every layer is known
+    kinds = ((member.ischr(), stat.S_IFCHR), (member.isblk(), stat.S_IFBLK), (member.isfifo(), stat.S_IFIFO))
+    for matches, kind in kinds:
+        if matches:
+            return special(kind, mode, uid, gid, layer.digest)
+    return None
 
 
-def squash(layers: list[Layer]) -> tuple[Node, list[Skip]]:
-    """The visible tree of `layers` (bottom first, as manifests list them) and what could not be read."""
-    root = directory()
-    skips: list[Skip] = []
-    defined: set[tuple[str, ...]] = set()  # paths an upper layer gave an entry (or deleted)
-    hidden_below: set[tuple[str, ...]] = set()  # paths whose descendants upper layers hid
-    implied: set[tuple[str, ...]] = set()  # ancestors of upper entries: directories, whatever a lower layer says
-    links: list[tuple[tuple[str, ...], tarfile.TarInfo, int]] = []
-    files_by_layer: list[dict[tuple[str, ...], Node]] = [{} for _ in layers]
-    for index in range(len(layers) - 1, -1, -1):
-        layer = layers[index]
-        new_defined: set[tuple[str, ...]] = set()
-        new_hidden: set[tuple[str, ...]] = set()
-        for parts, member in _members(layer, skips).items():
-            name = parts[-1] if parts else ""
-            if name == OPAQUE:
-                new_hidden.add(parts[:-1])
-                continue
-            if name.startswith(WHITEOUT):
-                gone = (*parts[:-1], name[len(WHITEOUT) :])
-                new_defined.add(gone)
-                new_hidden.add(gone)
-                continue
-            if not parts or parts in defined or any(parts[:i] in hidden_below for i in range(len(parts))):
-                continue
-            if parts in implied and not member.isdir():
-                continue
-            new_defined.add(parts)
-            implied.update(parts[:i] for i in range(1, len(parts)))
-            if not member.isdir():
-                new_hidden.add(parts)
-            if member.islnk():
-                links.append((parts, member, index))
-                continue
-            node = _node(member, layer)
-            if node is None:
-                continue
-            if node.content is not None:
-                files_by_layer[index][parts] = node
-            _put(root, parts, node)
-        defined |= new_defined
-        hidden_below |= new_hidden
-    for parts, member, index in links:
-        target = _link_target(normalise(member.linkname), files_by_layer, index)
-        if target is None:
-            skips.append(
-                Skip(
-                    display_path("/" + "/".join(parts)),
-                    SkipReason.SYMLINK_BROKEN,
-                    "hard link to a member the image does not hold",
-                )
-            )
-            continue
-        node = Node(
-            target.mode,
-            member.uid,
-            member.gid,
-            target.size,
-            int(member.mtime),
-            content=target.content,
-            origin=layers[index].digest,
-            ino=target.ino,
-        )  # one inode: read once, located twice
-        _put(root, parts, node)
-    return root, skips
-
-
-def _put(root: Node, parts: tuple[str, ...], node: Node) -> None:
+def _put(root: Node, parts: _Parts, node: Node) -> None:
     parent = root
     for part in parts[:-1]:
         child = parent.children.get(part)
@@ -184,10 +231,18 @@ def _put(root: Node, parts: tuple[str, ...], node: Node) -> None:
     parent.children[parts[-1]] = node
 
 
-def _link_target(parts: tuple[str, ...], by_layer: list[dict[tuple[str, ...], Node]], index: int) -> Node | None:
-    """A hard link's target: the file at that path in its own layer or a lower one (links never cross upward)."""
-    for lower in range(index, -1, -1):
-        found = by_layer[lower].get(parts)
-        if found is not None:
-            return found
-    return None
+def _resolve_links(state: _Squash, layers: list[Layer]) -> None:
+    """Hard links point at a file of their own layer or a lower one (links never cross upward): one inode."""
+    for parts, member, index in state.links:
+        target = None
+        for lower in range(index, -1, -1):
+            target = state.files[lower].get(normalise(member.linkname))
+            if target is not None:
+                break
+        if target is None:
+            state.skips.append(Skip(display_path("/" + "/".join(parts)), SkipReason.SYMLINK_BROKEN,
+                                    "hard link to a member the image does not hold"))
+            continue
+        node = Node(target.mode, member.uid, member.gid, target.size, int(member.mtime), content=target.content,
+                    origin=layers[index].digest, ino=target.ino)
+        _put(state.root, parts, node)
