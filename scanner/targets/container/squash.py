@@ -76,24 +76,33 @@ def normalise(name: str) -> _Parts:
 
 
 @dataclass
+class _Link:
+    """A hard link: its node is placed when met (it hides lower layers), its bytes given once all are read."""
+
+    parts: _Parts
+    target: _Parts
+    index: int
+    node: Node
+
+
+@dataclass
 class _Squash:
-    """What the layers above the current one decided, and the tree so far."""
+    """The tree so far (the layers above the current one, and its own entries), and what upper layers deleted.
+    Which layer gave a node is on the node (`layer`), so no set of every path is kept."""
 
     spool: Spool
     root: Node = field(default_factory=directory)
     skips: list[Skip] = field(default_factory=list)
-    defined: set[_Parts] = field(default_factory=set)  # paths an upper layer gave an entry (or deleted)
-    hidden_below: set[_Parts] = field(default_factory=set)  # paths whose descendants upper layers hid
-    implied: set[_Parts] = field(default_factory=set)  # ancestors of upper entries: directories
-    links: list[tuple[_Parts, tarfile.TarInfo, int]] = field(default_factory=list)
-    files: list[dict[_Parts, Node]] = field(default_factory=list)  # per layer, for hard links
+    deleted: set[_Parts] = field(default_factory=set)  # whiteouts of upper layers: these and all below
+    opaque: set[_Parts] = field(default_factory=set)  # directories whose lower-layer contents upper layers hid
+    links: list[_Link] = field(default_factory=list)
     members: int = 0
 
 
 def squash(layers: list[Layer], spool: Spool) -> tuple[Node, list[Skip], list[LayerState]]:
     """The visible tree of `layers` (bottom first, as manifests list them), what could not be read, and what
     became of each layer (bottom first)."""
-    state = _Squash(spool, files=[{} for _ in layers])
+    state = _Squash(spool)
     states = [LayerState() for _ in layers]
     for index in range(len(layers) - 1, -1, -1):
         failure = _apply(state, layers[index], index)
@@ -102,19 +111,19 @@ def squash(layers: list[Layer], spool: Spool) -> tuple[Node, list[Skip], list[La
             for above in range(index + 1, len(layers)):
                 if states[above].status == PART_COMPLETE:
                     states[above] = LayerState(PART_ON_INCOMPLETE_BASE, f"on layer {layers[index].digest}")
-    _resolve_links(state, layers)
+    _resolve_links(state)
     return state.root, state.skips, states
 
 
 @dataclass
 class _Pass:
-    """One layer being read: what it defines and hides for the layers below (applied once it is read)."""
+    """One layer being read: what it deletes and hides for the layers below (applied once it is read)."""
 
     layer: Layer
     index: int
     plain: bool = False
-    defined: set[_Parts] = field(default_factory=set)
-    hidden: set[_Parts] = field(default_factory=set)
+    deleted: set[_Parts] = field(default_factory=set)
+    opaque: set[_Parts] = field(default_factory=set)
     copying: str = ""  # the file whose bytes were being copied if the stream failed
 
 
@@ -147,8 +156,8 @@ def _apply(state: _Squash, layer: Layer, index: int) -> str | None:
     except OSError as exc:
         detail = f"cannot keep its files in a temporary file: {exc.strerror or exc}"
     finally:
-        state.defined |= now.defined
-        state.hidden_below |= now.hidden
+        state.deleted |= now.deleted
+        state.opaque |= now.opaque
     if not detail:
         return None
     if now.copying:
@@ -166,23 +175,18 @@ def _member(state: _Squash, now: _Pass, member: tarfile.TarInfo, tar: tarfile.Ta
         return
     name = parts[-1] if parts else ""
     if name == OPAQUE:
-        now.hidden.add(parts[:-1])
+        now.opaque.add(parts[:-1])
         return
     if name.startswith(WHITEOUT):
-        gone = (*parts[:-1], name[len(WHITEOUT) :])
-        now.defined.add(gone)
-        now.hidden.add(gone)
+        now.deleted.add((*parts[:-1], name[len(WHITEOUT) :]))
         return
-    if not parts or parts in state.defined or any(parts[:i] in state.hidden_below for i in range(len(parts))):
+    if not parts or not _visible(state, parts, now.index, member.isdir()):
         return
-    if parts in state.implied and not member.isdir():
-        return
-    now.defined.add(parts)
-    state.implied.update(parts[:i] for i in range(1, len(parts)))
-    if not member.isdir():
-        now.hidden.add(parts)
     if member.islnk():
-        state.links.append((parts, member, now.index))
+        node = Node(stat.S_IFREG | (member.mode & 0o7777), member.uid, member.gid, mtime=int(member.mtime),
+                    origin=now.layer.digest, layer=now.index)
+        state.links.append(_Link(parts, normalise(member.linkname), now.index, node))
+        _put(state.root, parts, node)
         return
     content: Content | None = None
     if member.isreg():
@@ -194,12 +198,34 @@ def _member(state: _Squash, now: _Pass, member: tarfile.TarInfo, tar: tarfile.Ta
             assert source is not None  # a regular member always has a file object
             content = state.spool.copy(source, member.size)
             now.copying = ""
-    node = _node(member, now.layer, content)
-    if node is None:
-        return
-    if node.content is not None:
-        state.files[now.index][parts] = node
-    _put(state.root, parts, node)
+    placed = _node(member, now.layer, content)
+    if placed is not None:
+        placed.layer = now.index
+        _put(state.root, parts, placed)
+
+
+def _visible(state: _Squash, parts: _Parts, index: int, is_dir: bool) -> bool:
+    """Whether a member of layer `index` shows: not deleted or hidden by an upper layer (a whiteout, an opaque
+    directory, a non-directory at one of its ancestors), not already given by one (an implied directory takes a
+    lower layer's directory entry, for its owner and mode). The same layer's repeat of a name replaces it."""
+    if state.deleted or state.opaque:
+        if parts in state.deleted:
+            return False
+        for i in range(len(parts)):
+            if parts[:i] in state.deleted or parts[:i] in state.opaque:
+                return False
+    node = state.root
+    for part in parts[:-1]:
+        child = node.children.get(part)
+        if child is None:
+            return True
+        if not stat.S_ISDIR(child.mode):
+            return child.layer == index  # a file of an upper layer hides what is below it; its own is replaced
+        node = child
+    found = node.children.get(parts[-1])
+    if found is None or found.layer == index:
+        return True
+    return found.layer == -1 and is_dir  # an implied directory; a non-directory never replaces it
 
 
 def _node(member: tarfile.TarInfo, layer: Layer, content: Content | None) -> Node | None:
@@ -231,18 +257,36 @@ def _put(root: Node, parts: _Parts, node: Node) -> None:
     parent.children[parts[-1]] = node
 
 
-def _resolve_links(state: _Squash, layers: list[Layer]) -> None:
-    """Hard links point at a file of their own layer or a lower one (links never cross upward): one inode."""
-    for parts, member, index in state.links:
-        target = None
-        for lower in range(index, -1, -1):
-            target = state.files[lower].get(normalise(member.linkname))
-            if target is not None:
-                break
-        if target is None:
-            state.skips.append(Skip(display_path("/" + "/".join(parts)), SkipReason.SYMLINK_BROKEN,
-                                    "hard link to a member the image does not hold"))
-            continue
-        node = Node(target.mode, member.uid, member.gid, target.size, int(member.mtime), content=target.content,
-                    origin=layers[index].digest, ino=target.ino)
-        _put(state.root, parts, node)
+def _lookup(root: Node, parts: _Parts) -> tuple[Node | None, Node | None]:
+    """(parent, node) at `parts` in the tree; None where a component is missing."""
+    parent = root
+    for part in parts[:-1]:
+        child = parent.children.get(part)
+        if child is None or not stat.S_ISDIR(child.mode):
+            return None, None
+        parent = child
+    return parent, parent.children.get(parts[-1]) if parts else None
+
+
+def _resolve_links(state: _Squash) -> None:
+    """A hard link's bytes are its target's (one inode: read once), a file of its own layer or a lower one;
+    links to links are followed by resolving until nothing changes. One that stays unresolved is removed."""
+    pending = state.links
+    while pending:
+        left = []
+        for link in pending:
+            _, target = _lookup(state.root, link.target)
+            if target is None or target.content is None or not stat.S_ISREG(target.mode) or \
+                    not 0 <= target.layer <= link.index:
+                left.append(link)  # unresolvable, or a link to a link not resolved yet
+            else:
+                link.node.size, link.node.content, link.node.ino = target.size, target.content, target.ino
+        if len(left) == len(pending):
+            break
+        pending = left
+    for link in pending:
+        parent, node = _lookup(state.root, link.parts)
+        if parent is not None and node is link.node:
+            del parent.children[link.parts[-1]]
+        state.skips.append(Skip(display_path("/" + "/".join(link.parts)), SkipReason.SYMLINK_BROKEN,
+                                "hard link to a member the image does not hold"))
