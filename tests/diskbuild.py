@@ -4,6 +4,7 @@ the VHDX specification (MS-VHDX 2.6.2.6, 2.6.2.3) lays it out."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import struct
 import subprocess
@@ -127,3 +128,35 @@ def btrfs_with_subvolumes(tree: Path, out: Path, fs_uuid: str, compress: str = "
             run("mv", str(child), str(mnt / "@home"))
     return out
 
+
+
+def xfs_of(tree: Path, out: Path, size: int = 300 * MIB) -> Path:
+    """An xfs filesystem filled from `tree` without mounting: mkfs.xfs reads a prototype file (xfsprogs' proto
+    format: each entry's name, type and mode, owner, and a regular file's source path or a link's target)."""
+    need("mkfs.xfs")
+    lines = ["/dev/null", "0 0", "d--755 0 0"]
+
+    def entries(directory: Path, depth: int) -> None:
+        for child in sorted(directory.iterdir()):
+            if any(c.isspace() for c in child.name):
+                continue  # the prototype format splits on whitespace
+            st = child.lstat()
+            perm = f"{st.st_mode & 0o777:03o}"
+            pad = " " * depth
+            if child.is_symlink():
+                lines.append(f"{pad}{child.name} l--{perm} {st.st_uid} {st.st_gid} {os.readlink(child)}")
+            elif child.is_dir():
+                lines.append(f"{pad}{child.name} d--{perm} {st.st_uid} {st.st_gid}")
+                entries(child, depth + 1)
+                lines.append(f"{pad}$")
+            elif child.is_file():
+                lines.append(f"{pad}{child.name} ---{perm} {st.st_uid} {st.st_gid} {child}")
+
+    entries(tree, 1)
+    lines.append("$")
+    proto = out.with_suffix(".proto")
+    proto.write_text("\n".join(lines) + "\n")
+    with open(out, "wb") as f:
+        f.truncate(size)
+    run("mkfs.xfs", "-q", "-f", "-p", str(proto), str(out))
+    return out

@@ -338,7 +338,7 @@ class DirectoryTarget:
         return origin(inside_path) if origin is not None else None
 
     def read(self, entry: FileEntry, limit: int) -> ReadResult:
-        handle = self._open_entry(entry.path)
+        handle = self._open_walked(entry)
         try:
             return self._read_open(handle, limit)
         finally:
@@ -346,7 +346,7 @@ class DirectoryTarget:
 
     def read_window(self, entry: FileEntry, offset: int, size: int) -> bytes:
         # Opened afresh for each window, from the directory like `read`; pread keeps no offset.
-        handle = self._open_entry(entry.path)
+        handle = self._open_walked(entry)
         try:
             if not stat.S_ISREG(self.fs.fstat(handle).st_mode):
                 raise ReadFailure(SkipReason.CHANGED, "no longer a regular file")
@@ -359,6 +359,20 @@ class DirectoryTarget:
             raise ReadFailure(SkipReason.READ_ERROR, exc.strerror or str(exc)) from None
         finally:
             self.fs.close(handle)
+
+    def _open_walked(self, entry: FileEntry) -> Handle:
+        """The walked file: from the directory the walk is listing, or by the identity the walk gave it where the
+        backend can (a disk image's inode, in a worker: nothing on the host is named by it), else by its path."""
+        by_identity = getattr(self.fs, "open_walked", None)
+        current = self._current
+        listed_here = current is not None and current.inside == (entry.path.rpartition("/")[0] or "/")
+        if by_identity is not None and not listed_here:
+            try:
+                handle: Handle = by_identity(entry)
+                return handle
+            except OSError:
+                pass  # not found as walked: by its path, as any backend
+        return self._open_entry(entry.path)
 
     def _open_entry(self, path: str) -> Handle:
         """The walked file at `path` (a resolved inside path), opened from its directory; no link is followed."""

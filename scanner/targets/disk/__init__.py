@@ -57,9 +57,9 @@ class DiskTarget(DirectoryTarget):
             status, detail = PART_COMPLETE, ""
             if m.not_read:
                 status, detail = PART_NOT_READ, m.not_read
-            elif m.point is not None and failures.count.get(m.point):
-                n = failures.count[m.point]
-                status, detail = PART_INCOMPLETE, f"{n} read failure(s), the first: {failures.first[m.point]}"
+            elif m.point is not None and failures.count(m.point):
+                n = failures.count(m.point)
+                status, detail = PART_INCOMPLETE, f"{n} read failure(s), the first: {failures.first(m.point)}"
             described.append(DiskFilesystem(m.ident.fstype, m.point, m.volume, m.size,
                                             (m.ident.subvolume or "/") if m.ident.fstype == "btrfs" else None,
                                             status, detail))
@@ -89,8 +89,11 @@ def _open(chain: ImageChain, path: str, fmt: str, options: WalkOptions | None) -
         from dissect.target.containers.raw import RawContainer
     except ImportError:
         raise ImageError(f"{path}: {IMAGES_EXTRA_HINT}") from None
+    from scanner.targets.disk import btrfsfast
     from scanner.targets.disk.formats import open_disk_stream, sniff
     from scanner.targets.disk.mounts import found_in, plan
+
+    btrfsfast.install()
 
     fmt = sniff(chain.top) or fmt
     with _quiet():

@@ -6,8 +6,12 @@ directory the mounts need but the root lacks (`/$fs$`) is made up. Every mounted
 number, and so has every btrfs subvolume (as the kernel gives them), so the walker's (device, inode) identity of a
 directory holds across filesystems whose inode numbers repeat. A directory's listing is kept while the walk may
 come back to it (a bounded, least-recently-used set), so the walk costs about one listing per directory.
+
+Every read is positional on the image's own descriptors (`ImageChain`), so forked scan workers share the target:
+a worker opens a walked file by the (device, inode) the walk gave it, without listing its directories again.
 What fails (an unreadable inode, a read error, a read shorter than the file, a read past the end of the image
-file) is an `OSError` the walker records, and is counted against its filesystem for the image-level result.
+file) is an `OSError` the walker records, and is counted against its filesystem, in memory shared with the
+workers, for the image-level result.
 """
 
 from __future__ import annotations
@@ -19,17 +23,24 @@ import os
 import stat
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from scanner.targets.directory import SPARSE_MIN_SIZE
+from dissect.target.filesystem import DirEntry
+
+from scanner.targets.base import FileEntry
+from scanner.targets.disk.btrfsfast import SUBVOLUME_ROOT
+from scanner.targets.disk.btrfsfast import listing as btrfs_listing
+from scanner.targets.disk.failures import Failures
+from scanner.targets.disk.inodes import block_size, ext_listing, inode_stat
 from scanner.targets.disk.mounts import Mount
 from scanner.targets.hostfs import Handle
 
 TRUNCATED = "the image file ends before the data it points to (truncated image)"
-MAX_CACHED = 200_000  # directory entries kept in listings the walk may come back to
+MAX_CACHED = 16_384  # directory entries kept in listings the walk may come back to
+_INODES_KEPT = 1024
+_FAST = ("ext", "xfs", "btrfs")  # types whose inodes are read directly (`inodes.py`)
 _VIRTUAL_DEV = 1
-_BTRFS_TOP = "btrfs"
 
 
 def _err(code: int, detail: str = "") -> OSError:
@@ -46,27 +57,18 @@ class _Virtual:
 
 @dataclass
 class _Slot:
-    entry: Any  # a dissect FilesystemEntry, or a _Virtual
-    mount: Mount | None
+    mount: Mount | None  # None for a made-up directory
     inside: str
     st: os.stat_result
+    entry: Any = None  # a directory's dissect FilesystemEntry (for listing), or a _Virtual
+    raw: Any = None  # the filesystem's own inode object (reads, links)
     fh: Any = None
     pos: int = 0
 
 
-@dataclass
-class Failures:
-    """Read failures per mount point: how many, and the first one's detail."""
-
-    count: dict[str, int] = field(default_factory=dict)
-    first: dict[str, str] = field(default_factory=dict)
-
-    def add(self, point: str, detail: str) -> None:
-        self.count[point] = self.count.get(point, 0) + 1
-        self.first.setdefault(point, detail)
-
-
 class DissectFilesystem:
+    shareable = True  # positional reads on the image's descriptors; walked files are reopened by identity
+
     def __init__(self, mounts: Sequence[Mount], past_end: Callable[[], int] = lambda: 0) -> None:
         walked = [m for m in mounts if m.point is not None and m.fs is not None]
         roots = [m for m in walked if m.point == "/"]
@@ -74,66 +76,79 @@ class DissectFilesystem:
             raise ValueError("no filesystem is mounted at /")
         self._root = roots[0]
         self._past_end = past_end  # how many reads so far started past the end of an image file
-        self.failures = Failures()
-        self._devs: dict[tuple[int, int], int] = {}
+        self.failures = Failures([str(m.point) for m in walked])
         self._open: dict[int, _Slot] = {}
         self._next = itertools.count(3)
         self._listings: OrderedDict[tuple[int, int, str], dict[str, Any]] = OrderedDict()
         self._cached = 0
-        self._inodes = itertools.count(2)
+        self._blocks = {id(m): block_size(m.ident.fstype, m.fs) for m in walked}
+        self._devs: dict[tuple[int, int], int] = {}
+        self._subvolumes: dict[int, dict[int, Any]] = {}  # btrfs -> subvolume id -> its dissect Subvolume
+        self._inodes: OrderedDict[tuple[int, Any], Any] = OrderedDict()
+        self._owners: dict[int, tuple[Mount, int]] = {}
+        for m in walked:
+            self._own(m)
+        inodes = itertools.count(2)
         self._overlay: dict[str, dict[str, Mount | _Virtual]] = {}
         for m in sorted(walked, key=lambda m: str(m.point)):
             if m.point != "/":
-                self._lay(str(m.point), m)
+                self._lay(str(m.point), m, inodes)
 
-    def _lay(self, point: str, mount: Mount) -> None:
-        parts = [p for p in point.split("/") if p]
-        for i in range(len(parts)):
-            parent = "/" + "/".join(parts[:i])
-            here = "/" + "/".join(parts[: i + 1])
-            children = self._overlay.setdefault(parent, {})
-            if i == len(parts) - 1:
-                children[parts[i]] = mount
-            elif parts[i] not in children:
-                children[parts[i]] = _Virtual(here, next(self._inodes))
+    def _own(self, mount: Mount) -> None:
+        """Device numbers for the mount, and for every subvolume of a btrfs, given before any worker forks."""
+        if mount.ident.fstype == "btrfs":
+            btrfs = mount.fs.btrfs
+            with contextlib.suppress(Exception):  # subvolumes dissect cannot list get numbers when met
+                for sub in btrfs.subvolumes():
+                    self._dev_for((id(btrfs), int(sub.objectid)), mount)
+            return
+        self._dev_for((id(mount.fs), 0), mount)
 
-    # --- identity and stat -------------------------------------------------------------------------
-
-    def _dev(self, mount: Mount, entry: Any) -> int:
-        inode = getattr(entry, "entry", None)
-        subvolume = getattr(inode, "subvolume", None)
-        key = (id(mount.fs), int(getattr(subvolume, "objectid", 0)) if mount.ident.fstype == _BTRFS_TOP else 0)
+    def _dev_for(self, key: tuple[int, int], mount: Mount) -> int:
         found = self._devs.get(key)
         if found is None:
             found = self._devs[key] = len(self._devs) + 2
+            self._owners[found] = (mount, key[1])
         return found
 
+    def _lay(self, point: str, mount: Mount, inodes: itertools.count[int]) -> None:
+        parts = [p for p in point.split("/") if p]
+        for i in range(len(parts)):
+            children = self._overlay.setdefault("/" + "/".join(parts[:i]), {})
+            if i == len(parts) - 1:
+                children[parts[i]] = mount
+            elif parts[i] not in children:
+                children[parts[i]] = _Virtual("/" + "/".join(parts[: i + 1]), next(inodes))
+
+    # --- identity and stat -------------------------------------------------------------------------
+
+    def _dev(self, mount: Mount, raw: Any) -> int:
+        if mount.ident.fstype == "btrfs":
+            return self._dev_for((id(mount.fs.btrfs), int(raw.subvolume.objectid)), mount)
+        return self._dev_for((id(mount.fs), 0), mount)
+
     def _stat(self, mount: Mount, entry: Any) -> os.stat_result:
-        btrfs = mount.ident.fstype == _BTRFS_TOP
+        """The stat of a dissect DirEntry or FilesystemEntry (`.entry` is the filesystem's own inode)."""
+        fstype = mount.ident.fstype
+        raw = getattr(entry, "entry", None)
         before = self._past_end()
         try:
-            # A btrfs inode is read directly: dissect's lstat resolves a symlink's target first, and fails with it.
-            st = _inode_stat(entry) if btrfs else entry.lstat()
-        except Exception as exc:  # a damaged inode
+            st = inode_stat(fstype, raw, self._blocks[id(mount)]) if fstype in _FAST else _opened(entry).lstat()
+        except Exception as exc:  # a damaged inode: listed with no type, recorded by the walker
             self.failures.add(str(mount.point), f"cannot read an inode: {self._why(exc, before)}")
-            return os.stat_result((0, 0, self._dev(mount, entry), 0, 0, 0, 0, 0, 0, 0))
+            return os.stat_result((0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         blocks = getattr(st, "st_blocks", None)
-        if btrfs and stat.S_ISREG(st.st_mode) and st.st_size >= SPARSE_MIN_SIZE:
-            blocks = _btrfs_blocks(entry, st.st_size)
         if blocks is None:
             blocks = (st.st_size + 511) // 512
-        return os.stat_result(
-            (st.st_mode, st.st_ino, self._dev(mount, entry), st.st_nlink, st.st_uid, st.st_gid, st.st_size,
-             int(st.st_atime), int(st.st_mtime), int(st.st_ctime)),
-            {"st_blocks": blocks},
-        )
+        dev = self._dev(mount, raw) if fstype in _FAST else self._dev_for((id(mount.fs), 0), mount)
+        # Plain ints: dissect's own int types do not pickle, and results cross back from forked workers.
+        fields = (st.st_mode, st.st_ino, dev, st.st_nlink, st.st_uid, st.st_gid, st.st_size, st.st_atime,
+                  st.st_mtime, st.st_ctime)
+        return os.stat_result(tuple(int(x) for x in fields), {"st_blocks": int(blocks)})
 
     def _why(self, exc: Exception, before: int) -> str:
         """What a dissect failure means: a truncated image when a read past the image file's end came first."""
         return TRUNCATED if self._past_end() != before else f"{type(exc).__name__}: {str(exc)[:80]}".rstrip(": ")
-
-    def _virtual_stat(self, v: _Virtual) -> os.stat_result:
-        return os.stat_result((stat.S_IFDIR | 0o755, v.ino, _VIRTUAL_DEV, 2, 0, 0, 0, 0, 0, 0), {"st_blocks": 0})
 
     # --- listings -----------------------------------------------------------------------------------
 
@@ -144,7 +159,7 @@ class DissectFilesystem:
             raise _err(errno.EBADF) from None
 
     def _listing(self, slot: _Slot) -> dict[str, Any]:
-        if isinstance(slot.entry, _Virtual) or slot.mount is None:
+        if slot.mount is None:
             return {}
         key = (slot.st.st_dev, slot.st.st_ino, str(slot.mount.point))
         found = self._listings.get(key)
@@ -153,7 +168,7 @@ class DissectFilesystem:
             return found
         before = self._past_end()
         try:
-            found = {d.name: d for d in slot.entry.scandir()}
+            found = _list_names(slot)
         except Exception as exc:  # a dissect parser error on a hostile directory: unreadable, not fatal
             why = self._why(exc, before)
             self.failures.add(str(slot.mount.point), f"cannot list {slot.inside}: {why}")
@@ -166,36 +181,66 @@ class DissectFilesystem:
         return found
 
     def _child(self, parent: Handle, name: str) -> tuple[Any, Mount | None, str]:
-        """The entry `name` in `parent`: (a dissect FilesystemEntry or a _Virtual, its mount, its inside path)."""
+        """The entry `name` in `parent`: (a dissect DirEntry or FilesystemEntry, or a _Virtual; its mount; its
+        inside path)."""
         slot = self._slot(parent)
         if not stat.S_ISDIR(slot.st.st_mode):
             raise _err(errno.ENOTDIR, name)
         inside = f"/{name}" if slot.inside == "/" else f"{slot.inside}/{name}"
         over = self._overlay.get(slot.inside, {}).get(name)
         if isinstance(over, Mount):
-            return _root_of(over), over, inside
+            return over.fs.get("/"), over, inside
         real = self._listing(slot).get(name)
+        if isinstance(real, (int, tuple)) and slot.mount is not None:  # an inode's number (ext, xfs, btrfs)
+            try:
+                return _Holder(self._inode(slot.mount, real)), slot.mount, inside
+            except Exception:
+                raise _err(errno.EIO, f"{name}: its inode cannot be found") from None
         if real is not None:
-            return real.get(), slot.mount, inside
+            return real, slot.mount, inside
         if over is not None:
             return over, None, inside
         raise _err(errno.ENOENT, name)
 
+    def _inode(self, mount: Mount, number: int | tuple[int, int]) -> Any:
+        """The inode a listing names by number; a btrfs one by (subvolume, number). The last few are kept: a
+        directory's entries are stat'ed as it is listed, then opened."""
+        key = (id(mount.fs), number)
+        found = self._inodes.get(key)
+        if found is not None:
+            self._inodes.move_to_end(key)
+            return found
+        if isinstance(number, tuple):
+            subvolumes = self._subvolumes.setdefault(id(mount.fs.btrfs), {})
+            sub = subvolumes.get(number[0])
+            if sub is None:
+                sub = subvolumes[number[0]] = mount.fs.btrfs.open_subvolume(number[0])
+            found = sub.root if number[1] == SUBVOLUME_ROOT else sub.inode(number[1])
+        elif mount.ident.fstype == "ext":
+            found = mount.fs.extfs.get_inode(number)
+        else:
+            found = mount.fs.xfs.get_inode(number)
+        self._inodes[key] = found
+        if len(self._inodes) > _INODES_KEPT:
+            self._inodes.popitem(last=False)
+        return found
+
     def _stat_of(self, entry: Any, mount: Mount | None) -> os.stat_result:
-        if isinstance(entry, _Virtual) or mount is None:
-            return self._virtual_stat(entry)
+        if mount is None:
+            made_up = (stat.S_IFDIR | 0o755, entry.ino, _VIRTUAL_DEV, 2, 0, 0, 0, 0, 0, 0)
+            return os.stat_result(made_up, {"st_blocks": 0})
         return self._stat(mount, entry)
 
     # --- the Filesystem calls -----------------------------------------------------------------------
 
-    def _handle(self, entry: Any, mount: Mount | None, inside: str, st: os.stat_result) -> Handle:
+    def _handle(self, slot: _Slot) -> Handle:
         h = next(self._next)
-        self._open[h] = _Slot(entry, mount, inside, st)
+        self._open[h] = slot
         return h
 
     def open_root(self) -> Handle:
-        entry = _root_of(self._root)
-        return self._handle(entry, self._root, "/", self._stat(self._root, entry))
+        entry = self._root.fs.get("/")
+        return self._handle(_Slot(self._root, "/", self._stat(self._root, entry), entry, entry.entry))
 
     def open_dir(self, parent: Handle, name: str) -> Handle:
         entry, mount, inside = self._child(parent, name)
@@ -204,14 +249,34 @@ class DissectFilesystem:
             raise _err(errno.ELOOP, name)
         if not stat.S_ISDIR(st.st_mode):
             raise _err(errno.ENOTDIR, name)
-        return self._handle(entry, mount, inside, st)
+        if mount is None:
+            return self._handle(_Slot(None, inside, st, entry))
+        return self._handle(_Slot(mount, inside, st, _opened(entry), getattr(entry, "entry", None)))
 
     def open_file(self, parent: Handle, name: str) -> Handle:
         entry, mount, inside = self._child(parent, name)
         st = self._stat_of(entry, mount)
         if stat.S_ISLNK(st.st_mode):
             raise _err(errno.ELOOP, name)
-        return self._handle(entry, mount, inside, st)
+        if mount is None:
+            raise _err(errno.EISDIR, name)
+        return self._handle(_Slot(mount, inside, st, entry, getattr(entry, "entry", None)))
+
+    def open_walked(self, entry: FileEntry) -> Handle:
+        """A file the walk found, by its (device, inode): no directory is listed again (a worker's open)."""
+        owner = self._owners.get(entry.dev)
+        if owner is None or owner[0].ident.fstype not in _FAST:
+            raise _err(errno.ENOENT, "not known by identity")
+        mount, subvolume = owner
+        try:
+            raw = self._inode(mount, (subvolume, entry.ino) if mount.ident.fstype == "btrfs" else entry.ino)
+        except Exception:
+            raise _err(errno.ENOENT, "not known by identity") from None
+        holder = _Holder(raw)
+        st = self._stat(mount, holder)
+        if st.st_dev != entry.dev or stat.S_IFMT(st.st_mode) != stat.S_IFMT(entry.mode):
+            raise _err(errno.ESTALE, "not the walked file")
+        return self._handle(_Slot(mount, entry.path, st, holder, raw))
 
     def lstat(self, parent: Handle, name: str) -> os.stat_result:
         entry, mount, _ = self._child(parent, name)
@@ -225,10 +290,10 @@ class DissectFilesystem:
         if mount is None or not stat.S_ISLNK(self._stat_of(entry, mount).st_mode):
             raise _err(errno.EINVAL, name)
         try:
-            return str(getattr(entry, "entry", entry).link)  # the inode's own text: nothing resolved
+            return str(entry.entry.link)  # the inode's own text: nothing resolved
         except Exception:
             try:
-                return str(entry.readlink())
+                return str(_opened(entry).readlink())
             except Exception as exc:
                 self.failures.add(str(mount.point), f"cannot read a symlink ({type(exc).__name__})")
                 raise _err(errno.EIO, name) from None
@@ -252,13 +317,13 @@ class DissectFilesystem:
 
     def pread(self, handle: Handle, size: int, offset: int) -> bytes:
         slot = self._slot(handle)
-        if slot.mount is None or isinstance(slot.entry, _Virtual):
+        if slot.mount is None or slot.raw is None or stat.S_ISDIR(slot.st.st_mode):
             raise _err(errno.EISDIR)
         point = str(slot.mount.point)
         before = self._past_end()
         try:
             if slot.fh is None:
-                slot.fh = slot.entry.open()
+                slot.fh = slot.raw.open()
             slot.fh.seek(offset)
             data = bytes(slot.fh.read(size))
         except Exception as exc:
@@ -281,25 +346,26 @@ class DissectFilesystem:
                 slot.fh.close()
 
 
-def _root_of(mount: Mount) -> Any:
-    return mount.fs.get("/")
+def _list_names(slot: _Slot) -> dict[str, Any]:
+    """A directory's names, each with what finds its inode again: the number (ext, xfs), (subvolume, number)
+    (btrfs), or dissect's entry (other types). Numbers, not inode objects: a kept listing stays small."""
+    fstype = slot.mount.ident.fstype if slot.mount is not None else ""
+    if fstype == "ext":
+        return ext_listing(slot.raw)
+    if fstype == "xfs":
+        return {n.filename: int(n.inum) for n in slot.raw.iterdir() if n.filename not in (".", "..")}
+    if fstype == "btrfs":
+        return btrfs_listing(slot.raw)
+    return {d.name: d for d in slot.entry.scandir()}
 
 
-def _inode_stat(entry: Any) -> os.stat_result:
-    """A btrfs inode's own facts (its size, owner and times; no st_blocks: counted from extents when it matters)."""
-    inode = entry.entry
-    mtime = int(inode.mtime.timestamp())
-    return os.stat_result(
-        (int(inode.mode), int(inode.inum), 0, int(inode.inode.nlink), int(inode.uid), int(inode.gid),
-         int(inode.size), mtime, mtime, mtime)
-    )
+def _opened(entry: Any) -> Any:
+    """A listing's DirEntry as the FilesystemEntry it names (what lists, stats and opens); others as they are."""
+    return entry.get() if isinstance(entry, DirEntry) else entry
 
 
-def _btrfs_blocks(entry: Any, size: int) -> int:
-    """A btrfs file's allocated 512-byte blocks, from its extents (holes have no disk address)."""
-    try:
-        extents = entry.entry.extents() or []
-    except Exception:
-        return (size + 511) // 512
-    allocated = sum(int(e.disk_length if e.compression else e.length) for e in extents if e.disk_offset)
-    return (allocated + 511) // 512
+@dataclass(frozen=True)
+class _Holder:
+    """An inode found by number, shaped as dissect's entries are (`.entry` is the inode)."""
+
+    entry: Any
