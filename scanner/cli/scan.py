@@ -89,7 +89,8 @@ def scan_command(
     ] = None,
     allow_backing_files: Annotated[
         bool,
-        typer.Option("--allow-backing-files", help="Let a disk image read its backing files (beside it only)",
+        typer.Option("--allow-backing-files", help="Let a disk image read the files it names: backing files, parents, "
+                     "external data files (beside it only, no symlink)",
                      envvar="MODELCENSUS_ALLOW_BACKING_FILES", show_envvar=False),
     ] = False,
     fail_on: FailOn = None,
