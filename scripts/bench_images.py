@@ -253,6 +253,17 @@ def build() -> dict[str, Path | str]:
     return out
 
 
+def _answer(doc: dict[str, object]) -> object:
+    """What must equal the directory's: all but target, stats and each location's layer."""
+    def strip(x: object) -> object:
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if k != "layer"}
+        if isinstance(x, list):
+            return [strip(v) for v in x]
+        return x
+    return strip({k: v for k, v in doc.items() if k not in ("target", "stats")})
+
+
 def scan(target: Path, out: Path) -> Run:
     cmd = [sys.executable, "-m", "scanner", "scan", str(target), "-f", "json", "-o", "-", "-q", "--jobs", str(JOBS)]
     return timed(cmd, out)
@@ -271,18 +282,20 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="modelcensus-bench-images-") as tmp:
         out = Path(tmp) / "out.json"
         base = scan(ROOT, out)
-        files = json.loads(out.read_text())["stats"]["files_seen"]
+        directory = json.loads(out.read_text())
+        files, answer = directory["stats"]["files_seen"], _answer(directory)
         print(f"images: {ROOT.relative_to(REPO)} ({files} files) as a directory and as images, --jobs {JOBS}")
-        print(f"  {'directory':22} {base.seconds:6.1f} s  {base.pss >> 20:4d} MiB PSS")
+        print(f"  {'directory':22} {base.seconds:6.1f} s  {base.pss >> 20:4d} MiB PSS", flush=True)
         for label, image in images.items():
             if isinstance(image, str):
                 print(f"  {label:22} skipped: {image}")
                 continue
             run = scan(image, out)
-            seen = json.loads(out.read_text())["stats"]["files_seen"]
+            doc = json.loads(out.read_text())
+            same = "the same inventory" if _answer(doc) == answer else "a DIFFERENT inventory"
             ok = "ok" if run.seconds <= 2 * base.seconds and run.pss <= 300 * MIB else "OVER"
             print(f"  {label:22} {run.seconds:6.1f} s  {run.pss >> 20:4d} MiB PSS  {run.seconds / base.seconds:.2f}x "
-                  f"the directory's time, {seen} files  [{ok}: goal <= 2x, <= 300 MiB]")
+                  f"the directory's time, {same}  [{ok}: goal <= 2x, <= 300 MiB]", flush=True)
     load = os.getloadavg()[0]
     if load > (os.cpu_count() or 1) / 2:
         print(f"note: load average {load:.1f}; other processes are skewing the wall times")

@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scanner.catalog import Catalog
 from scanner.inventory.document import dumps
@@ -184,3 +186,14 @@ def test_each_filesystem_scans_as_its_tree(tree: Path, catalog: Catalog, kind: s
         assert any(s["path"] == "/var/sparse.img" and s["reason"] == "sparse" for s in doc["skipped"])
     assert {k: v for k, v in doc.items() if k not in ("target", "stats")} == \
         {k: v for k, v in direct.items() if k not in ("target", "stats")}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(min_size=16, max_size=16))
+def test_an_xfs_extent_record_reads_as_dissect_reads_it(record: bytes) -> None:
+    from dissect.xfs import xfs
+
+    from scanner.targets.disk import xfsfast
+
+    theirs = xfsfast.replaced or xfs.parse_fsblock
+    assert xfsfast.parse_fsblock(record) == tuple(theirs(record))

@@ -237,6 +237,14 @@ def test_btrfs_subvolumes_are_mounted_as_its_fstab_says(tmp_path: Path, catalog:
     assert any(s["path"] == "/var/lib/sparse.img" and s["reason"] == "sparse" for s in doc["skipped"])
     assert any(loc.get("via") == "/usr/sbin/halt" for m in doc["models"] for loc in m["locations"])
     assert any(loc["path"].startswith("/home/agent/") for m in doc["models"] for loc in m["locations"])
+    opened = open_target(str(image), None, WalkOptions())
+    try:  # each subvolume its own device, as the kernel gives them: / and /home are not one directory twice
+        fs = opened.target.fs
+        root = fs.open_root()
+        assert fs.fstat(root).st_dev != fs.lstat(root, "home").st_dev
+        assert fs.fstat(root).st_ino == fs.lstat(root, "home").st_ino  # both subvolume roots are inode 256
+    finally:
+        opened.close()
 
 
 @needs

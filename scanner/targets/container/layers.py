@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import io
+import queue
 import sys
+import threading
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,7 +129,10 @@ def _zstd_module() -> Any:
 
 
 class LayerStream(io.RawIOBase):
-    """The tar stream of one layer blob, read forward only, bounded, hashed; `finish()` checks the digest."""
+    """The tar stream of one layer blob, read forward only, bounded, hashed; `finish()` checks the digest.
+
+    The blob is read, hashed and inflated a chunk ahead by a thread of its own (zlib, zstd and hashlib release the
+    interpreter while they work), at most PREFETCH chunks ahead, while the caller parses the tar."""
 
     def __init__(self, raw: Range, digest: Digest | None = None, limit: int | None = None) -> None:
         super().__init__()
@@ -141,6 +147,8 @@ class LayerStream(io.RawIOBase):
         self.read_in = 0  # bytes of blob consumed
         self.given = 0  # bytes of tar stream given
         self._eof = False
+        self._chunk, self._at = b"", 0
+        self._ahead: _Ahead | None = None
 
     def readable(self) -> bool:
         return True
@@ -151,16 +159,25 @@ class LayerStream(io.RawIOBase):
             return 0
         if self.given >= self.limit:
             raise DecompressionLimit(f"inflated past {self.limit >> 20} MiB from a {self.raw.size}-byte blob")
-        want = min(want, self.limit - self.given)
-        out = self._next(want)
-        if not out:
-            self._eof = True
-            return 0
-        if self._hash is not None and self.digest is not None and not self.digest.of_blob:
+        if self._at >= len(self._chunk):
+            if self._ahead is None:
+                self._ahead = _Ahead(self._produce)
+            self._chunk, self._at = self._ahead.next(), 0
+            if not self._chunk:
+                self._eof = True
+                return 0
+        take = min(want, self.limit - self.given, len(self._chunk) - self._at)
+        buffer[:take] = self._chunk[self._at : self._at + take]
+        self._at += take
+        self.given += take
+        return take
+
+    def _produce(self) -> bytes:
+        """The next chunk of tar stream (b"" at the end), hashed; runs in the read-ahead thread."""
+        out = self._next(CHUNK)
+        if out and self._hash is not None and self.digest is not None and not self.digest.of_blob:
             self._hash.update(out)
-        buffer[: len(out)] = out
-        self.given += len(out)
-        return len(out)
+        return out
 
     def _next(self, want: int) -> bytes:
         if self._codec is None:
@@ -184,6 +201,7 @@ class LayerStream(io.RawIOBase):
         """Read what is left (the tar's padding, a gzip trailer) within the cap, then check the digest."""
         while self.readinto(bytearray(CHUNK)):
             pass
+        self.close()
         if self._codec is not None and self._codec.inside:
             raise LayerFailure(f"the {self._codec.name} stream ends early (truncated blob)")
         if self.digest is None or self._hash is None:
@@ -192,6 +210,54 @@ class LayerStream(io.RawIOBase):
         if got != self.digest.value:
             what = "blob" if self.digest.of_blob else "uncompressed layer"
             raise LayerFailure(f"the {what} does not match its digest (it hashes to {got})")
+
+    def close(self) -> None:
+        """Stops the read-ahead (a layer given up part-way leaves no thread behind)."""
+        if self._ahead is not None:
+            self._ahead.halt()
+        super().close()
+
+
+PREFETCH = 4  # chunks inflated ahead of the tar parser: 4 MiB at most
+
+
+class _Ahead:
+    """A thread calling `produce` ahead of the reader, handing over its chunks (or what it raised) in order."""
+
+    def __init__(self, produce: Callable[[], bytes]) -> None:
+        self._produce = produce
+        self._queue: queue.Queue[bytes | BaseException] = queue.Queue(maxsize=PREFETCH)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="modelcensus-layer", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                out = self._produce()
+                self._put(out)
+                if not out:
+                    return
+        except BaseException as exc:  # handed to the reader, which raises it where it reads
+            self._put(exc)
+
+    def _put(self, item: bytes | BaseException) -> None:
+        while not self._stop.is_set():
+            try:
+                self._queue.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
+    def next(self) -> bytes:
+        item = self._queue.get()
+        if isinstance(item, BaseException):
+            raise item
+        return item
+
+    def halt(self) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 def _hasher(digest: Digest | None) -> Any:

@@ -131,6 +131,7 @@ def _apply(state: _Squash, layer: Layer, index: int) -> str | None:
     """One layer read through once; returns what failed, if anything (also recorded as a skip)."""
     now = _Pass(layer, index)
     reason, detail = SkipReason.READ_ERROR, ""
+    stream: LayerStream | None = None
     try:
         if layer.blob is None:
             raise ImageError(layer.missing)
@@ -156,6 +157,8 @@ def _apply(state: _Squash, layer: Layer, index: int) -> str | None:
     except OSError as exc:
         detail = f"cannot keep its files in a temporary file: {exc.strerror or exc}"
     finally:
+        if stream is not None:
+            stream.close()
         state.deleted |= now.deleted
         state.opaque |= now.opaque
     if not detail:

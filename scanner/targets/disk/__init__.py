@@ -89,11 +89,12 @@ def _open(chain: ImageChain, path: str, fmt: str, options: WalkOptions | None) -
         from dissect.target.containers.raw import RawContainer
     except ImportError:
         raise ImageError(f"{path}: {IMAGES_EXTRA_HINT}") from None
-    from scanner.targets.disk import btrfsfast
+    from scanner.targets.disk import btrfsfast, xfsfast
     from scanner.targets.disk.formats import open_disk_stream, sniff
     from scanner.targets.disk.mounts import found_in, plan
 
     btrfsfast.install()
+    xfsfast.install()
 
     fmt = sniff(chain.top) or fmt
     with _quiet():

@@ -4,8 +4,8 @@ and directories listed from their index items directly.
 Every inode, directory entry and extent of a btrfs is found by a binary search of B-tree nodes, and dissect's
 cursor parses each key it compares with a cstruct structure, again for every search: nine tenths of a btrfs
 walk's time. Here a node's keys are parsed once, all together, and kept for the most recently used nodes; each
-tree keeps fewer whole nodes (512, not 8192: 8 MiB of 16 KiB nodes, not 128 MiB) and each subvolume fewer inode
-objects (512, not 8192, each with caches of its own). The layouts are the on-disk
+tree keeps fewer whole nodes (128, not 8192: 2 MiB of 16 KiB nodes, not 128 MiB) and each subvolume fewer inode
+objects (128, not 8192, each with caches of its own): a forked worker holds its own. The layouts are the on-disk
 format's (`btrfs_disk_key`: objectid u64, type u8, offset u64; a leaf's `btrfs_item`: key, offset u32, size u32;
 a node's `btrfs_key_ptr`: key, blockptr u64, generation u64; after a 101-byte header; a `btrfs_dir_item`: its
 location key, transid u64, data_len u16, name_len u16, type u8, then the name), and the values keep the
@@ -126,5 +126,5 @@ def install() -> None:
     btrfs.Subvolume.__init__ = fewer_inodes
 
 
-_TREE_NODES_KEPT = 512  # whole 16 KiB nodes a tree keeps: 8 MiB
-_INODES_KEPT = 512  # inode objects a subvolume keeps (each with its own caches): dissect keeps 8192
+_TREE_NODES_KEPT = 128  # whole 16 KiB nodes a tree keeps: 2 MiB
+_INODES_KEPT = 128  # inode objects a subvolume keeps (each with its own caches): dissect keeps 8192

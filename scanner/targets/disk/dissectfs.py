@@ -38,7 +38,7 @@ from scanner.targets.hostfs import Handle
 
 TRUNCATED = "the image file ends before the data it points to (truncated image)"
 MAX_CACHED = 16_384  # directory entries kept in listings the walk may come back to
-_INODES_KEPT = 1024
+_INODES_KEPT = 256
 _FAST = ("ext", "xfs", "btrfs")  # types whose inodes are read directly (`inodes.py`)
 _VIRTUAL_DEV = 1
 
