@@ -285,7 +285,8 @@ def main() -> None:
         directory = json.loads(out.read_text())
         files, answer = directory["stats"]["files_seen"], _answer(directory)
         print(f"images: {ROOT.relative_to(REPO)} ({files} files) as a directory and as images, --jobs {JOBS}")
-        print(f"  {'directory':22} {base.seconds:6.1f} s  {base.pss >> 20:4d} MiB PSS", flush=True)
+        print(f"  {'directory':22} {base.seconds:6.1f} s  {base.cpu:6.1f} CPU-s  {base.pss >> 20:4d} MiB PSS",
+              flush=True)
         for label, image in images.items():
             if isinstance(image, str):
                 print(f"  {label:22} skipped: {image}")
@@ -294,8 +295,9 @@ def main() -> None:
             doc = json.loads(out.read_text())
             same = "the same inventory" if _answer(doc) == answer else "a DIFFERENT inventory"
             ok = "ok" if run.seconds <= 2 * base.seconds and run.pss <= 300 * MIB else "OVER"
-            print(f"  {label:22} {run.seconds:6.1f} s  {run.pss >> 20:4d} MiB PSS  {run.seconds / base.seconds:.2f}x "
-                  f"the directory's time, {same}  [{ok}: goal <= 2x, <= 300 MiB]", flush=True)
+            print(f"  {label:22} {run.seconds:6.1f} s  {run.cpu:6.1f} CPU-s  {run.pss >> 20:4d} MiB PSS  "
+                  f"{run.seconds / base.seconds:.2f}x the directory's time ({run.cpu / base.cpu:.2f}x its CPU), {same}"
+                  f"  [{ok}: goal <= 2x, <= 300 MiB]", flush=True)
     load = os.getloadavg()[0]
     if load > (os.cpu_count() or 1) / 2:
         print(f"note: load average {load:.1f}; other processes are skewing the wall times")
