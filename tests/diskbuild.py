@@ -160,3 +160,47 @@ def xfs_of(tree: Path, out: Path, size: int = 300 * MIB) -> Path:
         f.truncate(size)
     run("mkfs.xfs", "-q", "-f", "-p", str(proto), str(out))
     return out
+
+
+def lvm_disk(out: Path, volumes: dict[str, Path], vg: str) -> Path:
+    """A raw disk whose one LVM physical volume holds a volume group `vg` with a linear logical volume per
+    filesystem image in `volumes` (name -> image), each image written where its volume's extents lie. The LVM
+    metadata is written by lvm2 itself with the device-mapper driver off (`--driverloaded n`), so no kernel
+    device is made; only a loop device for pvcreate."""
+    need("losetup", "pvcreate", "vgcreate", "lvcreate", "lvs", "pvs", "vgchange")
+    extent = 4 * MIB
+    sizes = {name: (image.stat().st_size + extent - 1) // extent * extent for name, image in volumes.items()}
+    with open(out, "wb") as f:
+        f.truncate(sum(sizes.values()) + 8 * MIB)
+    loop = subprocess.run(["losetup", "-f", "--show", str(out)], capture_output=True, text=True)
+    if loop.returncode != 0:
+        pytest.skip(f"no loop device here: {loop.stderr.strip()[:200]}")
+    dev = loop.stdout.strip()
+    env = {**os.environ, "LVM_SUPPRESS_FD_WARNINGS": "1"}
+    quiet = ["--config", "backup { backup = 0 archive = 0 }"]
+    places: dict[str, int] = {}
+    try:
+        subprocess.run(["pvcreate", "-q", "-y", *quiet, dev], check=True, capture_output=True, env=env)
+        subprocess.run(["vgcreate", "-q", *quiet, "-s", "4M", vg, dev], check=True, capture_output=True, env=env)
+        for name, size in sizes.items():
+            subprocess.run(["lvcreate", "--driverloaded", "n", "-q", "-an", "-Zn", "-y", *quiet, "-n", name, "-L",
+                            f"{size}b", vg], check=True, capture_output=True, env=env)
+        pe_start = int(_lvm(["pvs", "--noheadings", "--units", "b", "-o", "pe_start", dev], env).rstrip("B"))
+        for name in volumes:
+            ranges = _lvm(["lvs", "--noheadings", "-o", "seg_pe_ranges", f"{vg}/{name}"], env)
+            places[name] = pe_start + int(ranges.rsplit(":", 1)[1].split("-")[0]) * extent
+    except subprocess.CalledProcessError as exc:
+        pytest.skip(f"LVM cannot be built here: {exc.stderr.decode(errors='replace').strip()[:200]}")
+    finally:
+        subprocess.run(["vgchange", "-q", "-an", vg], capture_output=True, env=env)
+        subprocess.run(["losetup", "-d", dev], capture_output=True)
+    with open(out, "r+b") as f:
+        for name, image in volumes.items():
+            f.seek(places[name])
+            with open(image, "rb") as src:
+                shutil.copyfileobj(src, f)
+    return out
+
+
+def _lvm(cmd: list[str], env: dict[str, str]) -> str:
+    return subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout.strip()

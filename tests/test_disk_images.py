@@ -21,7 +21,7 @@ from scanner.targets import DirectoryTarget, WalkOptions
 from scanner.targets.container.errors import ImageError
 from scanner.targets.registry import TargetKind, detect_kind, open_target
 from tests.conftest import SAMPLE_VM, validate_document
-from tests.diskbuild import btrfs_with_subvolumes
+from tests.diskbuild import btrfs_with_subvolumes, ext4_of, lvm_disk, xfs_of
 
 pytest.importorskip("dissect.target", reason="the images extra (dissect.target) is not installed")
 needs = pytest.mark.skipif(shutil.which("mkfs.ext4") is None, reason="mkfs.ext4 (e2fsprogs) is not installed")
@@ -165,40 +165,29 @@ def test_btrfs_image_with_a_symlink_to_a_symlink(tmp_path: Path, catalog: Catalo
     assert _without(doc) == _without(direct)
 
 
-def _lvm_tools() -> str | None:
-    missing = [t for t in ("losetup", "pvcreate", "vgcreate", "lvcreate", "vgchange") if shutil.which(t) is None]
-    return f"{', '.join(missing)} not installed" if missing else None
-
-
-@needs
-def test_lvm_volume_inside_a_qcow2(tmp_path: Path, catalog: Catalog, directory_doc: dict[str, Any]) -> None:
-    """An ext4 logical volume in a volume group on the image's one physical volume, as cloud images have."""
-    why = _lvm_tools()
-    if why or shutil.which("qemu-img") is None:
-        pytest.skip(why or "qemu-img (qemu-utils) is not installed")
-    raw = tmp_path / "lvm.raw"
-    with open(raw, "wb") as f:
-        f.truncate(96 * MIB)
-    loop = subprocess.run(["losetup", "-f", "--show", str(raw)], capture_output=True, text=True)
-    if loop.returncode != 0:
-        pytest.skip(f"no loop device here: {loop.stderr.strip()}")
-    dev = loop.stdout.strip()
-    vg = f"mcvg{tmp_path.name[-6:].replace('_', '').replace('-', '')}"
-    try:
-        _run("pvcreate", "-q", "-y", dev)
-        _run("vgcreate", "-q", vg, dev)
-        _run("lvcreate", "-q", "-y", "-n", "root", "-L", "72M", vg)
-        _run("mkfs.ext4", "-q", "-F", "-d", str(SAMPLE_VM), f"/dev/{vg}/root")
-    except subprocess.CalledProcessError as exc:
-        pytest.skip(f"LVM cannot be built here: {exc.stderr.decode(errors='replace').strip()[:200]}")
-    finally:
-        subprocess.run(["vgchange", "-q", "-an", vg], capture_output=True)
-        subprocess.run(["losetup", "-d", dev], capture_output=True)
+def test_lvm_volumes_inside_a_qcow2_mounted_by_fstab(tmp_path: Path, catalog: Catalog) -> None:
+    """An ext4 root and an xfs /home, each a logical volume of the image's one volume group (as cloud and
+    server installs lay them out), /home mounted by its /dev/mapper name in the root's fstab."""
+    root = tmp_path / "root"
+    shutil.copytree(SAMPLE_VM, root, symlinks=True)
+    (root / "etc" / "fstab").write_text("/dev/mapper/mc--vg-root / ext4 defaults 0 1\n"
+                                         "/dev/mc-vg/home /home xfs defaults 0 2\n")
+    home = tmp_path / "home"
+    shutil.copytree(root / "home", home, symlinks=True)
+    lone_root = tmp_path / "root-only"
+    shutil.copytree(root, lone_root, symlinks=True, ignore=lambda d, names: names if d == str(root / "home") else [])
+    ext4_of(lone_root, tmp_path / "root.ext4", "72M")
+    xfs_of(home, tmp_path / "home.xfs")
+    raw = lvm_disk(tmp_path / "lvm.raw", {"root": tmp_path / "root.ext4", "home": tmp_path / "home.xfs"}, "mc-vg")
     image = tmp_path / "lvm.qcow2"
+    if shutil.which("qemu-img") is None:
+        pytest.skip("qemu-img (qemu-utils) is not installed")
     _run("qemu-img", "convert", "-O", "qcow2", str(raw), str(image))
     doc = scan_path(image, catalog)
-    assert [f["type"] for f in doc["target"]["filesystems"]] == ["ext"]
-    assert _without(doc) == _without(directory_doc)
+    walked = {(f["type"], f["mount"], f["volume"]) for f in doc["target"]["filesystems"]}
+    assert walked == {("ext", "/", "mc--vg-root"), ("xfs", "/home", "mc--vg-home")}
+    direct = json.loads(dumps(scan(DirectoryTarget(str(root)), catalog, ScanOptions())))
+    assert _without(doc) == _without(direct)
 
 
 def _tree_with_links(tmp_path: Path) -> Path:
