@@ -555,11 +555,20 @@ class LiveHost:
     parts: tuple[AuditPart, ...] = ()
 
 
+# What became of one part of an image (a container layer, a disk's filesystem): read whole, or not.
+PART_COMPLETE = "complete"
+PART_INCOMPLETE = "incomplete"  # read part-way: a read or parse failed, or its digest did not match
+PART_ON_INCOMPLETE_BASE = "on-incomplete-base"  # a layer read whole above a layer that was not
+PART_NOT_READ = "not-read"  # found but unreadable (an encrypted volume)
+
+
 @dataclass(frozen=True)
 class ImageLayer:
     digest: str
     media_type: str | None
     size: int | None
+    status: str = PART_COMPLETE
+    detail: str = ""  # what failed, for any other status
 
 
 @dataclass(frozen=True)
@@ -575,10 +584,13 @@ class ImageInfo:
 
 @dataclass(frozen=True)
 class DiskFilesystem:
-    type: str  # ext | xfs | btrfs | …
-    mount: str | None  # where the image's /etc/fstab (or being the root) puts it; None when not mounted
+    type: str  # ext | xfs | btrfs | luks | …
+    mount: str | None  # where the image's /etc/fstab (or being the root) puts it; None when not walked
     volume: str | None
     size: int | None
+    subvolume: str | None = None  # a btrfs subvolume's path ("" for the top level)
+    status: str = PART_COMPLETE
+    detail: str = ""
 
 
 @dataclass(frozen=True)

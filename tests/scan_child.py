@@ -1,4 +1,4 @@
-"""Scan a directory in this (child) process and print what the bomb tests check: peak RSS and the skips.
+"""Scan a directory (or an image) in this (child) process and print what the bomb tests check: peak RSS and the skips.
 
 Run as `python -m tests.scan_child ROOT [JOBS]`; prints one JSON object, with the scan's wall and CPU seconds
 (the catalog is compiled before the clock starts). Two peaks: `ru_maxrss` of the child
@@ -17,7 +17,8 @@ from scanner.catalog import load
 from scanner.inventory.document import to_document
 from scanner.options import ScanOptions
 from scanner.pipeline import scan
-from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.targets import WalkOptions
+from scanner.targets.registry import open_target
 
 
 def _hwm_kib(fallback: int) -> int:
@@ -34,9 +35,13 @@ def _hwm_kib(fallback: int) -> int:
 def main(root: str, jobs: int = 1) -> None:
     catalog = load()
     _ = catalog.matcher  # compiled before the clock starts: the scan's own work is what is timed
-    wall, cpu = time.monotonic(), time.process_time()
-    inv = scan(DirectoryTarget(root, WalkOptions()), catalog, ScanOptions(jobs=jobs))
-    wall, cpu = time.monotonic() - wall, time.process_time() - cpu
+    opened = open_target(root, None, WalkOptions())  # a directory, or an image (its layer skips included)
+    try:
+        wall, cpu = time.monotonic(), time.process_time()
+        inv = scan(opened.target, catalog, ScanOptions(jobs=jobs), extra=list(opened.skips))
+        wall, cpu = time.monotonic() - wall, time.process_time() - cpu
+    finally:
+        opened.close()
     doc = to_document(inv)
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
     out = {

@@ -47,10 +47,12 @@ from scanner.options import ScanOptions
 from scanner.pipeline import scan
 from scanner.policy.ignore import IgnoreEntry
 from scanner.render import RENDERERS, cyclonedx, render
+from scanner.render._incomplete import incomplete_lines
 from scanner.render._view import ReportOptions
 from scanner.targets import WalkOptions
 from scanner.targets.pathglob import PathFilter
 from scanner.targets.registry import DEFAULT_PLATFORM, ImageError, TargetKind, open_target
+from scanner.textsafe import safe
 
 EXAMPLES = """
 modelcensus scan /mnt/agent-vm
@@ -137,7 +139,8 @@ def scan_command(
     jobs: Jobs = None,
     allow_backing_files: Annotated[
         bool,
-        typer.Option("--allow-backing-files", help="Let a disk image read its backing files (beside it only)"),
+        typer.Option("--allow-backing-files", help="Let a disk image read the files it names: backing files, parents, "
+                     "external data files (beside it only, no symlink)"),
     ] = False,
     cyclonedx_version: CycloneDxVersion = "1.6",
     fail_on: FailOn = None,
@@ -198,4 +201,8 @@ def run_scan(
         if progress:
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()
+    gaps = incomplete_lines(inventory)
+    if gaps and not quiet:  # exit 0 still (the scan ran), but never silently: one line on stderr
+        parts = "; ".join(text for depth, text in gaps if depth)
+        sys.stderr.write(safe(f"warning: {path}: not read whole: {parts}")[:1000] + "\n")
     return inventory

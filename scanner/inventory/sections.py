@@ -20,9 +20,11 @@ from scanner.model import (
     ConnectionEntry,
     CredentialEntry,
     CredentialLocation,
+    DiskFilesystem,
     EndpointEntry,
     Finding,
     ImageInfo,
+    ImageLayer,
     Inventory,
     KillSwitchEntry,
     Location,
@@ -319,4 +321,6 @@ SHAPES.update({
     # A live host, a container image or a disk image: what was read, in place among the target's keys.
     TargetInfo: Shape(omit_empty=frozenset({"live"}), inline={"image": "layers", "disk": "filesystems"}),
     ImageInfo: Shape(order=("format", "digest", "platform", "tags", "layers")),
+    ImageLayer: Shape(omit_empty=frozenset({"detail"})),
+    DiskFilesystem: Shape(omit_empty=frozenset({"subvolume", "detail"})),
 })

@@ -26,6 +26,7 @@ from scanner.model import (
     SwitchState,
 )
 from scanner.policy.ignore import id_matches
+from scanner.render._incomplete import incomplete_lines
 from scanner.render._view import ReportOptions, filesystem_inspected, where
 
 _NOT_WIRING = (Context.PACKAGE, Context.DOCS, Context.TEST, Context.COMMENT)
@@ -168,7 +169,8 @@ def gap_lines(inv: Inventory) -> list[Line]:
 
 
 def headline(inv: Inventory) -> list[Line]:
-    return wiring_lines(inv) + session_lines(inv) + switch_lines(inv) + credential_lines(inv) + gap_lines(inv)
+    gaps = [Line(depth, text) for depth, text in incomplete_lines(inv)]  # an image not read whole says so first
+    return gaps + wiring_lines(inv) + session_lines(inv) + switch_lines(inv) + credential_lines(inv) + gap_lines(inv)
 
 
 def _kind(fid: str) -> str:

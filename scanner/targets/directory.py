@@ -357,7 +357,7 @@ class DirectoryTarget:
         return origin(inside_path) if origin is not None else None
 
     def read(self, entry: FileEntry, limit: int) -> ReadResult:
-        handle = self._open_entry(entry.path)
+        handle = self._open_walked(entry)
         try:
             return self._read_open(handle, limit)
         finally:
@@ -365,15 +365,33 @@ class DirectoryTarget:
 
     def read_window(self, entry: FileEntry, offset: int, size: int) -> bytes:
         # Opened afresh for each window, from the directory like `read`; pread keeps no offset.
-        handle = self._open_entry(entry.path)
+        handle = self._open_walked(entry)
         try:
             if not stat.S_ISREG(self.fs.fstat(handle).st_mode):
                 raise ReadFailure(SkipReason.CHANGED, "no longer a regular file")
-            return self.fs.pread(handle, size, offset)
+            data = self.fs.pread(handle, size, offset)
+            want = min(size, entry.size - offset)
+            if len(data) < want:
+                raise ReadFailure(SkipReason.READ_ERROR, f"short read: {len(data)} of {want} bytes at byte {offset}")
+            return data
         except OSError as exc:
             raise ReadFailure(SkipReason.READ_ERROR, exc.strerror or str(exc)) from None
         finally:
             self.fs.close(handle)
+
+    def _open_walked(self, entry: FileEntry) -> Handle:
+        """The walked file: from the directory the walk is listing, or by the identity the walk gave it where the
+        backend can (a disk image's inode, in a worker: nothing on the host is named by it), else by its path."""
+        by_identity = getattr(self.fs, "open_walked", None)
+        current = self._current
+        listed_here = current is not None and current.inside == (entry.path.rpartition("/")[0] or "/")
+        if by_identity is not None and not listed_here:
+            try:
+                handle: Handle = by_identity(entry)
+                return handle
+            except OSError:
+                pass  # not found as walked: by its path, as any backend
+        return self._open_entry(entry.path)
 
     def _open_entry(self, path: str) -> Handle:
         """The walked file at `path` (a resolved inside path), opened from its directory; no link is followed."""
@@ -414,6 +432,8 @@ class DirectoryTarget:
                     break
                 chunks.append(chunk)
                 got += len(chunk)
+            if got < min(limit, st.st_size):  # the file says it holds more: never a silent 0-byte or cut file
+                raise ReadFailure(SkipReason.READ_ERROR, f"short read: {got} of {st.st_size} bytes")
             data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
             return ReadResult(data, got >= limit and st.st_size > limit)
         except OSError as exc:
@@ -556,6 +576,8 @@ def _entry_or_skip(inside: str, st: stat_result, via: str | None) -> FileEntry |
     # A skip names what the walk met: the symlink, when the file was reached through one.
     shown = display_path(via or inside)
     to = f" (-> {display_path(inside)})" if via else ""
+    if not stat.S_IFMT(mode):  # a backend lists a name whose inode it cannot read (a damaged image)
+        return Skip(shown, SkipReason.READ_ERROR, "its inode cannot be read" + to)
     if stat.S_ISFIFO(mode):
         return Skip(shown, SkipReason.FIFO, "named pipe" + to)
     if stat.S_ISSOCK(mode):
