@@ -105,9 +105,10 @@ def test_gemini_cli_chat(catalog: Catalog) -> None:
     assert (s.format, s.session_id) == ("gemini-cli", "7e1c9a40-2b8f-4d55-9a63-1f0e2d3c4b5a")
     assert s.labels == ("gemini-2.5-pro",)
     assert s.reasoning == "visible"
-    # Gemini CLI mints its own tool ids: no provider fingerprint, so unknown; the label claims Google
+    # Gemini CLI mints its own tool ids; the model its `gemini` messages name is what answered: Google's
     (p,) = s.providers
-    assert (p.vendor, p.candidates, p.confidence) == ("unknown", ("google",), "low")
+    assert (p.vendor, p.candidates, p.confidence) == ("google", (), "medium")
+    assert s.served_models == ("gemini-2.5-pro",)
 
 
 def test_pi_session_reads_the_reasoning_item_inside_the_signature(catalog: Catalog) -> None:
@@ -237,9 +238,9 @@ def test_captures_in_notes(
 def test_qwen_hex24_call_id_is_not_openai(catalog: Catalog) -> None:
     s = one(catalog, "api-alibaba-qwen/alibaba-tool-call.json")
     assert "openai" not in {p.vendor for p in s.providers}
-    assert rules(s) == {"openai-lookalike-hex24-tool-call-id", "model-label"}
-    (p,) = s.providers  # the label (qwen-plus) names Alibaba; a shim minting the same ids stays possible
-    assert (p.vendor, p.candidates, p.confidence) == ("alibaba", ("self-hosted",), "low")
+    assert rules(s) == {"openai-lookalike-hex24-tool-call-id", "served-model"}
+    (p,) = s.providers  # the reply's model (qwen-plus) names Alibaba; a shim minting the same ids stays possible
+    assert (p.vendor, p.candidates, p.confidence) == ("alibaba", ("self-hosted",), "medium")
 
 
 def test_xai_base64_blob_is_not_fernet_nor_openai(catalog: Catalog) -> None:

@@ -34,7 +34,7 @@ def test_the_one_external_session_is_openai_via_azure(doc: dict[str, Any]) -> No
     s = external[0]
     (p,) = s["providers"]
     assert (p["vendor"], p["served_via"], p["api"]) == ("openai", "azure", "openai-responses")
-    assert s["reasoning"] == "encrypted"
+    assert s["reasoning"] == "mixed"  # a readable summary, the reasoning itself a Fernet blob
     assert s["fernet"] == {"tokens": 8, "consistent": 8, "inconsistent": 0, "max_skew_seconds": 0}
     assert s["labels"] == ["azure/muse-special"]
     assert s["parent_session_id"] == "session-92913bcbacbb07b7"

@@ -17,6 +17,7 @@ from scanner.catalog.matcher import Hits
 from scanner.detectors.config_parse import ConfigParse, parse_config
 from scanner.detectors.contexts import classify, is_comment_line
 from scanner.model import Context, Evidence, FileMeta, Location, Skip
+from scanner.sessions.collect import looks_like_log
 from scanner.targets.base import FileEntry
 from scanner.targets.ownership import home_of_path
 from scanner.textsafe import decode, display_path
@@ -117,6 +118,26 @@ class FileView:
     def label_words(self) -> frozenset[str]:
         """Words of the file's labels and descriptions that no value of it sets (see `ConfigParse`)."""
         return self.config.label_words if self.config is not None else frozenset()
+
+    @cached_property
+    def session_log(self) -> bool:
+        """Whether the file is an agent's session log or a capture of API traffic (the session reader reads it by
+        its shape). What its conversation names is a mention, never wiring: only the session reader, which knows
+        the role of each value, says what served the session. A later window of a big file is judged by its first
+        whole line."""
+        if self.context is Context.PACKAGE:
+            return False
+        data = self.data
+        if self.window is not None and self.window.offset:
+            data = data[data.find(b"\n") + 1 :]
+            return self.context in (Context.SESSION, Context.LOG) and looks_like_log(self.name, data)
+        return looks_like_log(self.name, data)
+
+    @cached_property
+    def conversation(self) -> bool:
+        """Whether ids found in the file's bytes are a conversation's mentions: a session log, or any file named or
+        placed as one (`*.jsonl`, `…/sessions/*.json`: a prompt history, a dataset of chats)."""
+        return self.context is Context.SESSION or self.session_log
 
     @cached_property
     def meta(self) -> FileMeta:

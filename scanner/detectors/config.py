@@ -19,6 +19,7 @@ from scanner.detectors.config_parse import norm_key as _norm
 from scanner.detectors.contexts import is_comment_line
 from scanner.model import (
     Context,
+    CredentialEvidence,
     EndpointEvidence,
     Evidence,
     FileMeta,
@@ -64,6 +65,10 @@ class ConfigDetector:
         if view.context is Context.SOURCE:
             # A shell script's models and keys are the source detector's; its kill switches are settings.
             evidence = (ev for ev in evidence if isinstance(ev, KillSwitchEvidence))
+        elif view.session_log:
+            # A session log or a capture is no settings file: the session reader says which of its models served
+            # and which were only mentioned. A secret under a key name in it is still a credential.
+            evidence = (ev for ev in evidence if isinstance(ev, CredentialEvidence))
         yield from evidence
         if parsed.parser is fmt.parse_systemd:
             yield from self._environment_files(view, items)

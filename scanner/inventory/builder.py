@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from scanner.catalog import Catalog
 from scanner.catalog.index import _package_key as package_key
+from scanner.catalog.spelling import identify_spelled
 from scanner.findings.registry import derive_findings
 from scanner.inventory.redact import redact_all
 from scanner.inventory.sections import in_declared_order, in_order
@@ -28,6 +29,7 @@ from scanner.model import (
     CatalogStatus,
     ClientEntry,
     ClientEvidence,
+    Context,
     CredentialEntry,
     CredentialEvidence,
     CredentialLocation,
@@ -49,6 +51,7 @@ from scanner.model import (
     SessionEntry,
     SessionEvidence,
     SessionLogEvidence,
+    SessionMetaEvidence,
     Skip,
     SkipReason,
     Stats,
@@ -57,6 +60,7 @@ from scanner.model import (
     location_key,
 )
 from scanner.sessions.corroborate import attach
+from scanner.sessions.metadata import fold
 from scanner.sessions.routes import build_routes
 
 Extend = Callable[[Inventory], Inventory]
@@ -87,6 +91,15 @@ class _Locations:
         return tuple(locs[:MAX_LOCATIONS])
 
 
+def mentioned_in(sessions: list[SessionEntry]) -> dict[str, int]:
+    """How many sessions of this machine only mention each model id in their conversation (fixtures not counted)."""
+    out: Counter[str] = Counter()
+    for s in sessions:
+        if s.location.context is not Context.TEST:
+            out.update(s.mentioned)
+    return dict(out)
+
+
 def _version_key(ev: AgentPackageEvidence) -> tuple[int, ...]:
     return tuple(int(n) for n in re.findall(r"\d+", ev.version or "")[:8])
 
@@ -111,6 +124,7 @@ class InventoryBuilder:
         self._switch_note: dict[tuple[str, str | None, str], str] = {}
         self._skips: set[Skip] = set()
         self._sessions: list[SessionEntry] = []
+        self._session_meta: list[SessionEntry] = []
         self._session_notes: list[SessionCorroboration] = []
         self._routes = frozenset(f.route for f in catalog.hosted_forms) - {"direct", "self-hosted"}
         self._clients: dict[tuple[str, str | None, str | None, str], _Locations] = defaultdict(_Locations)
@@ -181,6 +195,11 @@ class InventoryBuilder:
                 self._sessions.append(ev.session)
             else:
                 self._cut[f"session(s) past {MAX_SESSIONS}"] += 1
+        elif isinstance(ev, SessionMetaEvidence):
+            if len(self._session_meta) < MAX_SESSIONS:
+                self._session_meta.append(ev.meta)
+            else:
+                self._cut[f"session metadata file(s) past {MAX_SESSIONS}"] += 1
         elif isinstance(ev, SessionLogEvidence):
             if len(self._session_notes) < MAX_SESSIONS:
                 self._session_notes.append(ev.note)
@@ -244,7 +263,8 @@ class InventoryBuilder:
         before the findings are derived."""
         self._drop_overridden()
         agents = self._build_agents()
-        models = self._build_models()
+        found = fold(self._sessions, self._session_meta, self.catalog)
+        models = self._build_models(mentioned_in(found))
         sdks = tuple(self._sdk_entry(key, locs) for key, locs in self._sdks.items())
         endpoints = tuple(self._endpoint_entry(host, locs) for host, locs in sorted(self._hosts.items()))
         credentials = tuple(self._credential_entry(h) for h in self._creds)
@@ -254,7 +274,7 @@ class InventoryBuilder:
                 self._switches.items(), key=lambda kv: (kv[0][0], kv[0][1] or "", kv[0][2])
             )
         )
-        sessions = attach(in_order("sessions", self._sessions), self._session_notes)
+        sessions = attach(in_order("sessions", found), self._session_notes)
         # Every section in the one order its declaration gives (sections.py).
         inv = in_declared_order(Inventory(
             tool_version=tool_version,
@@ -302,7 +322,7 @@ class InventoryBuilder:
                     self._model_via.pop(value, None)
                     self._model_base.pop(value, None)
 
-    def _build_models(self) -> tuple[ModelEntry, ...]:
+    def _build_models(self, mentioned: dict[str, int]) -> tuple[ModelEntry, ...]:
         # A deployment map names the model behind an alias; spread it to every spelling of that alias.
         by_deployment: dict[str, str] = {}
         for name, bases in self._model_base.items():
@@ -318,7 +338,7 @@ class InventoryBuilder:
         entries = []
         for name, locs in self._models.items():
             located = locs.sorted()
-            ident = self.catalog.identify(name)
+            ident = identify_spelled(self.catalog, name)
             if ident.catalog == CatalogStatus.FAMILY and located:
                 located = tuple(loc for loc in located if loc.path not in shipped or name in shipped[loc.path])
                 if not located:
@@ -356,6 +376,7 @@ class InventoryBuilder:
                     _wired(located),
                     located,
                     spec.retires if spec else None,
+                    mentioned.get(name),
                 )
             )
         return in_order("models", entries)

@@ -1,11 +1,16 @@
 """What one record says, read by the shape of its JSON tree rather than by its key names.
 
 One bounded breadth-first walk per record classifies everything the session forensics needs, whatever an
-unknown agent calls its keys: id-shaped values under keys that name an id (`id`, `*_id`, `*Id`, `ref`), every
-other short token value (for the fingerprint rules that name their field), model labels, timestamps (ISO text
-or epoch numbers under time-ish keys), the session id, a provider or route the runtime wrote, hosts of URLs,
-tool-call ids, and reasoning: plaintext in any common spelling (`reasoning`, `thinking`, `reasoning_content`,
-`thought`, a block whose `type`/`kind` says so) or an encrypted blob (`encrypted_content`, a signature).
+unknown agent calls its keys: id-shaped values under keys that name an id (`id`, `*_id`, `*Id`, `ref`), each
+with the role it plays (a tool call's id, a response's or message's id, a signature), model labels and which
+of them a response or assistant message names as what served it, timestamps (ISO text or epoch numbers under
+time-ish keys), the session id, a provider or route the runtime wrote, hosts of URLs, tool-call ids, and
+reasoning: plaintext in any common spelling (`reasoning`, `thinking`, `reasoning_content`, `thought`, a block
+whose `type`/`kind` says so, a summary, `<think>` text) or an encrypted blob (`encrypted_content`, a signature).
+
+Where a value sits decides what it means. The conversation a record carries (what a user, a system prompt or a
+tool said, the arguments a tool was called with, a tool's output, a quoted file) is never walked: an id or a
+model named there is a mention, not a fact about who served the record.
 
 Nothing here raises: the walk stops at MAX_NODES nodes, MAX_DEPTH levels and MAX_LEAVES token values.
 """
@@ -33,10 +38,23 @@ ENCRYPTED = "encrypted"
 
 # Key classes, as bit flags: a key may be several things at once (`reasoning` names reasoning and its text).
 # WANT and MARK come from the caller's `extra`: a value rule may apply under the key (keep its token values),
-# a key rule fires on the key's name (keep the name).
-(ID, MODEL, TIME, SESSION, DECLARED, URL, REASONING, SECRET, STRONG_SECRET, TEXT, SUMMARY, TOOL, ARGS, WANT, MARK) = (
-    1 << i for i in range(15)
-)
+# a key rule fires on the key's name (keep the name). RESPONSE: what is below the key is a response (a capture's
+# `response`); CONTENT: what is below it is conversation (a tool's output), never walked.
+(ID, MODEL, TIME, SESSION, DECLARED, URL, REASONING, SECRET, STRONG_SECRET, TEXT, SUMMARY, TOOL, ARGS, WANT, MARK,
+ RESPONSE, CONTENT, TITLE) = (1 << i for i in range(18))
+
+# The role a token value plays in its record, as bit flags on each kept leaf (a fingerprint rule names the roles
+# it applies to): any id, a tool call's id, a response's or message's own id, a signature or encrypted blob, a
+# model field; ROLE_ANY is on every leaf.
+ROLE_ID, ROLE_TOOL_CALL, ROLE_RESPONSE, ROLE_SIGNATURE, ROLE_MODEL, ROLE_ANY = (1 << i for i in range(6))
+ROLES = {
+    "id": ROLE_ID,
+    "tool-call": ROLE_TOOL_CALL,
+    "response": ROLE_RESPONSE,
+    "signature": ROLE_SIGNATURE,
+    "model": ROLE_MODEL,
+    "any": ROLE_ANY,
+}
 
 _ID_KEY = re.compile(r"^(?:id|ID|ref|uuid)$|[_\-.](?:id|ID|ref|uuid)$|[a-z0-9](?:Id|ID|Ref|Uuid)$")
 # Ids a runtime or a user mints for its own bookkeeping: never a provider's.
@@ -60,8 +78,16 @@ _MODEL_KEYS = frozenset(
         "deployment_name",
         "deploymentName",
         "engine",
+        "resolved_model",
+        "response_model",
+        "served_model",
+        "x-litellm-model-name",
+        "x-litellm-model-group",
     }
 )
+# Model fields that name what served the record wherever they sit (a store's `resolved_model`, a proxy's header).
+_SERVED_KEYS = frozenset({"resolved_model", "response_model", "served_model", "x-litellm-model-name"})
+_TITLE_KEYS = frozenset({"title", "sessionTitle", "session_title", "chatTitle", "conversationTitle", "chat_title"})
 _TIME_KEYS = (
     "timestamp",
     "ts",
@@ -80,6 +106,8 @@ _TIME_KEYS = (
     "event_time",
     "eventTime",
     "logged_at",
+    "datetime_utc",
+    "startedDateTime",
 )
 _TIME_RANK = {k: i for i, k in enumerate(_TIME_KEYS)}
 _SESSION_KEYS = frozenset(
@@ -107,6 +135,9 @@ _DECLARED_KEYS = frozenset(
         "providerId",
         "provider_id",
         "model_provider",
+        "model_provider_id",
+        "api_provider",
+        "apiProvider",
         "custom_llm_provider",
         "upstream",
         "backend",
@@ -129,6 +160,7 @@ _URL_KEYS = frozenset(
         "azure_endpoint",
         "upstream_url",
         "api_url",
+        "x-litellm-model-api-base",
     }
 )
 _REASONING_KEYS = frozenset(
@@ -160,8 +192,64 @@ _STRONG_SECRET_KEYS = frozenset(
 )
 _TEXT_KEYS = frozenset({"text", "body", "content", "reasoning", "thinking", "thought", "value", "description"})
 _TOOL_KEYS = frozenset({"call_id", "tool_call_id", "toolCallId", "tool_use_id", "toolUseId"})
-# What a tool was called with: a `model` in there is what the agent asked for (a subagent's), not what ran.
+# What a tool was called with: conversation (a `model` in there is what the agent asked a subagent for).
 _ARGS_KEYS = frozenset({"arguments", "args", "input", "toolArgs", "function_args", "parameters", "tool_input"})
+# What a tool returned or a user pasted, under keys agents give it: conversation, never walked.
+_CONTENT_KEYS = frozenset(
+    {"toolUseResult", "functionResponse", "function_response", "resultDisplay", "tool_output", "toolResult"}
+)
+# What is below these keys is a provider's response: a model named there served the record.
+_RESPONSE_KEYS = frozenset(
+    {"response", "model_response", "modelResponse", "response_body", "responseBody", "response_json"}
+)
+# A message of these roles holds conversation (a prompt, a tool's output); only its own ids and times are read.
+_CONVERSATION_ROLES = frozenset({"user", "system", "tool", "function", "developer", "ipython", "human"})
+_ASSISTANT_ROLES = frozenset({"assistant", "model", "ai", "bot"})
+# Blocks that carry a tool's output or a server tool's results: their own ids are read, their content is not.
+_RESULT_KINDS = frozenset(
+    {
+        "tool_result",
+        "function_call_output",
+        "custom_tool_call_output",
+        "tool_call_output",
+        "mcp_tool_result",
+        "web_search_tool_result",
+        "web_fetch_tool_result",
+        "code_execution_tool_result",
+        "bash_code_execution_tool_result",
+        "text_editor_code_execution_tool_result",
+        "tool_search_tool_result",
+        "local_shell_call_output",
+        "shell_call_output",
+        "apply_patch_call_output",
+        "computer_call_output",
+    }
+)
+# The record or message kinds of a model's reply (Claude Code `assistant`, Gemini CLI `gemini`, a Responses object).
+_RESPONSE_KINDS = frozenset({"assistant", "gemini", "model", "response", "ai", "agent_message"})
+# Keys only a provider's reply has: a `model` beside them is what served it, not what was asked for.
+_REPLY_MARKS = (
+    "usage",
+    "usageMetadata",
+    "choices",
+    "candidates",
+    "stop_reason",
+    "stopReason",
+    "finish_reason",
+    "finishReason",
+    "system_fingerprint",
+    "tokens",
+    "modelVersion",
+)
+_REPLY_OBJECTS = frozenset({"chat.completion", "chat.completion.chunk", "text_completion", "response", "message"})
+# Keys that name a response's or message's own id (a tool call's id is a tool call's, a request's a request's).
+_RESPONSE_ID_KEYS = frozenset(
+    {"id", "response_id", "responseId", "message_id", "messageId", "msg_id", "generation_id", "generationId"}
+)
+# Lists whose items are tool calls: an `id` in one is a tool call's.
+_TOOL_LISTS = frozenset({"tool_calls", "toolCalls", "toolRequests", "tool_uses", "function_calls", "toolUse"})
+_THINK_TAG = "<think"
+_THINK_WINDOW = 256
 _REASONING_KINDS = frozenset(
     {
         "reasoning",
@@ -177,13 +265,31 @@ _REASONING_KINDS = frozenset(
     }
 )
 _REDACTED_KINDS = frozenset({"redacted_thinking", "reasoning.encrypted"})
-_TOOL_KINDS = frozenset({"tool_call", "function_call", "tool_use", "invoke", "call", "function", "custom_tool_call"})
+_TOOL_KINDS = frozenset(
+    {
+        "tool_call",
+        "function_call",
+        "tool_use",
+        "server_tool_use",
+        "mcp_tool_use",
+        "invoke",
+        "call",
+        "function",
+        "custom_tool_call",
+        "local_shell_call",
+        "shell_call",
+        "apply_patch_call",
+        "computer_call",
+    }
+)
 _BLOB = re.compile(r"[A-Za-z0-9+/=_\-:.]{16,}")
 _HOST = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*://)?(?:[^@/]*@)?([A-Za-z0-9.-]+\.[A-Za-z]{2,})(?::\d+)?(?:[/?#]|$)")
 _REASONING_FLAGS = REASONING | SECRET | STRONG_SECRET | TEXT
 _TOKEN_FLAGS = WANT | MODEL | TOOL | STRONG_SECRET | REASONING  # classes whose reading asks "one token?"
-_IN_REASONING, _IN_ARGS = 1, 2
-_FACT_FLAGS = (1 << 13) - 1  # every class but WANT and MARK
+_IN_REASONING, _IN_RESPONSE = 1, 2
+# Every class a string value is read for (not WANT, MARK, RESPONSE, CONTENT).
+_FACT_FLAGS = (1 << 13) - 1 | TITLE
+_BELOW_FLAGS = ARGS | CONTENT | RESPONSE | REASONING  # classes that change how a key's children are walked
 _FLAGS: dict[str, int] = {}
 # key -> class flags | WANT, when every token value is wanted. Bounded (20k keys).
 _ALL_WANTED: dict[str, int] = {}
@@ -200,7 +306,8 @@ def key_flags(key: str) -> int:
     flags |= DECLARED * (key in _DECLARED_KEYS) | URL * (key in _URL_KEYS) | REASONING * (key in _REASONING_KEYS)
     flags |= SECRET * (key in _SECRET_KEYS) | STRONG_SECRET * (key in _STRONG_SECRET_KEYS)
     flags |= TEXT * (key in _TEXT_KEYS) | SUMMARY * (key == "summary") | TOOL * (key in _TOOL_KEYS)
-    flags |= ARGS * (key in _ARGS_KEYS)
+    flags |= ARGS * (key in _ARGS_KEYS) | CONTENT * (key in _CONTENT_KEYS) | RESPONSE * (key in _RESPONSE_KEYS)
+    flags |= TITLE * (key in _TITLE_KEYS)
     if len(_FLAGS) < 20_000:
         _FLAGS[key] = flags
     return flags
@@ -220,9 +327,11 @@ class Shape:
     """What one record's walk found. Built once per record: slotted, with a plain constructor (a dataclass's
     default factories cost a call each)."""
 
-    leaves: list[tuple[str, str, str]]  # (parent key, key, value) of token values
+    leaves: list[tuple[int, str, str]]  # (ROLE_* bits, key, value) of token values
     marked: set[str]  # key names some key rule fires on (`extra` said MARK)
     labels: list[str]
+    served: list[str]  # the labels a response or assistant message gives as what served it
+    title: str | None
     timestamp: float | None
     session_id: str | None
     declared: str | None
@@ -232,8 +341,9 @@ class Shape:
     truncated: bool  # the walk hit one of its bounds
 
     def __init__(self) -> None:
-        self.leaves, self.marked, self.labels, self.hosts, self.reasoning = [], set(), [], [], set()
-        self.timestamp = self.session_id = self.declared = None
+        self.leaves, self.marked, self.labels, self.served, self.hosts = [], set(), [], [], []
+        self.reasoning = set()
+        self.timestamp = self.session_id = self.declared = self.title = None
         self.tool_calls, self.truncated = 0, False
 
 
@@ -251,10 +361,16 @@ def host_of(value: str) -> str | None:
     return m.group(1).lower() if m else None
 
 
+def _replies(node: dict[str, Any]) -> bool:
+    """Whether a dict holds a provider's reply (its usage, choices, stop reason, an API object's type): only asked
+    where a model field or a bare `id` is."""
+    return any(key in node for key in _REPLY_MARKS) or node.get("object") in _REPLY_OBJECTS
+
+
 def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dict[str, int] | None = None) -> Shape:
     """Classify one record's JSON tree. Never raises; bounded in nodes, depth and collected values.
     `extra(key)` gives a key's WANT bit (values under it are worth keeping as leaves: some fingerprint rule
-    names that key) and MARK bit (a key rule fires on its name); without it every token value is kept and no
+    applies there) and MARK bit (a key rule fires on its name); without it every token value is kept and no
     key is marked. `info` is the caller's cache of key classes for that `extra` (the fingerprinter keeps one)."""
     shape = Shape()
     if not isinstance(record, dict | list):
@@ -263,7 +379,7 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
         info = _ALL_WANTED if extra is None else {}
     best_time: tuple[int, int] | None = None
     session_depth = _SHALLOW + 1
-    # (node, its key, depth, context bits: _IN_REASONING | _IN_ARGS)
+    # (node, its key, depth, context bits: _IN_REASONING | _IN_RESPONSE)
     queue: deque[tuple[Any, str, int, int]] = deque([(record, "", 0, 0)])
     nodes = 0
     leaves = shape.leaves
@@ -279,11 +395,12 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
                 shape.truncated = True
                 continue
             pflags = _info(info, parent, extra) if parent else 0
+            roles = ROLE_ANY | (ROLE_ID | ROLE_TOOL_CALL) * (parent in _TOOL_LISTS)
             for item in node:
                 if type(item) is str:
                     wanted = item and pflags & WANT and len(leaves) < MAX_LEAVES and len(item) <= MAX_VALUE
                     if wanted and _no_space(item):
-                        leaves.append(("", parent, item))
+                        leaves.append((roles | _key_roles(pflags), parent, item))
                     if pflags & URL and len(shape.hosts) < 20 and (h := host_of(item)):
                         shape.hosts.append(h)
                 elif isinstance(item, dict | list):
@@ -295,8 +412,13 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
         if type(kind) is not str:
             kind = node.get("kind")
         kind = kind.lower() if type(kind) is str else ""
+        role = node.get("role")
+        role = role.lower() if type(role) is str else ""
+        # Conversation: a prompt, a system message, a tool's output. Its own ids and times are read, nothing below.
+        talk = role in _CONVERSATION_ROLES or kind in _RESULT_KINDS
         block = bool(ctx & _IN_REASONING) or kind in _REASONING_KINDS or node.get("thought") is True
-        in_args = ctx & _IN_ARGS
+        reply = bool(ctx & _IN_RESPONSE) or role in _ASSISTANT_ROLES or kind in _RESPONSE_KINDS
+        tool = kind in _TOOL_KINDS or parent in _TOOL_LISTS
         if kind:
             if kind in _REDACTED_KINDS:
                 shape.reasoning.add(ENCRYPTED)
@@ -305,7 +427,7 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
         visible = secret = False
         below = depth + 1
         # The context a child under a key of no class inherits (most keys): this node's, unchanged.
-        plain = _IN_REASONING * block | in_args
+        plain = _IN_REASONING * block | _IN_RESPONSE * reply
         for key, value in node.items():
             flags = info_of(key)
             if flags is None:
@@ -313,6 +435,8 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
             kind_of = type(value)
             if not flags:  # most values: nothing to read here, only children to walk
                 if kind_of is dict or kind_of is list:
+                    if talk:
+                        continue
                     if depth < MAX_DEPTH:
                         queue.append((value, key, below, plain))
                     else:
@@ -329,11 +453,19 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
                     len(value) <= MAX_VALUE and _no_space(value)
                 )
                 if token and flags & WANT and len(leaves) < MAX_LEAVES:
-                    leaves.append((parent, key, value))
+                    roles = ROLE_ANY | _key_roles(flags)
+                    if flags & ID:
+                        if tool or flags & TOOL:
+                            roles |= ROLE_TOOL_CALL
+                        elif key in _RESPONSE_ID_KEYS and (reply or key != "id" or _replies(node)):
+                            roles |= ROLE_RESPONSE
+                    leaves.append((roles, key, value))
                 if not flags & _FACT_FLAGS:
                     continue
-                if flags & MODEL and token and depth <= _LABEL_DEPTH and len(value) <= 120 and not in_args:
-                    _add_label(shape, value)
+                if flags & MODEL and token and depth <= _LABEL_DEPTH and len(value) <= 120:
+                    _add_label(shape, value, reply or key in _SERVED_KEYS or _replies(node))
+                if flags & TITLE and depth <= _SHALLOW and shape.title is None and not talk:
+                    shape.title = value.strip()[:200] or None
                 if flags & TIME and depth <= _SHALLOW:
                     best_time = _better_time(shape, best_time, key, depth, value)
                 if depth < session_depth and (
@@ -347,16 +479,20 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
                     shape.hosts.append(h)  # `upstream: https://x.openai.azure.com/…` names a host too
                 if flags & TOOL and token:
                     shape.tool_calls += 1
-                if flags & _REASONING_FLAGS:
+                if flags & _REASONING_FLAGS and not talk:
                     state = _reasoning_of(flags, block, token, value)
                     visible = visible or state == VISIBLE
                     secret = secret or state == ENCRYPTED
+                if flags & TEXT and not block and not talk and value.find(_THINK_TAG, 0, _THINK_WINDOW) != -1:
+                    visible = True  # `<think>…</think>` inline: a reasoning model's text, readable
             elif kind_of is dict or kind_of is list:
+                if talk or flags & (ARGS | CONTENT):
+                    continue  # conversation: a tool's arguments or output, a prompt
                 if depth < MAX_DEPTH:
-                    reasoning = (block or bool(flags & REASONING)) and not flags & SUMMARY
+                    reasoning = block or bool(flags & REASONING)
                     if flags & REASONING and kind_of is list and value and key == "thoughts":
                         visible = True  # Gemini CLI's summarized thoughts
-                    child = _IN_REASONING * reasoning | (_IN_ARGS if in_args or flags & ARGS else 0)
+                    child = _IN_REASONING * reasoning | _IN_RESPONSE * (reply or bool(flags & RESPONSE))
                     queue.append((value, key, below, child))
                 else:
                     shape.truncated = True
@@ -372,6 +508,13 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
     return shape
 
 
+def _key_roles(flags: int) -> int:
+    """The roles a value plays by its key's class alone: an id, a signature slot, a model field."""
+    return ROLE_ID * bool(flags & ID) | ROLE_SIGNATURE * bool(flags & (SECRET | STRONG_SECRET)) | (
+        ROLE_MODEL * bool(flags & MODEL)
+    )
+
+
 def _info(info: dict[str, int], key: str, extra: Callable[[str], int] | None) -> int:
     """A key's class flags, plus the caller's WANT and MARK bits for it (cached per `extra`)."""
     found = info.get(key)
@@ -382,9 +525,11 @@ def _info(info: dict[str, int], key: str, extra: Callable[[str], int] | None) ->
     return found
 
 
-def _add_label(shape: Shape, value: str) -> None:
+def _add_label(shape: Shape, value: str, served: bool) -> None:
     if len(shape.labels) < MAX_LABELS and value not in shape.labels:
         shape.labels.append(value)
+    if served and len(shape.served) < MAX_LABELS and value not in shape.served:
+        shape.served.append(value)
 
 
 def _reasoning_of(flags: int, block: bool, token: bool, value: str) -> str | None:

@@ -37,7 +37,8 @@ class OpenAIAgents(Passthrough):
         try:
             with open_store(data, self.budget) as con:
                 if not is_table(con, "agent_messages"):
-                    notes.extra.append("SQLite store has no agent_messages table (a view is never read)")
+                    detail = "SQLite store: agent_messages is no table (a view is never read)"
+                    notes.limit(SkipReason.CAP_REACHED, detail)
                     return
                 for number, (session, raw, created) in enumerate(con.execute(_SELECT, (MAX_ROWS + 1,)), 1):
                     if number > MAX_ROWS:
@@ -48,8 +49,11 @@ class OpenAIAgents(Passthrough):
                         yield record
         except StoreBudgetExceeded as exc:
             notes.limit(SkipReason.BUDGET_EXCEEDED, str(exc))
-        except (sqlite3.Error, MemoryError) as exc:
-            notes.extra.append(f"SQLite store not readable: {type(exc).__name__}: {str(exc)[:200]}")
+        except (sqlite3.Error, MemoryError, OverflowError) as exc:
+            notes.limit(SkipReason.PARSE_ERROR, f"SQLite store not readable: {type(exc).__name__}: {str(exc)[:200]}")
+        if notes.malformed:
+            detail = f"SQLite store: {notes.malformed} row(s) not JSON or over {MAX_ROW >> 20} MiB"
+            notes.limit(SkipReason.CAP_REACHED, detail)
 
     def expand(self, value: dict[str, Any], state: State) -> Iterator[dict[str, Any]]:
         yield value
