@@ -127,6 +127,44 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
         (("xai", None, "openai-responses", ((1, 2),)),),
         "mixed",
     ),
+    # Inference hosts and hubs: the request host, the server's own fields and headers name the route; the vendor
+    # is the model's maker, except on a server of one's own (vLLM), which is self-hosted whatever model it runs.
+    (
+        "captures-pydantic-ai/test_bedrock_anthropic_tool_with_thinking.yaml",
+        "vcr-cassette",
+        (("anthropic", "bedrock", "bedrock-converse", ((1, 2),)),),
+        "visible",
+    ),
+    (
+        "captures-pydantic-ai/test_crusoe_model_simple.yaml",
+        "vcr-cassette",
+        (("self-hosted", None, "openai-chat", ((1, 1),)),),
+        "visible",
+    ),
+    (
+        "captures-pydantic-ai/test_heroku_model_provider_claude_3_7_sonnet.yaml",
+        "vcr-cassette",
+        (("anthropic", "heroku", "openai-chat", ((1, 1),)),),
+        "absent",
+    ),
+    (
+        "captures-pydantic-ai/test_hf_model_thinking_part.yaml",
+        "vcr-cassette",
+        (("deepseek", "huggingface", None, ((1, 2),)),),
+        "visible",
+    ),
+    (
+        "captures-pydantic-ai/test_openai_model_cerebras_provider.yaml",
+        "vcr-cassette",
+        (("meta", "cerebras", "openai-chat", ((1, 1),)),),
+        "absent",
+    ),
+    (
+        "captures-pydantic-ai/test_openrouter_tool_optional_parameters.yaml",
+        "vcr-cassette",
+        (("anthropic", "openrouter", "anthropic-messages", ((1, 1),)),),
+        "absent",
+    ),
     (
         "claude-code/session-basic.jsonl",
         "claude-code",

@@ -15,7 +15,7 @@ from typing import Any
 MAX_BODY = 4 << 20
 MAX_EVENTS = 500
 _GZIP = b"\x1f\x8b"
-_BASE64 = re.compile(r"[A-Za-z0-9+/_\-\s]{16,}={0,2}")
+_BASE64 = re.compile(r"[A-Za-z0-9+/_\-\r\n]{16,}={0,2}")
 _EVENT = re.compile(r"^data:\s*(\{.*\})\s*$", re.MULTILINE)
 
 

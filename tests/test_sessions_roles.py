@@ -1,0 +1,266 @@
+"""Where a string sits in a session record decides what it means: a reply's own fields say who served it, the
+conversation (a prompt, a tool's input or output, a quoted file) only mentions. Real records from
+tests/data/sessions/** (see each SOURCE.txt), changed only where a test says so, scanned as a machine would be."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scanner.catalog import Catalog
+from scanner.catalog.spelling import identify_spelled
+from scanner.sessions.collect import collect
+from tests.conftest import ScanFn, write
+
+DATA = Path(__file__).parent / "data" / "sessions"
+CLAUDE = "/home/dev/.claude/projects/-home-dev-app/9c42ba52-3bf1-449f-a040-8ee33284a1c8.jsonl"
+SID = "9c42ba52-3bf1-449f-a040-8ee33284a1c8"
+# Ids of four vendors, as a tool's output lists them (a price list, `grep` output).
+QUOTED = ["gemini-2.5-pro", "gpt-5", "grok-4", "deepseek-chat"]
+
+
+def lines(sample: str) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in (DATA / sample).read_text().splitlines() if x.strip()]
+
+
+def jsonl(records: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(r) + "\n" for r in records)
+
+
+def wired(doc: dict[str, Any]) -> set[str]:
+    return {m["name"] for m in doc["models"] if m["wired"]}
+
+
+def model(doc: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(m for m in doc["models"] if m["name"] == name)
+
+
+def claude_session_quoting(content: Any) -> str:
+    """The real Claude Code session with its tool result's output replaced by `content`."""
+    records = lines("claude-code/session-basic.jsonl")
+    for r in records:
+        for block in (r.get("message") or {}).get("content") or ():
+            if isinstance(block, dict) and block.get("type") == "tool_result":
+                block["content"] = content
+    return jsonl(records)
+
+
+def test_a_tool_result_listing_four_vendors_ids_adds_none_of_them_as_wired(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # The tool printed part of a price list (litellm's model_prices_and_context_window.json).
+    listing = json.dumps({m: {"input_cost_per_token": 1.25e-06, "litellm_provider": "x"} for m in QUOTED}, indent=1)
+    write(tmp_path, CLAUDE, claude_session_quoting(listing))
+    _, doc = scan_dir(tmp_path)
+    assert wired(doc) == {"claude-haiku-4-5-20251001"}  # the model that answered, from its own replies
+    for name in QUOTED:
+        m = model(doc, name)
+        assert (m["wired"], m["mentioned_in_sessions"]) == (False, 1)
+        assert {loc["context"] for loc in m["locations"]} == {"conversation"}
+    (s,) = doc["sessions"]
+    assert set(QUOTED) <= set(s["mentioned"])
+    assert [p["vendor"] for p in s["providers"]] == ["anthropic"]
+    assert not any(name in f["id"] or name in f["title"] for f in doc["findings"] for name in QUOTED)
+    assert not any(r["alias"] in QUOTED for r in doc["routes"])
+
+
+def test_structured_tool_output_quoting_another_vendors_reply_is_no_fingerprint(
+    tmp_path: Path, scan_dir: ScanFn
+) -> None:
+    # A tool printed an OpenAI reply (ids, a model field): it is what the tool said, not who served the session.
+    quoted = [{"type": "text", "text": json.dumps({"id": "chatcmpl-D8Z5f52zQqikDBEKQMQoYcWMcWPeU", "model": "gpt-5"})}]
+    records = json.loads("[" + claude_session_quoting(quoted).replace("\n", ",").rstrip(",") + "]")
+    records[7]["toolUseResult"] = {"stdout": {"object": "chat.completion", "model": "gpt-5", "usage": {}}}
+    write(tmp_path, CLAUDE, jsonl(records))
+    _, doc = scan_dir(tmp_path)
+    (s,) = doc["sessions"]
+    assert [p["vendor"] for p in s["providers"]] == ["anthropic"]
+    assert "gpt-5" not in s["labels"] and "gpt-5" not in wired(doc)
+
+
+def test_a_codex_rollout_quoting_an_npm_command_names_no_model(tmp_path: Path, scan_dir: ScanFn) -> None:
+    records = lines("codex-cli/rollout-session-basic.jsonl")
+    for r in records:
+        payload = r.get("payload") or {}
+        if payload.get("type") == "custom_tool_call_output":
+            payload["output"] = [{"type": "input_text", "text": "$ npm i -g @anthropic-ai/claude-code@latest\n"}]
+    write(tmp_path, "/home/dev/.codex/sessions/2026/08/20/rollout-2026-08-20T11-16-42-01a01ee3.jsonl", jsonl(records))
+    _, doc = scan_dir(tmp_path)
+    assert "claude-code@latest" not in {m["name"] for m in doc["models"]}
+    assert wired(doc) == {"gpt-5.6-sol"}
+
+
+def test_a_proxy_request_log_quoting_ids_in_its_prompts_wires_only_the_models_it_routed(
+    tmp_path: Path, scan_dir: ScanFn
+) -> None:
+    # A LiteLLM proxy's request log: the model and api_base of each request are its routing; the prompt preview
+    # quotes a price list.
+    rows = [
+        {
+            "ts": "2025-09-01T08:00:02.000Z",
+            "level": "INFO",
+            "logger": "litellm.proxy",
+            "request_id": "chatcmpl-RIsVj2G8PWA9BuN3JHBJGRBQH3s3p",
+            "model": model_name,
+            "api_base": base,
+            "messages_preview": "compare: " + ", ".join(QUOTED),
+            "response_preview": "ok",
+            "usage": {"prompt_tokens": 10, "completion_tokens": 2},
+            "status": 200,
+        }
+        for model_name, base in [
+            ("bedrock/anthropic.claude-3-7-sonnet-20250219-v1:0", "https://bedrock-runtime.us-east-1.amazonaws.com"),
+            ("azure/gpt-4.1-mini", "https://contoso-swedencentral.openai.azure.com"),
+        ]
+    ]
+    write(tmp_path, "/var/log/litellm/proxy-2025-09-01-000.jsonl", jsonl(rows))
+    _, doc = scan_dir(tmp_path)
+    assert wired(doc) == {"bedrock/anthropic.claude-3-7-sonnet-20250219-v1:0", "azure/gpt-4.1-mini"}
+    (s,) = doc["sessions"]
+    assert [(p["vendor"], p["served_via"], p["record_ranges"]) for p in s["providers"]] == [
+        ("anthropic", "bedrock", [[1, 1]]),
+        ("openai", "azure", [[2, 2]]),
+    ]
+    assert {"bedrock-runtime.us-east-1.amazonaws.com", "contoso-swedencentral.openai.azure.com"} <= {
+        e["host"] for e in doc["endpoints"] if e["wired"]
+    }
+
+
+def test_bedrock_tooluse_id_in_a_tool_use_block_gives_bedrock(catalog: Catalog) -> None:
+    # A Cline task on Bedrock: the real task's records, its assistant turn calling a tool with Bedrock's id
+    # (`tooluse_` + 22, from a recorded Bedrock Converse reply) and naming its model the way Cline does.
+    task = DATA / "sessions-more/cline-task-openrouter"
+    history = json.loads((task / "1747415182436.api_conversation_history.json").read_text())
+    history[1]["content"].append(
+        {"type": "tool_use", "id": "tooluse_1DXOdhDwtJHfyGzegF1GWH", "name": "read_file", "input": {"path": "a.ts"}}
+    )
+    history[1]["modelInfo"] = {"modelId": "anthropic.claude-sonnet-4-20250514-v1:0", "providerId": "bedrock"}
+    at = "/home/u/.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1/api_conversation_history.json"
+    (s,), _ = collect(at, at, None, json.dumps(history).encode(), catalog)
+    assert [(p.vendor, p.served_via) for p in s.providers] == [("anthropic", "bedrock")]
+    assert "bedrock-converse-tool-use-id" in {e.rule for p in s.providers for e in p.evidence}
+
+
+@pytest.mark.parametrize("hexes", [8, 16, 24, 32, 40])
+def test_a_vllm_id_of_any_hex_length_gives_self_hosted(catalog: Catalog, hexes: int) -> None:
+    doc = (DATA / "captures-pydantic-ai/test_crusoe_model_simple.yaml").read_text()
+    doc = doc.replace("chatcmpl-0ab4663bd38a42ca", "chatcmpl-" + ("0ab4663bd38a42ca" * 3)[:hexes])
+    at = "/home/dev/app/.captures/crusoe.yaml"
+    (s,), _ = collect(at, at, None, doc.encode(), catalog)
+    assert [p.vendor for p in s.providers] == ["self-hosted"]
+
+
+def test_think_tags_in_a_reply_are_visible_reasoning(catalog: Catalog) -> None:
+    rows = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "model": "kimi-k2-thinking", "content": "<think>\nThe user greets me.\n</think>\nHello!"},
+    ]
+    at = "/home/dev/.kimi/sessions/0f1e/context.jsonl"
+    (s,), _ = collect(at, at, None, jsonl(rows).encode(), catalog)
+    assert s.reasoning == "visible"
+    assert s.session_id == "0f1e/context"  # a generic file name is qualified by its folder
+
+
+def test_a_meta_json_label_disagreeing_with_the_records_is_a_mismatch(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # A subagent's records (the real Claude Code session) and, beside them, its metadata naming another model.
+    folder = f"/home/dev/.claude/projects/-home-dev-app/{SID}/subagents/"
+    write(tmp_path, folder + "agent-a1.jsonl", (DATA / "claude-code/session-basic.jsonl").read_text())
+    meta = {"sessionId": SID, "agentType": "reviewer", "model": "gpt-5.5", "title": "Review the diff"}
+    write(tmp_path, folder + "agent-a1.meta.json", json.dumps(meta))
+    _, doc = scan_dir(tmp_path)
+    (s,) = doc["sessions"]  # the metadata is no session of its own
+    assert s["title"] == "Review the diff"
+    assert "gpt-5.5" in s["labels"] and "gpt-5.5" in s["mismatched_labels"]
+    assert [p["vendor"] for p in s["providers"]] == ["anthropic"]
+    assert f"session-label-mismatch:{SID}" in {f["id"] for f in doc["findings"]}
+
+
+def test_an_llm_logs_db_made_by_the_llm_package_is_read(tmp_path: Path, scan_dir: ScanFn) -> None:
+    llm = pytest.importorskip("llm")
+    sqlite_utils = pytest.importorskip("sqlite_utils")
+    from llm.migrations import migrate
+
+    reply = json.loads((DATA / "api-openai-chat/openai-text.json").read_text())
+
+    class Recorded(llm.Model):  # type: ignore[misc]
+        """Answers with a recorded OpenAI reply, so no network is needed; llm logs it as it logs any model."""
+
+        model_id = "gpt-4.1-nano"
+
+        def execute(self, prompt: Any, stream: bool, response: Any, conversation: Any) -> Any:
+            response.response_json = reply
+            yield reply["choices"][0]["message"]["content"]
+
+    path = tmp_path / "home/dev/.config/io.datasette.llm/logs.db"
+    path.parent.mkdir(parents=True)
+    db = sqlite_utils.Database(path)
+    migrate(db)
+    answer = Recorded().prompt("Compare gemini-2.5-pro with grok-4, briefly.")
+    answer.text()
+    answer.log_to_db(db)
+    db.close()
+    _, doc = scan_dir(tmp_path)
+    (s,) = doc["sessions"]
+    assert s["format"] == "sqlite-store"
+    assert [(p["vendor"], p["api"]) for p in s["providers"]] == [("openai", "openai-chat")]
+    assert "gpt-4.1-nano" in s["labels"] and reply["model"] in s["served_models"]
+    assert {"gemini-2.5-pro", "grok-4"} <= set(s["mentioned"])
+    assert not {"gemini-2.5-pro", "grok-4"} & wired(doc)
+
+
+def test_a_har_capture_with_a_gzip_base64_body_is_read(catalog: Catalog) -> None:
+    reply = (DATA / "api-anthropic/anthropic-json-tool.1.json").read_bytes()
+    har = {
+        "log": {
+            "version": "1.2",
+            "entries": [
+                {
+                    "startedDateTime": "2026-01-02T09:56:27.000Z",
+                    "request": {"method": "POST", "url": "https://api.anthropic.com/v1/messages", "headers": []},
+                    "response": {
+                        "status": 200,
+                        "headers": [{"name": "anthropic-organization-id", "value": "org"}],
+                        "content": {"encoding": "base64", "text": base64.b64encode(gzip.compress(reply)).decode()},
+                    },
+                }
+            ],
+        }
+    }
+    at = "/home/dev/captures/session.har"
+    (s,), _ = collect(at, at, None, json.dumps(har).encode(), catalog)
+    assert s.format == "har"
+    assert [(p.vendor, p.api) for p in s.providers] == [("anthropic", "anthropic-messages")]
+    assert {"anthropic-message-id", "anthropic-response-header", "api-host"} <= {
+        e.rule for p in s.providers for e in p.evidence
+    }
+
+
+def test_a_json_cassette_keeps_the_request_label_apart_from_the_served_model(catalog: Catalog) -> None:
+    import yaml
+
+    doc = yaml.safe_load((DATA / "sessions-more/vcr-cassettes-pydantic-ai/azure-openai-chat.yaml").read_text())
+    at = "/home/dev/app/recordings/azure.json"
+    (s,), _ = collect(at, at, None, json.dumps(doc).encode(), catalog)
+    assert (s.format, s.labels) == ("vcr-cassette", ("gpt-4o", "gpt-4o-2024-11-20"))  # asked for, then answered
+    assert s.served_models == ("gpt-4o-2024-11-20",)
+    assert [(p.vendor, p.served_via) for p in s.providers] == [("openai", "azure")]
+
+
+@pytest.mark.parametrize(
+    ("spelled", "vendor", "canonical"),
+    [
+        ("claude_3_5_sonnet_20241022", "anthropic", "claude-3-5-sonnet-20241022"),
+        ("claude-3.7-sonnet", "anthropic", "claude-3-7-sonnet-20250219"),
+        ("google/gemini-3-pro-preview", "google", "gemini-3-pro-preview"),
+        ("anthropic/claude-3.7-sonnet:thinking", "anthropic", "claude-3-7-sonnet-20250219"),
+        ("claude-code@latest", None, None),  # an npm package, not a model
+    ],
+)
+def test_model_ids_in_the_spellings_agents_use(
+    catalog: Catalog, spelled: str, vendor: str | None, canonical: str | None
+) -> None:
+    ident = identify_spelled(catalog, spelled)
+    assert (ident.canonical, ident.vendor if ident.canonical else None) == (canonical, vendor)
