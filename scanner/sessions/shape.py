@@ -400,7 +400,7 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
                 if type(item) is str:
                     wanted = item and pflags & WANT and len(leaves) < MAX_LEAVES and len(item) <= MAX_VALUE
                     if wanted and _no_space(item):
-                        leaves.append((roles | _key_roles(pflags), parent, item))
+                        leaves.append((roles | _ROLES_OF[pflags & _ROLE_FLAGS], parent, item))
                     if pflags & URL and len(shape.hosts) < 20 and (h := host_of(item)):
                         shape.hosts.append(h)
                 elif isinstance(item, dict | list):
@@ -413,12 +413,12 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
             kind = node.get("kind")
         kind = kind.lower() if type(kind) is str else ""
         role = node.get("role")
-        role = role.lower() if type(role) is str else ""
+        if type(role) is not str:
+            role = ""
         # Conversation: a prompt, a system message, a tool's output. Its own ids and times are read, nothing below.
         talk = role in _CONVERSATION_ROLES or kind in _RESULT_KINDS
         block = bool(ctx & _IN_REASONING) or kind in _REASONING_KINDS or node.get("thought") is True
         reply = bool(ctx & _IN_RESPONSE) or role in _ASSISTANT_ROLES or kind in _RESPONSE_KINDS
-        tool = kind in _TOOL_KINDS or parent in _TOOL_LISTS
         if kind:
             if kind in _REDACTED_KINDS:
                 shape.reasoning.add(ENCRYPTED)
@@ -453,9 +453,9 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
                     len(value) <= MAX_VALUE and _no_space(value)
                 )
                 if token and flags & WANT and len(leaves) < MAX_LEAVES:
-                    roles = ROLE_ANY | _key_roles(flags)
+                    roles = _ROLES_OF[flags & _ROLE_FLAGS]
                     if flags & ID:
-                        if tool or flags & TOOL:
+                        if flags & TOOL or kind in _TOOL_KINDS or parent in _TOOL_LISTS:
                             roles |= ROLE_TOOL_CALL
                         elif key in _RESPONSE_ID_KEYS and (reply or key != "id" or _replies(node)):
                             roles |= ROLE_RESPONSE
@@ -509,10 +509,20 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
 
 
 def _key_roles(flags: int) -> int:
-    """The roles a value plays by its key's class alone: an id, a signature slot, a model field."""
-    return ROLE_ID * bool(flags & ID) | ROLE_SIGNATURE * bool(flags & (SECRET | STRONG_SECRET)) | (
+    """The roles a value plays by its key's class alone (and on every leaf, `any`): an id, a signature slot, a
+    model field."""
+    return ROLE_ANY | ROLE_ID * bool(flags & ID) | ROLE_SIGNATURE * bool(flags & (SECRET | STRONG_SECRET)) | (
         ROLE_MODEL * bool(flags & MODEL)
     )
+
+
+_ROLE_FLAGS = ID | SECRET | STRONG_SECRET | MODEL
+# Every combination of the key classes that give a role, looked up per leaf (the bit arithmetic done once).
+_ROLES_OF = {
+    combo: _key_roles(combo)
+    for combo in range(_ROLE_FLAGS + 1)
+    if combo & ~_ROLE_FLAGS == 0
+}
 
 
 def _info(info: dict[str, int], key: str, extra: Callable[[str], int] | None) -> int:

@@ -25,7 +25,7 @@ from scanner.sessions.adapters.base import Facts, Passthrough, State, labels, st
 from scanner.sessions.reader import ReadNotes, Record
 from scanner.sessions.sqlite_store import MAX_VALUE, WORK_BUDGET, StoreBudgetExceeded, capped, open_store
 
-MAX_ROWS = 200_000  # rows read per store, over all its tables
+MAX_ROWS = 50_000  # rows read per store, over all its tables (a row is a record: bounded work)
 MAX_TABLES = 16  # tables of the right shape read per store
 MAX_COLUMNS = 64
 _MODEL_COLUMNS = frozenset({"model", "model_id", "model_name", "modelid", "resolved_model"})
@@ -81,17 +81,25 @@ class SqliteTables(Passthrough):
             notes.limit(SkipReason.PARSE_ERROR, f"SQLite store not readable: {type(exc).__name__}: {str(exc)[:200]}")
 
     def _tables(self, con: sqlite3.Connection, notes: ReadNotes) -> Iterator[Record]:
-        found = con.execute("SELECT name, type, sql FROM sqlite_master WHERE type IN ('table', 'view') LIMIT 1000")
+        schema = con.execute("SELECT name, type, sql FROM sqlite_master WHERE type IN ('table', 'view') LIMIT 1000")
         shaped: list[tuple[str, list[str]]] = []
-        for name, kind, sql in found.fetchall():
+        for name, kind, sql in schema.fetchall():
             if not isinstance(name, str) or str(sql or "").lstrip().upper().startswith("CREATE VIRTUAL"):
                 continue
-            columns = self._columns(con, name, kind)
-            if columns is None or not (_MODEL_COLUMNS & set(columns) and _REPLY_COLUMNS & set(columns)):
+            found = self._columns(con, name, kind)
+            if found is None:
+                continue
+            columns, generated = found
+            every = set(columns) | set(generated)
+            if not (_MODEL_COLUMNS & every and _REPLY_COLUMNS & every):
                 continue
             if kind == "view":
                 notes.limit(SkipReason.CAP_REACHED, f"SQLite store: view {name[:80]} never read (only tables are)")
                 continue
+            if generated:
+                # What the schema computes on read could be anything (a 900 MB string per row): never computed.
+                detail = f"SQLite store: generated column(s) {', '.join(generated)[:120]} of {name[:80]} never read"
+                notes.limit(SkipReason.CAP_REACHED, detail)
             shaped.append((name, columns))
         if len(shaped) > MAX_TABLES:
             notes.limit(SkipReason.CAP_REACHED, f"SQLite store: {len(shaped) - MAX_TABLES} table(s) past {MAX_TABLES}")
@@ -104,13 +112,16 @@ class SqliteTables(Passthrough):
                 break
 
     @staticmethod
-    def _columns(con: sqlite3.Connection, name: str, kind: str) -> list[str] | None:
-        """A table's column names (lower case); a view's come from compiling its declaration, never from running it."""
+    def _columns(con: sqlite3.Connection, name: str, kind: str) -> tuple[list[str], list[str]] | None:
+        """A table's stored column names and its generated ones (lower case); a view's come from compiling its
+        declaration, never from running it."""
         try:
-            rows = con.execute(f"PRAGMA table_info({_quoted(name)})").fetchall()
+            rows = con.execute(f"PRAGMA table_xinfo({_quoted(name)})").fetchall()
         except sqlite3.Error:
             return None
-        return [str(r[1]).lower() for r in rows[:MAX_COLUMNS]]
+        rows = rows[:MAX_COLUMNS]
+        # hidden: 0 a stored column, 1 a virtual table's own, 2 and 3 generated (computed on every read)
+        return [str(r[1]).lower() for r in rows if r[6] == 0], [str(r[1]).lower() for r in rows if r[6] in (2, 3)]
 
     @staticmethod
     def _rows(
@@ -118,7 +129,7 @@ class SqliteTables(Passthrough):
     ) -> Iterator[Record]:
         reply = [c for c in columns if c in _REPLY_COLUMNS]
         fields = ", ".join(capped(_quoted(c)) for c in columns)
-        over = " + ".join(f"(length(CAST({_quoted(c)} AS BLOB)) > {MAX_VALUE})" for c in reply)
+        over = " + ".join(f"(length(CAST({_quoted(c)} AS BLOB)) > {MAX_VALUE})" for c in reply) or "0"
         query = f"SELECT {fields}, {over} FROM {_quoted(table)} LIMIT ?"
         cut = 0
         number = 0
