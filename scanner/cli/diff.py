@@ -59,6 +59,9 @@ def diff_command(
                           metavar="SIZE", envvar="MODELCENSUS_MAX_FILE_SIZE",
                           show_envvar=False)
     ] = f"{DEFAULT_MAX_FILE_SIZE >> 20}M",
+    mentions: Annotated[
+        bool, typer.Option("--mentions", help="Also compare model ids only mentioned in sessions' conversations")
+    ] = False,
 ) -> None:
     """Compare two inventories (or directories, scanned first) by stable identity: models, SDKs, endpoints,
     credentials (by hash) and kill switches added, removed or changed. Moving a file is not a change.
@@ -83,7 +86,7 @@ def diff_command(
     catalogs: list[Catalog] = []  # loaded once, and only when a side must be scanned
     old, new = (_side(p, options, catalog, catalogs) for p in (old_path, new_path))
     today = date.today()
-    result = apply_ignores(diff_inventories(old, new), entries, today)
+    result = apply_ignores(diff_inventories(old, new, mentions), entries, today)
     expired = expired_entries(entries, today)
     write_output(render_diff(format, result, expired), output)
     warn_expired(expired)

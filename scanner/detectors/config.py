@@ -65,7 +65,7 @@ class ConfigDetector:
         if view.context is Context.SOURCE:
             # A shell script's models and keys are the source detector's; its kill switches are settings.
             evidence = (ev for ev in evidence if isinstance(ev, KillSwitchEvidence))
-        elif view.session_log:
+        elif view.session_read:
             # A session log or a capture is no settings file: the session reader says which of its models served
             # and which were only mentioned. A secret under a key name in it is still a credential.
             evidence = (ev for ev in evidence if isinstance(ev, CredentialEvidence))

@@ -107,6 +107,10 @@ class LogRead:
     labels: list[LabelSeen] = field(default_factory=list)
     hosts: dict[str, int | None] = field(default_factory=dict)  # host -> first line
     metadata: list[SessionEntry] = field(default_factory=list)
+    cuts: list[tuple[SkipReason, str]] = field(default_factory=list)  # what a bound cut, for `skipped`
+
+    def __bool__(self) -> bool:
+        return bool(self.sessions or self.metadata)
 
 
 def _source(name: str, data: bytes, notes: ReadNotes) -> tuple[Adapter | None, Iterator[Record]]:
@@ -148,13 +152,15 @@ def read_log(
     context: Context = Context.SESSION,
     skipped: list[tuple[SkipReason, str]] | None = None,
     mentions: dict[int, set[str]] | None = None,
+    placed: bool = True,
 ) -> LogRead:
     """The sessions of one log file. `context` is the file's: a session log inside a test or fixture tree keeps
     `test`, so it never counts as wiring. `skipped` receives what a bound cut (inflation cap, SQLite budget,
     sessions or labels over their caps). `mentions` maps a line to the catalogued model ids the file's bytes
     name on it (the content pass's hits; line -1: a file without lines, whose every session gets them): each
     session counts those of its records' lines (all of them for a whole-document file) that are none of its own
-    labels as only mentioned."""
+    labels as only mentioned. A file not `placed` where session logs are kept (a `.json` among configs) whose
+    records, read by shape alone, carry no served-by fact is no session log at all: a config with a `model` key."""
     notes = ReadNotes()
     name = path.rsplit("/", 1)[-1]
     adapter, stream = _source(name, data, notes)
@@ -227,9 +233,9 @@ def read_log(
         overflow
     )
     summary = notes.summary() + extra
+    out = LogRead(hosts=hosts, cuts=_cuts(notes, overflow, labels_cut))
     if skipped is not None:
-        skipped.extend(_cuts(notes, overflow, labels_cut))
-    out = LogRead(hosts=hosts)
+        skipped.extend(out.cuts)
     anywhere = mentions.get(-1) if mentions else None
     for sid, acc in sorted(sessions.items()):
         if anywhere:
@@ -237,8 +243,11 @@ def read_log(
         if sid not in signal:
             continue
         entry = acc.finish(catalog, summary, MAX_MENTIONS_PER_SESSION)
-        (out.sessions if sid in said or entry.reasoning != "absent" else out.metadata).append(entry)
-    if out.sessions or out.metadata:
+        if sid in said or entry.reasoning != "absent":
+            out.sessions.append(entry)
+        elif placed or adapter is None or adapter.name != "generic":
+            out.metadata.append(entry)
+    if out:
         out.labels = [LabelSeen(label, line) for label, line in seen_labels.items()]
     return out
 
