@@ -159,6 +159,13 @@ class FileView:
             return self.session_log
         return bool(self.session_read)
 
+    @cached_property
+    def session_labels(self) -> frozenset[str]:
+        """The model labels the session reader read in this file's structure: what the content pass finds of them is
+        the session's own model, no mention."""
+        read = self.session_read
+        return frozenset(seen.label for seen in read.labels) if read else frozenset()
+
     def _mentions(self) -> dict[int, set[str]]:
         """The catalogued model ids the file's bytes name, per line (this view's hits); a file without lines keeps
         them under -1. gzip content is not matched here (its inflated text is another view's), so a compressed log

@@ -110,6 +110,8 @@ class ContentDetector:
             return
         if name in view.label_words:
             return  # a word of a display name or description (the config detector read the structure)
+        if context is Context.CONVERSATION and name in view.session_labels:
+            return  # the session's own model, which the session detector places where its records name it
         if context is Context.CONVERSATION and not _recognised(view.catalog, name):
             return  # a hosted form around no id the catalogs know (`claude-code@latest`, an npm package): no model
         yield ModelEvidence(name, view.location(view.line_of(hit.start), context, offset=hit.start))

@@ -93,9 +93,12 @@ class _Provider:
         return {state for state, runs in ((VISIBLE, self.visible), (ENCRYPTED, self.encrypted)) if runs}
 
     def reasoned(self, number: int, states: set[str]) -> None:
-        for state, runs in ((VISIBLE, self.visible), (ENCRYPTED, self.encrypted)):
+        """Record `number` carries these reasoning states. A run of one state spans the records between that carry
+        no reasoning (a tool result, a user turn), never one that carries the other state."""
+        for state, runs, other in ((VISIBLE, self.visible, self.encrypted), (ENCRYPTED, self.encrypted, self.visible)):
             if state in states:
-                _extend(runs, number)
+                joined = bool(runs) and not (other and runs[-1][1] < other[-1][1] < number)
+                _extend(runs, number, joined)
 
     def add(
         self, number: int, when: float | None, hits: list[Hit], candidates: tuple[str, ...], extend: bool,
@@ -141,9 +144,10 @@ class _Provider:
         self.encrypted = _coalesce(self.encrypted + other.encrypted)
 
 
-def _extend(runs: list[list[int]], number: int) -> None:
-    """Add record `number` to runs of consecutive records (bounded: past MAX_RANGES the last run grows)."""
-    if runs and (runs[-1][1] + 1 >= number or len(runs) >= MAX_RANGES):
+def _extend(runs: list[list[int]], number: int, joined: bool = False) -> None:
+    """Add record `number` to runs of records: the last run grows when `number` follows it or `joined` says the
+    gap belongs to it (bounded: past MAX_RANGES the last run grows)."""
+    if runs and (joined or runs[-1][1] + 1 >= number or len(runs) >= MAX_RANGES):
         runs[-1][1] = max(runs[-1][1], number)
     else:
         runs.append([number, number])

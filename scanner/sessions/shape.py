@@ -228,18 +228,20 @@ _RESULT_KINDS = frozenset(
 # The record or message kinds of a model's reply (Claude Code `assistant`, Gemini CLI `gemini`, a Responses object).
 _RESPONSE_KINDS = frozenset({"assistant", "gemini", "model", "response", "ai", "agent_message"})
 # Keys only a provider's reply has: a `model` beside them is what served it, not what was asked for.
-_REPLY_MARKS = (
-    "usage",
-    "usageMetadata",
-    "choices",
-    "candidates",
-    "stop_reason",
-    "stopReason",
-    "finish_reason",
-    "finishReason",
-    "system_fingerprint",
-    "tokens",
-    "modelVersion",
+_REPLY_MARKS = frozenset(
+    {
+        "usage",
+        "usageMetadata",
+        "choices",
+        "candidates",
+        "stop_reason",
+        "stopReason",
+        "finish_reason",
+        "finishReason",
+        "system_fingerprint",
+        "tokens",
+        "modelVersion",
+    }
 )
 _REPLY_OBJECTS = frozenset({"chat.completion", "chat.completion.chunk", "text_completion", "response", "message"})
 # Keys that name a response's or message's own id (a tool call's id is a tool call's, a request's a request's).
@@ -364,7 +366,7 @@ def host_of(value: str) -> str | None:
 def _replies(node: dict[str, Any]) -> bool:
     """Whether a dict holds a provider's reply (its usage, choices, stop reason, an API object's type): only asked
     where a model field or a bare `id` is."""
-    return any(key in node for key in _REPLY_MARKS) or node.get("object") in _REPLY_OBJECTS
+    return not _REPLY_MARKS.isdisjoint(node.keys()) or node.get("object") in _REPLY_OBJECTS
 
 
 def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dict[str, int] | None = None) -> Shape:

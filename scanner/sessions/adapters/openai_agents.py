@@ -16,7 +16,7 @@ from scanner.sessions.reader import ReadNotes, Record
 from scanner.sessions.sqlite_store import MAX_VALUE, WORK_BUDGET, StoreBudgetExceeded, capped, is_table, open_store
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
-MAX_ROWS = 50_000  # rows (records) read per store: bounded work
+MAX_ROWS = 20_000  # rows (records) read per store: bounded work
 MAX_ROW = MAX_VALUE
 _SELECT = (
     f"SELECT {capped('session_id', 1024)}, {capped('message_data')}, {capped('created_at', 1024)} "

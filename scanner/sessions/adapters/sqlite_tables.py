@@ -25,7 +25,7 @@ from scanner.sessions.adapters.base import Facts, Passthrough, State, labels, st
 from scanner.sessions.reader import ReadNotes, Record
 from scanner.sessions.sqlite_store import MAX_VALUE, WORK_BUDGET, StoreBudgetExceeded, capped, open_store
 
-MAX_ROWS = 50_000  # rows read per store, over all its tables (a row is a record: bounded work)
+MAX_ROWS = 20_000  # rows read per store, over all its tables (a row is a record: bounded work)
 MAX_TABLES = 16  # tables of the right shape read per store
 MAX_COLUMNS = 64
 _MODEL_COLUMNS = frozenset({"model", "model_id", "model_name", "modelid", "resolved_model"})
