@@ -264,3 +264,14 @@ def test_model_ids_in_the_spellings_agents_use(
 ) -> None:
     ident = identify_spelled(catalog, spelled)
     assert (ident.canonical, ident.vendor if ident.canonical else None) == (canonical, vendor)
+
+
+def test_an_aider_history_on_an_openrouter_model_names_its_vendor_and_route(catalog: Catalog) -> None:
+    # The real history's banner, its models switched to OpenRouter's: a label is all an Aider history says.
+    history = (DATA / "aider/aider.chat.history.head.md").read_text()
+    history = history.replace("gemini/gemini-2.5-pro-exp-03-25", "openrouter/anthropic/claude-3.7-sonnet")
+    history = history.replace("openai/qwen3:4b", "openrouter/anthropic/claude-3.5-haiku")
+    at = "/home/dev/calc/.aider.chat.history.md"
+    (s,), _ = collect(at, at, None, history.encode(), catalog)
+    (p,) = s.providers
+    assert (p.vendor, p.served_via, p.confidence) == ("anthropic", "openrouter", "low")

@@ -17,8 +17,9 @@ from scanner.sessions.adapters.base import one_record_each, stem
 from scanner.sessions.adapters.capture import Capture, is_capture
 from scanner.sessions.adapters.openai_agents import SQLITE_MAGIC, OpenAIAgents
 from scanner.sessions.adapters.sqlite_tables import SqliteTables, has_model_table
-from scanner.sessions.attribution import SessionAccumulator, served_rule
+from scanner.sessions.attribution import SessionAccumulator
 from scanner.sessions.fingerprints import Fingerprinter, Hit
+from scanner.sessions.pick import served_rule
 from scanner.sessions.reader import GZIP_MAGIC, ReadNotes, Record, chunks, records
 from scanner.sessions.shape import read_shape
 from scanner.vocab import Confidence, PseudoVendor

@@ -22,7 +22,7 @@ from typing import Any
 
 from scanner.catalog.schema import FingerprintSpec
 from scanner.sessions.fernet import fernet_time, strip_tag
-from scanner.sessions.shape import (
+from scanner.sessions.keys import (
     ID,
     MARK,
     MODEL,
@@ -36,10 +36,9 @@ from scanner.sessions.shape import (
     SECRET,
     STRONG_SECRET,
     WANT,
-    Shape,
     key_flags,
-    read_shape,
 )
+from scanner.sessions.shape import Shape, read_shape
 
 # The stdlib's regex parser, for a pattern's match width: re._parser from 3.11, sre_parse before.
 _regex_parser: Any = getattr(re, "_parser", None) or importlib.import_module("sre_parse")

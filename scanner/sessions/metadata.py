@@ -15,7 +15,8 @@ from dataclasses import replace
 
 from scanner.catalog import Catalog
 from scanner.model import SessionEntry
-from scanner.sessions.attribution import LABEL_RULE, MAX_LABELS, labels_only, mismatched_labels
+from scanner.sessions.attribution import MAX_LABELS, labels_only, mismatched_labels
+from scanner.sessions.pick import LABEL_RULE
 
 _LABEL_RULES = frozenset({LABEL_RULE.id, "stated-route"})
 

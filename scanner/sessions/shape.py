@@ -24,6 +24,47 @@ from dataclasses import dataclass
 from typing import Any
 
 from scanner.sessions.adapters.base import parse_time
+from scanner.sessions.keys import (
+    ARGS,
+    ASSISTANT_ROLES,
+    CONTENT,
+    CONVERSATION_ROLES,
+    DECLARED,
+    ID,
+    MARK,
+    MODEL,
+    REASONING,
+    REASONING_KINDS,
+    REDACTED_KINDS,
+    REPLY_MARKS,
+    REPLY_OBJECTS,
+    RESPONSE,
+    RESPONSE_ID_KEYS,
+    RESPONSE_KINDS,
+    RESULT_KINDS,
+    ROLE_ANY,
+    ROLE_ID,
+    ROLE_MODEL,
+    ROLE_RESPONSE,
+    ROLE_SIGNATURE,
+    ROLE_TOOL_CALL,
+    SECRET,
+    SERVED_KEYS,
+    SESSION,
+    STRONG_SECRET,
+    TEXT,
+    THINK_TAG,
+    THINK_WINDOW,
+    TIME,
+    TIME_RANK,
+    TITLE,
+    TOOL,
+    TOOL_KINDS,
+    TOOL_LISTS,
+    URL,
+    WANT,
+    key_flags,
+)
 
 MAX_NODES = 20_000
 MAX_DEPTH = 40
@@ -36,254 +77,6 @@ _LABEL_DEPTH = 6
 VISIBLE = "visible"
 ENCRYPTED = "encrypted"
 
-# Key classes, as bit flags: a key may be several things at once (`reasoning` names reasoning and its text).
-# WANT and MARK come from the caller's `extra`: a value rule may apply under the key (keep its token values),
-# a key rule fires on the key's name (keep the name). RESPONSE: what is below the key is a response (a capture's
-# `response`); CONTENT: what is below it is conversation (a tool's output), never walked.
-(ID, MODEL, TIME, SESSION, DECLARED, URL, REASONING, SECRET, STRONG_SECRET, TEXT, SUMMARY, TOOL, ARGS, WANT, MARK,
- RESPONSE, CONTENT, TITLE) = (1 << i for i in range(18))
-
-# The role a token value plays in its record, as bit flags on each kept leaf (a fingerprint rule names the roles
-# it applies to): any id, a tool call's id, a response's or message's own id, a signature or encrypted blob, a
-# model field; ROLE_ANY is on every leaf.
-ROLE_ID, ROLE_TOOL_CALL, ROLE_RESPONSE, ROLE_SIGNATURE, ROLE_MODEL, ROLE_ANY = (1 << i for i in range(6))
-ROLES = {
-    "id": ROLE_ID,
-    "tool-call": ROLE_TOOL_CALL,
-    "response": ROLE_RESPONSE,
-    "signature": ROLE_SIGNATURE,
-    "model": ROLE_MODEL,
-    "any": ROLE_ANY,
-}
-
-_ID_KEY = re.compile(r"^(?:id|ID|ref|uuid)$|[_\-.](?:id|ID|ref|uuid)$|[a-z0-9](?:Id|ID|Ref|Uuid)$")
-# Ids a runtime or a user mints for its own bookkeeping: never a provider's.
-_OWN_ID = re.compile(
-    r"^(?:session|conversation|conv|thread|trace|span|parent|project|user|org|workspace|run|task|turn|"
-    r"interaction|hook|prompt|agent|subagent|chat|client|install|device|machine|event|tenant|account|instance)",
-    re.IGNORECASE,
-)
-_MODEL_KEYS = frozenset(
-    {
-        "model",
-        "model_id",
-        "modelId",
-        "modelID",
-        "model_name",
-        "modelName",
-        "selectedModel",
-        "newModel",
-        "model_group",
-        "modelVersion",
-        "deployment_name",
-        "deploymentName",
-        "engine",
-        "resolved_model",
-        "response_model",
-        "served_model",
-        "x-litellm-model-name",
-        "x-litellm-model-group",
-    }
-)
-# Model fields that name what served the record wherever they sit (a store's `resolved_model`, a proxy's header).
-_SERVED_KEYS = frozenset({"resolved_model", "response_model", "served_model", "x-litellm-model-name"})
-_TITLE_KEYS = frozenset({"title", "sessionTitle", "session_title", "chatTitle", "conversationTitle", "chat_title"})
-_TIME_KEYS = (
-    "timestamp",
-    "ts",
-    "time",
-    "at",
-    "created_at",
-    "createdAt",
-    "created",
-    "startTime",
-    "start_time",
-    "started_at",
-    "startedAt",
-    "date",
-    "datetime",
-    "when",
-    "event_time",
-    "eventTime",
-    "logged_at",
-    "datetime_utc",
-    "startedDateTime",
-)
-_TIME_RANK = {k: i for i, k in enumerate(_TIME_KEYS)}
-_SESSION_KEYS = frozenset(
-    {
-        "session_id",
-        "sessionId",
-        "sessionID",
-        "session",
-        "conversation_id",
-        "conversationId",
-        "conv",
-        "conv_id",
-        "convId",
-        "thread_id",
-        "threadId",
-        "chat_id",
-        "chatId",
-    }
-)
-_DECLARED_KEYS = frozenset(
-    {
-        "route",
-        "provider",
-        "providerID",
-        "providerId",
-        "provider_id",
-        "model_provider",
-        "model_provider_id",
-        "api_provider",
-        "apiProvider",
-        "custom_llm_provider",
-        "upstream",
-        "backend",
-        "served_by",
-        "gateway",
-        "via",
-    }
-)
-_URL_KEYS = frozenset(
-    {
-        "url",
-        "uri",
-        "base_url",
-        "baseURL",
-        "baseUrl",
-        "endpoint",
-        "api_base",
-        "apiBase",
-        "host",
-        "azure_endpoint",
-        "upstream_url",
-        "api_url",
-        "x-litellm-model-api-base",
-    }
-)
-_REASONING_KEYS = frozenset(
-    {
-        "reasoning",
-        "thinking",
-        "reasoning_content",
-        "reasoningContent",
-        "thought",
-        "thoughts",
-        "reasoningText",
-        "reasoning_text",
-        "reasoning_details",
-        "thinking_blocks",
-        "analysis",
-    }
-)
-_SECRET_KEYS = frozenset({"signature", "data", "sig", "blob", "opaque", "encrypted", "thinkingSignature"})
-_STRONG_SECRET_KEYS = frozenset(
-    {
-        "encrypted_content",
-        "encryptedContent",
-        "reasoningEncryptedContent",
-        "reasoningOpaque",
-        "redactedContent",
-        "encrypted_reasoning",
-        "reasoning_encrypted",
-    }
-)
-_TEXT_KEYS = frozenset({"text", "body", "content", "reasoning", "thinking", "thought", "value", "description"})
-_TOOL_KEYS = frozenset({"call_id", "tool_call_id", "toolCallId", "tool_use_id", "toolUseId"})
-# What a tool was called with: conversation (a `model` in there is what the agent asked a subagent for).
-_ARGS_KEYS = frozenset({"arguments", "args", "input", "toolArgs", "function_args", "parameters", "tool_input"})
-# What a tool returned or a user pasted, under keys agents give it: conversation, never walked.
-_CONTENT_KEYS = frozenset(
-    {"toolUseResult", "functionResponse", "function_response", "resultDisplay", "tool_output", "toolResult"}
-)
-# What is below these keys is a provider's response: a model named there served the record.
-_RESPONSE_KEYS = frozenset(
-    {"response", "model_response", "modelResponse", "response_body", "responseBody", "response_json"}
-)
-# A message of these roles holds conversation (a prompt, a tool's output); only its own ids and times are read.
-_CONVERSATION_ROLES = frozenset({"user", "system", "tool", "function", "developer", "ipython", "human"})
-_ASSISTANT_ROLES = frozenset({"assistant", "model", "ai", "bot"})
-# Blocks that carry a tool's output or a server tool's results: their own ids are read, their content is not.
-_RESULT_KINDS = frozenset(
-    {
-        "tool_result",
-        "function_call_output",
-        "custom_tool_call_output",
-        "tool_call_output",
-        "mcp_tool_result",
-        "web_search_tool_result",
-        "web_fetch_tool_result",
-        "code_execution_tool_result",
-        "bash_code_execution_tool_result",
-        "text_editor_code_execution_tool_result",
-        "tool_search_tool_result",
-        "local_shell_call_output",
-        "shell_call_output",
-        "apply_patch_call_output",
-        "computer_call_output",
-    }
-)
-# The record or message kinds of a model's reply (Claude Code `assistant`, Gemini CLI `gemini`, a Responses object).
-_RESPONSE_KINDS = frozenset({"assistant", "gemini", "model", "response", "ai", "agent_message"})
-# Keys only a provider's reply has: a `model` beside them is what served it, not what was asked for.
-_REPLY_MARKS = frozenset(
-    {
-        "usage",
-        "usageMetadata",
-        "choices",
-        "candidates",
-        "stop_reason",
-        "stopReason",
-        "finish_reason",
-        "finishReason",
-        "system_fingerprint",
-        "tokens",
-        "modelVersion",
-    }
-)
-_REPLY_OBJECTS = frozenset({"chat.completion", "chat.completion.chunk", "text_completion", "response", "message"})
-# Keys that name a response's or message's own id (a tool call's id is a tool call's, a request's a request's).
-_RESPONSE_ID_KEYS = frozenset(
-    {"id", "response_id", "responseId", "message_id", "messageId", "msg_id", "generation_id", "generationId"}
-)
-# Lists whose items are tool calls: an `id` in one is a tool call's.
-_TOOL_LISTS = frozenset({"tool_calls", "toolCalls", "toolRequests", "tool_uses", "function_calls", "toolUse"})
-_THINK_TAG = "<think"
-_THINK_WINDOW = 256
-_REASONING_KINDS = frozenset(
-    {
-        "reasoning",
-        "thinking",
-        "thought",
-        "thoughts",
-        "reasoning_text",
-        "reasoning_content",
-        "redacted_thinking",
-        "reasoning.text",
-        "reasoning.encrypted",
-        "analysis",
-    }
-)
-_REDACTED_KINDS = frozenset({"redacted_thinking", "reasoning.encrypted"})
-_TOOL_KINDS = frozenset(
-    {
-        "tool_call",
-        "function_call",
-        "tool_use",
-        "server_tool_use",
-        "mcp_tool_use",
-        "invoke",
-        "call",
-        "function",
-        "custom_tool_call",
-        "local_shell_call",
-        "shell_call",
-        "apply_patch_call",
-        "computer_call",
-    }
-)
 _BLOB = re.compile(r"[A-Za-z0-9+/=_\-:.]{16,}")
 _HOST = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*://)?(?:[^@/]*@)?([A-Za-z0-9.-]+\.[A-Za-z]{2,})(?::\d+)?(?:[/?#]|$)")
 _REASONING_FLAGS = REASONING | SECRET | STRONG_SECRET | TEXT
@@ -291,32 +84,9 @@ _TOKEN_FLAGS = WANT | MODEL | TOOL | STRONG_SECRET | REASONING  # classes whose 
 _IN_REASONING, _IN_RESPONSE = 1, 2
 # Every class a string value is read for (not WANT, MARK, RESPONSE, CONTENT).
 _FACT_FLAGS = (1 << 13) - 1 | TITLE
-_BELOW_FLAGS = ARGS | CONTENT | RESPONSE | REASONING  # classes that change how a key's children are walked
-_FLAGS: dict[str, int] = {}
 # key -> class flags | WANT, when every token value is wanted. Bounded (20k keys).
 _ALL_WANTED: dict[str, int] = {}
 
-
-def key_flags(key: str) -> int:
-    found = _FLAGS.get(key)
-    if found is not None:
-        return found
-    flags = 0
-    if _ID_KEY.search(key) and not _OWN_ID.match(key):
-        flags |= ID
-    flags |= MODEL * (key in _MODEL_KEYS) | TIME * (key in _TIME_RANK) | SESSION * (key in _SESSION_KEYS)
-    flags |= DECLARED * (key in _DECLARED_KEYS) | URL * (key in _URL_KEYS) | REASONING * (key in _REASONING_KEYS)
-    flags |= SECRET * (key in _SECRET_KEYS) | STRONG_SECRET * (key in _STRONG_SECRET_KEYS)
-    flags |= TEXT * (key in _TEXT_KEYS) | SUMMARY * (key == "summary") | TOOL * (key in _TOOL_KEYS)
-    flags |= ARGS * (key in _ARGS_KEYS) | CONTENT * (key in _CONTENT_KEYS) | RESPONSE * (key in _RESPONSE_KEYS)
-    flags |= TITLE * (key in _TITLE_KEYS)
-    if len(_FLAGS) < 20_000:
-        _FLAGS[key] = flags
-    return flags
-
-
-def is_id_key(key: str) -> bool:
-    return bool(key_flags(key) & ID)
 
 
 def is_blob(value: str) -> bool:
@@ -366,7 +136,7 @@ def host_of(value: str) -> str | None:
 def _replies(node: dict[str, Any]) -> bool:
     """Whether a dict holds a provider's reply (its usage, choices, stop reason, an API object's type): only asked
     where a model field or a bare `id` is."""
-    return not _REPLY_MARKS.isdisjoint(node.keys()) or node.get("object") in _REPLY_OBJECTS
+    return not REPLY_MARKS.isdisjoint(node.keys()) or node.get("object") in REPLY_OBJECTS
 
 
 def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dict[str, int] | None = None) -> Shape:
@@ -397,7 +167,7 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
                 shape.truncated = True
                 continue
             pflags = _info(info, parent, extra) if parent else 0
-            roles = ROLE_ANY | (ROLE_ID | ROLE_TOOL_CALL) * (parent in _TOOL_LISTS)
+            roles = ROLE_ANY | (ROLE_ID | ROLE_TOOL_CALL) * (parent in TOOL_LISTS)
             for item in node:
                 if type(item) is str:
                     wanted = item and pflags & WANT and len(leaves) < MAX_LEAVES and len(item) <= MAX_VALUE
@@ -418,13 +188,13 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
         if type(role) is not str:
             role = ""
         # Conversation: a prompt, a system message, a tool's output. Its own ids and times are read, nothing below.
-        talk = role in _CONVERSATION_ROLES or kind in _RESULT_KINDS
-        block = bool(ctx & _IN_REASONING) or kind in _REASONING_KINDS or node.get("thought") is True
-        reply = bool(ctx & _IN_RESPONSE) or role in _ASSISTANT_ROLES or kind in _RESPONSE_KINDS
+        talk = role in CONVERSATION_ROLES or kind in RESULT_KINDS
+        block = bool(ctx & _IN_REASONING) or kind in REASONING_KINDS or node.get("thought") is True
+        reply = bool(ctx & _IN_RESPONSE) or role in ASSISTANT_ROLES or kind in RESPONSE_KINDS
         if kind:
-            if kind in _REDACTED_KINDS:
+            if kind in REDACTED_KINDS:
                 shape.reasoning.add(ENCRYPTED)
-            if kind in _TOOL_KINDS:
+            if kind in TOOL_KINDS:
                 shape.tool_calls += 1
         visible = secret = False
         below = depth + 1
@@ -457,15 +227,15 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
                 if token and flags & WANT and len(leaves) < MAX_LEAVES:
                     roles = _ROLES_OF[flags & _ROLE_FLAGS]
                     if flags & ID:
-                        if flags & TOOL or kind in _TOOL_KINDS or parent in _TOOL_LISTS:
+                        if flags & TOOL or kind in TOOL_KINDS or parent in TOOL_LISTS:
                             roles |= ROLE_TOOL_CALL
-                        elif key in _RESPONSE_ID_KEYS and (reply or key != "id" or _replies(node)):
+                        elif key in RESPONSE_ID_KEYS and (reply or key != "id" or _replies(node)):
                             roles |= ROLE_RESPONSE
                     leaves.append((roles, key, value))
                 if not flags & _FACT_FLAGS:
                     continue
                 if flags & MODEL and token and depth <= _LABEL_DEPTH and len(value) <= 120:
-                    _add_label(shape, value, reply or key in _SERVED_KEYS or _replies(node))
+                    _add_label(shape, value, reply or key in SERVED_KEYS or _replies(node))
                 if flags & TITLE and depth <= _SHALLOW and shape.title is None and not talk:
                     shape.title = value.strip()[:200] or None
                 if flags & TIME and depth <= _SHALLOW:
@@ -485,7 +255,7 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
                     state = _reasoning_of(flags, block, token, value)
                     visible = visible or state == VISIBLE
                     secret = secret or state == ENCRYPTED
-                if flags & TEXT and not block and not talk and value.find(_THINK_TAG, 0, _THINK_WINDOW) != -1:
+                if flags & TEXT and not block and not talk and value.find(THINK_TAG, 0, THINK_WINDOW) != -1:
                     visible = True  # `<think>…</think>` inline: a reasoning model's text, readable
             elif kind_of is dict or kind_of is list:
                 if talk or flags & (ARGS | CONTENT):
@@ -562,7 +332,7 @@ def _better_time(
     shape: Shape, best: tuple[int, int] | None, key: str, depth: int, value: Any
 ) -> tuple[int, int] | None:
     """Keep the shallowest time, and at one depth the key that most often means "when this happened"."""
-    rank = (depth, _TIME_RANK[key])
+    rank = (depth, TIME_RANK[key])
     if best is not None and rank >= best:
         return best
     seconds = parse_time(value)
