@@ -11,8 +11,11 @@ counted and not fetched.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+
+from scanner.model import SkipReason
+from scanner.sessions.reader import ReadNotes, Record
 
 MAX_VALUE = 4 << 20  # bytes of one fetched value
 # Longest string or blob SQLite may make or load: above MAX_VALUE so that a stored value over it is refused by
@@ -75,6 +78,20 @@ def open_store(data: bytes, budget: int = WORK_BUDGET) -> Iterator[sqlite3.Conne
         with sqlite3.connect(":memory:") as reset:
             reset.execute(f"PRAGMA hard_heap_limit = {previous_heap}")
         reset.close()
+
+
+def read_store(
+    data: bytes, budget: int, notes: ReadNotes, rows: Callable[[sqlite3.Connection], Iterator[Record]]
+) -> Iterator[Record]:
+    """The records `rows` reads from the store; a budget overrun or a store that will not open or read (corrupt,
+    a value past SQLite's own limits) ends the read with a recorded skip, what was read before it kept."""
+    try:
+        with open_store(data, budget) as con:
+            yield from rows(con)
+    except StoreBudgetExceeded as exc:
+        notes.limit(SkipReason.BUDGET_EXCEEDED, f"SQLite store: {exc}")
+    except (sqlite3.Error, MemoryError, OverflowError) as exc:
+        notes.limit(SkipReason.PARSE_ERROR, f"SQLite store not readable: {type(exc).__name__}: {str(exc)[:200]}")
 
 
 def is_table(con: sqlite3.Connection, name: str) -> bool:

@@ -23,7 +23,7 @@ from typing import Any
 from scanner.model import SkipReason
 from scanner.sessions.adapters.base import Facts, Passthrough, State, labels, stem
 from scanner.sessions.reader import ReadNotes, Record
-from scanner.sessions.sqlite_store import MAX_VALUE, WORK_BUDGET, StoreBudgetExceeded, capped, open_store
+from scanner.sessions.sqlite_store import MAX_VALUE, WORK_BUDGET, capped, read_store
 
 MAX_ROWS = 20_000  # rows read per store, over all its tables (a row is a record: bounded work)
 MAX_TABLES = 16  # tables of the right shape read per store
@@ -72,13 +72,7 @@ class SqliteTables(Passthrough):
         return "__store_table" in first
 
     def read(self, data: bytes, notes: ReadNotes) -> Iterator[Record]:
-        try:
-            with open_store(data, self.budget) as con:
-                yield from self._tables(con, notes)
-        except StoreBudgetExceeded as exc:
-            notes.limit(SkipReason.BUDGET_EXCEEDED, f"SQLite store: {exc}")
-        except (sqlite3.Error, MemoryError, OverflowError) as exc:
-            notes.limit(SkipReason.PARSE_ERROR, f"SQLite store not readable: {type(exc).__name__}: {str(exc)[:200]}")
+        return read_store(data, self.budget, notes, lambda con: self._tables(con, notes))
 
     def _tables(self, con: sqlite3.Connection, notes: ReadNotes) -> Iterator[Record]:
         schema = con.execute("SELECT name, type, sql FROM sqlite_master WHERE type IN ('table', 'view') LIMIT 1000")
