@@ -3,8 +3,9 @@
 session it belongs to and is never a session of its own, unless no session is beside it (then it is all there is).
 
 It belongs to the session of the same id, else to the session in the same folder whose file name it shares a stem
-with (`agent-x.meta.json` beside `agent-x.jsonl`), else to the one session of that folder. A label it adds that
-the session's providers contradict is a mismatch like any other.
+with (`agent-x.meta.json` beside `agent-x.jsonl`), else, when it names no session of its own (a bare `meta.json`),
+to the one session of that folder. A file that names a session of its own (a rollout whose records happen to carry
+no id) stays that session. A label it adds that the session's providers contradict is a mismatch like any other.
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ def _home(
     named = [i for i in beside if _stem(sessions[i]) == stem]
     if len(named) == 1:
         return named[0]
-    return beside[0] if len(beside) == 1 else None
+    anonymous = meta.session_id.rsplit("/", 1)[-1] == stem  # named after its file: no session id of its own
+    return beside[0] if anonymous and len(beside) == 1 else None
 
 
 def _merged(s: SessionEntry, meta: SessionEntry, catalog: Catalog) -> SessionEntry:
