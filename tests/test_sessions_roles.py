@@ -114,15 +114,21 @@ def test_a_proxy_request_log_quoting_ids_in_its_prompts_wires_only_the_models_it
         for model_name, base in [
             ("bedrock/anthropic.claude-3-7-sonnet-20250219-v1:0", "https://bedrock-runtime.us-east-1.amazonaws.com"),
             ("azure/gpt-4.1-mini", "https://contoso-swedencentral.openai.azure.com"),
+            ("openai/gpt-5-mini", "https://api.openai.com/v1"),
         ]
     ]
     write(tmp_path, "/var/log/litellm/proxy-2025-09-01-000.jsonl", jsonl(rows))
     _, doc = scan_dir(tmp_path)
-    assert wired(doc) == {"bedrock/anthropic.claude-3-7-sonnet-20250219-v1:0", "azure/gpt-4.1-mini"}
-    (s,) = doc["sessions"]
+    assert wired(doc) == {
+        "bedrock/anthropic.claude-3-7-sonnet-20250219-v1:0",
+        "azure/gpt-4.1-mini",
+        "openai/gpt-5-mini",
+    }
+    (s,) = doc["sessions"]  # each request attributed alone: the one to OpenAI's own host is not Azure's
     assert [(p["vendor"], p["served_via"], p["record_ranges"]) for p in s["providers"]] == [
         ("anthropic", "bedrock", [[1, 1]]),
         ("openai", "azure", [[2, 2]]),
+        ("openai", "direct", [[3, 3]]),
     ]
     assert {"bedrock-runtime.us-east-1.amazonaws.com", "contoso-swedencentral.openai.azure.com"} <= {
         e["host"] for e in doc["endpoints"] if e["wired"]

@@ -127,7 +127,7 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
         (("xai", None, "openai-responses", ((1, 2),)),),
         "mixed",
     ),
-    # Inference hosts and hubs: the request host, the server's own fields and headers name the route; the vendor
+    # A request to a vendor's own API host (api.openai.com) is `direct`. Inference hosts and hubs: the request host, the server's own fields and headers name the route; the vendor
     # is the model's maker, except on a server of one's own (vLLM), which is self-hosted whatever model it runs.
     (
         "captures-pydantic-ai/test_bedrock_anthropic_tool_with_thinking.yaml",
@@ -264,7 +264,7 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
     (
         "sessions-more/vcr-cassettes-pydantic-ai/anthropic-tool-output.yaml",
         "vcr-cassette",
-        (("anthropic", None, "anthropic-messages", ((1, 2),)),),
+        (("anthropic", "direct", "anthropic-messages", ((1, 2),)),),
         "absent",
     ),
     (
@@ -282,19 +282,19 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
     (
         "sessions-more/vcr-cassettes-pydantic-ai/deepseek-thinking.yaml",
         "vcr-cassette",
-        (("deepseek", None, "openai-chat", ((1, 1),)),),
+        (("deepseek", "direct", "openai-chat", ((1, 1),)),),
         "visible",
     ),
     (
         "sessions-more/vcr-cassettes-pydantic-ai/openai-chat-tool-output.yaml",
         "vcr-cassette",
-        (("openai", None, "openai-chat", ((1, 2),)),),
+        (("openai", "direct", "openai-chat", ((1, 2),)),),
         "absent",
     ),
     (
         "sessions-more/vcr-cassettes-pydantic-ai/openai-responses-tool-call.yaml",
         "vcr-cassette",
-        (("openai", None, "openai-responses", ((1, 2),)),),
+        (("openai", "direct", "openai-responses", ((1, 2),)),),
         "absent",
     ),
     (

@@ -52,8 +52,9 @@ def engine(catalog: Catalog) -> Fingerprinter:
 
 
 def host_rule(catalog: Catalog, host: str) -> FingerprintSpec | None:
-    """An API host a record names, as a fingerprint: a vendor's own host names the vendor; a cloud's or a
-    router's host (`*.openai.azure.com`, `bedrock-runtime.*`) names only the route, never the vendor."""
+    """An API host a record names, as a fingerprint: a vendor's own host names the vendor and the route `direct`
+    (a proxy's request to api.openai.com is no request to Azure, whatever came before it); a cloud's or a router's
+    host (`*.openai.azure.com`, `bedrock-runtime.*`) names only the route, never the vendor."""
     cache = _HOST_HITS.setdefault(catalog, {})
     if host in cache:
         return cache[host]
@@ -63,7 +64,8 @@ def host_rule(catalog: Catalog, host: str) -> FingerprintSpec | None:
         via = spec.served_via if spec.served_via not in (None, "direct") else None
         if via or spec.vendor:
             vendor = PseudoVendor.UNKNOWN if via or not spec.vendor else spec.vendor
-            rule = FingerprintSpec("api-host", vendor, "", Examples(), served_via=via, confidence=Confidence.MEDIUM)
+            route = via or ("direct" if spec.served_via == "direct" else None)
+            rule = FingerprintSpec("api-host", vendor, "", Examples(), served_via=route, confidence=Confidence.MEDIUM)
     if len(cache) < 10_000:
         cache[host] = rule
     return rule
