@@ -281,3 +281,24 @@ def test_an_aider_history_on_an_openrouter_model_names_its_vendor_and_route(cata
     (s,), _ = collect(at, at, None, history.encode(), catalog)
     (p,) = s.providers
     assert (p.vendor, p.served_via, p.confidence) == ("anthropic", "openrouter", "low")
+
+
+def test_a_model_mentioned_a_thousand_times_and_configured_once_stays_wired(
+    tmp_path: Path, scan_dir: ScanFn
+) -> None:
+    # Mentions fill an entry's location slots first (their paths sort first); the one config line still wires it.
+    records = lines("claude-code/session-basic.jsonl")
+    quoting = next(r for r in records if r.get("type") == "user" and isinstance(r["message"]["content"], list))
+    for n in range(5):
+        quotes = []
+        for i in range(220):
+            r = json.loads(json.dumps(quoting))
+            r["message"]["content"][0]["content"] = json.dumps({"model": "gemini-2.5-pro", "row": i})
+            quotes.append(r)
+        write(tmp_path, f"/home/alice/.claude/projects/-home-alice-app/{n:08d}-0000-4000-8000-000000000000.jsonl",
+              jsonl(records + quotes))
+    write(tmp_path, "/srv/app/config.yaml", "llm:\n  model: gemini-2.5-pro\n")
+    _, doc = scan_dir(tmp_path)
+    m = model(doc, "gemini-2.5-pro")
+    assert m["wired"] and m["mentioned_in_sessions"] == 5
+    assert "/srv/app/config.yaml" in {loc["path"] for loc in m["locations"]}

@@ -80,6 +80,12 @@ class _Locations:
         if old is None:
             if len(self.by_key) < MAX_LOCATIONS * 4:
                 self.by_key[key] = loc
+            elif loc.context in WIRING_CONTEXTS:
+                # Mentions (a session's conversation, a package's list) never crowd out where the id is wired.
+                spare = next((k for k, v in self.by_key.items() if v.context not in WIRING_CONTEXTS), None)
+                if spare is not None:
+                    del self.by_key[spare]
+                    self.by_key[key] = loc
             return
         better = loc if loc.context.precedence < old.context.precedence else old
         if loc.parse_error != better.parse_error or old.parse_error != better.parse_error:
@@ -88,7 +94,13 @@ class _Locations:
 
     def sorted(self) -> tuple[Location, ...]:
         locs = sorted(self.by_key.values(), key=location_key)
-        return tuple(locs[:MAX_LOCATIONS])
+        if len(locs) <= MAX_LOCATIONS:
+            return tuple(locs)
+        # The first MAX_LOCATIONS, the wiring ones kept first: a model wired once and mentioned a thousand times
+        # stays wired.
+        wiring = [loc for loc in locs if loc.context in WIRING_CONTEXTS][:MAX_LOCATIONS]
+        rest = [loc for loc in locs if loc.context not in WIRING_CONTEXTS][: MAX_LOCATIONS - len(wiring)]
+        return tuple(sorted(wiring + rest, key=location_key))
 
 
 def mentioned_in(sessions: list[SessionEntry]) -> dict[str, int]:
