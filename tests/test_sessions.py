@@ -54,7 +54,7 @@ def test_claude_code_session_is_anthropic(catalog: Catalog) -> None:
     s = one(catalog, "claude-code/session-basic.jsonl", "/home/u/.claude/projects/-home-u-x/9c42ba52.jsonl")
     assert s.format == "claude-code"
     assert s.session_id == "9c42ba52-3bf1-449f-a040-8ee33284a1c8"
-    assert main(s) == ("anthropic", None, "anthropic-messages")
+    assert main(s) == ("anthropic", "direct", "anthropic-messages")
     assert {"anthropic-message-id", "anthropic-tool-use-id", "anthropic-request-id"} <= rules(s)
     assert s.labels == ("claude-haiku-4-5-20251001",)
     assert s.reasoning == "encrypted"  # Claude Code keeps only the signature of its thinking
@@ -88,7 +88,7 @@ def test_cline_task_folder(catalog: Catalog) -> None:
     inside = f"{store}/tasks/1769053680585/api_conversation_history.json"
     s = one(catalog, "constructed/api_conversation_history.json", inside)
     assert (s.format, s.session_id) == ("cline", "1769053680585")
-    assert main(s) == ("anthropic", None, "anthropic-messages")
+    assert main(s) == ("anthropic", "direct", "anthropic-messages")
     assert s.reasoning == "visible"
     assert s.declared == "anthropic"
 
@@ -191,12 +191,12 @@ RAW = [
     ("api-azure-openai/azure-tool-call.1.json", ("openai", "azure", "openai-responses"), "openai-tool-call-id"),
     (
         "api-anthropic/anthropic-clear-thinking.1.json",
-        ("anthropic", None, "anthropic-messages"),
+        ("anthropic", "direct", "anthropic-messages"),
         "anthropic-thinking-signature",
     ),
     (
         "api-anthropic/anthropic-web-search-tool.1.json",
-        ("anthropic", None, "anthropic-messages"),
+        ("anthropic", "direct", "anthropic-messages"),
         "anthropic-tool-use-id",
     ),
     (

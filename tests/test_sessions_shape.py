@@ -70,20 +70,20 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
     (
         "api-anthropic/anthropic-clear-thinking.1.json",
         "api-response",
-        (("anthropic", None, "anthropic-messages", ((1, 1),)),),
+        (("anthropic", "direct", "anthropic-messages", ((1, 1),)),),
         "visible",
     ),
     (
         "api-anthropic/anthropic-json-tool.1.json",
         "api-response",
-        (("anthropic", None, "anthropic-messages", ((1, 1),)),),
+        (("anthropic", "direct", "anthropic-messages", ((1, 1),)),),
         "absent",
     ),
     (
         # The encrypted blobs are the web search tool's results (a tool's output), not reasoning: there is none.
         "api-anthropic/anthropic-web-search-tool.1.json",
         "api-response",
-        (("anthropic", None, "anthropic-messages", ((1, 1),)),),
+        (("anthropic", "direct", "anthropic-messages", ((1, 1),)),),
         "absent",
     ),
     (
@@ -127,7 +127,8 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
         (("xai", None, "openai-responses", ((1, 2),)),),
         "mixed",
     ),
-    # A request to a vendor's own API host (api.openai.com) is `direct`. Inference hosts and hubs: the request host, the server's own fields and headers name the route; the vendor
+    # A request to a vendor's own API host (api.openai.com) is `direct`, and so are Anthropic's own ids (its clouds'
+    # carry `bdrk` and `vrtx`). Inference hosts and hubs: the request host, the server's own fields and headers name the route; the vendor
     # is the model's maker, except on a server of one's own (vLLM), which is self-hosted whatever model it runs.
     (
         "captures-pydantic-ai/test_bedrock_anthropic_tool_with_thinking.yaml",
@@ -168,7 +169,7 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
     (
         "claude-code/session-basic.jsonl",
         "claude-code",
-        (("anthropic", None, "anthropic-messages", ((5, 10),)),),
+        (("anthropic", "direct", "anthropic-messages", ((5, 10),)),),
         "encrypted",
     ),
     (
@@ -233,7 +234,7 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
         # The agent's `thought` is the text it sent with a tool call (the action's arguments), not reasoning.
         "sessions-more/openhands/basic.json",
         "generic",
-        (("anthropic", None, "anthropic-messages", ((2, 4),)),),
+        (("anthropic", "direct", "anthropic-messages", ((2, 4),)),),
         "absent",
     ),
     (

@@ -276,6 +276,7 @@ class InventoryBuilder:
         self._drop_overridden()
         agents = self._build_agents()
         found = fold(self._sessions, self._session_meta, self.catalog)
+        self._routes_of_sessions(found)
         models = self._build_models(mentioned_in(found))
         sdks = tuple(self._sdk_entry(key, locs) for key, locs in self._sdks.items())
         endpoints = tuple(self._endpoint_entry(host, locs) for host, locs in sorted(self._hosts.items()))
@@ -333,6 +334,20 @@ class InventoryBuilder:
                     del self._models[value]
                     self._model_via.pop(value, None)
                     self._model_base.pop(value, None)
+
+    def _routes_of_sessions(self, sessions: list[SessionEntry]) -> None:
+        """The route a session was served through is the route of the models it ran: a label the catalogs place
+        takes the routes of the session's providers of its vendor (`google/gemini-2.5-flash` on OpenRouter)."""
+        for s in sessions:
+            if s.location.context is Context.TEST:
+                continue
+            for label in s.labels:
+                if label not in self._models:
+                    continue
+                vendor = identify_spelled(self.catalog, label).vendor
+                for p in s.providers:
+                    if p.served_via and vendor and p.vendor == vendor:
+                        self._model_via[label].add(p.served_via)
 
     def _build_models(self, mentioned: dict[str, int]) -> tuple[ModelEntry, ...]:
         # A deployment map names the model behind an alias; spread it to every spelling of that alias.

@@ -138,6 +138,7 @@ URL_KEYS = frozenset(
 )
 REASONING_KEYS = frozenset(
     {
+        "think",
         "reasoning",
         "thinking",
         "reasoning_content",
@@ -227,6 +228,7 @@ THINK_TAG = "<think"
 THINK_WINDOW = 256
 REASONING_KINDS = frozenset(
     {
+        "think",
         "reasoning",
         "thinking",
         "thought",

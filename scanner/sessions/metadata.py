@@ -73,7 +73,8 @@ def _merged(s: SessionEntry, meta: SessionEntry, catalog: Catalog) -> SessionEnt
     starts = [t for t in (s.started_at, meta.started_at) if t]
     ends = [t for t in (s.ended_at, meta.ended_at) if t]
     providers = s.providers
-    if added and all(e.rule in _LABEL_RULES for p in providers for e in p.evidence):
+    declares = not s.declared and bool(meta.declared)
+    if (added or declares) and all(e.rule in _LABEL_RULES for p in providers for e in p.evidence):
         # No record named who served it: the labels were all there was, and the metadata adds some.
         first, last = min(starts) if starts else None, max(ends) if ends else None
         providers = (labels_only(labels, s.declared or meta.declared, s.records, first, last, catalog),)

@@ -151,6 +151,7 @@ def _settled(vendor: str, support: list[Hit], candidates: tuple[str, ...] = ()) 
             h.rule.id == SERVED_RULE_ID,
             h.rule.vendor != PseudoVendor.UNKNOWN,
             h.rule.vendor != vendor,
+            (h.served_via or h.rule.served_via) == "direct",  # a cloud's own id form names the route more surely
             -h.rule.confidence.rank,
             h.rule.id,
         ),
