@@ -170,6 +170,40 @@ def test_think_tags_in_a_reply_are_visible_reasoning(catalog: Catalog) -> None:
     assert s.session_id == "0f1e/context"  # a generic file name is qualified by its folder
 
 
+def test_kimi_think_parts_are_visible_reasoning(catalog: Catalog) -> None:
+    # Kimi CLI's context.jsonl keeps the model's reasoning as its own content part: {"type": "think", "think": ...}.
+    rows = [
+        {"role": "user", "content": "list the files"},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "think", "think": "The user wants a listing; I will call ls.", "encrypted": None},
+                {"type": "text", "text": "Listing them."},
+            ],
+            "tool_calls": [
+                {"type": "function", "id": "Shell:0", "function": {"name": "Shell", "arguments": '{"command": "ls"}'}}
+            ],
+        },
+    ]
+    at = "/home/dev/.kimi/sessions/0f1e/context.jsonl"
+    (s,), _ = collect(at, at, None, jsonl(rows).encode(), catalog)
+    assert s.reasoning == "visible"
+
+
+def test_readable_reasoning_in_some_records_and_only_a_signature_in_others_is_mixed(catalog: Catalog) -> None:
+    records = lines("claude-code/session-basic.jsonl")
+    sealed = next(i for i, r in enumerate(records) if '"thinking"' in json.dumps(r))  # its text is empty
+    shown = json.loads(json.dumps(records[sealed]))
+    shown["uuid"] = "0b8f5c1e-6d0a-4a51-9a8e-2f7f0d7c1b11"
+    shown["message"]["content"][0]["thinking"] = "The user wants the date; I will run `date`."
+    records.insert(sealed + 1, shown)
+    (s,), _ = collect(CLAUDE, CLAUDE, None, jsonl(records).encode(), catalog)
+    (p,) = s.providers
+    assert (s.reasoning, p.reasoning) == ("mixed", "mixed")
+    assert (sealed + 1, sealed + 1) in p.encrypted_records  # records count from 1
+    assert p.visible_records == ((sealed + 2, sealed + 2),)
+
+
 def test_a_meta_json_label_disagreeing_with_the_records_is_a_mismatch(tmp_path: Path, scan_dir: ScanFn) -> None:
     # A subagent's records (the real Claude Code session) and, beside them, its metadata naming another model.
     folder = f"/home/dev/.claude/projects/-home-dev-app/{SID}/subagents/"

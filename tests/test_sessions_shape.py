@@ -93,11 +93,11 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
         "visible",
     ),
     (
-        # A reasoning summary is readable (visible), the reasoning itself Fernet-encrypted: mixed.
+        # A reasoning summary is readable beside the Fernet-encrypted item: visible.
         "api-azure-openai/azure-reasoning-encrypted-content.1.json",
         "api-response",
         (("openai", "azure", "openai-responses", ((1, 1),)),),
-        "mixed",
+        "visible",
     ),
     (
         "api-azure-openai/azure-tool-call.1.json",
@@ -119,13 +119,13 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
         "api-openai-responses/openai-reasoning-encrypted-content.1.json",
         "api-response",
         (("openai", None, "openai-responses", ((1, 1),)),),
-        "mixed",
+        "visible",
     ),
     (
         "api-xai/xai-reasoning-store-false.item-done.jsonl",
         "api-response",
         (("xai", None, "openai-responses", ((1, 2),)),),
-        "mixed",
+        "visible",
     ),
     # A request to a vendor's own API host (api.openai.com) is `direct`, and so are Anthropic's own ids (its clouds'
     # carry `bdrk` and `vrtx`). Inference hosts and hubs: the request host, the server's own fields and headers name the route; the vendor
@@ -228,7 +228,7 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
         "sessions-more/mini-swe-agent-openrouter/django__django-16255.traj.json",
         "generic",
         (("google", "openrouter", None, ((4, 8),)),),
-        "mixed",
+        "visible",
     ),
     (
         # The agent's `thought` is the text it sent with a tool call (the action's arguments), not reasoning.
@@ -354,10 +354,11 @@ def test_mixed_session_lists_both_providers_with_records_and_times(catalog: Cata
     assert (inhouse.first_seen, inhouse.last_seen) == ("2026-11-20T09:14:09Z", "2026-11-20T09:14:32Z")
     assert (azure.first_seen, azure.last_seen) == ("2026-11-20T09:14:46Z", "2026-11-20T09:16:57Z")
     assert (inhouse.first_record, azure.last_record) == (3, 14)
-    assert (inhouse.reasoning, azure.reasoning) == ("visible", "mixed")  # Azure's: summaries and Fernet blobs
+    # Azure's records carry a readable summary beside each Fernet blob: the reasoning is visible.
+    assert (inhouse.reasoning, azure.reasoning) == ("visible", "visible")
     assert {"runtime-hex32-id", "runtime-hex32-tool-call-id"} <= {e.rule for e in inhouse.evidence}
     assert {"openai-fernet-reasoning", "openai-tool-call-id", "api-host"} <= {e.rule for e in azure.evidence}
-    assert s.reasoning == "mixed"  # visible in turns 1-2, encrypted in 3-5
+    assert s.reasoning == "visible"
     assert s.labels == ("muse-3.2",) and s.mismatched_labels == ("muse-3.2",)
     assert s.fernet is not None and s.fernet.inconsistent == 0
 

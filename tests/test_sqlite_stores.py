@@ -133,3 +133,20 @@ def test_a_table_past_the_row_cap_is_read_up_to_it_and_recorded(tmp_path: Path) 
         f"session log: SQLite store: rows of turns past the first {MAX_ROWS} not read",
     ) in store_skips(result)
     assert result["sessions"] == 1
+
+
+def test_a_store_in_wal_mode_is_read(tmp_path: Path) -> None:
+    # Agents SDK's SQLiteSession and many others turn on WAL; the file's own pages are read, its -wal is not.
+    root = tmp_path / "vm"
+    path = root / STORE
+    path.parent.mkdir(parents=True)
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA journal_mode = WAL")
+    con.execute(TURNS)
+    con.execute(f"INSERT INTO turns VALUES ('1', 't1', 'gpt-4o-mini', '2026-01-01T00:00:00', '{REPLY}')")
+    con.commit()
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    assert path.read_bytes()[18:20] == b"\x02\x02"
+    result = scan_timed(root)
+    assert result["sessions"] == 1 and not store_skips(result)

@@ -164,7 +164,7 @@ STRONG_SECRET_KEYS = frozenset(
         "reasoning_encrypted",
     }
 )
-TEXT_KEYS = frozenset({"text", "body", "content", "reasoning", "thinking", "thought", "value", "description"})
+TEXT_KEYS = frozenset({"text", "body", "content", "reasoning", "thinking", "think", "thought", "value", "description"})
 TOOL_KEYS = frozenset({"call_id", "tool_call_id", "toolCallId", "tool_use_id", "toolUseId"})
 # What a tool was called with: conversation (a `model` in there is what the agent asked a subagent for).
 ARGS_KEYS = frozenset({"arguments", "args", "input", "toolArgs", "function_args", "parameters", "tool_input"})

@@ -277,6 +277,10 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
             shape.reasoning.add(VISIBLE)
         elif secret:
             shape.reasoning.add(ENCRYPTED)
+    if VISIBLE in shape.reasoning:
+        # A record that shows its reasoning (a thinking block beside its signature, a summary beside the encrypted
+        # item) is visible: encrypted means nothing of it can be read.
+        shape.reasoning.discard(ENCRYPTED)
     return shape
 
 

@@ -44,6 +44,14 @@ class _Budget:
         return 0
 
 
+def _rollback_journal(data: bytes) -> bytes:
+    """The database as a rollback-journal file: SQLite will not open an in-memory image of a WAL-mode database
+    (header bytes 18-19 = 2), and what its `-wal` file holds beside it is not part of this file anyway."""
+    if data[18:20] == b"\x02\x02":
+        return data[:18] + b"\x01\x01" + data[20:]
+    return data
+
+
 def _pragma_int(con: sqlite3.Connection, pragma: str) -> int:
     row = con.execute(f"PRAGMA {pragma}").fetchone()
     return int(row[0]) if row else 0
@@ -60,7 +68,7 @@ def open_store(data: bytes, budget: int = WORK_BUDGET) -> Iterator[sqlite3.Conne
         con.execute(f"PRAGMA hard_heap_limit = {len(data) + _HEAP_SLACK}")
         con.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_LENGTH)
         con.setlimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, 1 << 20)
-        con.deserialize(data)
+        con.deserialize(_rollback_journal(data))
         con.execute("PRAGMA temp_store = MEMORY")
         con.execute("PRAGMA query_only = ON")
         con.execute("PRAGMA trusted_schema = OFF")
