@@ -188,6 +188,8 @@ def test_kimi_think_parts_are_visible_reasoning(catalog: Catalog) -> None:
     at = "/home/dev/.kimi/sessions/0f1e/context.jsonl"
     (s,), _ = collect(at, at, None, jsonl(rows).encode(), catalog)
     assert s.reasoning == "visible"
+    (p,) = s.providers  # named by nothing: the records' reasoning is still its
+    assert (p.reasoning, p.visible_records) == ("visible", ((2, 2),))
 
 
 def test_readable_reasoning_in_some_records_and_only_a_signature_in_others_is_mixed(catalog: Catalog) -> None:
@@ -204,6 +206,25 @@ def test_readable_reasoning_in_some_records_and_only_a_signature_in_others_is_mi
     assert p.visible_records == ((sealed + 2, sealed + 2),)
 
 
+@pytest.mark.parametrize(
+    ("served", "want"),
+    [
+        ("amazon.nova-pro-v1:0", ("aws", "bedrock")),  # no catalog lists Nova; Bedrock's form names its maker
+        ("azure/muse-special", ("unknown", None)),  # a deployment's free name says nothing of who made the model
+    ],
+)
+def test_a_served_model_only_a_hosted_form_places_names_its_maker_not_a_deployment(
+    catalog: Catalog, served: str, want: tuple[str, str | None]
+) -> None:
+    rows = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "model": served, "content": "Hello!", "stop_reason": "end_turn"},
+    ]
+    at = "/var/log/agent/s.jsonl"
+    (s,), _ = collect(at, at, None, jsonl(rows).encode(), catalog)
+    assert [(p.vendor, p.served_via) for p in s.providers] == [want]
+
+
 def test_a_meta_json_label_disagreeing_with_the_records_is_a_mismatch(tmp_path: Path, scan_dir: ScanFn) -> None:
     # A subagent's records (the real Claude Code session) and, beside them, its metadata naming another model.
     folder = f"/home/dev/.claude/projects/-home-dev-app/{SID}/subagents/"
@@ -216,6 +237,27 @@ def test_a_meta_json_label_disagreeing_with_the_records_is_a_mismatch(tmp_path: 
     assert "gpt-5.5" in s["labels"] and "gpt-5.5" in s["mismatched_labels"]
     assert [p["vendor"] for p in s["providers"]] == ["anthropic"]
     assert f"session-label-mismatch:{SID}" in {f["id"] for f in doc["findings"]}
+
+
+def test_an_openhands_conversation_kept_one_event_per_file_is_one_session_with_its_metadata(
+    tmp_path: Path, scan_dir: ScanFn
+) -> None:
+    # OpenHands' file store: sessions/<id>/events/<event id>.json and sessions/<id>/metadata.json (its
+    # ConversationMetadata, `llm_model` the model the user chose). The events are the real trajectory's.
+    sid = "5c8ae1a831f24321804f626d6d48c941"
+    home = f"/home/dev/.openhands/sessions/{sid}/"
+    events = json.loads((DATA / "sessions-more/openhands/basic.json").read_text())
+    for event in events:
+        write(tmp_path, f"{home}events/{event['id']}.json", json.dumps(event))
+    meta = {"conversation_id": sid, "title": "2048 game", "llm_model": "litellm_proxy/NovaPro1", "user_id": "dev"}
+    write(tmp_path, home + "metadata.json", json.dumps(meta))
+    _, doc = scan_dir(tmp_path)
+    (s,) = doc["sessions"]
+    assert (s["session_id"], s["title"]) == (sid, "2048 game")
+    assert [(p["vendor"], p["records"]) for p in s["providers"]] == [("anthropic", 3)]
+    assert s["labels"] == ["claude-3-5-sonnet-20241022", "litellm_proxy/NovaPro1"]
+    assert s["mismatched_labels"] == ["litellm_proxy/NovaPro1"]
+    assert f"session-label-mismatch:{sid}" in {f["id"] for f in doc["findings"]}
 
 
 def test_an_llm_logs_db_made_by_the_llm_package_is_read(tmp_path: Path, scan_dir: ScanFn) -> None:

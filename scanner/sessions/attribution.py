@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 
 from scanner.catalog import Catalog
@@ -148,6 +148,7 @@ class SessionAccumulator:
         self.mentioned: set[str] = set()
         self.title: str | None = None
         self.current_labels: tuple[str, ...] = ()
+        self.unplaced = _Provider()  # reasoning of records before any provider (all of them in a label-only session)
         self.label_vendors: dict[str, set[str]] = {}
         self._last_seen: tuple[str, tuple[str, ...]] | None = None
         self.reasoning: set[str] = set()
@@ -182,8 +183,9 @@ class SessionAccumulator:
         self.reasoning |= reasoning
         chosen = pick(hits, self.current_labels, self.catalog)
         if chosen is None:
-            if reasoning and self.last_key is not None:  # reasoning in a record with no ids of its own
-                self.providers[self.last_key].reasoned(self.records, reasoning)
+            if reasoning:  # reasoning in a record with no ids of its own: the last provider's, or no provider's yet
+                held = self.unplaced if self.last_key is None else self.providers[self.last_key]
+                held.reasoned(self.records, reasoning)
             return
         key = self._continued((chosen.vendor, chosen.served_via, chosen.api), chosen.candidates)
         provider = self.providers.get(key)
@@ -246,7 +248,7 @@ class SessionAccumulator:
                 (self._provider(key, acc, labels, catalog) for key, acc in self.providers.items()),
                 key=lambda p: (p.first_record or 0, p.first_seen or "", -p.records, p.vendor, p.served_via or ""),
             )
-        ) or (labels_only(labels, self.declared, self.records, iso(self.first), iso(self.last), catalog),)
+        ) or (self._labels_only(labels, catalog),)
         fernet = None
         if self.fernet_tokens:
             bad = self.fernet_tokens - self.fernet_ok
@@ -272,6 +274,16 @@ class SessionAccumulator:
             notes=notes,
             title=self.title,
             mentioned=mentioned,
+        )
+
+    def _labels_only(self, labels: tuple[str, ...], catalog: Catalog) -> SessionProvider:
+        found = labels_only(labels, self.declared, self.records, iso(self.first), iso(self.last), catalog)
+        held = self.unplaced
+        return replace(
+            found,
+            reasoning=session_reasoning(held.states()),
+            visible_records=tuple((a, b) for a, b in held.visible),
+            encrypted_records=tuple((a, b) for a, b in held.encrypted),
         )
 
     def _provider(self, key: ProviderKey, acc: _Provider, labels: tuple[str, ...], catalog: Catalog) -> SessionProvider:

@@ -34,7 +34,7 @@ _SHAPE = re.compile(
     rb'"(?:role|sessionId|session_id|session_meta|custom_llm_provider|candidates|choices|output|stopReason|'
     rb"stop_reason|modelVersion|modelInfo|conversationHistoryIndex|encrypted_content|tool_calls|response_id|"
     rb'sessionID|providerID|history|trajectory|messages|events|reasoning|thinking|parts|model_usage|usage|'
-    rb'usageMetadata|request_id|api_base|interactions)"\s*:|'
+    rb'usageMetadata|request_id|api_base|interactions|conversation_id|conversationId|llm_model)"\s*:|'
     rb'"type"\s*:\s*"(?:session_meta|turn_context|response_item|event_msg)"'
 )
 _EXTENSIONS = (".jsonl", ".json", ".ndjson", ".log", ".traj", ".har")

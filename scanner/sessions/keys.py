@@ -44,6 +44,7 @@ MODEL_KEYS = frozenset(
         "modelID",
         "model_name",
         "modelName",
+        "llm_model",
         "selectedModel",
         "newModel",
         "model_group",

@@ -34,7 +34,12 @@ def served_rule(catalog: Catalog, model: str) -> FingerprintSpec | None:
         return cache[model]
     ident = identify_spelled(catalog, model)
     rule = None
-    if ident.catalog != CatalogStatus.UNKNOWN and ident.vendor:
+    # A model no catalog lists is placed only by a hosted form that names its maker (`amazon.nova-pro-v1:0`), never
+    # by one around a free deployment name (`azure/muse-special` says nothing of who made the model).
+    if ident.vendor and (
+        ident.catalog != CatalogStatus.UNKNOWN
+        or (ident.served_via not in (None, "direct") and not catalog.names_deployment(model))
+    ):
         via = ident.served_via if ident.served_via not in (None, "direct") else None
         rule = FingerprintSpec(
             SERVED_RULE_ID, ident.vendor, "", Examples(), served_via=via, confidence=Confidence.MEDIUM
