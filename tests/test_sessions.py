@@ -67,8 +67,8 @@ def test_codex_rollout_is_openai(catalog: Catalog) -> None:
     assert s.format == "codex-cli"
     assert s.session_id == "01a01ee3-393c-7cb1-818e-268d8e2ae938"
     assert [p.vendor for p in s.providers] == ["openai"]
-    assert main(s) == ("openai", None, "openai-responses")
-    assert {"openai-responses-id", "openai-tool-call-id"} <= rules(s)
+    assert main(s) == ("openai", "direct", "openai-responses")  # its declared provider is OpenAI's own API
+    assert {"openai-responses-id", "openai-tool-call-id", "stated-route"} <= rules(s)
     assert s.declared == "openai"
     assert s.mismatched_labels == ()
 
@@ -114,7 +114,7 @@ def test_gemini_cli_chat(catalog: Catalog) -> None:
 def test_pi_session_reads_the_reasoning_item_inside_the_signature(catalog: Catalog) -> None:
     s = one(catalog, "constructed/pi-session.jsonl", "/home/u/.pi/agent/sessions/--home-u--/s.jsonl")
     assert s.format == "pi"
-    assert main(s) == ("openai", None, "openai-responses")
+    assert main(s) == ("openai", "direct", "openai-responses")  # the provider it declares: OpenAI's own
     assert {"openai-fernet-reasoning", "openai-responses-id"} <= rules(s)
     assert s.labels == ("gpt-5-mini",)
 

@@ -175,7 +175,7 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
     (
         "codex-cli/rollout-session-basic.jsonl",
         "codex-cli",
-        (("openai", None, "openai-responses", ((12, 17),)),),
+        (("openai", "direct", "openai-responses", ((12, 17),)),),  # model_provider: openai, its own API
         "absent",
     ),
     ("codex-cli/rollout-session-reasoning-head.jsonl", "codex-cli", (("unknown", None, None, ((1, 10),)),), "absent"),
@@ -195,7 +195,7 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
     (
         "sessions-more/agent-sessions-fixtures/opencode.storage.message.msg_0002.json",
         "generic",
-        (("openai", None, None, ((1, 1),)),),
+        (("openai", "direct", None, ((1, 1),)),),  # providerID: openai
         "absent",
     ),
     (

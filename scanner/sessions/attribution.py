@@ -295,7 +295,8 @@ class SessionAccumulator:
         if via is None and vendor not in PSEUDO_VENDORS:
             # Provider ids cannot tell OpenAI from Azure OpenAI (or Anthropic from Bedrock); a route the
             # session itself names completes them when it agrees with the vendor.
-            via, source = _stated_route(vendor, labels, self.declared, catalog)
+            routed = any(key[1] for key in self.providers)
+            via, source = _stated_route(vendor, labels, self.declared, catalog, routed)
             if via:
                 evidence.append(RuleEvidence("stated-route", acc.records, source, Confidence.MEDIUM))
         confidence = Confidence.of_rank(max((e.confidence.rank for e in evidence), default=1))
@@ -358,8 +359,11 @@ def _routes(catalog: Catalog) -> set[str]:
 
 
 def _stated_route(
-    vendor: str, labels: tuple[str, ...], declared: str | None, catalog: Catalog
+    vendor: str, labels: tuple[str, ...], declared: str | None, catalog: Catalog, routed: bool = False
 ) -> tuple[str | None, str]:
+    """The route a session's labels or its declared provider name. A declared provider that is the vendor itself
+    (Codex's `model_provider: openai`) is its own API, unless some record of the session names a route: then the
+    declaration names the upstream of that route (OpenRouter's `provider: Google`)."""
     for label in labels:
         ident = identify_spelled(catalog, label)
         if ident.served_via and ident.served_via != "direct" and ident.vendor in (vendor, None):
@@ -369,6 +373,8 @@ def _stated_route(
         for route in sorted(_routes(catalog)):
             if route in words:
                 return route, declared
+        if not routed and declared.strip().lower() == vendor:
+            return "direct", declared
     return None, ""
 
 
