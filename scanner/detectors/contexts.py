@@ -35,6 +35,8 @@ _PACKAGE_DBS = (
 )
 # System shared libraries: their strings are the library's (`CAP_KILL` in libcap), never a setting.
 _SYSTEM_LIBRARY = re.compile(r"^/(?:usr/)?(?:lib|lib32|lib64|libx32|libexec)/.*\.so(?:\.[0-9]+)*$")
+# Programs the system's package manager installed (`/usr/lib/google-cloud-sdk/…`): their source is what they ship.
+_SYSTEM_PROGRAMS = re.compile(r"^/usr/(?:lib|lib32|lib64|libx32|libexec)/")
 # Compiled bytecode: marshalled strings back to back; its source file beside it (or in a package) is what counts.
 _BYTECODE_EXT = {".pyc", ".pyo"}
 _TEST_SEGMENTS = {
@@ -132,6 +134,7 @@ def classify(path: str, head: bytes) -> Context:
         or path.startswith(_PACKAGE_DBS)
         or ext in _BYTECODE_EXT
         or (".so" in lower and _SYSTEM_LIBRARY.match(path))
+        or (ext in _SOURCE_EXT and _SYSTEM_PROGRAMS.match(path))
     ):
         return Context.PACKAGE
     if _TEST_NAME.match(lower) or _TEST_SEGMENTS.intersection(s.lower() for s in segments[:-1]):
