@@ -162,8 +162,8 @@ class SessionProvider:
     # a run spans records no provider claimed (a user turn) but never another provider's.
     record_ranges: tuple[tuple[int, int], ...] = ()
     reasoning: str = "absent"  # of this provider's records: visible | encrypted | absent | mixed
-    visible_records: tuple[tuple[int, int], ...] = ()  # runs of its records whose reasoning is readable
-    encrypted_records: tuple[tuple[int, int], ...] = ()  # runs of its records whose reasoning is encrypted
+    visible_records: tuple[tuple[int, int], ...] = ()  # runs of its records that show readable reasoning
+    encrypted_records: tuple[tuple[int, int], ...] = ()  # runs of its records whose reasoning is encrypted only
 
     @property
     def first_record(self) -> int | None:
