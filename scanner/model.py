@@ -166,6 +166,9 @@ class SessionProvider:
     # Which of the session's records (1-based, in order) this provider served: inclusive (first, last) runs;
     # a run spans records no provider claimed (a user turn) but never another provider's.
     record_ranges: tuple[tuple[int, int], ...] = ()
+    reasoning: str = "absent"  # of this provider's records: visible | encrypted | absent | mixed
+    visible_records: tuple[tuple[int, int], ...] = ()  # runs of its records that show readable reasoning
+    encrypted_records: tuple[tuple[int, int], ...] = ()  # runs of its records whose reasoning is encrypted only
 
     @property
     def first_record(self) -> int | None:
@@ -213,11 +216,24 @@ class SessionEntry:
     mismatched_labels: tuple[str, ...] = ()  # labels whose catalog identity the fingerprints contradict
     notes: tuple[str, ...] = ()
     corroborated_by: tuple[SessionCorroboration, ...] = ()  # log lines elsewhere that name this session
+    served_models: tuple[str, ...] = ()  # labels a response or assistant message names as what served it
+    title: str | None = None  # the session's title, as metadata beside its records gives it
+    # Catalogued model ids its conversation only mentions (a prompt, a tool's output): never wiring
+    mentioned: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class SessionEvidence:
     session: SessionEntry
+
+
+@dataclass(frozen=True)
+class SessionMetaEvidence:
+    """Metadata beside a session's records (a task's metadata file, a `meta.json`): no record of it carries a
+    served-by fact. It feeds the label, title and times of the session it sits beside, never a session of its
+    own, unless no session is beside it."""
+
+    meta: SessionEntry
 
 
 @dataclass(frozen=True)
@@ -333,6 +349,7 @@ Evidence = (
     | CredentialEvidence
     | KillSwitchEvidence
     | SessionEvidence
+    | SessionMetaEvidence
     | SessionLogEvidence
     | ClientEvidence
     | McpServerEvidence
@@ -367,6 +384,7 @@ class ModelEntry:
     task: str | None = None
     architecture: str | None = None
     locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
+    mentioned_in_sessions: int | None = None  # sessions whose conversation names the id (never wiring)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ ROLES = ("credential", "base_url", "model", "kill_switch", "config")
 CONFIDENCES = tuple(c.value for c in reversed(Confidence))  # as catalogs write them, the surest first
 FINGERPRINT_ON = ("value", "key")
 FINGERPRINT_DECODES = ("fernet", "litellm-id")
+FINGERPRINT_ROLES = ("id", "tool-call", "response", "signature", "model", "any")
 PROCESS_ROLES = ("agent", "inference-proxy", "mcp-server", "model-server")
 AGENT_CONFIG_FORMATS = ("json", "toml")
 AGENT_SETTINGS_FORMATS = ("json", "toml", "yaml", "env", "text", "vscdb")
@@ -134,7 +135,8 @@ class FingerprintSpec:
     vendor: str
     pattern: str
     examples: Examples
-    fields: tuple[str, ...] = ("*",)  # key names (or `parent/key`) whose values are tested; `*` = any
+    fields: tuple[str, ...] = ()  # key names whose values are tested; `@id` = the role `id`, `*` = any key
+    roles: tuple[str, ...] = ()  # the roles a value plays: id, tool-call, response, signature, model, any
     on: str = "value"  # value | key
     api: str | None = None
     served_via: str | None = None
@@ -326,7 +328,7 @@ _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "kill_switches": ({"pattern", "match", "no_match"}, {"note"}),
     "fingerprints": (
         {"id", "vendor", "pattern", "confidence", "match", "no_match"},
-        {"fields", "on", "api", "served_via", "decode", "max_skew_seconds", "note", "candidates"},
+        {"fields", "roles", "on", "api", "served_via", "decode", "max_skew_seconds", "note", "candidates"},
     ),
     "processes": ({"role", "pattern", "match", "no_match"}, {"vendor", "note"}),
     "tasks": ({"task", "pattern", "match", "no_match"}, set()),
@@ -548,7 +550,8 @@ def _fingerprint(r: dict[str, Any], examples: Examples) -> FingerprintSpec:
         vendor=str(r["vendor"]),
         pattern=str(r["pattern"]),
         examples=examples,
-        fields=tuple(_strs(r.get("fields", ["*"]))),
+        fields=tuple(_strs(r.get("fields", [] if "roles" in r else ["*"]))),
+        roles=tuple(_strs(r.get("roles", []))),
         on=str(r.get("on", "value")),
         api=r.get("api"),
         served_via=r.get("served_via"),
@@ -631,8 +634,13 @@ def _check_values(cat: CatalogFile) -> None:
             raise CatalogError(f"{label}: on {fp.on!r} not in {FINGERPRINT_ON}")
         if fp.decode is not None and fp.decode not in FINGERPRINT_DECODES:
             raise CatalogError(f"{label}: decode {fp.decode!r} not in {FINGERPRINT_DECODES}")
-        if not fp.fields:
-            raise CatalogError(f'{label}: fields is empty (use ["*"] for any field)')
+        if fp.on != "key" and not fp.fields and not fp.roles:
+            raise CatalogError(f'{label}: neither roles nor fields (use roles = ["any"] for any value)')
+        unknown_roles = sorted(set(fp.roles) - set(FINGERPRINT_ROLES))
+        if unknown_roles:
+            raise CatalogError(f"{label}: roles {unknown_roles} not in {FINGERPRINT_ROLES}")
+        if any("/" in name for name in fp.fields):
+            raise CatalogError(f"{label}: fields name keys, not paths (a tool call's id is the role tool-call)")
     for p in cat.processes:
         if p.role not in PROCESS_ROLES:
             raise CatalogError(f"{where}: process {p.pattern}: role {p.role!r} not in {PROCESS_ROLES}")

@@ -90,6 +90,9 @@ def diff_command(
     jobs: Jobs = None,
     quiet: Quiet = False,
     wide: Wide = False,
+    mentions: Annotated[
+        bool, typer.Option("--mentions", help="Also compare model ids only mentioned in sessions' conversations")
+    ] = False,
     config: Config = None,
 ) -> None:
     """Compare two inventories (or trees and images, scanned first) by stable identity: models, SDKs, endpoints,
@@ -108,7 +111,7 @@ def diff_command(
     catalogs: list[Catalog] = []  # loaded once, and only when a side must be scanned
     old, new = (_side(p, options, walk, catalog, catalogs, quiet) for p in (old_path, new_path))
     today = date.today()
-    result = apply_ignores(diff_inventories(old, new), entries, today)
+    result = apply_ignores(diff_inventories(old, new, mentions), entries, today)
     if shown is not None:
         result = dataclasses.replace(result, changes=tuple(c for c in result.changes if c.severity in shown))
     expired = expired_entries(entries, today)

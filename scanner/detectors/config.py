@@ -20,6 +20,7 @@ from scanner.detectors.contexts import is_comment_line
 from scanner.detectors.providers import record_aliases, record_routes
 from scanner.model import (
     Context,
+    CredentialEvidence,
     EndpointEvidence,
     Evidence,
     FileMeta,
@@ -65,6 +66,10 @@ class ConfigDetector:
         if view.context is Context.SOURCE:
             # A shell script's models and keys are the source detector's; its kill switches are settings.
             evidence = (ev for ev in evidence if isinstance(ev, KillSwitchEvidence))
+        elif view.session_read:
+            # A session log or a capture is no settings file: the session reader says which of its models served
+            # and which were only mentioned. A secret under a key name in it is still a credential.
+            evidence = (ev for ev in evidence if isinstance(ev, CredentialEvidence))
         yield from evidence
         if parsed.parser is fmt.parse_systemd:
             yield from self._environment_files(view, items)

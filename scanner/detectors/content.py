@@ -70,6 +70,11 @@ class ContentDetector:
         package_fixture = in_package and (
             view.name.endswith(".pyc") or view.head[:4] == _ELF or is_package_test_file(view.entry.path)
         )
+        # A session log's conversation (prompts, tool output, quoted files) names models and hosts in passing: each is
+        # a mention; the session detector, which reads the log's structure, says what served it.
+        talk = view.conversation
+        if talk:
+            packed = False
         runs: list[int] = [-1, -1]  # the token run of a binary last split into ids: [start, end)
         starts = [h.start for h in view.hits if h.kind in (PatternKind.MODEL, PatternKind.HOSTED)] if packed else []
         # Formats that need words nearby are tried first, so they name a secret a generic format also matches.
@@ -90,21 +95,21 @@ class ContentDetector:
             if hit.kind in (PatternKind.MODEL, PatternKind.HOSTED) and packed:
                 yield from self._packed(view, hit, runs, starts)
             elif hit.kind in (PatternKind.MODEL, PatternKind.HOSTED):
-                yield from self._model(view, hit)
+                yield from self._model(view, hit, Context.CONVERSATION if talk else None)
             elif hit.kind is PatternKind.HOST:
-                yield from self._host(view, hit)
+                yield from self._host(view, hit, Context.CONVERSATION if talk else None)
             elif hit.kind is PatternKind.CREDENTIAL:
                 if package_fixture or (in_package and not credentials[hit.index].in_packages):
                     continue  # a library's own test keys (libgnutls' PEM vectors, a test .pyc): never the agent's
                 yield from self._credential(view, hit, claimed)
-            elif hit.kind is PatternKind.KILL_SWITCH and view.context is Context.BINARY:
+            elif hit.kind is PatternKind.KILL_SWITCH and view.context is Context.BINARY and not talk:
                 # In configs the config detector reads the switch with its value; in a binary the
                 # name alone says the daemon knows the switch.
                 yield KillSwitchEvidence(decode(hit.text), None, SwitchState.UNKNOWN, view.location(None))
         if too_long:
             yield _too_long(view, too_long)
 
-    def _model(self, view: FileView, hit: Hit) -> Iterator[Evidence]:
+    def _model(self, view: FileView, hit: Hit, context: Context | None = None) -> Iterator[Evidence]:
         name = decode(hit.text)
         token = _token_around(view.data, hit.start, hit.end)
         if token != name and view.catalog.is_hosted_form(token):
@@ -117,9 +122,13 @@ class ContentDetector:
             return
         if name in view.label_words:
             return  # a word of a display name or description (the config detector read the structure)
-        if view.context not in _SELECTING and view.catalog.identify(name).catalog == CatalogStatus.UNKNOWN:
+        if context is Context.CONVERSATION and name in view.session_labels:
+            return  # the session's own model, which the session detector places where its records name it
+        if context is Context.CONVERSATION and not _recognised(view.catalog, name):
+            return  # a hosted form around no id the catalogs know (`claude-code@latest`, an npm package): no model
+        if (context or view.context) not in _SELECTING and view.catalog.identify(name).catalog == CatalogStatus.UNKNOWN:
             return  # `azure/aks`, `azure/devops` in code or docs: a deployment's shape, but nothing selects it
-        yield ModelEvidence(name, view.location(view.line_of(hit.start), offset=hit.start))
+        yield ModelEvidence(name, view.location(view.line_of(hit.start), context, offset=hit.start))
 
     def _packed(self, view: FileView, hit: Hit, runs: list[int], starts: list[int]) -> Iterator[Evidence]:
         """Model ids in compiled code and bytecode, where literals sit back to back.
@@ -151,7 +160,7 @@ class ContentDetector:
             if not prose or _named(catalog, name):
                 yield ModelEvidence(name, view.location(view.line_of(lo + start), offset=lo + start))
 
-    def _host(self, view: FileView, hit: Hit) -> Iterator[Evidence]:
+    def _host(self, view: FileView, hit: Hit, context: Context | None = None) -> Iterator[Evidence]:
         host = decode(hit.text).lower()
         url = None
         before = _URL_BEFORE.search(view.data, max(0, hit.start - 300), hit.start)
@@ -159,7 +168,7 @@ class ContentDetector:
             after = _URL_AFTER.match(view.data, hit.end)
             tail = after.group() if after else b""
             url = safe_url(decode(view.data[before.start() : hit.end] + tail[:300]))
-        yield EndpointEvidence(host, url, view.location(view.line_of(hit.start), offset=hit.start))
+        yield EndpointEvidence(host, url, view.location(view.line_of(hit.start), context, offset=hit.start))
 
     def _credential(self, view: FileView, hit: Hit, claimed: set[tuple[int, int]]) -> Iterator[Evidence]:
         catalog = view.catalog

@@ -162,7 +162,7 @@ def vendor_default_overridden(inv: Inventory) -> Iterator[Hit]:
 
 def unlisted_endpoints(inv: Inventory) -> Iterator[Hit]:
     for e in inv.endpoints:
-        if e.wired and e.vendor is None:
+        if e.wired and e.vendor is None and e.served_via is None:  # a cloud's or router's host is listed as a route
             locs = _wiring(e.locations)
             if locs:
                 yield Hit(

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from scanner.catalog import Catalog
 from scanner.catalog.index import _package_key as package_key
+from scanner.catalog.spelling import identify_spelled
 from scanner.detectors.providers import url_route
 from scanner.findings.registry import derive_findings
 from scanner.inventory.programs import Found, unknown_agents
@@ -30,6 +31,7 @@ from scanner.model import (
     CatalogStatus,
     ClientEntry,
     ClientEvidence,
+    Context,
     CredentialEntry,
     CredentialEvidence,
     CredentialLocation,
@@ -53,6 +55,7 @@ from scanner.model import (
     SessionEntry,
     SessionEvidence,
     SessionLogEvidence,
+    SessionMetaEvidence,
     Skip,
     SkipReason,
     Stats,
@@ -61,6 +64,7 @@ from scanner.model import (
     location_key,
 )
 from scanner.sessions.corroborate import attach
+from scanner.sessions.metadata import fold
 from scanner.sessions.routes import build_routes
 
 Extend = Callable[[Inventory], Inventory]
@@ -85,10 +89,18 @@ class _Locations:
         if old is None:
             if len(self.by_key) < MAX_LOCATIONS * 4:
                 self.by_key[key] = loc
-            elif len(self.overflow) < _MAX_OVERFLOW:
-                self.overflow.add(hash(key))
             else:
-                self.overflow_sightings += 1
+                if loc.context in WIRING_CONTEXTS:
+                    # Mentions (a session's conversation, a package's list) never crowd out where the id is wired.
+                    spare = next((k for k, v in self.by_key.items() if v.context not in WIRING_CONTEXTS), None)
+                    if spare is not None:
+                        del self.by_key[spare]
+                        self.by_key[key] = loc
+                        key = spare  # the evicted mention is the one counted as cut
+                if len(self.overflow) < _MAX_OVERFLOW:
+                    self.overflow.add(hash(key))
+                else:
+                    self.overflow_sightings += 1
             return
         better = loc if loc.context.precedence < old.context.precedence else old
         if loc.parse_error != better.parse_error or old.parse_error != better.parse_error:
@@ -97,7 +109,26 @@ class _Locations:
 
     def sorted(self) -> tuple[Location, ...]:
         locs = sorted(self.by_key.values(), key=location_key)
-        return tuple(locs[:MAX_LOCATIONS])
+        if len(locs) <= MAX_LOCATIONS:
+            return tuple(locs)
+        # The first MAX_LOCATIONS, the wiring ones kept first: a model wired once and mentioned a thousand times
+        # stays wired.
+        wiring = [loc for loc in locs if loc.context in WIRING_CONTEXTS][:MAX_LOCATIONS]
+        rest = [loc for loc in locs if loc.context not in WIRING_CONTEXTS][: MAX_LOCATIONS - len(wiring)]
+        return tuple(sorted(wiring + rest, key=location_key))
+
+    def cut(self) -> int:
+        """How many locations `sorted` leaves out: every cut is counted where it happens."""
+        return max(0, len(self.by_key) - MAX_LOCATIONS) + len(self.overflow) + self.overflow_sightings
+
+
+def mentioned_in(sessions: list[SessionEntry]) -> dict[str, int]:
+    """How many sessions of this machine only mention each model id in their conversation (fixtures not counted)."""
+    out: Counter[str] = Counter()
+    for s in sessions:
+        if s.location.context is not Context.TEST:
+            out.update(s.mentioned)
+    return dict(out)
 
     def cut(self) -> int:
         """How many locations `sorted` leaves out: every cut is counted where it happens."""
@@ -129,6 +160,7 @@ class InventoryBuilder:
         self._switch_note: dict[tuple[str, str | None, str], str] = {}
         self._skips: set[Skip] = set()
         self._sessions: list[SessionEntry] = []
+        self._session_meta: list[SessionEntry] = []
         self._session_notes: list[SessionCorroboration] = []
         self._routes = frozenset(f.route for f in catalog.hosted_forms) - {"direct", "self-hosted"}
         self._clients: dict[tuple[str, str | None, str | None, str], _Locations] = defaultdict(_Locations)
@@ -203,6 +235,11 @@ class InventoryBuilder:
                 self._sessions.append(ev.session)
             else:
                 self._cut[f"session(s) past {MAX_SESSIONS}"] += 1
+        elif isinstance(ev, SessionMetaEvidence):
+            if len(self._session_meta) < MAX_SESSIONS:
+                self._session_meta.append(ev.meta)
+            else:
+                self._cut[f"session metadata file(s) past {MAX_SESSIONS}"] += 1
         elif isinstance(ev, SessionLogEvidence):
             if len(self._session_notes) < MAX_SESSIONS:
                 self._session_notes.append(ev.note)
@@ -272,7 +309,9 @@ class InventoryBuilder:
         before the findings are derived."""
         self._drop_overridden()
         agents = self._build_agents()
-        models = self._build_models()
+        found = fold(self._sessions, self._session_meta, self.catalog)
+        self._routes_of_sessions(found)
+        models = self._build_models(mentioned_in(found))
         sdks = tuple(self._sdk_entry(key, locs) for key, locs in self._sdks.items())
         endpoints = tuple(self._endpoint_entry(host, locs) for host, locs in sorted(self._hosts.items()))
         credentials = tuple(self._credential_entry(h) for h in self._creds)
@@ -283,15 +322,15 @@ class InventoryBuilder:
                 self._switches.items(), key=lambda kv: (kv[0][0], kv[0][1] or "", kv[0][2])
             )
         )
-        sessions = attach(in_order("sessions", self._sessions), self._session_notes)
+        sessions = attach(in_order("sessions", found), self._session_notes)
         mcp_servers = tuple(
             McpServerEntry(n, t, c, u, e, user, cfg, locs.sorted(), locs.cut())
             for (n, t, c, u, e, user, cfg), locs in sorted(
                 self._mcp.items(), key=lambda kv: (kv[0][6], kv[0][0], kv[0][1], kv[0][2] or "", kv[0][3] or "")
             )
         )
-        found = Found(models, mcp_servers, credentials)
-        agents += tuple(unknown_agents(self._programs.values(), self._program_hosts, self._sdks, found))
+        joined = Found(models, mcp_servers, credentials)
+        agents += tuple(unknown_agents(self._programs.values(), self._program_hosts, self._sdks, joined))
         # Every section in the one order its declaration gives (sections.py).
         inv = in_declared_order(Inventory(
             tool_version=tool_version,
@@ -334,7 +373,21 @@ class InventoryBuilder:
                     self._model_via.pop(value, None)
                     self._model_base.pop(value, None)
 
-    def _build_models(self) -> tuple[ModelEntry, ...]:
+    def _routes_of_sessions(self, sessions: list[SessionEntry]) -> None:
+        """The route a session was served through is the route of the models it ran: a label the catalogs place
+        takes the routes of the session's providers of its vendor (`google/gemini-2.5-flash` on OpenRouter)."""
+        for s in sessions:
+            if s.location.context is Context.TEST:
+                continue
+            for label in s.labels:
+                if label not in self._models:
+                    continue
+                vendor = identify_spelled(self.catalog, label).vendor
+                for p in s.providers:
+                    if p.served_via and vendor and p.vendor == vendor:
+                        self._model_via[label].add(p.served_via)
+
+    def _build_models(self, mentioned: dict[str, int]) -> tuple[ModelEntry, ...]:
         # A deployment map names the model behind an alias; spread it to every spelling of that alias.
         by_deployment: dict[str, str] = {}
         for name, bases in self._model_base.items():
@@ -350,7 +403,7 @@ class InventoryBuilder:
         entries = []
         for name, locs in self._models.items():
             located = locs.sorted()
-            ident = self.catalog.identify(name)
+            ident = identify_spelled(self.catalog, name)
             if ident.catalog == CatalogStatus.FAMILY and located:
                 located = tuple(loc for loc in located if loc.path not in shipped or name in shipped[loc.path])
                 if not located:
@@ -394,6 +447,7 @@ class InventoryBuilder:
                     task,
                     architecture,
                     locs.cut(),
+                    mentioned.get(name),
                 )
             )
         return in_order("models", entries)

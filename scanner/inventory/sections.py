@@ -284,8 +284,9 @@ SHAPES.update({
     CredentialLocation: Shape(inline={"location": None}),
     ModelEntry: Shape(order=("name", "canonical", "vendor", "family", "served_via", "base_model", "catalog",
                              "lifecycle", "retires", "released", "deprecated", "task", "architecture", "wired",
-                             "locations", "locations_cut"),
-                      omit_empty=frozenset({"released", "deprecated", "task", "architecture"}) | _CUT),
+                             "mentioned_in_sessions", "locations", "locations_cut"),
+                      omit_empty=frozenset({"released", "deprecated", "task", "architecture", "mentioned_in_sessions"})
+                      | _CUT),
     EndpointEntry: Shape(
         order=("host", "vendor", "served_via", "urls", "wired", "overrides", "locations", "locations_cut"),
         omit_empty=_CUT,
@@ -302,15 +303,18 @@ SHAPES.update({
     Finding: Shape(omit_empty=_CUT),
     SessionProvider: Shape(
         order=("vendor", "served_via", "api", "records", "confidence", "first_seen", "last_seen", "first_record",
-               "last_record", "record_ranges", "candidates", "evidence"),
+               "last_record", "record_ranges", "candidates", "reasoning", "visible_records", "encrypted_records",
+               "evidence"),
         computed={"first_record": lambda p: p.first_record, "last_record": lambda p: p.last_record},
+        omit_empty=frozenset({"visible_records", "encrypted_records"}),
     ),
     SessionCorroboration: Shape(hidden={"session_id": ""}),
     SessionEntry: Shape(
-        order=("session_id", "format", "path", "location", "started_at", "ended_at", "records", "labels",
-               "reasoning", "providers", "fernet", "declared", "parent_session_id", "mismatched_labels", "notes",
-               "corroborated_by"),
+        order=("session_id", "format", "path", "location", "title", "started_at", "ended_at", "records", "labels",
+               "served_models", "reasoning", "providers", "fernet", "declared", "parent_session_id",
+               "mismatched_labels", "mentioned", "notes", "corroborated_by"),
         computed={"path": lambda s: s.location.path},
+        omit_empty=frozenset({"title", "served_models", "mentioned"}),
         finish=_corroborations_of,
     ),
     RouteEntry: Shape(

@@ -248,6 +248,8 @@ def _sdk_for(path: str, sdks: Sequence[SdkEntry]) -> SdkEntry | None:
 
 
 def _source_of(loc: Location, sdks: Sequence[SdkEntry]) -> str:
+    if loc.context is Context.CONVERSATION:
+        return _SESSION_LOGS
     if loc.context is Context.PACKAGE:
         s = _sdk_for(loc.path, sdks)
         if s is not None:
@@ -271,7 +273,16 @@ class Mention:
     names: tuple[str, ...] = ()  # the ids, sorted
 
 
-_CONTEXT_TEXT = {"package": "its own model list", "docs": "docs", "test": "tests", "comment": "comments"}
+_CONTEXT_TEXT = {
+    "package": "its own model list",
+    "docs": "docs",
+    "test": "tests",
+    "comment": "comments",
+    "conversation": "their conversations",
+}
+# Every session log's conversation is one source: a lived-in machine's ids quoted in prompts and tool output are
+# one line, however many folders the logs sit in.
+_SESSION_LOGS = "session logs"
 
 
 def not_wiring(inv: Inventory) -> list[Mention]:

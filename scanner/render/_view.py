@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from scanner.inventory.sections import SECTION, WALKED, walked_files
-from scanner.model import Inventory, Location
+from scanner.model import Inventory, Location, ModelEntry
 
 MAX_WHERE = 3
 
@@ -63,13 +63,19 @@ def _s(value: object) -> str:
     return "" if value is None else str(value)
 
 
+def _wired(m: ModelEntry) -> str:
+    """`yes`, or `no` and how many sessions only mention the id in their conversation."""
+    if m.wired:
+        return "yes"
+    return f"no, mentioned in {m.mentioned_in_sessions} session(s)" if m.mentioned_in_sessions else "no"
+
+
 def models(inv: Inventory, opts: ReportOptions) -> Section:
     """Wired models (every model with --all, then with a `wired` column)."""
     shown = [m for m in inv.models if m.wired or opts.all]
     rows = tuple(
         (m.vendor or "?", m.name, _s(m.canonical), _s(m.served_via), _s(m.base_model), _s(m.lifecycle))
-        + (("yes" if m.wired else "no",) if opts.all else ()) + (contexts(m.locations),
-                                                                 where(m.locations, cut=m.locations_cut))
+        + ((_wired(m),) if opts.all else ()) + (contexts(m.locations), where(m.locations, cut=m.locations_cut))
         for m in shown
     )
     left = len(inv.models) - len(shown)
