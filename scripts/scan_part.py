@@ -45,9 +45,10 @@ def part_target(root: str, parts: list[str]) -> DirectoryTarget:
     return DirectoryTarget(root, WalkOptions(exclude=tuple(left_out)))
 
 
-def cpu_seconds() -> float:
+def cpu_seconds() -> tuple[float, float]:
+    """User and system CPU seconds of this process and its (waited-for) workers so far."""
     me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+    return me.ru_utime + children.ru_utime, me.ru_stime + children.ru_stime
 
 
 def main() -> None:
@@ -71,12 +72,13 @@ def main() -> None:
         profiler.dump_stats(args.profile)
     else:
         inventory = scan(target, catalog, options)
-    wall, cpu = time.perf_counter() - started, cpu_seconds() - cpu0
+    wall, (user, system) = time.perf_counter() - started, (b - a for a, b in zip(cpu0, cpu_seconds(), strict=True))
     if args.output:
         Path(args.output).write_text(render("json", inventory, ReportOptions()))
     stats = inventory.stats
     print(f"{args.root} {' '.join(args.part) or '(whole)'}: {stats.files_read} files, {stats.bytes_read / 1e9:.2f} GB "
-          f"read; {wall:.1f} s wall, {cpu:.1f} CPU-s (jobs {options.jobs})")
+          f"read; {wall:.1f} s wall, {user + system:.1f} CPU-s ({user:.1f} user, {system:.1f} system; "
+          f"jobs {options.jobs})")
 
 
 if __name__ == "__main__":
