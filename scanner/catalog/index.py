@@ -132,6 +132,7 @@ class Catalog:
         self._identity_cache: dict[str, Identity] = {}
         self._scrubbed: dict[str, str] = {}
         self._hosted: dict[str, bool] = {}
+        self._kill_keys: dict[str, bool] = {}
         self.code_paths: list[CodePath] = [x for f in files for x in f.code_paths]
         self.code_path_rx = [(c, _rx_bytes(c.pattern, "code path")) for c in self.code_paths]
         self.source_signatures: list[SourceSignature] = [x for f in files for x in f.source_signatures]
@@ -281,7 +282,13 @@ class Catalog:
         return self._env.get(name.upper())
 
     def is_kill_switch_key(self, key: str) -> bool:
-        return any(rx.fullmatch(key) for rx in self._kill_rx)
+        # Asked for every key of every config item and of every word pair of a comment: the answer is kept.
+        known = self._kill_keys.get(key)
+        if known is None:
+            known = any(rx.fullmatch(key) for rx in self._kill_rx)
+            if len(self._kill_keys) < 100_000:
+                self._kill_keys[key] = known
+        return known
 
     def mentions_kill_switch(self, prose: str) -> bool:
         """True when free text (a comment) names a kill switch: `# live kill switch: …`."""

@@ -55,6 +55,8 @@ class ContentDetector:
         return True
 
     def extract(self, view: FileView) -> Iterator[Evidence]:
+        if not view.hits:
+            return  # most files: nothing the catalogs know
         repeats: Counter[bytes] = Counter()
         claimed: set[tuple[int, int]] = set()
         packed = view.context in _PACKED
