@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from multiprocessing.util import Finalize
 from pathlib import Path
 from types import FrameType
 
@@ -118,10 +119,11 @@ def sampled_analyze(batch: list[object]) -> object:
     if not isinstance(sampler, CpuSampler):
         sampler = CpuSampler(float(str(_WORKER["interval"])))
         _WORKER[f"sampler {os.getpid()}"] = sampler
+        where = Path(str(_WORKER["out"])) / f"{os.getpid()}.samples"
+        # Left when the worker exits (multiprocessing runs its finalizers then), not after every batch.
+        Finalize(None, lambda: where.write_bytes(pickle.dumps(sampler.samples)), exitpriority=10)
         sampler.start()
-    result = _WORKER["analyze"](batch)  # type: ignore[operator]
-    (Path(str(_WORKER["out"])) / f"{os.getpid()}.samples").write_bytes(pickle.dumps(sampler.samples))
-    return result
+    return _WORKER["analyze"](batch)  # type: ignore[operator]
 
 
 def _sample_workers(interval: float, out: Path) -> None:
@@ -142,6 +144,7 @@ def main() -> None:
     ap.add_argument("--part", action="append", default=[])
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--interval", type=float, default=0.002, help="CPU seconds between samples")
+    ap.add_argument("--keep", help="keep the samples here (a pickled Counter of stacks -> CPU seconds)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         _sample_workers(args.interval, Path(tmp))
@@ -156,6 +159,8 @@ def main() -> None:
         samples = sampler.samples
         for kept in Path(tmp).glob("*.samples"):
             samples.update(pickle.loads(kept.read_bytes()))
+    if args.keep:
+        Path(args.keep).write_bytes(pickle.dumps(samples))
     yara_line = _yara_line()
     shares: Counter[str] = Counter()
     for frames, seconds in samples.items():
