@@ -9,7 +9,8 @@
 For each: the whole tree and each part (`/usr`, `/opt`, `/home`, `/var`) in `BENCH_PAIRS` (3) interleaved pairs
 with `rg -a --no-unicode --hidden --no-ignore -j N`, the median pair's ratio of wall and CPU time, the read
 floor and the peak memory (`bench_measure.py`); then the 10% and 1% subsets (every 10th / 100th file; copies of
-the shared tree, whose link counts must not change), one pair each, to show how cost grows.
+the shared tree, whose link counts must not change), one pair each, to show how cost grows. `BENCH_TREES`
+(`lived-in,real-parts`) names the trees measured.
 """
 
 from __future__ import annotations
@@ -56,8 +57,11 @@ def main() -> None:
         own = patterns_file(out)
         trees.append(("real-parts", bench_tree.REAL, own, True))
         trees += [(f"real-parts {pct}%", bench_tree.BENCH / f"real-{pct}", own, False) for pct in (10, 1)]
+        wanted = os.environ.get("BENCH_TREES", "lived-in,real-parts").split(",")  # measure one tree alone
         summary = []
         for name, root, patterns, full in trees:
+            if name.split(" ")[0] not in wanted:
+                continue
             figures = bm.measure(name, root, patterns, out, parts=full, n=bm.PAIRS if full else 1)
             summary += [(name, f) for f in figures]
     print("\nsummary (median pair, modelcensus / ripgrep):")
