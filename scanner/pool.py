@@ -20,7 +20,7 @@ from scanner.model import Skip
 from scanner.pipeline import FileResult, FileWork, analyze_file
 from scanner.targets.base import FileEntry
 
-BATCH_FILES = 256
+BATCH_FILES = 64
 BATCH_BYTES = 32 << 20  # a batch of many small files, or of a few big ones
 # Batches are folded in walk order, so one slow batch (a 400 MB executable, matched window by window) holds
 # the fold back while the other workers go on: they idle once the window of batches in flight is used up.
