@@ -59,6 +59,8 @@ class ContentDetector:
         return True
 
     def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
+        if not view.hits:
+            return  # most files: nothing the catalogs know
         repeats: Counter[bytes] = Counter()
         too_long: Counter[str] = Counter()  # family -> runs longer than any id it names
         claimed: set[tuple[int, int]] = set()

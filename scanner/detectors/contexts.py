@@ -141,7 +141,7 @@ def classify(path: str, head: bytes) -> Context:
         or _SYSTEM_PROGRAM_DATA.match(path)
     ):
         return Context.PACKAGE
-    if _TEST_NAME.match(lower) or _TEST_SEGMENTS.intersection(s.lower() for s in segments[:-1]):
+    if _TEST_NAME.match(lower) or not _TEST_SEGMENTS.isdisjoint(path.lower().split("/")[:-1]):
         return Context.TEST
     if (
         path.startswith(("/usr/share/doc/", "/usr/share/man/", "/usr/share/info/"))

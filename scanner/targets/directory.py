@@ -421,17 +421,21 @@ class DirectoryTarget:
             st = self.fs.fstat(handle)
             if not stat.S_ISREG(st.st_mode):
                 raise ReadFailure(SkipReason.CHANGED, "no longer a regular file")
-            # One read of the whole (capped) file, then one that sees EOF: no chunk copies for the usual case.
+            # One read of the whole (capped) file; a short read past its size is its end: no chunk copies and no
+            # read that returns nothing, for the usual case.
             # Files that report size 0 (pseudo files) are read in 64 KiB steps up to the cap.
             chunks: list[bytes] = []
             got = 0
             want = min(limit, st.st_size + 1)
             while got < limit:
-                chunk = self.fs.read(handle, min(limit - got, max(want - got, 1 << 16)))
+                asked = min(limit - got, max(want - got, 1 << 16))
+                chunk = self.fs.read(handle, asked)
                 if not chunk:
                     break
                 chunks.append(chunk)
                 got += len(chunk)
+                if len(chunk) < asked and 0 < st.st_size <= got:
+                    break  # a short read past the size fstat gave: the end, without a read that returns nothing
             if got < min(limit, st.st_size):  # the file says it holds more: never a silent 0-byte or cut file
                 raise ReadFailure(SkipReason.READ_ERROR, f"short read: {got} of {st.st_size} bytes")
             data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
@@ -573,6 +577,8 @@ def _climbs_above(depth: int, link: str) -> bool:
 
 def _entry_or_skip(inside: str, st: stat_result, via: str | None) -> FileEntry | Skip:
     mode = st.st_mode
+    if stat.S_ISREG(mode) and st.st_size < SPARSE_MIN_SIZE:  # the common case, decided in one test
+        return FileEntry(inside, st.st_size, mode, st.st_uid, st.st_gid, via, st.st_dev, st.st_ino, st.st_nlink)
     # A skip names what the walk met: the symlink, when the file was reached through one.
     shown = display_path(via or inside)
     to = f" (-> {display_path(inside)})" if via else ""
