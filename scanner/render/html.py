@@ -330,7 +330,7 @@ def _skipped(inv: Inventory) -> str:
     return f'<p class="meta">{e(summary)}</p>' + (_table(["path", "reason", "detail"], rows) if rows else "") + more
 
 
-def _colours(inv: Inventory) -> dict[str, str]:
+def vendor_colours_of(inv: Inventory) -> dict[str, str]:
     vendors = {m.vendor for m in inv.models if m.vendor} | {r.observed_vendor for r in inv.routes if r.observed_vendor}
     vendors |= {v for x in inv.sessions for v in session_vendors(session_document(x))}
     return vendor_colours(sorted(v for v in vendors if v))
@@ -357,7 +357,7 @@ def _files_read(inv: Inventory) -> str:
 
 def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
     catalogs = ", ".join(f"{c.name}@{c.version}" for c in inv.catalogs) or "none"
-    colours = _colours(inv)
+    colours = vendor_colours_of(inv)
     nw = not_wiring_lines(inv) if not opts.all else []
     live = [
         (sid, title, _generic(s))

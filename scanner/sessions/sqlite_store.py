@@ -52,6 +52,10 @@ def _rollback_journal(data: bytes) -> bytes:
     return data
 
 
+def _lenient_text(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace")
+
+
 def _pragma_int(con: sqlite3.Connection, pragma: str) -> int:
     row = con.execute(f"PRAGMA {pragma}").fetchone()
     return int(row[0]) if row else 0
@@ -61,6 +65,8 @@ def _pragma_int(con: sqlite3.Connection, pragma: str) -> int:
 def open_store(data: bytes, budget: int = WORK_BUDGET) -> Iterator[sqlite3.Connection]:
     """A query-only, in-memory connection over `data`; raises StoreBudgetExceeded when the work budget ran out."""
     con = sqlite3.connect(":memory:")
+    # A target's text need not be UTF-8 (its schema's or a row's): undecodable bytes become U+FFFD, never an error.
+    con.text_factory = _lenient_text
     # The heap limit is process-wide in SQLite: set for this read, put back after.
     previous_heap = _pragma_int(con, "hard_heap_limit")
     meter = _Budget(budget)
@@ -98,7 +104,8 @@ def read_store(
             yield from rows(con)
     except StoreBudgetExceeded as exc:
         notes.limit(SkipReason.BUDGET_EXCEEDED, f"SQLite store: {exc}")
-    except (sqlite3.Error, MemoryError, OverflowError) as exc:
+    except (sqlite3.Error, MemoryError, OverflowError, UnicodeDecodeError) as exc:
+        # UnicodeDecodeError: SQLite's message about a malformed schema quotes its bytes, which need not be UTF-8.
         notes.limit(SkipReason.PARSE_ERROR, f"SQLite store not readable: {type(exc).__name__}: {str(exc)[:200]}")
 
 
