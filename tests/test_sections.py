@@ -20,9 +20,10 @@ from scanner.diff.identity import SECTIONS as COMPARED
 from scanner.inventory.codec import json_keys
 from scanner.inventory.document import dumps, load_schema, to_document
 from scanner.inventory.load import from_document
-from scanner.inventory.sections import SECTIONS, WALKED
 from scanner.inventory.validate import compile_schema
-from scanner.model import AuditPart, CatalogRef, Inventory, LiveHost, Stats, TargetInfo
+from scanner.kinds import KINDS as SECTIONS
+from scanner.kinds import WALKED, Inventory
+from scanner.model import AuditPart, CatalogRef, LiveHost, Stats, TargetInfo
 from tests.conftest import validate_document
 
 # Keys the JSON renderer adds to what the sections write (an ignored finding's reason).

@@ -40,8 +40,9 @@ from scanner.cli.output import refuse_inside, write_output
 from scanner.cli.policy import gate, load_ignores, parse_fail_on, parse_severities, settle
 from scanner.cli.settings import source
 from scanner.cli.terminal import terminal_for
+from scanner.kinds import Evidence, Inventory
 from scanner.live.environ import settings_evidence
-from scanner.model import Context, Evidence, Inventory, Location, Skip
+from scanner.model import Context, Location, Skip
 from scanner.model import Severity as Level
 from scanner.options import ScanOptions
 from scanner.pipeline import scan

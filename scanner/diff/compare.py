@@ -15,7 +15,8 @@ from scanner.diff.fold import fold
 from scanner.diff.identity import SECTIONS, Item, canonical_json
 from scanner.diff.model import Change, ChangeKind, InventoryDiff, Side
 from scanner.diff.rules import assess
-from scanner.model import Context, Inventory, Severity
+from scanner.kinds import Inventory
+from scanner.model import Context, Severity
 
 # Facts that follow from the catalogs, not from the VM: a difference is drift, not a change of wiring.
 _DRIFT_FIELDS = {"models": frozenset({"catalog"})}

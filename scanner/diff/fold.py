@@ -14,7 +14,8 @@ from collections.abc import Iterable
 
 from scanner.diff.identity import SECTIONS
 from scanner.diff.model import Change, ChangeKind
-from scanner.model import AgentEntry, Inventory
+from scanner.kinds import Inventory
+from scanner.kinds.agents import AgentEntry
 
 
 def fold(changes: list[Change], old: Inventory, new: Inventory) -> list[Change]:

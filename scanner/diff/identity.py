@@ -1,6 +1,6 @@
 """Each inventory section as a map from stable identity to the facts compared across releases.
 
-Each section's identity is declared with the section (`scanner/inventory/sections.py`): a model by name, an SDK
+Each section's identity is declared with its kind (`scanner/kinds/`): a model by name, an SDK
 by (ecosystem, name, environment inside the target, installed), an endpoint by host, a credential by sha256, a
 route by alias, a client by (provider, kind), an MCP server by name, an agent product by (name, install path), a
 process by executable. Two are derived here: a kill switch by (name, file), a session vendor by vendor. Locations
@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from scanner.inventory.sections import SECTION, Section
-from scanner.inventory.sections import SECTIONS as DECLARED
-from scanner.model import Inventory, Location
+from scanner.kinds import KIND, KINDS, Inventory
+from scanner.kinds.base import Kind
+from scanner.model import Location
 
 MAX_PATHS = 5
 # Compared first, in this order; every other declared section with an identity follows in declaration order.
@@ -67,7 +67,7 @@ def _index(items: Iterable[Item]) -> dict[str, Item]:
 
 def kill_switches(inv: Inventory) -> dict[str, Item] | None:
     # One entry per (name, value, state) in the inventory; here one item per (name, file) it was seen in.
-    found = SECTION["kill_switches"].entries(inv)
+    found = KIND["kill_switches"].entries(inv)
     if found is None:
         return None
     return _index(
@@ -124,7 +124,7 @@ def plain(value: Any) -> Any:
     return value
 
 
-def _declared(section: Section[Any]) -> Callable[[Inventory], dict[str, Item] | None]:
+def _declared(section: Kind[Any]) -> Callable[[Inventory], dict[str, Item] | None]:
     identity = section.identity
     assert identity is not None
 
@@ -161,7 +161,7 @@ def _declared(section: Section[Any]) -> Callable[[Inventory], dict[str, Item] | 
 
 def session_vendors(inv: Inventory) -> dict[str, Item] | None:
     """Vendors observed serving sessions (sessions themselves come and go with every run)."""
-    found = SECTION["sessions"].entries(inv)
+    found = KIND["sessions"].entries(inv)
     if found is None:
         return None
     return _index(
@@ -170,7 +170,7 @@ def session_vendors(inv: Inventory) -> dict[str, Item] | None:
 
 
 def _compared(name: str) -> Callable[[Inventory], dict[str, Item] | None]:
-    return _declared(SECTION[name])
+    return _declared(KIND[name])
 
 
 # Section name -> its items, None when the section was not inspected. The order is the order of a report.
@@ -181,5 +181,5 @@ SECTIONS: dict[str, Callable[[Inventory], dict[str, Item] | None]] = {
     "credentials": _compared("credentials"),
     "kill_switches": kill_switches,
     "session_vendors": session_vendors,
-    **{s.key: _declared(s) for s in DECLARED if s.identity is not None and s.key not in _CORE},
+    **{s.key: _declared(s) for s in KINDS if s.identity is not None and s.key not in _CORE},
 }

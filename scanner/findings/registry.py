@@ -8,7 +8,7 @@ from scanner.findings.inventory import INVENTORY_RULES
 from scanner.findings.live import LIVE_RULES
 from scanner.findings.rule import FindingRule
 from scanner.findings.sessions import SESSION_RULES
-from scanner.model import Inventory
+from scanner.kinds import Inventory
 
 # The rules of a live audit find nothing in an inventory without processes.
 RULES: tuple[FindingRule, ...] = (*INVENTORY_RULES, *SESSION_RULES, *LIVE_RULES)

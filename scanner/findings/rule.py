@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from scanner.model import Finding, Inventory, Location, Severity
+from scanner.kinds import Inventory
+from scanner.model import Finding, Location, Severity
 
 MAX_FINDING_LOCATIONS = 20  # a finding lists this many locations; how many more there were is counted
 

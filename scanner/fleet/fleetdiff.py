@@ -21,7 +21,8 @@ from scanner.diff.identity import SECTIONS, Item, canonical_json
 from scanner.fleet import FleetError
 from scanner.fleet.store import FleetStore
 from scanner.inventory.load import InventoryLoadError, from_document
-from scanner.model import Inventory, Severity
+from scanner.kinds import Inventory
+from scanner.model import Severity
 
 EXAMPLES = 5  # target names kept per change
 

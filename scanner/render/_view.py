@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from scanner.inventory.sections import SECTION, WALKED, walked_files
-from scanner.model import Inventory, Location, ModelEntry
+from scanner.kinds import KIND as SECTION
+from scanner.kinds import WALKED, Inventory, walked_files
+from scanner.kinds.models import ModelEntry
+from scanner.model import Location
 
 MAX_WHERE = 3
 
@@ -194,7 +196,7 @@ SECTIONS: list[SectionFn] = [agents, models, sdks, endpoints, credentials, kill_
                              mcp_servers, processes, connections, skipped]
 
 
-# Sections only files fill (declared in sections.py), by html id: absent, not "none", when a live audit did not
+# Sections only files fill (declared in scanner/kinds/), by html id: absent, not "none", when a live audit did not
 # walk the filesystem (--live-only), as they are from its JSON.
 FILESYSTEM_ONLY = frozenset(key.replace("_", "-") for key in WALKED)
 

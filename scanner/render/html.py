@@ -13,7 +13,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 
 from scanner.inventory.document import session_document
-from scanner.model import Inventory, Location, ModelEntry
+from scanner.kinds import Inventory
+from scanner.kinds.models import ModelEntry
+from scanner.model import Location
 from scanner.render._headline import Line, finding_rows, headline, not_wiring_lines
 from scanner.render._html_style import CSS as _CSS
 from scanner.render._svg import NEVER, Edge, routes_diagram, session_vendors, sessions_chart, vendor_colours

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from scanner.model import Inventory
+from scanner.kinds import Inventory
 from scanner.render._headline import Line, finding_rows, headline, not_wiring_lines
 from scanner.render._view import DEFAULT, ReportOptions, Section, detail_sections
 from scanner.textsafe import safe

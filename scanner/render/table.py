@@ -16,7 +16,8 @@ import textwrap
 from collections import Counter
 from collections.abc import Sequence
 
-from scanner.model import Inventory, Severity
+from scanner.kinds import Inventory
+from scanner.model import Severity
 from scanner.render._headline import FindingRow, Line, finding_rows, headline, not_wiring_lines
 from scanner.render._view import DEFAULT, ReportOptions, Section, detail_sections
 from scanner.textsafe import safe
