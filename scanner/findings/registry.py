@@ -8,10 +8,13 @@ from scanner.findings.inventory import INVENTORY_RULES
 from scanner.findings.live import LIVE_RULES
 from scanner.findings.rule import FindingRule
 from scanner.findings.sessions import SESSION_RULES
-from scanner.kinds import Inventory
+from scanner.kinds import KINDS, Inventory
 
-# The rules of a live audit find nothing in an inventory without processes.
-RULES: tuple[FindingRule, ...] = (*INVENTORY_RULES, *SESSION_RULES, *LIVE_RULES)
+# The rules of a live audit find nothing in an inventory without processes. A kind's own rules follow, in
+# `KINDS` order.
+RULES: tuple[FindingRule, ...] = (
+    *INVENTORY_RULES, *SESSION_RULES, *LIVE_RULES, *(rule for kind in KINDS for rule in kind.rules)
+)
 RULE_BY_ID = {r.id: r for r in RULES}
 
 

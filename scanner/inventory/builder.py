@@ -31,6 +31,11 @@ class InventoryBuilder:
             t: self._folds[k.key].add for k in kinds if k.fold is not None for t in k.evidence
         }
 
+    @property
+    def takes(self) -> frozenset[type]:
+        """The evidence types some kind's fold takes (and `Skip`)."""
+        return frozenset(self._intake)
+
     def add_all(self, evidence: Iterable[Evidence | Skip]) -> None:
         """Evidence of one file, and the skips a detector records for what it could not understand."""
         intake = self._intake
