@@ -260,3 +260,21 @@ def test_every_kind_of_target_round_trips(kind: str) -> None:
     doc = json.loads(dumps(inv))
     validate_document(doc)
     assert from_document(doc).target == target
+
+
+@pytest.mark.parametrize("show_all", [False, True], ids=["wired", "all"])
+def test_every_kind_but_findings_declares_a_table_of_its_columns(show_all: bool) -> None:
+    inv = _inventory("example")
+    ranks = [k.report_rank for k in SECTIONS if k.table is not None]
+    assert len(set(ranks)) == len(ranks), "two kinds share a report_rank"
+    for kind in SECTIONS:
+        if kind.key == "findings":
+            assert kind.table is None  # every format lays findings out first, in its own way
+            continue
+        assert kind.table is not None, f"{kind.key} has no detail table"
+        table = kind.table(getattr(inv, kind.key) or (), show_all)
+        extra = ("wired",) if kind.key == "models" and show_all else ()
+        assert sorted(table.headers) == sorted(kind.columns + extra), f"{kind.key}: headers are not its columns"
+        # An example model is not wired: shown only with --all.
+        assert table.rows or (kind.key == "models" and not show_all), f"{kind.key}: an example entry makes no row"
+        assert all(len(row) == len(table.headers) for row in table.rows), f"{kind.key}: a row not as wide"

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from scanner.catalog.index import _package_key as package_key
-from scanner.kinds.base import DiffIdentity, FoldContext, Kind, Locations
+from scanner.kinds.base import DiffIdentity, FoldContext, Kind, Locations, ReportTable, table_of, text
 from scanner.kinds.sdks import SdkKey
 from scanner.model import Location, location_key
 
@@ -341,6 +341,19 @@ def _agent_facets(a: AgentEntry) -> Mapping[str, Any]:
     }
 
 
+def _table(agents: Sequence[AgentEntry], show_all: bool) -> ReportTable:
+    """Agent products: one row per (install, user who configures it)."""
+    rows = []
+    for a in agents:
+        # An editor extension says its editor; a product no catalog knows says so (its `evidence` is in the JSON).
+        name = a.name + (f" ({a.editor})" if a.editor else "") + (" (unknown kind)" if a.catalog == "unknown" else "")
+        for c in a.configs or (None,):
+            rows.append((name, text(a.version), a.install_path or "(not installed)", str(len(a.ships)),
+                         (c.user or "(system)") if c else "", ", ".join(c.models) if c else "",
+                         text(c.served_via) if c else "", ", ".join(c.mcp_servers) if c else ""))
+    return table_of(KIND, tuple(rows))
+
+
 KIND: Kind[AgentEntry] = Kind(
     key="agents",
     entry=AgentEntry,
@@ -356,4 +369,6 @@ KIND: Kind[AgentEntry] = Kind(
         paths=lambda a: _paths(a.locations)[:_MAX_AGENT_PATHS],
     ),
     walked=True,
+    table=_table,
+    report_rank=10,
 )

@@ -10,7 +10,7 @@ registers every kind in `KINDS`; the builder, codec, loader, diff and the human 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -90,6 +90,41 @@ class DiffIdentity(Generic[E]):
     # served it): replaces key, label and facets. `section` names them in a diff when not the kind's key.
     items: Callable[[E], Iterable[DiffItem]] | None = None
     section: str | None = None
+
+
+@dataclass(frozen=True)
+class ReportTable:
+    """A kind's detail table for the human formats: plain text the table, Markdown and HTML formats each lay out
+    their own way."""
+
+    key: str  # html id (the kind's key with dashes), and what a cut report names
+    title: str
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    empty: str = "none"
+    note: str = ""  # said under the table (e.g. what was collapsed)
+    wrap: str | None = None  # the column whose cells wrap in a terminal rather than being cut
+    main: str | None = None  # the column that says what a row is: the last a narrow terminal cuts
+
+
+MAX_WHERE = 3
+
+
+def where(locs: Sequence[Location], most: int = MAX_WHERE, cut: int = 0) -> str:
+    """The first places, and how many more there are: those listed past `most`, and `cut` more that the
+    inventory counted but did not keep."""
+    unique = list(dict.fromkeys(f"{loc.path}:{loc.line}" if loc.line else loc.path for loc in locs))
+    left = max(0, len(unique) - most) + cut
+    return ", ".join(unique[:most]) + (f" (+{left})" if left else "")
+
+
+def contexts(locs: Sequence[Location]) -> str:
+    return ",".join(sorted({loc.context.value for loc in locs}))
+
+
+def text(value: object) -> str:
+    """A cell: empty for None."""
+    return "" if value is None else str(value)
 
 
 class Locations:
@@ -215,6 +250,10 @@ class Kind(Generic[E]):
     optional: bool = False  # may be absent from a document: absent means not inspected
     walked: bool = False  # filled only by walking files: absent from an audit that walked none (--live-only)
     shapes: Mapping[type, JsonShape] = field(default_factory=dict)  # its dataclasses whose JSON is not plain
+    # Its detail table, from its entries and whether every entry is asked for (--all); None: no detail table
+    # (findings: every format lays them out first). `report_rank` orders the tables.
+    table: Callable[[Sequence[E], bool], ReportTable] | None = None
+    report_rank: int = 0
     rules: tuple[FindingRule, ...] = ()  # finding rules of its own, derived with every other rule
     joins: tuple[Join, ...] = ()  # run on the built inventory after the core joins, in KINDS order
 
@@ -224,6 +263,11 @@ class Kind(Generic[E]):
             return None
         value: tuple[E, ...] | None = getattr(inv, self.key)
         return value
+
+
+def table_of(kind: Kind[E], rows: tuple[tuple[str, ...], ...], **extra: Any) -> ReportTable:
+    """A detail table with the kind's declared title and columns; its html id is the key with dashes."""
+    return ReportTable(kind.key.replace("_", "-"), kind.title, kind.columns, rows, **extra)
 
 
 def walked_files(inv: Inventory) -> bool:

@@ -3,9 +3,21 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scanner.kinds.base import MAX_URLS, DiffIdentity, FoldContext, JsonShape, Kind, Locations
+from scanner.kinds.base import (
+    MAX_URLS,
+    DiffIdentity,
+    FoldContext,
+    JsonShape,
+    Kind,
+    Locations,
+    ReportTable,
+    table_of,
+    text,
+    where,
+)
 from scanner.model import Location
 
 
@@ -55,6 +67,13 @@ class ClientFold:
         )
 
 
+def _table(clients: Sequence[ClientEntry], show_all: bool) -> ReportTable:
+    rows = tuple((c.vendor or "?", c.provider, text(c.served_via), c.kind, ", ".join(c.components),
+                  where(c.locations, cut=c.locations_cut))
+                 for c in clients)
+    return table_of(KIND, rows, main="client")
+
+
 KIND: Kind[ClientEntry] = Kind(
     key="clients",
     entry=ClientEntry,
@@ -66,4 +85,6 @@ KIND: Kind[ClientEntry] = Kind(
     identity=DiffIdentity(lambda c: f"{c.provider} ({c.kind})", key_fields=frozenset({"provider", "kind"})),
     walked=True,
     shapes={ClientEntry: JsonShape(omit_empty=frozenset({"locations_cut"}))},
+    table=_table,
+    report_rank=90,
 )

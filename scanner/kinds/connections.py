@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scanner.kinds.base import Kind
+from scanner.kinds.base import Kind, ReportTable, table_of
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,13 @@ class ConnectionEntry:
     candidates: tuple[str, ...] = ()  # hosts it may reach (TLS on 443 from a process configured for them)
 
 
+def _table(connections: Sequence[ConnectionEntry], show_all: bool) -> ReportTable:
+    rows = tuple((str(c.pid), c.process, c.protocol, c.local, c.remote or "", c.state,
+                  c.endpoint or ", ".join(c.candidates), c.mapped_by or ("candidates" if c.candidates else ""))
+                 for c in connections)
+    return table_of(KIND, rows)
+
+
 KIND: Kind[ConnectionEntry] = Kind(
     key="connections",
     entry=ConnectionEntry,
@@ -28,4 +36,6 @@ KIND: Kind[ConnectionEntry] = Kind(
     title="Connections",
     columns=("pid", "process", "proto", "local", "remote", "state", "endpoint", "mapped by"),
     optional=True,
+    table=_table,
+    report_rank=120,
 )

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scanner.kinds.base import DiffIdentity, FoldContext, JsonShape, Kind
+from scanner.kinds.base import DiffIdentity, FoldContext, JsonShape, Kind, ReportTable, table_of, where
 from scanner.model import MAX_LOCATIONS, FileMeta, Location, location_key
 from scanner.secrets import shown_and_hash
 
@@ -108,6 +108,16 @@ def _credential_facets(c: CredentialEntry) -> Mapping[str, Any]:
     }
 
 
+def _table(credentials: Sequence[CredentialEntry], show_all: bool) -> ReportTable:
+    rows = tuple(
+        (c.type, c.vendor or "?", c.redacted, c.sha256[:16], ",".join(sorted({x.mode or "?" for x in c.locations})),
+         ",".join(sorted({x.owner or "?" for x in c.locations})),
+         where([x.location for x in c.locations], cut=c.locations_cut))
+        for c in credentials
+    )
+    return table_of(KIND, rows)
+
+
 KIND: Kind[CredentialEntry] = Kind(
     key="credentials",
     entry=CredentialEntry,
@@ -125,4 +135,6 @@ KIND: Kind[CredentialEntry] = Kind(
         CredentialLocation: JsonShape(inline={"location": None}),
         CredentialEntry: JsonShape(omit_empty=frozenset({"route", "paired_with", "locations_cut"})),
     },
+    table=_table,
+    report_rank=50,
 )

@@ -3,9 +3,24 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scanner.kinds.base import MAX_URLS, DiffIdentity, EnvSetting, FoldContext, JsonShape, Kind, Locations, wired
+from scanner.kinds.base import (
+    MAX_URLS,
+    DiffIdentity,
+    EnvSetting,
+    FoldContext,
+    JsonShape,
+    Kind,
+    Locations,
+    ReportTable,
+    contexts,
+    table_of,
+    text,
+    where,
+    wired,
+)
 from scanner.model import Location
 
 
@@ -73,6 +88,12 @@ class EndpointFold:
         )
 
 
+def _table(endpoints: Sequence[EndpointEntry], show_all: bool) -> ReportTable:
+    rows = tuple((e.host, e.vendor or "?", text(e.served_via), "yes" if e.wired else "no", contexts(e.locations),
+                  where(e.locations, cut=e.locations_cut)) for e in endpoints)
+    return table_of(KIND, rows, main="host")
+
+
 KIND: Kind[EndpointEntry] = Kind(
     key="endpoints",
     entry=EndpointEntry,
@@ -95,4 +116,6 @@ KIND: Kind[EndpointEntry] = Kind(
             )},
         ),
     },
+    table=_table,
+    report_rank=40,
 )

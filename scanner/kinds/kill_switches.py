@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scanner.kinds.base import FoldContext, JsonShape, Kind, Locations
+from scanner.kinds.base import FoldContext, JsonShape, Kind, Locations, ReportTable, contexts, table_of, text, where
 from scanner.model import Location
 from scanner.vocab import SwitchState
 
@@ -52,6 +53,12 @@ class KillSwitchFold:
         )
 
 
+def _table(switches: Sequence[KillSwitchEntry], show_all: bool) -> ReportTable:
+    rows = tuple((k.name, text(k.value), k.state.value, contexts(k.locations), where(k.locations, cut=k.locations_cut))
+                 for k in switches)
+    return table_of(KIND, rows)
+
+
 KIND: Kind[KillSwitchEntry] = Kind(
     # Compared one item per (name, file): see diff/identity.py.
     key="kill_switches",
@@ -65,4 +72,6 @@ KIND: Kind[KillSwitchEntry] = Kind(
         KillSwitchEntry: JsonShape(order=("name", "value", "state", "note", "locations", "locations_cut"),
                                    omit_empty=frozenset({"locations_cut"})),
     },
+    table=_table,
+    report_rank=60,
 )

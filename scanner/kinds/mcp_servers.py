@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scanner.kinds.base import DiffIdentity, FoldContext, JsonShape, Kind, Locations
+from scanner.kinds.base import DiffIdentity, FoldContext, JsonShape, Kind, Locations, ReportTable, table_of, text
 from scanner.model import Location
 
 
@@ -61,6 +62,12 @@ def _paths(m: McpServerEntry) -> tuple[str, ...]:
     return (m.config, *sorted({loc.path for loc in m.locations}))
 
 
+def _table(servers: Sequence[McpServerEntry], show_all: bool) -> ReportTable:
+    rows = tuple((m.name, m.transport, m.command or m.url or "", ",".join(m.env), text(m.user), m.config)
+                 for m in servers)
+    return table_of(KIND, rows)
+
+
 KIND: Kind[McpServerEntry] = Kind(
     key="mcp_servers",
     entry=McpServerEntry,
@@ -72,4 +79,6 @@ KIND: Kind[McpServerEntry] = Kind(
     identity=DiffIdentity(lambda m: m.name, key_fields=frozenset({"name"}), paths=_paths),
     walked=True,
     shapes={McpServerEntry: JsonShape(omit_empty=frozenset({"locations_cut"}))},
+    table=_table,
+    report_rank=100,
 )

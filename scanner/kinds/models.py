@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from scanner.catalog import Catalog
 from scanner.catalog.spelling import identify_spelled
-from scanner.kinds.base import DiffIdentity, EnvSetting, FoldContext, JsonShape, Kind, Locations, wired
+from scanner.kinds.base import (
+    DiffIdentity,
+    EnvSetting,
+    FoldContext,
+    JsonShape,
+    Kind,
+    Locations,
+    ReportTable,
+    contexts,
+    text,
+    where,
+    wired,
+)
 from scanner.model import CatalogStatus, Location
 
 
@@ -164,6 +176,29 @@ def _model_facets(m: ModelEntry) -> Mapping[str, Any]:
     }
 
 
+def _wired(m: ModelEntry) -> str:
+    """`yes`, or `no` and how many sessions only mention the id in their conversation."""
+    if m.wired:
+        return "yes"
+    return f"no, mentioned in {m.mentioned_in_sessions} session(s)" if m.mentioned_in_sessions else "no"
+
+
+def _table(models: Sequence[ModelEntry], show_all: bool) -> ReportTable:
+    """Wired models (every model with --all, then with a `wired` column)."""
+    shown = [m for m in models if m.wired or show_all]
+    rows = tuple(
+        (m.vendor or "?", m.name, text(m.canonical), text(m.served_via), text(m.base_model), text(m.lifecycle))
+        + ((_wired(m),) if show_all else ()) + (contexts(m.locations), where(m.locations, cut=m.locations_cut))
+        for m in shown
+    )
+    left = len(models) - len(shown)
+    note = (f"{left:,} model id(s) that are not wiring are counted under \"Not wiring\" (--all lists them)"
+            if left else "")
+    cols = KIND.columns  # with --all, a `wired` column before where they were seen
+    headers = cols[:6] + (("wired",) if show_all else ()) + cols[6:]
+    return ReportTable("models", KIND.title if show_all else "Wired models", headers, rows, note=note, main="model")
+
+
 KIND: Kind[ModelEntry] = Kind(
     key="models",
     entry=ModelEntry,
@@ -182,4 +217,6 @@ KIND: Kind[ModelEntry] = Kind(
                                   "locations_cut"}),
         ),
     },
+    table=_table,
+    report_rank=20,
 )

@@ -3,9 +3,10 @@ environment, a tie to a file the scan knows). Built by the live audit (`live/aud
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scanner.kinds.base import DiffIdentity, Kind
+from scanner.kinds.base import DiffIdentity, Kind, ReportTable, table_of
 from scanner.vocab import SwitchState
 
 
@@ -55,6 +56,13 @@ class ProcessEntry:
     listening: tuple[str, ...] = ()  # "127.0.0.1:8000/tcp"
 
 
+def _table(processes: Sequence[ProcessEntry], show_all: bool) -> ReportTable:
+    rows = tuple((str(p.pid), p.user or "?", p.exe or p.name, ", ".join(p.relevance),
+                  ", ".join(f"{v.name}={v.value or ''}" for v in p.environment), ", ".join(p.listening))
+                 for p in processes)
+    return table_of(KIND, rows, wrap="why")
+
+
 KIND: Kind[ProcessEntry] = Kind(
     # Live audits only, in the order the audit gathered them.
     key="processes",
@@ -64,4 +72,6 @@ KIND: Kind[ProcessEntry] = Kind(
     columns=("pid", "user", "executable", "why", "environment", "listening"),
     identity=DiffIdentity(lambda p: p.exe, key_fields=frozenset({"exe"}), paths=lambda p: ()),
     optional=True,
+    table=_table,
+    report_rank=110,
 )

@@ -5,9 +5,10 @@ from the models and sessions."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scanner.kinds.base import DiffIdentity, JsonShape, Kind
+from scanner.kinds.base import DiffIdentity, JsonShape, Kind, ReportTable, table_of, text
 from scanner.model import Location
 from scanner.vocab import Confidence
 
@@ -28,6 +29,17 @@ class RouteEntry:
     locations: tuple[Location, ...] = ()
 
 
+def _table(routes: Sequence[RouteEntry], show_all: bool) -> ReportTable:
+    rows = tuple(
+        (r.alias, text(r.declared_via), text(r.base_model),
+         "/".join(x for x in (r.observed_vendor, r.observed_via) if x) or "never observed", text(r.observed_api),
+         str(r.sessions), ", ".join(r.days[:3]) + (f" (+{len(r.days) - 3})" if len(r.days) > 3 else ""),
+         text(r.confidence))
+        for r in routes
+    )
+    return table_of(KIND, rows, main="alias")
+
+
 KIND: Kind[RouteEntry] = Kind(
     key="routes",
     entry=RouteEntry,
@@ -44,4 +56,6 @@ KIND: Kind[RouteEntry] = Kind(
             groups={"observed": {"vendor": "observed_vendor", "served_via": "observed_via", "api": "observed_api"}},
         ),
     },
+    table=_table,
+    report_rank=80,
 )

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scanner.kinds.base import DiffIdentity, FoldContext, JsonShape, Kind, Locations
+from scanner.kinds.base import DiffIdentity, FoldContext, JsonShape, Kind, Locations, ReportTable, table_of, text
 from scanner.model import Location
 
 #: (ecosystem, name, version, installed, environment): one SDK install or declaration.
@@ -67,6 +68,12 @@ def _sdk_key(s: SdkEntry) -> str:
     return f"{s.ecosystem}/{s.name}@{s.environment or '-'}" + ("" if s.installed else " (declared)")
 
 
+def _table(sdks: Sequence[SdkEntry], show_all: bool) -> ReportTable:
+    rows = tuple((s.ecosystem, s.name, text(s.version), text(s.vendor), "yes" if s.installed else "declared",
+                  text(s.environment)) for s in sdks)
+    return table_of(KIND, rows, main="name")
+
+
 KIND: Kind[SdkEntry] = Kind(
     key="sdks",
     entry=SdkEntry,
@@ -82,4 +89,6 @@ KIND: Kind[SdkEntry] = Kind(
     ),
     walked=True,
     shapes={SdkEntry: JsonShape(omit_empty=frozenset({"locations_cut"}))},
+    table=_table,
+    report_rank=30,
 )

@@ -4,10 +4,11 @@ the log lines elsewhere (a daemon's, a router's) that corroborate them."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from scanner.kinds.base import FoldContext, JsonShape, Kind
+from scanner.kinds.base import FoldContext, JsonShape, Kind, ReportTable, table_of, text
 from scanner.model import Location
 from scanner.vocab import Confidence
 
@@ -169,6 +170,19 @@ def _corroborations_of(s: SessionEntry) -> SessionEntry:
     return dataclasses.replace(s, corroborated_by=notes)
 
 
+def _table(sessions: Sequence[SessionEntry], show_all: bool) -> ReportTable:
+    rows = []
+    for s in sessions:
+        providers = "; ".join(
+            f"{p.vendor}{'/' + p.served_via if p.served_via else ''}{' ' + p.api if p.api else ''} ×{p.records}"
+            for p in s.providers)
+        fernet = f"{s.fernet.consistent}/{s.fernet.tokens} ok" if s.fernet else ""
+        labels = ", ".join(s.labels[:3]) + (f" (+{len(s.labels) - 3})" if len(s.labels) > 3 else "")
+        rows.append((s.session_id, s.format, text(s.started_at), str(s.records), labels,
+                     providers or "unknown", s.reasoning, fernet, s.location.path))
+    return table_of(KIND, tuple(rows))
+
+
 KIND: Kind[SessionEntry] = Kind(
     # Sessions come and go with every run: diff compares the vendors they observed (diff/identity.py).
     key="sessions",
@@ -197,4 +211,6 @@ KIND: Kind[SessionEntry] = Kind(
             finish=_corroborations_of,
         ),
     },
+    table=_table,
+    report_rank=70,
 )

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scanner.kinds.base import FoldContext, JsonShape, Kind
+from scanner.kinds.base import FoldContext, JsonShape, Kind, ReportTable, table_of
 from scanner.model import Skip, SkipReason
 
 MAX_SKIPS = 100_000
@@ -41,6 +41,11 @@ def _skip(d: Mapping[str, Any]) -> Skip:
         return Skip(d["path"], SkipReason.OTHER_TYPE, detail, count, members)
 
 
+def _table(skips: Sequence[Skip], show_all: bool) -> ReportTable:
+    rows = tuple((s.path, s.reason.value, s.detail) for s in skips)
+    return table_of(KIND, rows, empty="nothing: every file was read")
+
+
 KIND: Kind[Skip] = Kind(
     key="skipped",
     entry=Skip,
@@ -50,4 +55,6 @@ KIND: Kind[Skip] = Kind(
     title="Skipped",
     columns=("path", "reason", "detail"),
     shapes={Skip: JsonShape(omit_empty=frozenset({"count", "members"}), decode=_skip)},
+    table=_table,
+    report_rank=130,
 )
