@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scanner.diff.compare import diff_inventories
-from scanner.diff.identity import SECTIONS as COMPARED
+from scanner.diff.identity import COMPARED
 from scanner.inventory.codec import json_keys
 from scanner.inventory.document import dumps, load_schema, to_document
 from scanner.inventory.load import from_document

@@ -78,7 +78,7 @@ class DiffItem:
 class DiffIdentity(Generic[E]):
     """What `diff` compares of a kind: one item per entry, keyed by a stable identity (never a location)."""
 
-    key: Callable[[E], str | None]  # None: the entry has no identity and is not compared
+    key: Callable[[E], str | None] | None = None  # returns None: the entry has no identity and is not compared
     label: Callable[[E], str] | None = None  # how a title names it; the key by default
     # The facts compared (field -> JSON-compatible value). None: every field but the key's, `ignore` and the
     # volatile ones (locations, pids, times, counts).

@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scanner.kinds.base import FoldContext, JsonShape, Kind, Locations, ReportTable, contexts, table_of, text, where
+from scanner.kinds.base import (
+    DiffIdentity,
+    DiffItem,
+    FoldContext,
+    JsonShape,
+    Kind,
+    Locations,
+    ReportTable,
+    contexts,
+    table_of,
+    text,
+    where,
+)
 from scanner.model import Location
 from scanner.vocab import SwitchState
 
@@ -59,8 +71,14 @@ def _table(switches: Sequence[KillSwitchEntry], show_all: bool) -> ReportTable:
     return table_of(KIND, rows)
 
 
+def _diff_items(k: KillSwitchEntry) -> Iterable[DiffItem]:
+    # One entry per (name, value, state) in the inventory; compared one item per (name, file) it was seen in.
+    for path in sorted({loc.path for loc in k.locations}):
+        setting = {"value": k.value, "state": k.state.value}
+        yield DiffItem(f"{k.name}@{path}", k.name, {"name": k.name, "setting": setting}, (path,))
+
+
 KIND: Kind[KillSwitchEntry] = Kind(
-    # Compared one item per (name, file): see diff/identity.py.
     key="kill_switches",
     entry=KillSwitchEntry,
     evidence=(KillSwitchEvidence,),
@@ -68,6 +86,7 @@ KIND: Kind[KillSwitchEntry] = Kind(
     order=lambda k: (k.name, k.value or "", k.state.value),
     title="Kill switches",
     columns=("name", "value", "state", "seen in", "where"),
+    identity=DiffIdentity(items=_diff_items),
     shapes={
         KillSwitchEntry: JsonShape(order=("name", "value", "state", "note", "locations", "locations_cut"),
                                    omit_empty=frozenset({"locations_cut"})),

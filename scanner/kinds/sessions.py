@@ -4,11 +4,11 @@ the log lines elsewhere (a daemon's, a router's) that corroborate them."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from scanner.kinds.base import FoldContext, JsonShape, Kind, ReportTable, table_of, text
+from scanner.kinds.base import DiffIdentity, DiffItem, FoldContext, JsonShape, Kind, ReportTable, table_of, text
 from scanner.model import Location
 from scanner.vocab import Confidence
 
@@ -183,8 +183,11 @@ def _table(sessions: Sequence[SessionEntry], show_all: bool) -> ReportTable:
     return table_of(KIND, tuple(rows))
 
 
+def _vendors(s: SessionEntry) -> Iterable[DiffItem]:
+    return (DiffItem(p.vendor, p.vendor, {}, (s.location.path,)) for p in s.providers if p.vendor)
+
+
 KIND: Kind[SessionEntry] = Kind(
-    # Sessions come and go with every run: diff compares the vendors they observed (diff/identity.py).
     key="sessions",
     entry=SessionEntry,
     evidence=(SessionEvidence, SessionMetaEvidence, SessionLogEvidence),
@@ -192,6 +195,8 @@ KIND: Kind[SessionEntry] = Kind(
     order=_order,
     title="Sessions",
     columns=("session", "format", "started", "records", "labels", "providers", "reasoning", "fernet", "path"),
+    # Sessions come and go with every run: diff compares the vendors observed serving them.
+    identity=DiffIdentity(items=_vendors, section="session_vendors"),
     walked=True,
     shapes={
         SessionProvider: JsonShape(
