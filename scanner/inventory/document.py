@@ -1,17 +1,18 @@
 """The inventory as a JSON document: the contract other tools and later commands build on.
 
 `to_document` is the only place the shape is written, from the kinds' declarations (`scanner/kinds/`) by the one
-encoder (`codec.py`); `schema.json` beside it describes the same shape and every test validates against it.
+encoder (`codec.py`); the schema (assembled from the kinds' blocks by `schema.py`, written out as
+`schema.json`) describes the same shape and every test validates against it.
 Output is sorted and stable; only `stats` varies between runs. A section not inspected is absent, not empty.
 """
 
 from __future__ import annotations
 
 import json
-from importlib import resources
 from typing import Any
 
 from scanner.inventory.codec import encode, encoder_of
+from scanner.inventory.schema import inventory_schema
 from scanner.kinds import KINDS, Inventory
 from scanner.kinds.agents import AgentEntry
 from scanner.kinds.sessions import SessionEntry
@@ -53,6 +54,4 @@ def dumps(inv: Inventory) -> str:
 
 
 def load_schema() -> dict[str, Any]:
-    text = resources.files("scanner.inventory").joinpath("schema.json").read_text(encoding="utf-8")
-    result: dict[str, Any] = json.loads(text)
-    return result
+    return inventory_schema()
