@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 DEFAULT_MAX_FILE_SIZE = 64 << 20
@@ -20,3 +21,8 @@ class ScanOptions:
     window_size: int = WINDOW_SIZE
     window_overlap: int = WINDOW_OVERLAP
     jobs: int = 1  # processes for the per-file work; the command line defaults to the usable cores
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity), at least one."""
+    return max(1, len(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
