@@ -17,8 +17,8 @@ from scanner import __version__
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import MAX_DISTINCT_PER_PATTERN, MatchTimeout
 from scanner.detectors import DETECTORS, Detector, FileView
-from scanner.detectors.base import Window
-from scanner.detectors.binaries import EXECUTABLE_MAGICS
+from scanner.detectors.base import Derived, Reading, Window
+from scanner.formats.executables import is_executable
 from scanner.inventory.builder import Extend, InventoryBuilder
 from scanner.kinds import Evidence, Inventory
 from scanner.model import Context, Skip, SkipReason, Stats
@@ -134,7 +134,7 @@ def _results(
     work: FileWork, jobs: int, is_repeat: Callable[[FileEntry], bool]
 ) -> Iterator[tuple[FileEntry | Skip, FileResult | None]]:
     """Every walked item with its result in walk order; None for a skip and for a repeat (not analysed)."""
-    if jobs > 1 and getattr(work.target, "shareable", False):
+    if jobs > 1 and work.target.shareable:
         from scanner.pool import pooled_results
 
         yield from pooled_results(work, jobs, is_repeat)
@@ -168,7 +168,7 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
     meta, read_path = work.ownership.meta, target.read_path
     view = FileView(entry, result.data, work.catalog, meta, read_path, layer=layer, window=window,
                     user_of=work.ownership.user_of)
-    windowed = [d for d in work.detectors if _run(d, view, out, shown) and getattr(d, "windowed", False)]
+    windowed = [d for d in work.detectors if _run(work, d, view, out, shown) and d.reading in _AGAIN_ON_WINDOWS]
     _record_cut(view, out, shown)
     if not result.truncated:
         out.items = grouped(out.items)
@@ -203,7 +203,8 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
 # a file is asked of a view of its first 64 KiB, what session sniffing looks at; a daemon log (whose session
 # mentions are looked for in all of its head) is parsed from its head as before.
 _PEEK = 64 << 10
-_MATCH_ONLY = frozenset({"content"})
+_HEAD_NOT_PARSED = frozenset({Reading.MATCH_ONLY, Reading.POSITIONAL})
+_AGAIN_ON_WINDOWS = frozenset({Reading.WINDOWS, Reading.MATCH_ONLY})
 
 
 def _head_size(work: FileWork, entry: FileEntry) -> int:
@@ -216,8 +217,7 @@ def _head_size(work: FileWork, entry: FileEntry) -> int:
         peek = target.read_window(entry, 0, _PEEK)
     except ReadFailure:
         return options.max_file_size  # the read proper records why
-    # An executable's headers hold NUL bytes: a text file that merely starts with `MZ` is not one.
-    if peek.startswith(EXECUTABLE_MAGICS) and b"\0" in peek[:8192]:
+    if is_executable(peek):
         return small
     view = FileView(
         entry, peek, work.catalog, work.ownership.meta, target.read_path, layer=target.origin_of(entry.path),
@@ -226,7 +226,7 @@ def _head_size(work: FileWork, entry: FileEntry) -> int:
     if view.context is Context.LOG:
         return options.max_file_size
     for detector in work.detectors:
-        if detector.name not in _MATCH_ONLY and not getattr(detector, "positional", False) and _wants(detector, view):
+        if detector.reading not in _HEAD_NOT_PARSED and _wants(detector, view):
             return options.max_file_size
     return small
 
@@ -249,7 +249,7 @@ def _reader(target: Target, entry: FileEntry) -> Callable[[int, int], bytes]:
 
 
 def _record_cut(view: FileView, out: FileResult, shown: str) -> None:
-    cut = getattr(view.__dict__.get("hits"), "cut", 0)
+    cut = view.cut_matches
     if cut:
         detail = f"{cut} match(es) of values past {MAX_DISTINCT_PER_PATTERN} distinct per catalog pattern not kept"
         out.skip(Skip(shown, SkipReason.CAP_REACHED, detail))
@@ -287,13 +287,13 @@ def _match_windows(
         owned_to = len(data) if last else len(data) - overlap + WINDOW_CONTEXT
         window = Window(rest.start, rest.owned_from, owned_to, rest.line, rest.head, _reader(target, entry))
         meta, read_path = work.ownership.meta, target.read_path
+        # A window is classified by the file's head, not its own bytes.
         view = FileView(entry, data, work.catalog, meta, read_path, layer=rest.layer, window=window,
-                        user_of=work.ownership.user_of)
-        view.__dict__["context"] = rest.context  # a window is classified by the file's head, not its own bytes
+                        user_of=work.ownership.user_of, fixed_context=rest.context)
         out.bytes_read += max(0, rest.start + len(data) - rest.seen)
         rest.seen = max(rest.seen, rest.start + len(data))
         for detector in detectors:
-            _run(detector, view, out, shown, ask=False)
+            _run(work, detector, view, out, shown, ask=False)
         _record_cut(view, out, shown)
         if last:
             return
@@ -303,12 +303,17 @@ def _match_windows(
         rest.owned_from = WINDOW_CONTEXT
 
 
-def _run(detector: Detector, view: FileView, out: FileResult, shown: str, ask: bool = True) -> bool:
+def _run(work: FileWork, detector: Detector, view: FileView, out: FileResult, shown: str, ask: bool = True) -> bool:
     """Run one detector on a view; True when it wanted the view. A failure costs this file, never the scan."""
     try:
         if ask and not detector.wants(view):
             return False
-        out.add_all(detector.extract(view))
+        items = out.items
+        for item in detector.extract(view):
+            if isinstance(item, Derived):
+                _match_derived(work, view, item, out)
+            else:
+                items.append(item)
     except MatchTimeout as exc:
         out.skip(Skip(shown, SkipReason.DETECTOR_ERROR, f"{detector.name}: {exc}"))
     except (KeyboardInterrupt, SystemExit):
@@ -316,3 +321,17 @@ def _run(detector: Detector, view: FileView, out: FileResult, shown: str, ask: b
     except BaseException as exc:  # a detector bug (or a native panic) must cost one file, never the scan
         out.skip(Skip(shown, SkipReason.DETECTOR_ERROR, f"{detector.name}: {type(exc).__name__}"))
     return True
+
+
+def _match_derived(work: FileWork, view: FileView, derived: Derived, out: FileResult) -> None:
+    """Bytes a detector decoded from its file, matched as the file's own by every pattern matcher, in place;
+    a failure is the deriving detector's."""
+    decoded = FileView(view.entry, derived.data, view.catalog, view.owner_of, view.read_path,
+                       fixed_context=derived.context)
+    for matcher in work.detectors:
+        if matcher.reading is Reading.MATCH_ONLY:
+            out.add_all(matcher.extract(decoded))  # type: ignore[arg-type]  # a matcher derives nothing
+    cut = decoded.cut_matches
+    if cut and derived.cut_label:
+        detail = f"{derived.cut_label}: {cut} match(es) past {MAX_DISTINCT_PER_PATTERN} distinct per pattern not kept"
+        out.skip(Skip(view.path, SkipReason.CAP_REACHED, detail))

@@ -40,7 +40,7 @@ class Recording:
         self.inner = inner
         self.name = inner.name
         self.description = inner.description
-        self.windowed = True
+        self.reading = inner.reading
         self.seen: list[Evidence | Skip] = []
 
     def wants(self, view: FileView) -> bool:
