@@ -24,8 +24,8 @@ from scanner.kinds import Evidence
 from scanner.kinds.models import ModelEvidence
 from scanner.model import Skip
 from scanner.options import WINDOW_OVERLAP, ScanOptions
-from scanner.pipeline import WINDOW_CONTEXT
 from scanner.targets.directory import DirectoryTarget
+from scanner.windows import WINDOW_CONTEXT
 from tests.conftest import write
 from tests.gobuildinfo import go_binary
 
