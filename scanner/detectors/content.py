@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from scanner.catalog import Catalog
-from scanner.catalog.matcher import Hit, PatternKind
+from scanner.catalog.matcher import PatternHit, PatternKind
 from scanner.detectors.base import FileView, Reading
 from scanner.detectors.contexts import is_package_test_file
 from scanner.kinds import Evidence
@@ -106,7 +106,7 @@ class ContentDetector:
         if too_long:
             yield _too_long(view, too_long)
 
-    def _model(self, view: FileView, hit: Hit, context: Context | None = None) -> Iterator[Evidence]:
+    def _model(self, view: FileView, hit: PatternHit, context: Context | None = None) -> Iterator[Evidence]:
         name = decode(hit.text)
         token = _token_around(view.data, hit.start, hit.end)
         if token != name and view.catalog.is_hosted_form(token):
@@ -127,7 +127,7 @@ class ContentDetector:
             return  # `azure/aks`, `azure/devops` in code or docs: a deployment's shape, but nothing selects it
         yield ModelEvidence(name, view.location(view.line_of(hit.start), context, offset=hit.start))
 
-    def _packed(self, view: FileView, hit: Hit, runs: list[int], starts: list[int]) -> Iterator[Evidence]:
+    def _packed(self, view: FileView, hit: PatternHit, runs: list[int], starts: list[int]) -> Iterator[Evidence]:
         """Model ids in compiled code and bytecode, where literals sit back to back.
 
         Rust and Go pack string literals without separators and `.pyc` marshals strings back to back, so
@@ -157,7 +157,7 @@ class ContentDetector:
             if not prose or _named(catalog, name):
                 yield ModelEvidence(name, view.location(view.line_of(lo + start), offset=lo + start))
 
-    def _host(self, view: FileView, hit: Hit, context: Context | None = None) -> Iterator[Evidence]:
+    def _host(self, view: FileView, hit: PatternHit, context: Context | None = None) -> Iterator[Evidence]:
         host = decode(hit.text).lower()
         url = None
         before = _URL_BEFORE.search(view.data, max(0, hit.start - 300), hit.start)
@@ -167,7 +167,7 @@ class ContentDetector:
             url = safe_url(decode(view.data[before.start() : hit.end] + tail[:300]))
         yield EndpointEvidence(host, url, view.location(view.line_of(hit.start), context, offset=hit.start))
 
-    def _credential(self, view: FileView, hit: Hit, claimed: set[tuple[int, int]]) -> Iterator[Evidence]:
+    def _credential(self, view: FileView, hit: PatternHit, claimed: set[tuple[int, int]]) -> Iterator[Evidence]:
         catalog = view.catalog
         spec = catalog.credentials[hit.index]
         found = _secret_of(catalog, hit)
@@ -195,7 +195,7 @@ def _too_long(view: FileView, runs: Counter[str]) -> Skip:
     return Skip(view.path, SkipReason.CAP_REACHED, detail)
 
 
-def _secret_of(catalog: Catalog, hit: Hit) -> tuple[str, int] | None:
+def _secret_of(catalog: Catalog, hit: PatternHit) -> tuple[str, int] | None:
     """A credential hit's secret and its offset, or None for a placeholder. A format known by the key that
     names it (`aws_secret_access_key = …`) holds the secret in its `secret` group; the rest is context."""
     spec = catalog.credentials[hit.index]
@@ -214,7 +214,7 @@ def _secret_of(catalog: Catalog, hit: Hit) -> tuple[str, int] | None:
 _PAIR_REACH = 1024
 
 
-def _pair(view: FileView, hit: Hit, at: int, types: tuple[str, ...]) -> str | None:
+def _pair(view: FileView, hit: PatternHit, at: int, types: tuple[str, ...]) -> str | None:
     """sha256 of the id that goes with a secret (a format of `types`, the catalog's `pairs_with`): the nearest
     one in the same INI section or block (no `[section]` line between them), within _PAIR_REACH bytes."""
     catalog, data, hits = view.catalog, view.data, view.hits
