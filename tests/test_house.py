@@ -20,7 +20,6 @@ MODULES_OVER = {
     "scanner/catalog/schema.py": 694,
     "scanner/targets/directory.py": 608,
     "scanner/catalog/index.py": 470,
-    "scanner/detectors/content.py": 410,
 }
 FUNCTIONS_OVER = {
     "scanner/sessions/shape.py:read_shape": 146,
