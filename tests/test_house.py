@@ -16,7 +16,6 @@ from tests.conftest import REPO
 
 # Over the limits today; each cut removes its line.
 MODULES_OVER = {
-    "scanner/detectors/config_formats.py": 801,
     "scanner/catalog/schema.py": 694,
     "scanner/targets/directory.py": 608,
     "scanner/catalog/index.py": 470,
@@ -29,12 +28,12 @@ FUNCTIONS_OVER = {
     "scanner/catalog/index.py:Catalog.__init__": 89,
     "scanner/catalog/schema.py:_check_values": 76,
     "scanner/detectors/agent_settings.py:read_settings": 73,
-    "scanner/detectors/config_formats.py:parse_hcl": 69,
+    "scanner/formats/config/hcl_items.py:parse_hcl": 69,
     "scanner/sessions/metadata.py:_joined": 69,
-    "scanner/detectors/config_formats.py:_yaml_event": 62,
+    "scanner/formats/config/yaml_items.py:_yaml_event": 62,
 }
-# Private helper classes of two parsers (a YAML and an HCL reader's frame and budget) that share a name today.
-CLASSES_TWICE = {"_Budget", "_Frame"}
+# Classes that share a name today (none: keep it so).
+CLASSES_TWICE: set[str] = set()
 # Module names that are a family on purpose: a package's contract (`base`), the format registries of render/ and
 # diffrender/ (keyed by module name), and the commands of cli/ (one module per command).
 MODULE_FAMILIES = {"__init__.py", "base.py", "json.py", "markdown.py", "table.py"}

@@ -14,7 +14,7 @@ from scanner.catalog.packed_ids import packed_tables
 from scanner.catalog.schema import AgentProduct
 from scanner.detectors.agent_settings import Keys
 from scanner.detectors.base import FileView
-from scanner.detectors.config_formats import ParseFailure, parse_json, parse_yaml
+from scanner.formats.config import ParseFailure, parse_json, parse_yaml
 from scanner.formats.literals import in_sentence
 from scanner.textsafe import decode
 from scanner.vocab import CatalogStatus
