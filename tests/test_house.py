@@ -22,8 +22,8 @@ MODULES_OVER = {
 }
 FUNCTIONS_OVER = {
     "scanner/sessions/shape.py:read_shape": 146,
-    "scanner/detectors/config.py:interpret": 133,
     "scanner/sessions/collect.py:read_log": 113,
+    "scanner/detectors/config.py:interpret": 86,
     "scanner/catalog/schema.py:parse_catalog": 111,
     "scanner/catalog/index.py:Catalog.__init__": 89,
     "scanner/catalog/schema.py:_check_values": 76,
