@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from urllib.parse import urlsplit
 
 from scanner.catalog import Catalog
-from scanner.catalog.schema import EnvVarSpec
+from scanner.catalog.specs import EnvVarSpec
 from scanner.detectors.base import FileView, Reading
 from scanner.detectors.config_parse import MAX_CONFIG_BYTES, key_parts, norm_path
 from scanner.detectors.config_parse import norm_key as _norm
