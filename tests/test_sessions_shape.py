@@ -178,7 +178,7 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
         (("openai", "direct", "openai-responses", ((12, 17),)),),  # model_provider: openai, its own API
         "absent",
     ),
-    ("codex-cli/rollout-session-reasoning-head.jsonl", "codex-cli", (("unknown", None, None, ((1, 10),)),), "absent"),
+    ("codex-cli/rollout-session-reasoning-head.jsonl", "codex-cli", (("unknown", None, None, ((1, 10),)),), "visible"),
     (
         "sessions-more/agent-sessions-fixtures/copilot-cli.events.jsonl",
         "generic",

@@ -34,7 +34,6 @@ from scanner.sessions.keys import (
     MARK,
     MODEL,
     REASONING,
-    REASONING_KINDS,
     REDACTED_KINDS,
     REPLY_MARKS,
     REPLY_OBJECTS,
@@ -63,6 +62,7 @@ from scanner.sessions.keys import (
     TOOL_LISTS,
     URL,
     WANT,
+    is_reasoning_kind,
     key_flags,
 )
 
@@ -191,7 +191,7 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
             role = ""
         # Conversation: a prompt, a system message, a tool's output. Its own ids and times are read, nothing below.
         talk = role in CONVERSATION_ROLES or kind in RESULT_KINDS
-        block = bool(ctx & _IN_REASONING) or kind in REASONING_KINDS or node.get("thought") is True
+        block = bool(ctx & _IN_REASONING) or (bool(kind) and is_reasoning_kind(kind)) or node.get("thought") is True
         reply = bool(ctx & _IN_RESPONSE) or role in ASSISTANT_ROLES or kind in RESPONSE_KINDS
         if kind:
             if kind in REDACTED_KINDS:
