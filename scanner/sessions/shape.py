@@ -253,7 +253,7 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
                     shape.hosts.append(h)  # `upstream: https://x.openai.azure.com/…` names a host too
                 if flags & TOOL and token:
                     shape.tool_calls += 1
-                if flags & _REASONING_FLAGS and not talk:
+                if flags & _REASONING_FLAGS and not talk and not _is_reply_text(node, key, value):
                     state = _reasoning_of(flags, block, token, value)
                     visible = visible or state == VISIBLE
                     secret = secret or state == ENCRYPTED
@@ -320,6 +320,15 @@ def _add_label(shape: Shape, value: str, served: bool) -> None:
         shape.labels.append(value)
     if served and len(shape.served) < MAX_LABELS and value not in shape.served:
         shape.served.append(value)
+
+
+_REPLY_TEXT_KEYS = ("content", "text", "response", "message", "output")
+
+
+def _is_reply_text(node: dict[str, Any], key: str, value: str) -> bool:
+    """A reasoning key whose text is the record's reply itself (SWE-agent's `thought` beside the same `content` or
+    `response`) is the reply under a second name, no reasoning channel."""
+    return any(node.get(k) == value for k in _REPLY_TEXT_KEYS if k != key)
 
 
 def _reasoning_of(flags: int, block: bool, token: bool, value: str) -> str | None:
