@@ -65,6 +65,7 @@ from scanner.model import (
 )
 from scanner.sessions.corroborate import attach
 from scanner.sessions.metadata import fold
+from scanner.sessions.products import complete
 from scanner.sessions.routes import build_routes
 
 Extend = Callable[[Inventory], Inventory]
@@ -309,7 +310,7 @@ class InventoryBuilder:
         before the findings are derived."""
         self._drop_overridden()
         agents = self._build_agents()
-        found = fold(self._sessions, self._session_meta, self.catalog)
+        found = complete(fold(self._sessions, self._session_meta, self.catalog), agents, self.catalog)
         self._routes_of_sessions(found)
         models = self._build_models(mentioned_in(found))
         sdks = tuple(self._sdk_entry(key, locs) for key, locs in self._sdks.items())

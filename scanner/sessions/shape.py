@@ -17,6 +17,7 @@ Nothing here raises: the walk stops at MAX_NODES nodes, MAX_DEPTH levels and MAX
 
 from __future__ import annotations
 
+import json
 import re
 from collections import deque
 from collections.abc import Callable
@@ -259,6 +260,10 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
                     secret = secret or state == ENCRYPTED
                 if flags & TEXT and not block and not talk and value.find(THINK_TAG, 0, THINK_WINDOW) != -1:
                     visible = True  # `<think>…</think>` inline: a reasoning model's text, readable
+                if block and flags & SECRET and value[:1] == "{" and depth < MAX_DEPTH:
+                    embedded = _embedded(value)  # a signature that is the provider's reasoning item, as JSON
+                    if embedded is not None:
+                        queue.append((embedded, key, below, _IN_REASONING | _IN_RESPONSE * reply))
             elif kind_of is dict or kind_of is list:
                 if talk or flags & (ARGS | CONTENT):
                     continue  # conversation: a tool's arguments or output, a prompt
@@ -320,6 +325,21 @@ def _add_label(shape: Shape, value: str, served: bool) -> None:
         shape.labels.append(value)
     if served and len(shape.served) < MAX_LABELS and value not in shape.served:
         shape.served.append(value)
+
+
+_MAX_EMBEDDED = 1 << 16
+
+
+def _embedded(value: str) -> dict[str, Any] | None:
+    """The JSON object a reasoning block's signature holds as text (pi keeps OpenAI's whole reasoning item there),
+    bounded in size; None when it is no JSON object."""
+    if len(value) > _MAX_EMBEDDED:
+        return None
+    try:
+        decoded = json.loads(value)
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
+        return None
+    return decoded if isinstance(decoded, dict) else None
 
 
 _REPLY_TEXT_KEYS = ("content", "text", "response", "message", "output")
