@@ -14,6 +14,7 @@ import pytest
 
 from scanner.catalog import Catalog
 from scanner.catalog.spelling import identify_spelled
+from scanner.diff.compare import diff_inventories
 from scanner.render import RENDERERS, render
 from scanner.render._view import ReportOptions
 from scanner.sessions.collect import collect
@@ -402,3 +403,15 @@ def test_a_model_mentioned_a_thousand_times_and_configured_once_stays_wired(
     m = model(doc, "gemini-2.5-pro")
     assert m["wired"] and m["mentioned_in_sessions"] == 5
     assert "/srv/app/config.yaml" in {loc["path"] for loc in m["locations"]}
+
+
+def test_diff_ignores_ids_a_conversation_only_mentions_unless_asked(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # The same machine a day apart: the session's tool printed other ids; the model that served it did not change.
+    write(tmp_path / "old", CLAUDE, claude_session_quoting("compare " + ", ".join(QUOTED[:2])))
+    write(tmp_path / "new", CLAUDE, claude_session_quoting("compare " + ", ".join(QUOTED[2:])))
+    old, _ = scan_dir(tmp_path / "old")
+    new, _ = scan_dir(tmp_path / "new")
+    assert [c for c in diff_inventories(old, new).changes if c.section == "models"] == []
+    moved = {(c.key, c.kind.value) for c in diff_inventories(old, new, mentions=True).changes if c.section == "models"}
+    assert moved == {("gemini-2.5-pro", "removed"), ("gpt-5", "removed"), ("grok-4", "added"),
+                     ("deepseek-chat", "added")}
