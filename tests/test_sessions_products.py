@@ -87,3 +87,26 @@ def test_a_signature_holding_the_reasoning_item_as_json_shows_its_summary(catalo
     block = thinking["message"]["content"][0]
     block["thinkingSignature"] = json.dumps({**json.loads(block["thinkingSignature"]), "summary": []})
     assert "visible" not in read_shape(thinking).reasoning
+
+
+def test_a_proxy_alias_naming_the_maker_its_config_maps_to_is_no_mismatch(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # A LiteLLM proxy's spend log (the constructed row: o3-pro on Azure) under three of the proxy's own aliases: one
+    # that names its maker and that the config maps to that model, one that hides its maker, one the config maps to
+    # Amazon's Nova (a fallback served it: the seed's mismatch).
+    row = json.loads((DATA / "constructed/litellm-spendlogs.jsonl").read_text())
+    aliases = ("GPTReasoner", "Reasoner", "NovaPro1")
+    rows = [{**row, "model_group": alias, "session_id": f"c8e1d7f2-0a3b-4c5d-8e9f-a0b1c2d3e4f{n}"}
+            for n, alias in enumerate(aliases)]
+    write(tmp_path, "/var/log/litellm/spend-logs-00.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
+    config = "model_list:\n" + "".join(
+        f"  - model_name: {alias}\n    litellm_params:\n      model: {model}\n"
+        for alias, model in zip(aliases, ("azure/o3-pro", "azure/o3-pro", "bedrock/amazon.nova-pro-v1:0"), strict=True)
+    )
+    write(tmp_path, "/etc/litellm/config.yaml", config)
+    _, doc = scan_dir(tmp_path)
+    flagged = {s["session_id"][-1]: s["mismatched_labels"] for s in doc["sessions"]}
+    assert flagged == {"0": [], "1": ["Reasoner"], "2": ["NovaPro1"]}
+    assert sorted(f["id"] for f in doc["findings"] if f["id"].startswith("session-label-mismatch")) == [
+        "session-label-mismatch:c8e1d7f2-0a3b-4c5d-8e9f-a0b1c2d3e4f1",
+        "session-label-mismatch:c8e1d7f2-0a3b-4c5d-8e9f-a0b1c2d3e4f2",
+    ]

@@ -66,7 +66,7 @@ from scanner.model import (
 from scanner.sessions.corroborate import attach
 from scanner.sessions.metadata import fold
 from scanner.sessions.products import complete
-from scanner.sessions.routes import build_routes
+from scanner.sessions.routes import build_routes, declared_agree
 
 Extend = Callable[[Inventory], Inventory]
 MAX_URLS = 20
@@ -323,7 +323,7 @@ class InventoryBuilder:
                 self._switches.items(), key=lambda kv: (kv[0][0], kv[0][1] or "", kv[0][2])
             )
         )
-        sessions = attach(in_order("sessions", found), self._session_notes)
+        sessions = declared_agree(attach(in_order("sessions", found), self._session_notes), models, self.catalog)
         mcp_servers = tuple(
             McpServerEntry(n, t, c, u, e, user, cfg, locs.sorted(), locs.cut())
             for (n, t, c, u, e, user, cfg), locs in sorted(
