@@ -4,7 +4,8 @@
 
 Sections: wired models (recall over the truth's served and config-selected models, precision over every model
 reported wired), their vendor and route; sessions found (and reported sessions that are none: metadata,
-fixtures counted apart); per-session vendor, route and reasoning visibility; label mismatches; test fixtures
+fixtures counted apart); per-session vendor, route and reasoning visibility; label mismatches (precision over
+each session reported mismatched); test fixtures
 never counted as wiring; findings that name a model the truth does not hold.
 
 Reads only `models[].name/canonical/base_model/wired/vendor/served_via/locations`, `sessions[].path/location/
@@ -92,9 +93,20 @@ def score_sessions(truth: dict[str, Any], inv: dict[str, Any]) -> list[Section]:
         reasoning.truth(seen == t["reasoning"], f"{label}: want {t['reasoning']}, got {seen}")
         if t.get("label_mismatch"):
             mismatch.truth(any(s.get("mismatched_labels") for s in got), f"{label}: labels {t['labels']}")
+    flagged = {p for t in truth.get("sessions", []) if t.get("label_mismatch") for p in t.get("paths", [t["path"]])}
     for path, sessions in sorted(by_path.items()):  # per file: a proxy log holds thousands of request sessions
         found.reported(path in known, f"{path}: {len(sessions)} session(s), not a session file of the truth")
+        wrong = sum(1 for s in sessions if s.get("mismatched_labels"))
+        if wrong:  # each session a mismatch is reported on, so a proxy log's false ones count one by one
+            for _ in range(wrong if path not in flagged else 0):
+                mismatch.reported(False, f"{path}: labels {_labels(sessions)} reported as mismatched")
+            if path in flagged:
+                mismatch.reported(True, path)
     return [found, vendor, route, reasoning, mismatch]
+
+
+def _labels(sessions: list[dict[str, Any]]) -> list[str]:
+    return sorted({label for s in sessions for label in s.get("mismatched_labels") or ()})[:4]
 
 
 def score_fixtures(truth: dict[str, Any], inv: dict[str, Any]) -> list[Section]:

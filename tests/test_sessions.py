@@ -80,7 +80,9 @@ def test_codex_reasoning_rollout_has_summaries_only(catalog: Catalog) -> None:
     assert s.format == "codex-cli"
     # agent_reasoning events carry no provider id: unknown, never an empty list
     assert [(p.vendor, p.record_ranges) for p in s.providers] == [("unknown", ((1, 10),))]
-    assert s.reasoning == "absent"
+    # their text is the reasoning's summary, readable: visible
+    assert s.reasoning == "visible"
+    assert s.providers[0].visible_records == ((2, 8),)  # a run spans the records between that carry none
 
 
 def test_cline_task_folder(catalog: Catalog) -> None:

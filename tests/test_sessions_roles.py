@@ -14,6 +14,9 @@ import pytest
 
 from scanner.catalog import Catalog
 from scanner.catalog.spelling import identify_spelled
+from scanner.diff.compare import diff_inventories
+from scanner.render import RENDERERS, render
+from scanner.render._view import ReportOptions
 from scanner.sessions.collect import collect
 from tests.conftest import ScanFn, write
 
@@ -65,6 +68,28 @@ def test_a_tool_result_listing_four_vendors_ids_adds_none_of_them_as_wired(tmp_p
     assert [p["vendor"] for p in s["providers"]] == ["anthropic"]
     assert not any(name in f["id"] or name in f["title"] for f in doc["findings"] for name in QUOTED)
     assert not any(r["alias"] in QUOTED for r in doc["routes"])
+
+
+@pytest.mark.parametrize("every_model", [False, True])
+def test_a_served_model_another_sessions_tool_output_quotes_renders_in_every_format(
+    tmp_path: Path, scan_dir: ScanFn, every_model: bool
+) -> None:
+    # Claude Code served claude-haiku; a Codex rollout's tool output quotes that id: the model is wired and
+    # mentioned, and each report says how each place found it.
+    write(tmp_path, CLAUDE, (DATA / "claude-code/session-basic.jsonl").read_text())
+    records = lines("codex-cli/rollout-session-basic.jsonl")
+    for r in records:
+        payload = r.get("payload") or {}
+        if payload.get("type") == "custom_tool_call_output":
+            payload["output"] = [{"type": "input_text", "text": "model: claude-haiku-4-5-20251001, gemini-2.5-pro\n"}]
+    write(tmp_path, "/home/dev/.codex/sessions/2026/08/20/rollout-2026-08-20T11-16-42-01a01ee3.jsonl", jsonl(records))
+    inv, doc = scan_dir(tmp_path)
+    haiku = model(doc, "claude-haiku-4-5-20251001")
+    assert haiku["wired"] and {"session", "conversation"} <= {loc["context"] for loc in haiku["locations"]}
+    options = ReportOptions(all=every_model)
+    for fmt in RENDERERS:
+        assert "claude-haiku-4-5-20251001" in render(fmt, inv, options), fmt
+    assert ("gemini-2.5-pro" in render("cyclonedx", inv, options)) is every_model
 
 
 def test_structured_tool_output_quoting_another_vendors_reply_is_no_fingerprint(
@@ -378,3 +403,15 @@ def test_a_model_mentioned_a_thousand_times_and_configured_once_stays_wired(
     m = model(doc, "gemini-2.5-pro")
     assert m["wired"] and m["mentioned_in_sessions"] == 5
     assert "/srv/app/config.yaml" in {loc["path"] for loc in m["locations"]}
+
+
+def test_diff_ignores_ids_a_conversation_only_mentions_unless_asked(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # The same machine a day apart: the session's tool printed other ids; the model that served it did not change.
+    write(tmp_path / "old", CLAUDE, claude_session_quoting("compare " + ", ".join(QUOTED[:2])))
+    write(tmp_path / "new", CLAUDE, claude_session_quoting("compare " + ", ".join(QUOTED[2:])))
+    old, _ = scan_dir(tmp_path / "old")
+    new, _ = scan_dir(tmp_path / "new")
+    assert [c for c in diff_inventories(old, new).changes if c.section == "models"] == []
+    moved = {(c.key, c.kind.value) for c in diff_inventories(old, new, mentions=True).changes if c.section == "models"}
+    assert moved == {("gemini-2.5-pro", "removed"), ("gpt-5", "removed"), ("grok-4", "added"),
+                     ("deepseek-chat", "added")}

@@ -178,7 +178,7 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
         (("openai", "direct", "openai-responses", ((12, 17),)),),  # model_provider: openai, its own API
         "absent",
     ),
-    ("codex-cli/rollout-session-reasoning-head.jsonl", "codex-cli", (("unknown", None, None, ((1, 10),)),), "absent"),
+    ("codex-cli/rollout-session-reasoning-head.jsonl", "codex-cli", (("unknown", None, None, ((1, 10),)),), "visible"),
     (
         "sessions-more/agent-sessions-fixtures/copilot-cli.events.jsonl",
         "generic",
@@ -241,13 +241,13 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
         "sessions-more/swe-agent/6e44b9__sweagenttestrepo-1c2844.traj",
         "generic",
         (("openai", None, None, ((4, 10),)),),
-        "visible",
+        "absent",  # `thought` is the reply text again, no reasoning channel
     ),
     (
         "sessions-more/swe-agent/function_calling_simple.traj",
         "generic",
         (("openai", None, None, ((3, 11),)),),
-        "visible",
+        "absent",  # `thought` is the reply text again, no reasoning channel
     ),
     (
         "sessions-more/vcr-cassettes-otel-demo-agent/azure_gpt-5.5_cassette.yaml",

@@ -4,14 +4,17 @@ Before the folds build (they need a fold's state, not finished entries), in this
 1. overridden settings: a model setting a product overrides is no location of that model;
 2. config routes: the route a user's agent config states reroutes the models that config selects;
 3. shipped lists: a family-grammar id in a product's model-list file counts only where the list ships it;
-4. session models: a session's label the catalogs place takes the routes its providers of that vendor served;
-   and how many sessions only mention each id;
-5. bundled SDKs: an agent install bundles the SDKs installed inside or beside it and declared by it.
+4. bundled SDKs: an agent install bundles the SDKs installed inside or beside it and declared by it;
+5. session products: what a session's records left open (vendor, route) is filled from the agent product
+   whose folder holds it;
+6. session models: a session's label the catalogs place takes the routes its providers of that vendor served;
+   and how many sessions only mention each id.
 After the folds build, on entries (each kind in its declared order):
-6. unknown agents: programs that call models, with the configs found in folders of their name, are agents of
+7. unknown agents: programs that call models, with the configs found in folders of their name, are agents of
    unknown kind;
-7. session routes: each alias with the route configs declare and what sessions observed behind it;
-8. then each kind's own joins (`Kind.joins`), in `KINDS` order.
+8. declared labels: a session label a config maps to the maker that served it is no mismatch;
+9. session routes: each alias with the route configs declare and what sessions observed behind it;
+10. then each kind's own joins (`Kind.joins`), in `KINDS` order.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from scanner.kinds.models import ModelFold
 from scanner.kinds.sdks import SdkFold
 from scanner.kinds.sessions import SessionEntry, SessionFold
 from scanner.model import Context
-from scanner.sessions.routes import build_routes
+from scanner.sessions.routes import build_routes, declared_agree
 
 
 def before_build(folds: dict[str, Any], ctx: FoldContext) -> None:
@@ -42,8 +45,9 @@ def before_build(folds: dict[str, Any], ctx: FoldContext) -> None:
     overridden_settings(agents, models)
     config_routes(agents, models)
     models.shipped = agents.shipped()
-    session_models(sessions.folded(), models, ctx)
     agents.sdks = sdks.installs.keys()
+    sessions.complete(agents.build())
+    session_models(sessions.folded(), models, ctx)
 
 
 def overridden_settings(agents: AgentFold, models: ModelFold) -> None:
@@ -93,8 +97,10 @@ def after_build(inv: Inventory, folds: dict[str, Any], ctx: FoldContext, kinds: 
     agents: AgentFold = folds["agents"]
     found = Found(inv.models, inv.mcp_servers, inv.credentials)
     unknown = unknown_agents(agents.programs.values(), agents.program_hosts, agents.sdks, found)
+    sessions = declared_agree(inv.sessions, inv.models, ctx.catalog)
     inv = dataclasses.replace(
-        inv, agents=inv.agents + tuple(unknown), routes=build_routes(inv.models, inv.sessions, ctx.known_routes)
+        inv, agents=inv.agents + tuple(unknown), sessions=sessions,
+        routes=build_routes(inv.models, sessions, ctx.known_routes),
     )
     for kind in kinds:
         for join in kind.joins:

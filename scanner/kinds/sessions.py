@@ -6,7 +6,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from scanner.kinds.agents import AgentEntry
 
 from scanner.kinds.base import DiffIdentity, DiffItem, FoldContext, JsonShape, Kind, ReportTable, table_of, text
 from scanner.model import Location
@@ -151,6 +154,12 @@ class SessionFold:
 
             self._folded = fold(self.sessions, self.metas, self.ctx.catalog)
         return self._folded
+
+    def complete(self, agents: Sequence[AgentEntry]) -> None:
+        """What the records left open, filled from the agent product whose folder holds each session."""
+        from scanner.sessions.products import complete
+
+        self._folded = complete(self.folded(), tuple(agents), self.ctx.catalog)
 
     def build(self) -> tuple[SessionEntry, ...]:
         from scanner.sessions.corroborate import attach

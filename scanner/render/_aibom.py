@@ -24,7 +24,7 @@ from scanner.vocab import PSEUDO_VENDORS, CatalogStatus
 
 # How a location's context found a fact, in CycloneDX's analysis-technique words, and how much it says: a config
 # or environment assignment declares the value, a session's served-by record observed it, a binary's string table
-# or a log only names it.
+# or a log only names it; a session's conversation (a prompt, a tool's output) only mentions it.
 TECHNIQUE: dict[Context, str] = {
     Context.CONFIG: "manifest-analysis",
     Context.ENV: "manifest-analysis",
@@ -36,6 +36,7 @@ TECHNIQUE: dict[Context, str] = {
     Context.BINARY: "binary-analysis",
     Context.SESSION: "dynamic-analysis",
     Context.LOG: "dynamic-analysis",
+    Context.CONVERSATION: "other",
 }
 CONTEXT_CONFIDENCE: dict[Context, float] = {
     Context.CONFIG: 0.9,
@@ -48,6 +49,7 @@ CONTEXT_CONFIDENCE: dict[Context, float] = {
     Context.DOCS: 0.2,
     Context.COMMENT: 0.2,
     Context.TEST: 0.1,
+    Context.CONVERSATION: 0.1,
 }
 LEVEL: dict[Confidence, float] = {Confidence.HIGH: 0.9, Confidence.MEDIUM: 0.6, Confidence.LOW: 0.3}
 # How sure the catalogs are of a vendor: a listed id, a family grammar, or an alias inheriting its base's vendor.

@@ -231,8 +231,9 @@ def read_log(
                 if record.line is None and every is None:
                     every = _all(mentions)
                 acc.mention(mentions.get(record.line, ()) if record.line is not None else every or ())
-            # A known agent's log is a session log; the generic adapter needs a sign of one.
-            if hits or facts.labels or shape.reasoning or adapter.name != "generic":
+            # A known agent's log is a session log; the generic adapter needs a sign of one (a tool call the model
+            # issued is one: Kimi CLI's records name neither model nor provider).
+            if hits or facts.labels or shape.reasoning or shape.tool_calls or adapter.name != "generic":
                 signal.add(sid)
             for label in facts.labels:
                 if len(seen_labels) < MAX_LABELS_PER_FILE:

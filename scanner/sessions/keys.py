@@ -243,6 +243,11 @@ REASONING_KINDS = frozenset(
     }
 )
 REDACTED_KINDS = frozenset({"redacted_thinking", "reasoning.encrypted"})
+# A record type one of whose words names reasoning is a reasoning block, whatever else it says (Codex's
+# `agent_reasoning` events, a `reasoning_summary`, a `thinking_delta`).
+_REASONING_WORDS = frozenset({"reasoning", "thinking", "think", "thought", "thoughts"})
+_KIND_WORDS = re.compile(r"[a-z]+")
+_REASONING_KIND: dict[str, bool] = {}
 TOOL_KINDS = frozenset(
     {
         "tool_call",
@@ -279,6 +284,16 @@ def key_flags(key: str) -> int:
     if len(_FLAGS) < 20_000:
         _FLAGS[key] = flags
     return flags
+
+
+def is_reasoning_kind(kind: str) -> bool:
+    """Whether a record's `type` (lowercased) names a reasoning block."""
+    found = _REASONING_KIND.get(kind)
+    if found is None:
+        found = kind in REASONING_KINDS or not _REASONING_WORDS.isdisjoint(_KIND_WORDS.findall(kind))
+        if len(_REASONING_KIND) < 20_000:
+            _REASONING_KIND[kind] = found
+    return found
 
 
 def is_id_key(key: str) -> bool:

@@ -7,8 +7,11 @@ model a deployment map gives, and the provider the sessions under that label wer
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from dataclasses import replace
 
+from scanner.catalog import Catalog
 from scanner.kinds.models import ModelEntry
 from scanner.kinds.routes import RouteEntry
 from scanner.kinds.sessions import SessionEntry, SessionProvider
@@ -70,3 +73,41 @@ def build_routes(
             )
         )
     return tuple(out)
+
+
+def declared_agree(
+    sessions: tuple[SessionEntry, ...], models: tuple[ModelEntry, ...], catalog: Catalog
+) -> tuple[SessionEntry, ...]:
+    """A label that names its maker in its own words and that a config maps to that maker's model (a proxy's
+    `ClaudeSonnet4` for `us.anthropic.claude-sonnet-4-…`) is no mismatch when that maker served the session: the
+    alias is declared and says who serves it. A label that hides its maker (`muse-special`, mapped to gpt-5.5) or
+    names another (`NovaPro1` served by Anthropic) stays a mismatch."""
+    declared = {m.name: m.vendor for m in models if m.wired and m.base_model and m.vendor}
+    if not declared:
+        return sessions
+    names = _maker_names(catalog)
+    out = []
+    for s in sessions:
+        served = {p.vendor for p in s.providers}
+        kept = tuple(
+            label
+            for label in s.mismatched_labels
+            if not (declared.get(label) in served and names.get(declared[label] or "", set()) & _words(label))
+        )
+        out.append(s if kept == s.mismatched_labels else replace(s, mismatched_labels=kept))
+    return tuple(out)
+
+
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
+
+
+def _words(label: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(label)}
+
+
+def _maker_names(catalog: Catalog) -> dict[str, set[str]]:
+    """The words a vendor's models are called by: its id and the first word of each family (`claude`, `gpt`)."""
+    out: dict[str, set[str]] = {}
+    for f in catalog.families:
+        out.setdefault(f.vendor, {f.vendor}).add(re.split(r"[^a-z]+", f.id.lower())[0])
+    return out

@@ -17,6 +17,7 @@ Nothing here raises: the walk stops at MAX_NODES nodes, MAX_DEPTH levels and MAX
 
 from __future__ import annotations
 
+import json
 import re
 from collections import deque
 from collections.abc import Callable
@@ -34,7 +35,6 @@ from scanner.sessions.keys import (
     MARK,
     MODEL,
     REASONING,
-    REASONING_KINDS,
     REDACTED_KINDS,
     REPLY_MARKS,
     REPLY_OBJECTS,
@@ -63,6 +63,7 @@ from scanner.sessions.keys import (
     TOOL_LISTS,
     URL,
     WANT,
+    is_reasoning_kind,
     key_flags,
 )
 
@@ -191,7 +192,7 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
             role = ""
         # Conversation: a prompt, a system message, a tool's output. Its own ids and times are read, nothing below.
         talk = role in CONVERSATION_ROLES or kind in RESULT_KINDS
-        block = bool(ctx & _IN_REASONING) or kind in REASONING_KINDS or node.get("thought") is True
+        block = bool(ctx & _IN_REASONING) or (bool(kind) and is_reasoning_kind(kind)) or node.get("thought") is True
         reply = bool(ctx & _IN_RESPONSE) or role in ASSISTANT_ROLES or kind in RESPONSE_KINDS
         if kind:
             if kind in REDACTED_KINDS:
@@ -253,12 +254,16 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
                     shape.hosts.append(h)  # `upstream: https://x.openai.azure.com/…` names a host too
                 if flags & TOOL and token:
                     shape.tool_calls += 1
-                if flags & _REASONING_FLAGS and not talk:
+                if flags & _REASONING_FLAGS and not talk and not _is_reply_text(node, key, value):
                     state = _reasoning_of(flags, block, token, value)
                     visible = visible or state == VISIBLE
                     secret = secret or state == ENCRYPTED
                 if flags & TEXT and not block and not talk and value.find(THINK_TAG, 0, THINK_WINDOW) != -1:
                     visible = True  # `<think>…</think>` inline: a reasoning model's text, readable
+                if block and flags & SECRET and value[:1] == "{" and depth < MAX_DEPTH:
+                    embedded = _embedded(value)  # a signature that is the provider's reasoning item, as JSON
+                    if embedded is not None:
+                        queue.append((embedded, key, below, _IN_REASONING | _IN_RESPONSE * reply))
             elif kind_of is dict or kind_of is list:
                 if talk or flags & (ARGS | CONTENT):
                     continue  # conversation: a tool's arguments or output, a prompt
@@ -320,6 +325,30 @@ def _add_label(shape: Shape, value: str, served: bool) -> None:
         shape.labels.append(value)
     if served and len(shape.served) < MAX_LABELS and value not in shape.served:
         shape.served.append(value)
+
+
+_MAX_EMBEDDED = 1 << 16
+
+
+def _embedded(value: str) -> dict[str, Any] | None:
+    """The JSON object a reasoning block's signature holds as text (pi keeps OpenAI's whole reasoning item there),
+    bounded in size; None when it is no JSON object."""
+    if len(value) > _MAX_EMBEDDED:
+        return None
+    try:
+        decoded = json.loads(value)
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
+        return None
+    return decoded if isinstance(decoded, dict) else None
+
+
+_REPLY_TEXT_KEYS = ("content", "text", "response", "message", "output")
+
+
+def _is_reply_text(node: dict[str, Any], key: str, value: str) -> bool:
+    """A reasoning key whose text is the record's reply itself (SWE-agent's `thought` beside the same `content` or
+    `response`) is the reply under a second name, no reasoning channel."""
+    return any(node.get(k) == value for k in _REPLY_TEXT_KEYS if k != key)
 
 
 def _reasoning_of(flags: int, block: bool, token: bool, value: str) -> str | None:

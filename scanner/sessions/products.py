@@ -1,0 +1,96 @@
+"""A session whose records say nothing of who served them, or by which route, completed from the agent product
+whose folder holds it.
+
+A product's folder is the hidden folder its catalogued settings files sit in (`.kimi` of `.kimi/config.toml`,
+`.config/io.datasette.llm` of its `default_model.txt`); a session file under that folder was written by that product.
+What the user's config there selects (the models and the route of that product's config in that folder) comes
+first; else the product's catalogued provider and default route (`vendor`, `default_route` in agents.toml). Only
+what the records left open is filled: a provider named by nothing (`unknown`, no candidates) takes the selected
+vendor, a provider of that vendor with no route takes the route, each at low confidence with an `agent-product`
+rule saying where it came from. A session in a test fixture is left alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from scanner.catalog import Catalog
+from scanner.catalog.schema import AgentProduct
+from scanner.catalog.spelling import identify_spelled
+from scanner.kinds.agents import AgentConfig, AgentEntry
+from scanner.kinds.sessions import RuleEvidence, SessionEntry, SessionProvider
+from scanner.vocab import PSEUDO_VENDORS, Confidence, Context
+
+RULE = "agent-product"
+_GLOB = frozenset("*?[{~")
+
+
+@dataclass(frozen=True)
+class _Default:
+    product: str
+    vendor: str | None
+    route: str | None
+
+
+def product_folders(catalog: Catalog) -> tuple[tuple[str, AgentProduct], ...]:
+    """(`/<folder>/`, product) for each product settings file under a hidden folder of a home, deepest first."""
+    out: dict[str, AgentProduct] = {}
+    for product in catalog.agents:
+        for f in product.settings:
+            folder = f.path.rsplit("/", 1)[0] if "/" in f.path else ""
+            if folder.startswith(".") and not _GLOB & set(folder):
+                out.setdefault(f"/{folder}/", product)
+    return tuple(sorted(out.items(), key=lambda kv: (-len(kv[0]), kv[0])))
+
+
+def _config_of(path: str, entry: AgentEntry | None) -> AgentConfig | None:
+    """The product's config in the folder that holds the session (`/home/u/.kimi/config.toml` for a session under
+    `/home/u/.kimi/`): a config in a project folder (no hidden folder on its path) speaks for no session."""
+    for config in entry.configs if entry else ():
+        for f in config.files:
+            folder = f.rsplit("/", 1)[0]
+            if "/." in folder and path.startswith(folder + "/"):
+                return config
+    return None
+
+
+def _default(path: str, folders: tuple[tuple[str, AgentProduct], ...], agents: dict[str, AgentEntry],
+             catalog: Catalog) -> _Default | None:
+    product = next((p for folder, p in folders if folder in path), None)
+    if product is None:
+        return None
+    config = _config_of(path, agents.get(product.id))
+    vendor, route = product.vendor, product.default_route
+    if config is not None:
+        chosen = {identify_spelled(catalog, m).vendor for m in config.models} - {None, *PSEUDO_VENDORS}
+        if len(chosen) == 1:
+            vendor = next(iter(chosen))
+        route = config.served_via or route
+    return _Default(product.id, vendor, route)
+
+
+def _filled(p: SessionProvider, d: _Default) -> SessionProvider:
+    vendor, via = p.vendor, p.served_via
+    if vendor == "unknown" and not p.candidates and d.vendor:
+        vendor = d.vendor
+    if via is None and vendor not in PSEUDO_VENDORS and (d.vendor is None or vendor == d.vendor):
+        via = d.route
+    if (vendor, via) == (p.vendor, p.served_via):
+        return p
+    rule = RuleEvidence(RULE, 1, d.product, Confidence.LOW)
+    confidence = Confidence.LOW if vendor != p.vendor else p.confidence
+    return replace(p, vendor=vendor, served_via=via, confidence=confidence, evidence=(*p.evidence, rule))
+
+
+def complete(sessions: list[SessionEntry], agents: tuple[AgentEntry, ...], catalog: Catalog) -> list[SessionEntry]:
+    folders = product_folders(catalog)
+    by_name = {a.name: a for a in agents}
+    out = []
+    for s in sessions:
+        gaps = any(p.served_via is None or p.vendor == "unknown" for p in s.providers)
+        d = _default(s.location.path, folders, by_name, catalog) if gaps else None
+        if d is None or s.location.context is Context.TEST:
+            out.append(s)
+            continue
+        out.append(replace(s, providers=tuple(_filled(p, d) for p in s.providers)))
+    return out
