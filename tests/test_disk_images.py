@@ -16,7 +16,9 @@ import pytest
 from scanner import api
 from scanner.catalog import Catalog
 from scanner.inventory.document import dumps
+from scanner.inventory.load import from_document
 from scanner.options import ScanOptions
+from scanner.render import render
 from scanner.targets import DirectoryTarget, WalkOptions
 from scanner.targets.container.errors import ImageError
 from scanner.targets.registry import TargetKind, detect_kind, open_target
@@ -297,3 +299,8 @@ def test_an_encrypted_volume_is_named_encrypted(ext4: Path, catalog: Catalog) ->
     assert locked == [{"type": "luks", "mount": None, "volume": "secret", "status": "not-read",
                        "detail": "encrypted (LUKS)"}]
     assert "claude-opus-4-8" in {m["name"] for m in doc["models"]}
+    # The AI-BOMs say the scan is partial: the locked volume is named in both standards' completeness.
+    inv = from_document(doc)
+    [composition] = json.loads(render("cyclonedx", inv))["compositions"]
+    assert composition["aggregate"] == "incomplete"
+    assert "luks filesystem secret not-read" in render("spdx", inv)
