@@ -17,7 +17,7 @@ from scanner.detectors.base import FileView
 from scanner.detectors.config_parse import MAX_CONFIG_BYTES
 from scanner.detectors.config_parse import norm_key as _norm
 from scanner.detectors.contexts import is_comment_line
-from scanner.detectors.providers import record_aliases, record_routes
+from scanner.detectors.providers import moved_vendors, record_aliases, record_routes
 from scanner.model import (
     Context,
     EndpointEvidence,
@@ -263,6 +263,7 @@ def interpret(
 
     # What each record (list element or mapping) says about route and base model.
     routes = record_routes(items, catalog, provider_keys)
+    moved = moved_vendors(items, catalog)
     bases: dict[tuple[str, ...], str] = {}
     for item in items:
         key = _norm(item.path[-1]) if item.path else ""
@@ -271,8 +272,9 @@ def interpret(
 
     consumed: set[tuple[str, ...]] = set()
     for named in record_aliases(items):
-        # Vibe's `alias`, Kimi's `[models.<alias>]`, Continue's `name`: the alias runs the record's model.
-        if named.record in bases or catalog.identify(named.name).catalog != "unknown":
+        # Vibe's `alias`, Kimi's `[models.<alias>]`, Continue's `name`: the alias runs the record's model. A listed
+        # id is a model itself; one of a family's shape only (`kimi-k2-turbo` -> `…-turbo-preview`) is an alias.
+        if named.record in bases or catalog.identify(named.name).catalog == "known":
             continue
         loc = locate(named.line, False)
         yield ModelEvidence(named.name, loc, base_model=named.model, served_via=routes.get(named.record))
@@ -355,6 +357,8 @@ def interpret(
             # A list of ids (`models: [a, b]`) takes the route of the record that holds the list.
             route = routes.get(record) or (routes.get(_record(record)) if record[-1:] == item.path[-1:] else None)
             route = None if key in base_keys else route  # the model behind an alias: the alias has the route
+            if route is None and key not in base_keys and moved:
+                route = moved.get(catalog.identify(value).vendor or "")
             yield ModelEvidence(value, loc, bases.get(record), route, variable)
             continue
 

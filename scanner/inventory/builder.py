@@ -339,10 +339,12 @@ class InventoryBuilder:
                 if not located:
                     continue
             bases = self._model_base.get(name) or set()
-            base = min(bases) if bases else by_deployment.get(name.rsplit("/", 1)[-1]) or ident.base_model
+            # Spread only to an in-house name (`azure/gpt5mini-prod` of the deployment `gpt5mini-prod`): a router's
+            # id that ends like an alias (`moonshotai/kimi-k2-turbo` beside Kimi's `[models.kimi-k2-turbo]`) is its own.
+            spread = by_deployment.get(name.rsplit("/", 1)[-1]) if ident.catalog == CatalogStatus.UNKNOWN else None
+            base = min(bases) if bases else spread or ident.base_model
             # A route stated for the id (a client, a setting) beats the vendor's own API inferred from its SDK.
-            stated = sorted(self._model_via.get(name) or (), key=lambda r: (r in ("direct", "self-hosted"), r))
-            via = ident.served_via or (stated[0] if stated else None)
+            via = ident.served_via or _best_route(self._model_via.get(name) or ())
             canonical, vendor, family, lifecycle, known = (
                 ident.canonical,
                 ident.vendor,
@@ -546,3 +548,8 @@ class InventoryBuilder:
 def _credential_rank(ev: CredentialEvidence) -> tuple[int, int]:
     """How well a sighting names its credential: a longer public prefix, then a known route and pair."""
     return len(ev.redacted), (ev.route is not None) + (ev.pair is not None)
+
+
+def _best_route(stated: Iterable[str]) -> str | None:
+    """The route of a model stated several ways: one that moves it (a gateway, a cloud) beats its vendor's own API."""
+    return min(stated, key=lambda r: (r in ("direct", "self-hosted"), r), default=None)
