@@ -297,10 +297,10 @@ class ProgramEvidence:
     """An installed package that exposes a command and that no agent catalog entry names: an agent product of
     unknown kind when the builder finds it calls models (an LLM SDK, provider hosts in its own files)."""
 
-    ecosystem: str  # npm | pypi
+    ecosystem: str  # npm | pypi | vscode (an editor extension, named `publisher.name`)
     name: str
     version: str | None
-    install_path: str  # the package's directory (npm) or its site-packages (PyPI)
+    install_path: str  # the package's directory (npm, an extension's folder) or its site-packages (PyPI)
     environment: str  # the node_modules / site-packages that holds it
     commands: tuple[str, ...]  # the command names it installs
     entry_points: tuple[str, ...]  # inside paths of its executables (npm `bin`)
@@ -308,6 +308,8 @@ class ProgramEvidence:
     modules: tuple[str, ...]  # PyPI: its top-level module dirs in site-packages (whose files are its own)
     tool: bool  # installed as a tool: a global npm package, a uv tool or pipx venv's own package, a user site
     location: Location
+    editor: str | None = None  # an editor extension's editor (vscode, cursor, …): installed there, as a tool
+    project: str | None = None  # its repository's name (`factory` of Factory-AI/factory): a folder may carry it
 
 
 @dataclass(frozen=True)

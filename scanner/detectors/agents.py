@@ -35,10 +35,16 @@ _VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.\-]+)?")
 _REQUIRES = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 # An editor extension's manifest: `~/.vscode/extensions/<publisher>.<name>-<version>[-<platform>]/package.json`,
 # and the same under VS Code Server, VSCodium, Cursor and Windsurf (their remote servers too).
-_EXTENSION = re.compile(
-    r"/\.(?P<editor>vscode|vscode-server|vscode-insiders|vscode-oss|cursor|cursor-server|windsurf|windsurf-server)"
-    r"/extensions/(?P<dir>[^/]+)/package\.json$"
-)
+_EDITORS = r"vscode|vscode-server|vscode-insiders|vscode-oss|cursor|cursor-server|windsurf|windsurf-server"
+_EXTENSION = re.compile(r"/\.(?P<editor>" + _EDITORS + r")/extensions/(?P<dir>[^/]+)/package\.json$")
+# Any file of an extension: its folder, and the path inside it.
+_IN_EXTENSION = re.compile(r"^(?P<dir>.*/\.(?P<editor>" + _EDITORS + r")/extensions/[^/]+)(?P<rest>/.+)$")
+
+
+def extension_of(path: str) -> tuple[str, str, str] | None:
+    """(extension folder, editor, path inside it starting `/`) of a file of an editor extension; None otherwise."""
+    m = _IN_EXTENSION.match(path)
+    return (m.group("dir"), m.group("editor"), m.group("rest")) if m else None
 _EDITOR_STATE = (".vscdb",)
 
 

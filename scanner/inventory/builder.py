@@ -104,6 +104,8 @@ class InventoryBuilder:
         self.catalog = catalog
         self._models: dict[str, _Locations] = defaultdict(_Locations)
         self._model_via: dict[str, set[str]] = defaultdict(set)
+        self._via_at: dict[str, dict[str, set[str]]] = defaultdict(dict)  # model -> file -> routes stated there
+        self._behind: set[tuple[str, str]] = set()  # (model, file): the model an alias of that file runs
         self._model_base: dict[str, set[str]] = defaultdict(set)
         self._sdks: dict[tuple[str, str, str | None, bool, str | None], _Locations] = defaultdict(_Locations)
         self._hosts: dict[str, _Locations] = defaultdict(_Locations)
@@ -153,8 +155,10 @@ class InventoryBuilder:
             self._models[ev.name].add(ev.location)
             if ev.served_via:
                 self._model_via[ev.name].add(ev.served_via)
+                self._via_at[ev.name].setdefault(ev.location.path, set()).add(ev.served_via)
             if ev.base_model:
                 self._model_base[ev.name].add(ev.base_model)
+                self._behind.add((ev.base_model, ev.location.path))
             if ev.variable:
                 self._setting(EnvSetting(ev.variable, "model", ev.name, ev.location))
         elif isinstance(ev, SdkEvidence):
@@ -273,7 +277,8 @@ class InventoryBuilder:
                 self._mcp.items(), key=lambda kv: (kv[0][6], kv[0][0], kv[0][1], kv[0][2] or "", kv[0][3] or "")
             )
         )
-        found = Found(models, mcp_servers, credentials)
+        routes_at = {(name, f): _best_route(vias) for name, at in self._via_at.items() for f, vias in at.items()}
+        found = Found(models, mcp_servers, credentials, routes_at)
         agents += tuple(unknown_agents(self._programs.values(), self._program_hosts, self._sdks, found))
         # Every section in the one order its declaration gives (sections.py).
         inv = in_declared_order(Inventory(
@@ -475,7 +480,13 @@ class InventoryBuilder:
             models = tuple(dict.fromkeys(m for e in evs for m in e.models if self.catalog.scrub(m) == m))
             route = next((e.served_via for e in evs if e.served_via), None)
             base_url = next((e.base_url for e in evs if e.base_url), None)
-            route = route or self._route_of(product_id, base_url, bool(models))
+            # Else the route a file of the product's folders states for the model it selects (that model's own
+            # record: llm's `extra-openai-models.yaml` beside `default_model.txt`; never the record's upstream
+            # model, which the alias reaches there), then its base URL or default.
+            dirs = {e.location.path.rsplit("/", 1)[0] for e in evs}
+            own = _best_route(r for m in models for f, rs in self._via_at.get(m, {}).items()
+                              if f.rsplit("/", 1)[0] in dirs and (m, f) not in self._behind for r in rs)
+            route = route or own or self._route_of(product_id, base_url, bool(models))
             if route:
                 for m in models:  # a route set in one file (env) reroutes the model another file selects
                     self._model_via[m].add(route)
