@@ -274,6 +274,9 @@ class AgentFileEvidence:
     role: str  # binary | ships
     models: tuple[str, ...]  # for `ships`: the catalogued model ids found in the file
     location: Location
+    # For `ships`: the ids its provider-prefixed literals name (`"cohere/command-a-plus"`, the model of
+    # `"TEE/gemma-4-…"`): models the file names, as any other file's would be, though not the product's own list.
+    named: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

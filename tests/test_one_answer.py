@@ -39,3 +39,20 @@ def test_deployment_shapes_in_code_are_no_models(tmp_path: Path, scan_dir: ScanF
     names = {m["name"] for m in doc["models"]}
     assert not names & {"azure/aks", "azure/devops", "azure/app-service"}
     assert {"gpt-5.5", "azure/gpt-5.6-sol", "azure/prod-gpt"} <= names
+
+
+def test_an_install_moved_to_its_next_releases_folder_is_an_upgrade(tmp_path: Path, scan_dir: ScanFn) -> None:
+    """An editor unpacks each release of an extension in a folder of its version: the upgrade is the same install
+    with a new version, and what its manifest declares, unchanged, is no change at all."""
+    manifest = ('{"publisher": "saoudrizwan", "name": "claude-dev", "version": "%s", "engines": {"vscode": "^1.84"},'
+                ' "dependencies": {"openai": "^6.2.0", "@anthropic-ai/sdk": "^0.60.0"}}')
+    for side, version in (("old", "4.1.12"), ("new", "4.1.13")):
+        write(tmp_path / side, f"/home/alice/.vscode/extensions/saoudrizwan.claude-dev-{version}/package.json",
+              manifest % version)  # fmt: skip
+    old, _ = scan_dir(tmp_path / "old")
+    new, _ = scan_dir(tmp_path / "new")
+    changes = diff_inventories(old, new).changes
+    assert [(c.section, c.kind, c.field, c.old, c.new) for c in changes] == [
+        ("agents", ChangeKind.CHANGED, "version", "4.1.12", "4.1.13")]  # fmt: skip
+    assert changes[0].key == "cline@/home/alice/.vscode/extensions/saoudrizwan.claude-dev-*"
+    assert {c.id for c in diff_inventories(new, old).changes} == {c.id for c in changes}

@@ -20,7 +20,7 @@ from email.parser import BytesHeaderParser
 
 from scanner.catalog.schema import AgentProduct
 from scanner.detectors.agent_settings import read_settings
-from scanner.detectors.agent_ships import shipped
+from scanner.detectors.agent_ships import model_list
 from scanner.detectors.base import FileView
 from scanner.model import AgentFileEvidence, AgentPackageEvidence, Context, Evidence, ModelEvidence, SdkEvidence, Skip
 from scanner.textsafe import display_path
@@ -209,8 +209,8 @@ class AgentDetector:
         loc = view.location(None, Context.PACKAGE)
         shown = display_path(folder)
         yield AgentPackageEvidence(product.id, "binary", view.name, version, shown, shown, False, (view.path,), (), loc)
-        models = shipped(view, product)
-        yield AgentFileEvidence(product.id, shown, "ships", models, loc)
+        models, named = model_list(view, product)
+        yield AgentFileEvidence(product.id, shown, "ships", models, loc, named)
         for name in models:
             yield ModelEvidence(name, loc)
 
@@ -246,8 +246,8 @@ class AgentDetector:
             yield AgentFileEvidence(product.id, shown, "binary", (), loc)
         if not view.catalog.ships_file(product, rest):
             return
-        models = shipped(view, product)
-        yield AgentFileEvidence(product.id, shown, "ships", models, loc)
+        models, named = model_list(view, product)
+        yield AgentFileEvidence(product.id, shown, "ships", models, loc, named)
         for name in models:
             yield ModelEvidence(name, loc)
 
@@ -261,8 +261,8 @@ class AgentDetector:
         else:
             return
         loc = view.location(None, Context.PACKAGE)
-        models = shipped(view, product)
-        yield AgentFileEvidence(product.id, where, "ships", models, loc)
+        models, named = model_list(view, product)
+        yield AgentFileEvidence(product.id, where, "ships", models, loc, named)
         for name in models:
             yield ModelEvidence(name, loc)
 

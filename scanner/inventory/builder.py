@@ -328,13 +328,14 @@ class InventoryBuilder:
         for name, bases in self._model_base.items():
             if len(bases) == 1:
                 by_deployment[name.rsplit("/", 1)[-1]] = next(iter(bases))
-        # A product's model-list file names the models it ships: its whole id literals (`agents[].ships`). Another
+        # A product's model-list file names the models it ships: its whole id literals (`agents[].ships`), and
+        # those of its provider-prefixed literals (`"cohere/command-a-plus"`, as in any other file). Another
         # family-grammar match in it (help text `COPILOT_MODEL=deepseek-coder-v2:16b \\`, a message, machine
         # code) is a word of its text, not a model: that location is none of the id's, and an id seen only so is none.
         shipped: dict[str, set[str]] = defaultdict(set)
         for f in self._agent_files:
             if f.role == "ships":
-                shipped[f.location.path].update(f.models)
+                shipped[f.location.path].update(f.models, f.named)
         entries = []
         for name, locs in self._models.items():
             located = locs.sorted()
