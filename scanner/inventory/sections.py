@@ -96,7 +96,23 @@ def _model_key(m: ModelEntry) -> str:
     base (`muse-special` -> gpt-5.5) is a name of its own."""
     if m.canonical and m.catalog != "unknown" and m.base_model in (None, m.canonical):
         return m.canonical
+    if m.canonical is None and m.catalog == "family" and m.base_model:
+        # a provider's spelling of an id no catalog lists (`fireworks_ai/accounts/…/kimi-k2p6-fast`)
+        return unprefixed(m.name, m.base_model) or m.name
     return m.name
+
+
+def unprefixed(name: str, base: str) -> str | None:
+    """The id as written after a provider's path or prefix that ends in `base`, with its variant:
+    `qwen3.6-27b:thinking` of `qwen/qwen3.6-27b:thinking` (base `qwen3.6-27b`), `kimi-k2p6-fast` of
+    `accounts/fireworks/routers/kimi-k2p6-fast`. None when `name` is no such spelling (`gw-mini` of gpt-4.1-mini)."""
+    for sep in ("/", "."):
+        at = name.rfind(sep + base)
+        if at >= 0:
+            tail = name[at + 1:]
+            if tail == base or tail[len(base)] in ":@":
+                return tail
+    return None
 
 
 def _model_facets(m: ModelEntry) -> Mapping[str, Any]:

@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from scanner.inventory.sections import unprefixed
 from scanner.model import Context, Finding, Inventory, Location, ModelEntry, SdkEntry, Severity, SwitchState
 from scanner.render._view import ReportOptions, filesystem_inspected, where
 
@@ -60,8 +61,12 @@ def keyer(models: Iterable[ModelEntry]) -> Callable[[ModelEntry], str]:
 
 
 def is_alias(m: ModelEntry) -> bool:
-    """A name of its own pointing at a model (`hx-prod → gpt-5.1`), not a catalogued spelling of that model."""
-    return bool(m.base_model) and m.canonical is None and m.name != m.base_model
+    """A name of its own pointing at a model (`hx-prod → gpt-5.1`), not a spelling of that model (a catalogued one,
+    or a provider's path before it: `qwen/qwen3.6-27b:thinking`)."""
+    base = m.base_model
+    if not base or m.canonical is not None or m.name == base:
+        return False
+    return unprefixed(m.name, base) is None
 
 
 def _agents(inv: Inventory) -> list[tuple[str, tuple[str, ...]]]:
