@@ -28,10 +28,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict scanner
 
-# The property suites with the "fuzz" hypothesis profile (tests/conftest.py): thousands of examples each.
+# The property suites with the "fuzz" hypothesis profile (tests/conftest.py): 10,000 examples each.
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q tests/test_fuzz.py tests/test_config_formats.py \
-		tests/test_diff_properties.py tests/test_sessions_robustness.py
+		tests/test_diff_properties.py tests/test_sessions_robustness.py tests/test_reader_work.py \
+		tests/test_regexwidth.py
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py

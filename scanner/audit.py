@@ -20,6 +20,7 @@ from scanner.model import Evidence, Inventory, Skip
 from scanner.options import ScanOptions
 from scanner.pipeline import Progress, scan
 from scanner.targets.live import Unwalked, live_target
+from scanner.targets.pathglob import PathFilter
 
 Gather = Callable[[Scope], tuple[list[ProcessFacts], list[Gone]]]
 
@@ -30,6 +31,7 @@ class AuditOptions:
     live_only: bool = False
     root: str = "/"  # the filesystem part's root; `/` except in tests
     one_file_system: bool = True
+    paths: PathFilter = PathFilter()  # --exclude and --skip-dirs
 
 
 def audit(
@@ -45,7 +47,7 @@ def audit(
     extra: list[Evidence | Skip] = [ev for r in readings.values() for ev in r.evidence]
     extra += process_skips(facts, gone)
     root = audit_options.root
-    walked = live_target(root, audit_options.one_file_system, options.include_pseudo)
+    walked = live_target(root, audit_options.one_file_system, options.include_pseudo, paths=audit_options.paths)
     target = Unwalked(walked) if audit_options.live_only else walked
     live = LiveFacts(facts, gone, readings, audit_time, host_facts(), root, audit_options.live_only)
 

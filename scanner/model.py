@@ -41,6 +41,7 @@ class SkipReason(str, Enum):
     PARSE_ERROR = "parse-error"  # a structured file that did not parse; what could be read line by line was
     CAP_REACHED = "cap-reached"  # a bound on distinct items was reached; the detail says what was cut and how much
     PROCESS_GONE = "process-gone"  # live audit: a process in scope exited or never existed
+    EXCLUDED = "excluded"  # left out on purpose by --exclude or --skip-dirs; the detail names the glob
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,10 @@ class Skip:
     path: str
     reason: SkipReason
     detail: str = ""
+    # When this skip stands for several of one reason in one file (20,000 unreadable members of a jar): how many,
+    # and the details of the first few. The list of skips grows with the files, not with their entries.
+    count: int | None = None
+    members: tuple[str, ...] = ()
 
 
 # --- Evidence: what a detector extracts from one file ---------------------------------------
@@ -161,6 +166,9 @@ class SessionProvider:
     # Which of the session's records (1-based, in order) this provider served: inclusive (first, last) runs;
     # a run spans records no provider claimed (a user turn) but never another provider's.
     record_ranges: tuple[tuple[int, int], ...] = ()
+    reasoning: str = "absent"  # of this provider's records: visible | encrypted | absent | mixed
+    visible_records: tuple[tuple[int, int], ...] = ()  # runs of its records that show readable reasoning
+    encrypted_records: tuple[tuple[int, int], ...] = ()  # runs of its records whose reasoning is encrypted only
 
     @property
     def first_record(self) -> int | None:
@@ -208,11 +216,24 @@ class SessionEntry:
     mismatched_labels: tuple[str, ...] = ()  # labels whose catalog identity the fingerprints contradict
     notes: tuple[str, ...] = ()
     corroborated_by: tuple[SessionCorroboration, ...] = ()  # log lines elsewhere that name this session
+    served_models: tuple[str, ...] = ()  # labels a response or assistant message names as what served it
+    title: str | None = None  # the session's title, as metadata beside its records gives it
+    # Catalogued model ids its conversation only mentions (a prompt, a tool's output): never wiring
+    mentioned: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class SessionEvidence:
     session: SessionEntry
+
+
+@dataclass(frozen=True)
+class SessionMetaEvidence:
+    """Metadata beside a session's records (a task's metadata file, a `meta.json`): no record of it carries a
+    served-by fact. It feeds the label, title and times of the session it sits beside, never a session of its
+    own, unless no session is beside it."""
+
+    meta: SessionEntry
 
 
 @dataclass(frozen=True)
@@ -333,6 +354,7 @@ Evidence = (
     | CredentialEvidence
     | KillSwitchEvidence
     | SessionEvidence
+    | SessionMetaEvidence
     | SessionLogEvidence
     | ClientEvidence
     | McpServerEvidence
@@ -366,6 +388,8 @@ class ModelEntry:
     deprecated: str | None = None
     task: str | None = None
     architecture: str | None = None
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
+    mentioned_in_sessions: int | None = None  # sessions whose conversation names the id (never wiring)
 
 
 @dataclass(frozen=True)
@@ -378,6 +402,7 @@ class SdkEntry:
     installed: bool
     environment: str | None
     locations: tuple[Location, ...]
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -389,6 +414,7 @@ class EndpointEntry:
     wired: bool
     locations: tuple[Location, ...]
     overrides: tuple[tuple[str, str], ...] = ()  # (vendor, variable) whose default host this replaces
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -407,6 +433,7 @@ class CredentialEntry:
     locations: tuple[CredentialLocation, ...]
     route: str | None = None
     paired_with: str | None = None  # sha256 of the paired id (an AWS secret access key's AKIA/ASIA id)
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -416,6 +443,7 @@ class KillSwitchEntry:
     state: SwitchState
     locations: tuple[Location, ...]
     note: str | None = None
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -426,6 +454,7 @@ class ClientEntry:
     kind: str
     components: tuple[str, ...]
     locations: tuple[Location, ...]
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -438,6 +467,7 @@ class McpServerEntry:
     user: str | None
     config: str  # the config file that declares it
     locations: tuple[Location, ...]
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
 
 
 @dataclass(frozen=True)
@@ -487,6 +517,7 @@ class Finding:
     severity: Severity
     title: str
     locations: tuple[Location, ...] = ()
+    locations_cut: int = 0  # locations past the ones a finding keeps: counted, not listed
 
 
 @dataclass(frozen=True)
@@ -547,11 +578,20 @@ class LiveHost:
     parts: tuple[AuditPart, ...] = ()
 
 
+# What became of one part of an image (a container layer, a disk's filesystem): read whole, or not.
+PART_COMPLETE = "complete"
+PART_INCOMPLETE = "incomplete"  # read part-way: a read or parse failed, or its digest did not match
+PART_ON_INCOMPLETE_BASE = "on-incomplete-base"  # a layer read whole above a layer that was not
+PART_NOT_READ = "not-read"  # found but unreadable (an encrypted volume)
+
+
 @dataclass(frozen=True)
 class ImageLayer:
     digest: str
     media_type: str | None
     size: int | None
+    status: str = PART_COMPLETE
+    detail: str = ""  # what failed, for any other status
 
 
 @dataclass(frozen=True)
@@ -567,10 +607,13 @@ class ImageInfo:
 
 @dataclass(frozen=True)
 class DiskFilesystem:
-    type: str  # ext | xfs | btrfs | …
-    mount: str | None  # where the image's /etc/fstab (or being the root) puts it; None when not mounted
+    type: str  # ext | xfs | btrfs | luks | …
+    mount: str | None  # where the image's /etc/fstab (or being the root) puts it; None when not walked
     volume: str | None
     size: int | None
+    subvolume: str | None = None  # a btrfs subvolume's path ("" for the top level)
+    status: str = PART_COMPLETE
+    detail: str = ""
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from scanner.inventory.builder import Extend, InventoryBuilder
 from scanner.model import Context, Evidence, Inventory, Skip, SkipReason, Stats
 from scanner.options import ScanOptions
 from scanner.readonce import RepeatFilter, SeenFiles, relocate
+from scanner.skipgroups import grouped
 from scanner.targets.base import FileEntry, ReadFailure, Target
 from scanner.targets.ownership import Ownership
 from scanner.textsafe import display_path
@@ -32,7 +33,8 @@ Progress = Callable[[Stats, str], None]
 
 @dataclass
 class FileResult:
-    """What one file gave: evidence and skips in order, and what was read. Built in a worker, folded by the parent."""
+    """What one file gave: evidence and skips in order (a file's many skips of one reason grouped into one), and
+    what was read. Built in a worker, folded by the parent."""
 
     items: list[Evidence | Skip] = field(default_factory=list)
     files_read: int = 0
@@ -168,6 +170,7 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
     windowed = [d for d in work.detectors if _run(d, view, out, shown) and getattr(d, "windowed", False)]
     _record_cut(view, out, shown)
     if not result.truncated:
+        out.items = grouped(out.items)
         return out
     # A file whose head is one window is parsed no less than before (no parser wants it): it is past what
     # would be parsed only when it is past --max-file-size, as any other file.
@@ -186,6 +189,7 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
     )
     del view, result  # the head can be large: only one window is held at a time
     _match_windows(work, entry, windowed, out, rest)
+    out.items = grouped(out.items)
     return out
 
 

@@ -10,8 +10,10 @@ whatever the number of workers. A target is shared with workers only when its ba
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
+import signal
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -77,26 +79,64 @@ def pooled_results(
     gc.freeze()
     pending: deque[tuple[list[FileEntry | Skip], list[FileEntry], Future[list[_Sent]], int]] = deque()
     in_flight = 0
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-        try:
-            for batch, size in _batches(work):
-                files = [i for i in batch if isinstance(i, FileEntry) and not is_repeat(i)]
-                pending.append((batch, files, pool.submit(_analyze, files), size))
-                in_flight += size
-                while len(pending) >= jobs * IN_FLIGHT_BATCHES_PER_WORKER or (
-                    in_flight >= jobs * IN_FLIGHT_BYTES_PER_WORKER and len(pending) > 1
-                ):
-                    batch, files, fut, size = pending.popleft()
-                    in_flight -= size
-                    yield from _fold(batch, files, fut)
-            while pending:
-                batch, files, fut, _ = pending.popleft()
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_ignore_interrupts)
+    try:
+        for batch, size in _batches(work):
+            files = [i for i in batch if isinstance(i, FileEntry) and not is_repeat(i)]
+            pending.append((batch, files, _submit(pool, files), size))
+            in_flight += size
+            while len(pending) >= jobs * IN_FLIGHT_BATCHES_PER_WORKER or (
+                in_flight >= jobs * IN_FLIGHT_BYTES_PER_WORKER and len(pending) > 1
+            ):
+                batch, files, fut, size = pending.popleft()
+                in_flight -= size
                 yield from _fold(batch, files, fut)
-        finally:
-            _work = None
-            gc.unfreeze()
-            for _, _, fut, _ in pending:
-                fut.cancel()
+        while pending:
+            batch, files, fut, _ = pending.popleft()
+            yield from _fold(batch, files, fut)
+    except BaseException:
+        _stop(pool)  # Ctrl-C or an error: the workers end now, not after the batches they hold
+        raise
+    else:
+        pool.shutdown()
+    finally:
+        _work = None
+        gc.unfreeze()
+        for _, _, fut, _ in pending:
+            fut.cancel()
+
+
+# Ctrl-C reaches every process of the terminal's foreground group. The workers ignore it (each would print its
+# own KeyboardInterrupt traceback); the parent alone handles it and ends them. The first submit forks every
+# worker, so SIGINT is blocked around it: a worker is never interrupted before its initializer runs.
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _submit(pool: ProcessPoolExecutor, files: list[FileEntry]) -> Future[list[_Sent]]:
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return pool.submit(_analyze, files)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    # The executor's own thread is joined once its workers are gone: left running, it would close its wake-up
+    # pipe while the interpreter's exit hook writes to it (an "Exception ignored … Bad file descriptor").
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in workers:
+        with contextlib.suppress(OSError, ValueError):
+            proc.terminate()
+    for proc in workers:
+        with contextlib.suppress(OSError, ValueError, AssertionError):
+            proc.join(timeout=5)
+    if manager is not None:
+        manager.join(timeout=10)
 
 
 def _fold(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pickle
 from dataclasses import replace
 
-from scanner.model import Evidence, Location, SessionEvidence, SessionLogEvidence, Skip
+from scanner.model import Evidence, Location, SessionEvidence, SessionLogEvidence, SessionMetaEvidence, Skip
 from scanner.targets.base import FileEntry
 from scanner.textsafe import display_path
 
@@ -105,6 +105,8 @@ def relocate(items: list[Evidence | Skip], first: FileEntry, entry: FileEntry) -
             out.append(replace(item, path=new_path) if item.path == old_path else item)
         elif isinstance(item, SessionEvidence):
             out.append(replace(item, session=replace(item.session, location=moved(item.session.location))))
+        elif isinstance(item, SessionMetaEvidence):
+            out.append(replace(item, meta=replace(item.meta, location=moved(item.meta.location))))
         elif isinstance(item, SessionLogEvidence):
             out.append(replace(item, note=replace(item.note, location=moved(item.note.location))))
         else:

@@ -11,8 +11,27 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u206
 
 
 def display_path(path: str) -> str:
-    """An OS path string (surrogate-escaped bytes included) with undecodable bytes as `\\xNN`."""
+    """An OS path string (surrogate-escaped bytes included) with undecodable bytes as `\\xNN`. A backslash the
+    name itself holds before `xNN` is written `\\x5c`, so that `\\xNN` in a shown path always means a byte and
+    the bytes can be had back (`path_bytes`)."""
+    if "\\x" in path:
+        path = _LITERAL_ESCAPE.sub(r"\\x5c", path)
     return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+_LITERAL_ESCAPE = re.compile(r"\\(?=x[0-9a-fA-F]{2})")
+_BYTE_ESCAPE = re.compile(r"\\x([0-9a-fA-F]{2})")
+
+
+def path_bytes(shown: str) -> bytes:
+    """The bytes of a path as `display_path` showed it: each `\\xNN` is the byte NN, the rest UTF-8."""
+    out = bytearray()
+    pos = 0
+    for m in _BYTE_ESCAPE.finditer(shown):
+        out += shown[pos:m.start()].encode("utf-8", "surrogateescape")
+        out.append(int(m.group(1), 16))
+        pos = m.end()
+    return bytes(out + shown[pos:].encode("utf-8", "surrogateescape"))
 
 
 def decode(data: bytes) -> str:

@@ -32,6 +32,9 @@ class Context(Word):
     DOCS = "docs"
     TEST = "test"
     COMMENT = "comment"
+    # What a session's conversation names (a prompt, a tool's input or output, a quoted file, the model's own
+    # text): a mention, never wiring.
+    CONVERSATION = "conversation"
 
     @property
     def precedence(self) -> int:
@@ -46,6 +49,7 @@ _CONTEXT_PRECEDENCE = {
             Context.COMMENT,
             Context.ENV,
             Context.SESSION,
+            Context.CONVERSATION,  # a session's own structure names what its conversation also says: the structure wins
             Context.SOURCE,
             Context.CONFIG,
             Context.BINARY,

@@ -1,70 +1,306 @@
-"""`make bench` (images part): MB/s of a scan of a qcow2 disk image against the same tree scanned as a directory.
+"""`make bench` (images part): one real-part root scanned as a directory and as every kind of image, each one's
+time and peak memory (PSS summed over all scan processes) printed beside the directory's.
 
-The tree is the bench tree (`.bench/tree`, made by scripts/bench.py); the image is an ext4 filesystem of it
-(`mkfs.ext4 -d`), in a GPT disk, converted to qcow2, cached under `.bench/`. Needs e2fsprogs, fdisk, qemu-img
-and the images extra; says what is missing otherwise.
+The root is the eval's `debian-agent` corpus (a Debian bookworm minbase from debootstrap with real SDK installs,
+`.eval/debian-agent/root`, built by `make eval`), read only. The images, cached under `.bench/images/`:
+- qcow2 of a GPT disk with one ext4 partition (`mkfs.ext4 -d`);
+- qcow2 of a GPT disk whose LVM volume holds xfs (LVM metadata written with the driver off, the xfs filesystem
+  filled through a loop mount: needs root and the kernel's xfs);
+- a raw btrfs filesystem (`mkfs.btrfs --rootdir`);
+- OCI layouts of three layers (the OS, /opt, the rest), each tar in a shuffled order, gzip and zstd.
+What a step needs and lacks is said, and that image is left out. Goals: <= 2x the directory's time, <= 300 MiB.
 """
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import json
+import os
+import random
 import shutil
 import subprocess
 import sys
-import time
+import tarfile
+import tempfile
 from pathlib import Path
 
+from bench_real import Run, timed
+
 REPO = Path(__file__).resolve().parent.parent
-BENCH = REPO / ".bench"
-TREE = BENCH / "tree"
+ROOT = REPO / ".eval" / "debian-agent" / "root"
+IMAGES = REPO / ".bench" / "images"
+VERSION = "1"
 MIB = 1 << 20
+JOBS = 2
 
 
-def build_image() -> Path:
-    image = BENCH / "tree.qcow2"
-    if image.exists() and image.stat().st_mtime >= TREE.stat().st_mtime:
-        return image
-    size = sum(p.stat().st_size for p in TREE.rglob("*") if p.is_file() and not p.is_symlink())
-    fs, raw = BENCH / "tree.ext4", BENCH / "tree.raw"
-    fs_size = int(size * 1.3) + 256 * MIB
-    subprocess.run(["mkfs.ext4", "-q", "-F", "-d", str(TREE), str(fs), f"{fs_size // MIB}M"], check=True)
+def _run(*cmd: str, **kw: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(list(cmd), check=True, capture_output=True, text=True, **kw)  # type: ignore[call-overload]
+
+
+def _tree_bytes(root: Path) -> int:
+    total = 0
+    for dirpath, _, files in os.walk(root):
+        for name in files:
+            st = os.lstat(os.path.join(dirpath, name))
+            total += st.st_blocks * 512
+    return total
+
+
+def _missing(*tools: str) -> str | None:
+    gone = [t for t in tools if shutil.which(t) is None]
+    return f"{', '.join(gone)} not installed" if gone else None
+
+
+def _gpt(raw: Path, size: int, kind: str) -> int:
+    """A raw disk of `size` bytes with one GPT partition of `kind` at 1 MiB; returns its offset."""
     with open(raw, "wb") as f:
-        f.truncate(fs_size + 4 * MIB)
-    subprocess.run(["sfdisk", "-q", str(raw)], input="label: gpt\nstart=2048, type=linux\n", text=True, check=True)
-    subprocess.run(["dd", f"if={fs}", f"of={raw}", "bs=1M", "seek=1", "conv=notrunc,sparse", "status=none"],
-                   check=True)
-    subprocess.run(["qemu-img", "convert", "-O", "qcow2", str(raw), str(image)], check=True)
+        f.truncate(size)
+    subprocess.run(["sfdisk", "-q", str(raw)], input=f"label: gpt\nstart=2048, type={kind}\n", text=True, check=True)
+    return MIB
+
+
+def qcow2_ext4(out: Path) -> str | None:
+    if why := _missing("mkfs.ext4", "sfdisk", "qemu-img"):
+        return why
+    fs, raw = out.with_suffix(".fs"), out.with_suffix(".raw")
+    size = _tree_bytes(ROOT) * 13 // 10 + 256 * MIB
+    _run("mkfs.ext4", "-q", "-F", "-d", str(ROOT), str(fs), f"{size // MIB}M")
+    at = _gpt(raw, size + 4 * MIB, "linux")
+    _run("dd", f"if={fs}", f"of={raw}", "bs=1M", f"seek={at // MIB}", "conv=notrunc,sparse", "status=none")
+    _run("qemu-img", "convert", "-O", "qcow2", str(raw), str(out))
     fs.unlink()
     raw.unlink()
-    return image
+    return None
 
 
-def timed(target: Path) -> tuple[float, int]:
-    started = time.monotonic()
-    out = BENCH / "images-bench.json"
-    subprocess.run([sys.executable, "-m", "scanner", "scan", str(target), "-f", "json", "-o", str(out), "-q"],
-                   check=True)
-    import json
+def qcow2_lvm_xfs(out: Path) -> str | None:
+    """GPT -> LVM physical volume -> logical volume `root` -> xfs, converted to qcow2."""
+    if why := _missing("sfdisk", "losetup", "pvcreate", "vgcreate", "lvcreate", "lvs", "mkfs.xfs", "mount",
+                       "qemu-img"):
+        return why
+    raw, fs = out.with_suffix(".raw"), out.with_suffix(".xfs")
+    size = _tree_bytes(ROOT) * 14 // 10 + 512 * MIB
+    at = _gpt(raw, size + 64 * MIB, "lvm")
+    vg = f"mcbench{os.getpid()}"
+    env = {**os.environ, "LVM_SUPPRESS_FD_WARNINGS": "1"}
+    lvm_off = ["--config", "backup { backup = 0 archive = 0 }"]
+    loop = _run("losetup", "-f", "--show", "-o", str(at), str(raw)).stdout.strip()
+    try:
+        _run("pvcreate", "-q", "-y", *lvm_off, loop, env=env)
+        _run("vgcreate", "-q", *lvm_off, vg, loop, env=env)
+        _run("lvcreate", "--driverloaded", "n", "-q", "-an", "-Zn", "-y", *lvm_off, "-n", "root", "-l", "100%FREE",
+             vg, env=env)
+        line = _run("lvs", "--noheadings", "--units", "b", "-o", "seg_pe_ranges,vg_extent_size", f"{vg}/root",
+                    env=env).stdout.split()
+        first_pe = int(line[0].rsplit(":", 1)[1].split("-")[0])
+        extent = int(line[1].rstrip("B"))
+        pe_start = int(_run("pvs", "--noheadings", "--units", "b", "-o", "pe_start", loop, env=env).stdout.strip()
+                       .rstrip("B"))
+        lv_size = int(_run("lvs", "--noheadings", "--units", "b", "-o", "lv_size", f"{vg}/root", env=env).stdout
+                      .strip().rstrip("B"))
+    finally:
+        subprocess.run(["vgchange", "-q", "-an", vg], capture_output=True, env=env)
+        subprocess.run(["losetup", "-d", loop], capture_output=True)
+    with open(fs, "wb") as f:
+        f.truncate(lv_size)
+    _run("mkfs.xfs", "-q", "-f", str(fs))
+    mnt = Path(tempfile.mkdtemp(prefix="mc-xfs-"))
+    done = subprocess.run(["mount", "-o", "loop", str(fs), str(mnt)], capture_output=True, text=True)
+    if done.returncode:
+        mnt.rmdir()
+        return f"cannot loop-mount xfs here ({done.stderr.strip()[:120]})"
+    try:
+        _run("cp", "-a", f"{ROOT}/.", str(mnt))
+    finally:
+        subprocess.run(["umount", str(mnt)], check=True)
+        mnt.rmdir()
+    seek = at + pe_start + first_pe * extent
+    _run("dd", f"if={fs}", f"of={raw}", "bs=1M", f"seek={seek}", "oflag=seek_bytes", "conv=notrunc,sparse",
+         "status=none")
+    _run("qemu-img", "convert", "-O", "qcow2", str(raw), str(out))
+    fs.unlink()
+    raw.unlink()
+    return None
 
-    stats = json.loads(out.read_text())["stats"]
-    return time.monotonic() - started, int(stats["bytes_read"])
+
+def raw_btrfs(out: Path) -> str | None:
+    if why := _missing("mkfs.btrfs"):
+        return why
+    with open(out, "wb") as f:
+        f.truncate(_tree_bytes(ROOT) * 15 // 10 + 512 * MIB)
+    _run("mkfs.btrfs", "-q", "--rootdir", str(ROOT), str(out))
+    return None
+
+
+def _layer_tar(paths: list[str], dest: Path) -> str:
+    """A layer tar of these paths of the root, in a shuffled (but fixed) order as some builders write them;
+    returns its digest (the diff_id)."""
+    order = sorted(paths)
+    random.Random(7).shuffle(order)
+    with tarfile.open(dest, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for rel in order:
+            tar.add(ROOT / rel, arcname=rel, recursive=False)
+    return "sha256:" + _sha256(dest)
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while piece := f.read(MIB):
+            h.update(piece)
+    return h.hexdigest()
+
+
+def _compressed(tar: Path, codec: str, blobs: Path) -> dict[str, object]:
+    """The tar compressed a piece at a time into the layout's blobs; its descriptor."""
+    part = blobs / "partial"
+    with open(tar, "rb") as src, open(part, "wb") as dst:
+        if codec == "gzip":
+            with gzip.GzipFile(fileobj=dst, mode="wb", compresslevel=6, mtime=0) as z:
+                shutil.copyfileobj(src, z, MIB)
+        else:
+            compressor = _zstd().ZstdCompressor(level=3)
+            while piece := src.read(MIB):
+                dst.write(compressor.compress(piece))
+            dst.write(compressor.flush())
+    digest = _sha256(part)
+    part.rename(blobs / digest)
+    return {"mediaType": f"application/vnd.oci.image.layer.v1.tar+{codec}", "digest": f"sha256:{digest}",
+            "size": (blobs / digest).stat().st_size}
+
+
+def _zstd() -> object:
+    if sys.version_info >= (3, 14):
+        from compression import zstd  # type: ignore[import-not-found,unused-ignore]
+    else:
+        from backports import zstd  # type: ignore[import-not-found,unused-ignore]
+    return zstd
+
+
+def oci(out: Path, codec: str) -> str | None:
+    """An OCI layout: the OS (everything but /opt and /home), then /opt, then /home."""
+    if codec == "zstd":
+        try:
+            _zstd()
+        except ImportError:
+            return "backports.zstd not installed (the images extra)"
+    groups: dict[str, list[str]] = {"os": [], "opt": [], "home": []}
+    for dirpath, dirs, files in os.walk(ROOT):
+        dirs.sort()
+        for name in sorted(dirs + files):
+            rel = os.path.relpath(os.path.join(dirpath, name), ROOT)
+            top = rel.split("/")[0]
+            groups[top if top in ("opt", "home") else "os"].append(rel)
+    blobs = out / "blobs" / "sha256"
+    blobs.mkdir(parents=True)
+
+    def put(data: bytes) -> str:
+        digest = hashlib.sha256(data).hexdigest()
+        (blobs / digest).write_bytes(data)
+        return f"sha256:{digest}"
+
+    layers, diff_ids = [], []
+    for name in ("os", "opt", "home"):
+        tar = out / f"{name}.tar"
+        diff_ids.append(_layer_tar(groups[name], tar))
+        layers.append(_compressed(tar, codec, blobs))
+        tar.unlink()
+    config = json.dumps({"architecture": "amd64", "os": "linux", "config": {"Env": ["PATH=/usr/bin:/bin"]},
+                         "rootfs": {"type": "layers", "diff_ids": diff_ids}}).encode()
+    manifest = json.dumps({"schemaVersion": 2, "mediaType": "application/vnd.oci.image.manifest.v1+json",
+                           "config": {"mediaType": "application/vnd.oci.image.config.v1+json", "digest": put(config),
+                                      "size": len(config)}, "layers": layers}).encode()
+    index = {"schemaVersion": 2, "manifests": [{"mediaType": "application/vnd.oci.image.manifest.v1+json",
+                                                "digest": put(manifest), "size": len(manifest),
+                                                "platform": {"os": "linux", "architecture": "amd64"}}]}
+    (out / "oci-layout").write_text('{"imageLayoutVersion": "1.0.0"}')
+    (out / "index.json").write_text(json.dumps(index))
+    return None
+
+
+KINDS = {
+    "qcow2 (ext4)": ("ext4.qcow2", qcow2_ext4),
+    "qcow2 (LVM + xfs)": ("lvm-xfs.qcow2", qcow2_lvm_xfs),
+    "btrfs": ("root.btrfs", raw_btrfs),
+    "OCI, gzip, unsorted": ("oci-gzip", lambda p: oci(p, "gzip")),
+    "OCI, zstd, unsorted": ("oci-zstd", lambda p: oci(p, "zstd")),
+}
+
+
+def build() -> dict[str, Path | str]:
+    """Each kind's image, built once (a stamp per image); or why it cannot be."""
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    out: dict[str, Path | str] = {}
+    for label, (name, make) in KINDS.items():
+        path, stamp = IMAGES / name, IMAGES / f"{name}.v{VERSION}"
+        if not stamp.exists():
+            if path.is_dir():
+                shutil.rmtree(path)
+            elif path.exists():
+                path.unlink()
+            print(f"images: building {label} ...", flush=True)
+            try:
+                why = make(path)
+            except (subprocess.CalledProcessError, OSError) as exc:
+                why = f"build failed: {getattr(exc, 'stderr', '') or exc}".strip()[:200]
+            if why:
+                out[label] = why
+                continue
+            stamp.write_text("ok\n")
+        out[label] = path
+    return out
+
+
+def _answer(doc: dict[str, object]) -> object:
+    """What must equal the directory's: all but target, stats and each location's layer."""
+    def strip(x: object) -> object:
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if k != "layer"}
+        if isinstance(x, list):
+            return [strip(v) for v in x]
+        return x
+    return strip({k: v for k, v in doc.items() if k not in ("target", "stats")})
+
+
+def scan(target: Path, out: Path) -> Run:
+    cmd = [sys.executable, "-m", "scanner", "scan", str(target), "-f", "json", "-o", "-", "-q", "--jobs", str(JOBS)]
+    return timed(cmd, out)
 
 
 def main() -> None:
-    missing = [t for t in ("mkfs.ext4", "sfdisk", "qemu-img") if shutil.which(t) is None]
     try:
         import dissect.target  # noqa: F401
     except ImportError:
-        missing.append("the images extra")
-    if missing or not TREE.exists():
-        print(f"images: skipped ({', '.join(missing) or 'no .bench/tree: run scripts/bench.py first'})")
+        print("images: skipped (the images extra is not installed)")
         return
-    image = build_image()
-    directory_s, directory_b = timed(TREE)
-    image_s, image_b = timed(image)
-    print(f"images: the bench tree as a qcow2 disk image ({image.stat().st_size // MIB} MiB on disk)")
-    print(f"  directory : {directory_s:6.1f} s  {directory_b / MIB / directory_s:6.1f} MB/s")
-    print(f"  qcow2     : {image_s:6.1f} s  {image_b / MIB / image_s:6.1f} MB/s  "
-          f"({image_s / directory_s:.2f}x the directory's time)")
+    if not ROOT.is_dir():
+        print(f"images: skipped (no {ROOT.relative_to(REPO)}: build it with make eval EVAL_ARGS='--only debian-agent')")
+        return
+    images = build()
+    with tempfile.TemporaryDirectory(prefix="modelcensus-bench-images-") as tmp:
+        out = Path(tmp) / "out.json"
+        base = scan(ROOT, out)
+        directory = json.loads(out.read_text())
+        files, answer = directory["stats"]["files_seen"], _answer(directory)
+        print(f"images: {ROOT.relative_to(REPO)} ({files} files) as a directory and as images, --jobs {JOBS}")
+        print(f"  {'directory':22} {base.seconds:6.1f} s  {base.cpu:6.1f} CPU-s  {base.pss >> 20:4d} MiB PSS",
+              flush=True)
+        for label, image in images.items():
+            if isinstance(image, str):
+                print(f"  {label:22} skipped: {image}")
+                continue
+            run = scan(image, out)
+            doc = json.loads(out.read_text())
+            same = "the same inventory" if _answer(doc) == answer else "a DIFFERENT inventory"
+            ok = "ok" if run.seconds <= 2 * base.seconds and run.pss <= 300 * MIB else "OVER"
+            print(f"  {label:22} {run.seconds:6.1f} s  {run.cpu:6.1f} CPU-s  {run.pss >> 20:4d} MiB PSS  "
+                  f"{run.seconds / base.seconds:.2f}x the directory's time ({run.cpu / base.cpu:.2f}x its CPU), {same}"
+                  f"  [{ok}: goal <= 2x, <= 300 MiB]", flush=True)
+    load = os.getloadavg()[0]
+    if load > (os.cpu_count() or 1) / 2:
+        print(f"note: load average {load:.1f}; other processes are skewing the wall times")
 
 
 if __name__ == "__main__":

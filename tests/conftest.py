@@ -101,15 +101,26 @@ def sample_vm_copy(root: Path) -> Path:
     return root
 
 
-# Hypothesis profiles: "ci" bounds every property in `make test`; `make fuzz` runs "fuzz" (HYPOTHESIS_PROFILE).
-# A test's own @settings(max_examples=…) still wins over the profile.
+# Hypothesis profiles: "ci" bounds every property in `make test`; `make fuzz` runs "fuzz" (HYPOTHESIS_PROFILE),
+# 10,000 examples per property. A test's own @settings(max_examples=…) wins over the profile: the fuzz targets
+# give theirs as `examples(n)`.
 settings.register_profile(
     "ci", max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )
+FUZZ_EXAMPLES = 10_000
 settings.register_profile(
-    "fuzz", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+    "fuzz",
+    max_examples=FUZZ_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def examples(n: int) -> int:
+    """A property's own example count: `n` in `make test`, the fuzz profile's under `make fuzz` (a test's
+    @settings would otherwise keep its own count there too)."""
+    return FUZZ_EXAMPLES if os.environ.get("HYPOTHESIS_PROFILE") == "fuzz" else n
 
 
 # --- trees full of links, for the walker's property tests (any backend) ----------------------------

@@ -12,6 +12,8 @@ import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from scanner.targets.memfs import Bytes, Node, directory, regular, special, symlink
 
 
@@ -89,6 +91,16 @@ def mirror(root: Path) -> Node:
     return node
 
 
+def zstd_compress(data: bytes) -> bytes:
+    import sys
+
+    if sys.version_info >= (3, 14):
+        from compression import zstd  # type: ignore[import-not-found,unused-ignore]
+    else:
+        zstd = pytest.importorskip("backports.zstd", reason="zstd layers need backports.zstd (the images extra)")
+    return bytes(zstd.compress(data))
+
+
 def _digest(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
@@ -116,12 +128,12 @@ def oci_layout(dest: Path, layers: list[bytes], compress: str = "gzip", env: lis
 
     stored = []
     for raw in layers:
-        if compress == "gzip":
+        if compress == "zstd-given":  # already a zstd blob (a bomb streamed by the test)
+            data, media = raw, "application/vnd.oci.image.layer.v1.tar+zstd"
+        elif compress == "gzip":
             data, media = gzip.compress(raw, mtime=0), "application/vnd.oci.image.layer.v1.tar+gzip"
         elif compress == "zstd":
-            import zstandard
-
-            data, media = zstandard.ZstdCompressor().compress(raw), "application/vnd.oci.image.layer.v1.tar+zstd"
+            data, media = zstd_compress(raw), "application/vnd.oci.image.layer.v1.tar+zstd"
         else:
             data, media = raw, "application/vnd.oci.image.layer.v1.tar"
         stored.append({"mediaType": media, "digest": put(data), "size": len(data)})
@@ -142,12 +154,42 @@ def oci_layout(dest: Path, layers: list[bytes], compress: str = "gzip", env: lis
     return dest
 
 
-def tar_of(directory_path: Path, dest: Path) -> Path:
-    """A directory (an OCI layout) as an uncompressed tar archive: an OCI archive."""
+def tar_of(directory_path: Path, dest: Path, first: tuple[str, ...] = ()) -> Path:
+    """A directory (an OCI layout) as an uncompressed tar archive: an OCI archive. Its files in path order, those
+    `first` names (relative paths) first."""
+    files = sorted(str(p.relative_to(directory_path)) for p in directory_path.rglob("*") if p.is_file())
     with tarfile.open(dest, "w") as tar:
-        for name in sorted(os.listdir(directory_path)):
+        for name in sorted(files, key=lambda n: (n not in first, first.index(n) if n in first else 0, n)):
             tar.add(directory_path / name, arcname=name)
     return dest
+
+
+def layer_blobs(layout: Path) -> list[Path]:
+    """The layer blobs of an OCI layout's (first) manifest, bottom first."""
+    index = json.loads((layout / "index.json").read_text())
+    blob = layout / "blobs" / "sha256"
+    manifest = json.loads((blob / index["manifests"][0]["digest"].split(":")[1]).read_text())
+    return [blob / d["digest"].split(":")[1] for d in manifest["layers"]]
+
+
+def zstd_bomb(name: str, size: int) -> bytes:
+    """A zstd layer blob holding one file of `size` zero bytes: a few KiB for a GiB, streamed, never in memory."""
+    import sys
+
+    if sys.version_info >= (3, 14):
+        from compression import zstd  # type: ignore[import-not-found,unused-ignore]
+    else:
+        zstd = pytest.importorskip("backports.zstd", reason="zstd layers need backports.zstd (the images extra)")
+    info = tarfile.TarInfo(name)
+    info.size, info.mode = size, 0o644
+    compressor = zstd.ZstdCompressor(level=1)
+    out = [compressor.compress(info.tobuf(tarfile.PAX_FORMAT))]
+    zeros = bytes(1 << 20)
+    for _ in range(size >> 20):
+        out.append(compressor.compress(zeros))
+    out.append(compressor.compress(bytes(1024)))  # the end-of-archive blocks
+    out.append(compressor.flush())
+    return b"".join(out)
 
 
 def docker_archive(dest: Path, layers: list[bytes], env: list[str] | None = None) -> Path:

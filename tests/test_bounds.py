@@ -23,7 +23,7 @@ from scanner.model import SkipReason
 from scanner.sessions.adapters.openai_agents import OpenAIAgents
 from scanner.sessions.reader import ReadNotes
 from scanner.sessions.sqlite_store import StoreBudgetExceeded, open_store
-from tests.bombs import deflate_zeros, gzip_zeros, lying_jar, sqlite_file, zip_one_member
+from tests.bombs import deflate_zeros, gzip_zeros, lying_jar, many_member_jar, sqlite_file, zip_one_member
 from tests.conftest import REPO, ScanFn, write
 
 RSS_LIMIT_MB = 300
@@ -128,6 +128,19 @@ def test_a_real_jar_still_gives_its_coordinates(tmp_path: Path, scan_dir: ScanFn
         ("com.anthropic:anthropic-java", "2.1.0")
     ]
     assert not inv.skipped
+
+
+def test_past_the_entry_cap_the_walk_stops_and_says_how_far() -> None:
+    data = many_member_jar(1_000, last=("META-INF/maven/g/a/pom.properties", b"version=1\n"))
+    problems: list[ZipProblem] = []
+    assert list(ziparchive.members(data, lambda n: n.endswith(".properties"), problems, max_entries=600)) == []
+    assert problems == [
+        ZipProblem(ProblemKind.CAP, "zip entries past the first 600 not looked at (1,001 in all by the end record; "
+                                    "0 wanted)")
+    ]
+    assert [m.name for m in ziparchive.members(data, lambda n: n.endswith(".properties"), [])] == [
+        "META-INF/maven/g/a/pom.properties"
+    ]
 
 
 # --- ELF ----------------------------------------------------------------------------------------------

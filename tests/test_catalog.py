@@ -151,6 +151,7 @@ name = "Acme AI"
 id = "roadrunner"
 vendor = "acme"
 pattern = '\\broadrunner-\\d+(?:\\.\\d+)?(?:-turbo)?\\b'
+max_length = 32
 match = ["roadrunner-2", "roadrunner-3.1-turbo"]
 no_match = ["roadrunners", "road-runner-2"]
 
@@ -187,6 +188,20 @@ def test_user_catalog_adds_knowledge_without_code(tmp_path: Path, scan_dir) -> N
     assert models["roadrunner-3.1-turbo"]["catalog"] == "family"
     assert {"name": "acme", "version": "2026.12.01", "origin": str(cat_file)} in doc["catalogs"]
     assert any(e["host"] == "api.acme.ai" and e["vendor"] == "acme" for e in doc["endpoints"])
+
+
+def test_a_family_says_how_long_its_ids_can_be(tmp_path: Path) -> None:
+    # A pattern with `\d+` bounds no length: the catalog states one, and validate says so when it does not.
+    unbounded = write(tmp_path, "/catalogs/acme.toml", USER_CATALOG.replace("max_length = 32\n", ""))
+    result = CliRunner().invoke(app, ["catalogs", "validate", str(unbounded)])
+    assert result.exit_code == 1
+    assert "family roadrunner: the pattern bounds no id length: state max_length" in result.output
+    short = write(tmp_path, "/catalogs/short.toml", USER_CATALOG.replace("max_length = 32", "max_length = 12"))
+    result = CliRunner().invoke(app, ["catalogs", "validate", str(short)])
+    assert "example 'roadrunner-3.1-turbo' is longer than the family's longest id (12)" in result.output
+    bad = write(tmp_path, "/catalogs/bad.toml", USER_CATALOG.replace("max_length = 32", "max_length = 0"))
+    result = CliRunner().invoke(app, ["catalogs", "validate", str(bad)])
+    assert result.exit_code == 1 and "max_length must be a positive integer" in result.output
 
 
 def test_catalog_list_and_show() -> None:

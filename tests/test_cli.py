@@ -77,7 +77,8 @@ def test_table_is_the_default_format(tmp_path: Path) -> None:
     write(tmp_path, "/etc/a.yaml", "model: claude-opus-4-8\n")
     result = runner.invoke(app, ["scan", str(tmp_path)])
     assert result.exit_code == 0
-    assert "Wired models (1)" in result.output and "claude-opus-4-8" in result.output
+    assert "claude-opus-4-8" in result.output and "wired models 1" in result.output
+    assert "id: external-model-wired:anthropic:" in result.output
     assert "Skipped: nothing" in result.output
 
 

@@ -94,10 +94,10 @@ def test_explicit_config_and_fail_on(vm: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ('[scan]\nformats = "json"\n', "unknown key(s) in [scan]: formats"),
+        ('[scan]\nformats = "json"\n', "unknown key 'formats' in [scan]"),
         ("[scan\n", "not valid TOML"),
-        ('[report]\nx = 1\n', "unknown section(s): report"),
-        ('[scan]\ncatalogs = [1]\n', "catalogs must be a list of paths"),
+        ('[report]\nx = 1\n', "unknown section [report]"),
+        ('[scan]\ncatalogs = [1]\n', "catalog must be a path or a list of paths"),
         ('[scan]\nfail_on = "severe"\n', "unknown severity 'severe'"),
     ],
 )

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from scanner.detectors import config_formats as fmt
 from scanner.detectors.config_formats import ConfigItem, ParseFailure
+from tests.conftest import examples
 
 
 def by_path(items: list[ConfigItem]) -> dict[tuple[str, ...], ConfigItem]:
@@ -357,7 +358,7 @@ def test_parse_loose_reads_a_broken_file_line_by_line() -> None:
 
 # --- properties ----------------------------------------------------------------------------------
 
-_SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @_SETTINGS
@@ -421,3 +422,4 @@ def test_parse_json_returns_items_or_raises_parse_failure(text: str) -> None:
     except ParseFailure:
         return
     assert all(isinstance(item, ConfigItem) for item in items)
+

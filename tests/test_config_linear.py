@@ -173,10 +173,12 @@ def test_parser_never_raises_and_stays_bounded(parse: Parser) -> None:
 
 
 def test_json_token_list_is_bounded_but_cleaning_is_not() -> None:
+    # Past the token list's bound the file is read in part: its head's values, and the cut with its counts.
     text = "[" + "0," * fmt.MAX_JSON_TOKENS + "0]"
     with pytest.raises(fmt.BudgetExceeded) as cut:
         fmt.parse_json(text)
-    assert cut.value.items == [] and "tokens" in cut.value.detail
+    assert len(cut.value.items) == fmt.MAX_ITEMS - 1 and cut.value.items[0].path == ("[0]",)  # the list is one
+    assert f"read the first {fmt.MAX_JSON_TOKENS:,}" in cut.value.detail and f"of {len(text):,}" in cut.value.detail
     assert fmt.clean_json(text + "// end") == text + "      "  # agent_configs still gets the whole cleaned file
 
 

@@ -122,6 +122,22 @@ def test_package_manager_databases_are_package_metadata(tmp_path: Path, scan_dir
     assert classify("/usr/share/doc/jarvis/examples/config.example.yaml", b"") is Context.DOCS
 
 
+def test_source_a_system_package_installed_under_usr_lib_is_package_context(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # The Google Cloud CLI's apt package installs its Python tree under /usr/lib/google-cloud-sdk (its line as shipped).
+    shipped = "/usr/lib/google-cloud-sdk/lib/googlecloudsdk/api_lib/ai/endpoints/client.py"
+    shipped_line = "GDC_GGS_MODEL_IDS = frozenset(\n    {'gemini-2.0-flash-001', 'multimodalembedding@001'}\n)\n"
+    write(tmp_path, shipped, shipped_line)
+    # …and the resource descriptors of its command tree, whose `name: model` is no model of this machine.
+    resources = "/usr/lib/google-cloud-sdk/lib/googlecloudsdk/command_lib/ml/resources.yaml"
+    write(tmp_path, resources, "model:\n  name: model\n  collection: ml.projects.models\n")
+    _, doc = scan_dir(tmp_path)
+    (m,) = [m for m in doc["models"] if m["name"] == "gemini-2.0-flash-001"]
+    assert not m["wired"] and {loc["context"] for loc in m["locations"]} == {"package"}
+    assert not [m for m in doc["models"] if m["wired"]]
+    assert classify("/usr/local/lib/app/models.py", b"") is Context.SOURCE  # installed by hand: the machine's own
+    assert classify("/usr/lib/systemd/system/agent.service", b"") is Context.CONFIG  # a vendor default in effect
+
+
 def test_compiled_bytecode_is_package_context(tmp_path: Path, scan_dir: ScanFn) -> None:
     source = write(tmp_path, "/home/u/app/models.py", 'DEFAULT = "gpt-4o"\nFALLBACK = "claude-opus-4-8"\n')
     pyc = tmp_path / "home/u/app/__pycache__/models.cpython-311.pyc"

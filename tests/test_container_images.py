@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import subprocess
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scanner.catalog import Catalog
 from scanner.inventory.document import dumps
@@ -22,11 +24,20 @@ from scanner.pipeline import scan
 from scanner.targets import DirectoryTarget, FileEntry, WalkOptions
 from scanner.targets.container import ImageError, open_container
 from scanner.targets.container.blobs import Range
-from scanner.targets.container.layers import CompressedLayer, DecompressionLimit
+from scanner.targets.container.layers import DecompressionLimit, Digest, LayerFailure, LayerStream
 from scanner.targets.memfs import MemoryFilesystem
 from scanner.targets.registry import TargetKind, detect_kind, open_target
 from tests.conftest import SAMPLE_VM, build_link_tree, link_tree_ops, validate_document, write
-from tests.imagebuild import Member, docker_archive, layer_tar, mirror, oci_layout, tar_of, tree_members
+from tests.imagebuild import (
+    Member,
+    docker_archive,
+    layer_tar,
+    mirror,
+    oci_layout,
+    tar_of,
+    tree_members,
+    zstd_compress,
+)
 
 KEY = "sk-ant-api03-" + "Zq7" * 31 + "AA"  # a fake of the real format (93 characters, then AA)
 
@@ -77,7 +88,7 @@ def test_image_inventory_equals_the_directory_inventory(
     elif shape == "oci-layout-gzip":
         image = oci_layout(tmp_path / "layout", layers, "gzip")
     elif shape == "oci-layout-zstd":
-        pytest.importorskip("zstandard")
+        pytest.importorskip("backports.zstd") if sys.version_info < (3, 14) else None
         image = oci_layout(tmp_path / "layout", layers, "zstd")
     else:
         image = tar_of(oci_layout(tmp_path / "layout", layers, "none"), tmp_path / "agent-oci.tar")
@@ -194,26 +205,61 @@ def test_cli_scans_an_image_and_diffs_two_releases(tmp_path: Path) -> None:
     assert {"models:claude-opus-4-1", "models:claude-opus-4-5"} <= ids
 
 
-def test_gzip_layer_reads_any_range_and_stops_at_its_cap(tmp_path: Path) -> None:
-    data = os.urandom(1 << 16) * 300  # ~19 MiB: several checkpoints
-    blob = tmp_path / "layer.gz"
-    blob.write_bytes(gzip.compress(data, compresslevel=1) + gzip.compress(b"second member"))
-    fd = os.open(blob, os.O_RDONLY)
-    try:
-        layer = CompressedLayer(Range(fd, 0, blob.stat().st_size), "gzip")
-        whole = data + b"second member"  # two gzip members read as one stream
-        for offset in (len(data) - 100, 5, 9 << 20, 17 << 20, 3):
-            assert layer.read_at(offset, 4096) == whole[offset : offset + 4096]
-        assert layer.read_at(len(data), 100) == b"second member"
-        bomb = tmp_path / "bomb.gz"
-        bomb.write_bytes(gzip.compress(b"\0" * (64 << 20)))
-        fd2 = os.open(bomb, os.O_RDONLY)
-        capped = CompressedLayer(Range(fd2, 0, bomb.stat().st_size), "gzip", limit=8 << 20)
-        with pytest.raises(DecompressionLimit):
-            capped.read_at(0, 32 << 20)
-        os.close(fd2)
-    finally:
-        os.close(fd)
+def _blob(tmp_path: Path, data: bytes) -> Range:
+    path = tmp_path / f"blob-{hashlib.sha256(data).hexdigest()[:12]}"
+    path.write_bytes(data)
+    fd = os.open(path, os.O_RDONLY)
+    return Range(fd, 0, len(data))
+
+
+def _compress(codec: str, pieces: list[bytes]) -> bytes:
+    """Pieces as gzip members or zstd frames one after another (as pigz and zstd --long write)."""
+    if codec == "gzip":
+        return b"".join(gzip.compress(p, compresslevel=1, mtime=0) for p in pieces)
+    if codec == "zstd":
+        return b"".join(zstd_compress(p) for p in pieces)
+    return b"".join(pieces)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pieces=st.lists(st.binary(max_size=3000), min_size=1, max_size=4), step=st.integers(1, 5000),
+       codec=st.sampled_from(["none", "gzip", "zstd"]))
+def test_one_reader_gives_every_layer_stream_whole_in_any_steps(
+    tmp_path: Path, pieces: list[bytes], step: int, codec: str
+) -> None:
+    blob = _compress(codec, pieces)
+    raw = _blob(tmp_path, blob)
+    stream = LayerStream(raw, Digest("sha256:" + hashlib.sha256(blob).hexdigest()))
+    got = bytearray()
+    while chunk := stream.read(step):
+        got += chunk
+    assert bytes(got) == b"".join(pieces) and stream.compression == codec
+    stream.finish()  # the digest matches
+    os.close(raw.fd)
+
+
+@pytest.mark.parametrize("codec", ["none", "gzip", "zstd"])
+def test_the_reader_checks_digests_cuts_and_its_cap_alike_for_every_codec(tmp_path: Path, codec: str) -> None:
+    data = os.urandom(1 << 16) * 40  # 2.5 MiB
+    blob = _compress(codec, [data])
+    good = "sha256:" + hashlib.sha256(blob).hexdigest()
+    flipped = bytearray(blob)
+    flipped[len(blob) // 2] ^= 0x55
+    with pytest.raises(LayerFailure, match="does not match its digest|bad (gzip|zstd) stream"):
+        stream = LayerStream(_blob(tmp_path, bytes(flipped)), Digest(good))
+        while stream.read(1 << 20):
+            pass
+        stream.finish()
+    cut = LayerStream(_blob(tmp_path, blob[: len(blob) - 1000]), Digest(good))
+    with pytest.raises(LayerFailure, match="ends early|does not match its digest"):
+        while cut.read(1 << 20):
+            pass
+        cut.finish()
+    capped = LayerStream(_blob(tmp_path, blob), Digest(good), limit=1 << 20)
+    with pytest.raises(DecompressionLimit):
+        while capped.read(64 << 10):
+            pass
+    assert capped.given == 1 << 20  # stopped at the cap, whatever the codec
 
 
 def test_a_bomb_layer_is_a_recorded_skip(tmp_path: Path, catalog: Catalog) -> None:

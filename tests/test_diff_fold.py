@@ -17,6 +17,8 @@ from scanner.diffrender import render_diff
 from scanner.inventory.load import load_file
 from scanner.model import Inventory
 
+SEVERITIES = ("high", "medium", "low", "info")
+
 DATA = Path(__file__).parent / "data" / "diff"
 CODEX = "agents:codex@/usr/lib/node_modules/@openai/codex"
 GEMINI = "agents:gemini-cli@/usr/lib/node_modules/@google/gemini-cli"
@@ -95,8 +97,9 @@ def test_the_document_and_the_table_show_the_folding(diff: InventoryDiff) -> Non
     assert doc["summary"]["folded"] == sum(1 for c in doc["changes"] if c["part_of"])
     assert {c["part_of"] for c in doc["changes"] if c["part_of"]} <= {c["id"] for c in doc["changes"]}
     lines = render_diff("table", diff).splitlines()
-    at = next(i for i, line in enumerate(lines) if "Gemini CLI upgraded" in line)
+    rows = [line for line in lines if line[:1] not in ("", " ") and line.split()[0] in SEVERITIES]  # first lines
+    at = next(i for i, line in enumerate(rows) if "Gemini CLI upgraded" in line)
     n = len(diff.details(next(c for c in diff.changes if c.id == f"{GEMINI}:version")))
-    assert n == 4 and all("└" in line for line in lines[at + 1:at + 1 + n]), "\n".join(lines)
-    assert len(lines) == at + 1 + n or "└" not in lines[at + 1 + n]
+    assert n == 4 and all("└" in line for line in rows[at + 1:at + 1 + n]), "\n".join(lines)
+    assert len(rows) == at + 1 + n or "└" not in rows[at + 1 + n]
     assert "↳ " in render_diff("markdown", diff)

@@ -30,6 +30,7 @@ from scanner.model import (
     SwitchState,
     TargetInfo,
 )
+from tests.conftest import examples
 
 # Small alphabets, so that two generated inventories share things and differ in a few facts.
 _paths = st.sampled_from(["/etc/a.yaml", "/etc/b.env", "/opt/x/bin/d", "/home/u/.cfg/c.toml"])
@@ -144,13 +145,13 @@ def _inverted(c: Change) -> str:
     return canonical_json([c.section, c.key, INVERSE_KIND[c.kind].value, c.field, c.new, c.old, list(c.where)])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(inventories())
 def test_an_inventory_does_not_differ_from_itself(inv: Inventory) -> None:
     assert diff_inventories(inv, inv).changes == ()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(inventories(), inventories())
 def test_diff_b_a_is_diff_a_b_inverted(a: Inventory, b: Inventory) -> None:
     forward, backward = diff_inventories(a, b).changes, diff_inventories(b, a).changes
@@ -158,7 +159,7 @@ def test_diff_b_a_is_diff_a_b_inverted(a: Inventory, b: Inventory) -> None:
     assert len({c.id for c in forward}) == len(forward), "a change id names one change"
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(inventories(), inventories())
 def test_the_diff_of_json_round_trips_is_the_same(a: Inventory, b: Inventory) -> None:
     def again(inv: Inventory) -> Inventory:

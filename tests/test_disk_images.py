@@ -4,6 +4,7 @@ qemu-img), each scanned inventory equal to the same tree scanned as a directory.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -14,12 +15,15 @@ import pytest
 
 from scanner.catalog import Catalog
 from scanner.inventory.document import dumps
+from scanner.inventory.load import from_document
 from scanner.options import ScanOptions
 from scanner.pipeline import scan
+from scanner.render import render
 from scanner.targets import DirectoryTarget, WalkOptions
 from scanner.targets.container.errors import ImageError
 from scanner.targets.registry import TargetKind, detect_kind, open_target
 from tests.conftest import SAMPLE_VM, validate_document
+from tests.diskbuild import btrfs_with_subvolumes, ext4_of, lvm_disk, xfs_of
 
 pytest.importorskip("dissect.target", reason="the images extra (dissect.target) is not installed")
 needs = pytest.mark.skipif(shutil.which("mkfs.ext4") is None, reason="mkfs.ext4 (e2fsprogs) is not installed")
@@ -163,37 +167,144 @@ def test_btrfs_image_with_a_symlink_to_a_symlink(tmp_path: Path, catalog: Catalo
     assert _without(doc) == _without(direct)
 
 
-def _lvm_tools() -> str | None:
-    missing = [t for t in ("losetup", "pvcreate", "vgcreate", "lvcreate", "vgchange") if shutil.which(t) is None]
-    return f"{', '.join(missing)} not installed" if missing else None
+def test_lvm_volumes_inside_a_qcow2_mounted_by_fstab(tmp_path: Path, catalog: Catalog) -> None:
+    """An ext4 root and an xfs /home, each a logical volume of the image's one volume group (as cloud and
+    server installs lay them out), /home mounted by its /dev/mapper name in the root's fstab."""
+    root = tmp_path / "root"
+    shutil.copytree(SAMPLE_VM, root, symlinks=True)
+    (root / "etc" / "fstab").write_text("/dev/mapper/mc--vg-root / ext4 defaults 0 1\n"
+                                         "/dev/mc-vg/home /home xfs defaults 0 2\n")
+    home = tmp_path / "home"
+    shutil.copytree(root / "home", home, symlinks=True)
+    lone_root = tmp_path / "root-only"
+    shutil.copytree(root, lone_root, symlinks=True, ignore=lambda d, names: names if d == str(root / "home") else [])
+    ext4_of(lone_root, tmp_path / "root.ext4", "72M")
+    xfs_of(home, tmp_path / "home.xfs")
+    raw = lvm_disk(tmp_path / "lvm.raw", {"root": tmp_path / "root.ext4", "home": tmp_path / "home.xfs"}, "mc-vg")
+    image = tmp_path / "lvm.qcow2"
+    if shutil.which("qemu-img") is None:
+        pytest.skip("qemu-img (qemu-utils) is not installed")
+    _run("qemu-img", "convert", "-O", "qcow2", str(raw), str(image))
+    doc = scan_path(image, catalog)
+    walked = {(f["type"], f["mount"], f["volume"]) for f in doc["target"]["filesystems"]}
+    assert walked == {("ext", "/", "mc--vg-root"), ("xfs", "/home", "mc--vg-home")}
+    direct = json.loads(dumps(scan(DirectoryTarget(str(root)), catalog, ScanOptions())))
+    assert _without(doc) == _without(direct)
+
+
+def _tree_with_links(tmp_path: Path) -> Path:
+    """sample_vm with what real roots hold: /bin a link to usr/bin, absolute links through it (as systemd's), a
+    link to /proc, and a sparse 64 MiB file."""
+    root = tmp_path / "root"
+    shutil.copytree(SAMPLE_VM, root, symlinks=True)
+    (root / "usr" / "bin").mkdir(parents=True, exist_ok=True)
+    (root / "usr" / "bin" / "agentctl").write_text("ANTHROPIC_MODEL=claude-sonnet-4-5\n")
+    (root / "bin").symlink_to("usr/bin")
+    (root / "usr" / "sbin").mkdir(exist_ok=True)
+    (root / "usr" / "sbin" / "halt").symlink_to("/bin/agentctl")
+    (root / "etc" / "mtab").symlink_to("/proc/self/mounts")
+    (root / "var" / "lib").mkdir(parents=True, exist_ok=True)
+    with open(root / "var" / "lib" / "sparse.img", "wb") as f:
+        f.truncate(64 * MIB)
+    return root
+
+
+@pytest.mark.parametrize("compress", ["zstd", "lzo"])
+def test_btrfs_subvolumes_are_mounted_as_its_fstab_says(tmp_path: Path, catalog: Catalog, compress: str) -> None:
+    """`@` at / and `@home` at /home (subvol= and subvolid=), compressed: the same inventory as the tree."""
+    fs_uuid = "5b0d7c1e-3c1f-4b53-9d7e-2f7f3a1c9e01"
+    root = _tree_with_links(tmp_path)
+    (root / "etc" / "fstab").write_text(
+        f"# <device> <dir> <type> <options>\nUUID={fs_uuid} / btrfs subvol=@,compress={compress} 0 0\n"
+        f"UUID={fs_uuid}  /home  btrfs  subvolid=257,compress={compress}  0 0\nproc /proc proc defaults 0 0\n"
+    )
+    image = btrfs_with_subvolumes(root, tmp_path / "vm.btrfs", fs_uuid, compress)
+    doc = scan_path(image, catalog)
+    walked = {(f["mount"], f.get("subvolume")) for f in doc["target"]["filesystems"]}
+    assert walked == {("/", "@"), ("/home", "@home"), (None, "/")}
+    assert {f["status"] for f in doc["target"]["filesystems"]} == {"complete"}
+    direct = json.loads(dumps(scan(DirectoryTarget(str(root)), catalog, ScanOptions())))
+    assert _without(doc) == _without(direct)
+    assert any(s["path"] == "/var/lib/sparse.img" and s["reason"] == "sparse" for s in doc["skipped"])
+    assert any(loc.get("via") == "/usr/sbin/halt" for m in doc["models"] for loc in m["locations"])
+    assert any(loc["path"].startswith("/home/agent/") for m in doc["models"] for loc in m["locations"])
+    opened = open_target(str(image), None, WalkOptions())
+    try:  # each subvolume its own device, as the kernel gives them: / and /home are not one directory twice
+        fs = opened.target.fs
+        root = fs.open_root()
+        assert fs.fstat(root).st_dev != fs.lstat(root, "home").st_dev
+        assert fs.fstat(root).st_ino == fs.lstat(root, "home").st_ino  # both subvolume roots are inode 256
+    finally:
+        opened.close()
 
 
 @needs
-def test_lvm_volume_inside_a_qcow2(tmp_path: Path, catalog: Catalog, directory_doc: dict[str, Any]) -> None:
-    """An ext4 logical volume in a volume group on the image's one physical volume, as cloud images have."""
-    why = _lvm_tools()
-    if why or shutil.which("qemu-img") is None:
-        pytest.skip(why or "qemu-img (qemu-utils) is not installed")
-    raw = tmp_path / "lvm.raw"
-    with open(raw, "wb") as f:
-        f.truncate(96 * MIB)
-    loop = subprocess.run(["losetup", "-f", "--show", str(raw)], capture_output=True, text=True)
-    if loop.returncode != 0:
-        pytest.skip(f"no loop device here: {loop.stderr.strip()}")
-    dev = loop.stdout.strip()
-    vg = f"mcvg{tmp_path.name[-6:].replace('_', '').replace('-', '')}"
-    try:
-        _run("pvcreate", "-q", "-y", dev)
-        _run("vgcreate", "-q", vg, dev)
-        _run("lvcreate", "-q", "-y", "-n", "root", "-L", "72M", vg)
-        _run("mkfs.ext4", "-q", "-F", "-d", str(SAMPLE_VM), f"/dev/{vg}/root")
-    except subprocess.CalledProcessError as exc:
-        pytest.skip(f"LVM cannot be built here: {exc.stderr.decode(errors='replace').strip()[:200]}")
-    finally:
-        subprocess.run(["vgchange", "-q", "-an", vg], capture_output=True)
-        subprocess.run(["losetup", "-d", dev], capture_output=True)
-    image = tmp_path / "lvm.qcow2"
-    _run("qemu-img", "convert", "-O", "qcow2", str(raw), str(image))
+def test_a_truncated_qcow2_says_so_and_skips_what_it_cannot_read(tmp_path: Path, catalog: Catalog) -> None:
+    root = tmp_path / "root"
+    shutil.copytree(SAMPLE_VM, root, symlinks=True)
+    (root / "var" / "blob").write_bytes(os.urandom(3 * MIB))  # written last: its data lies at the image's end
+    (root / "var" / "zz.env").write_text("ANTHROPIC_MODEL=claude-opus-4-1\n")
+    image = tmp_path / "cut.qcow2"
+    _run("mkfs.ext4", "-q", "-F", "-d", str(root), str(tmp_path / "root.ext4"), "64M")
+    _convert_to(tmp_path / "root.ext4", image)
+    with open(image, "r+b") as f:
+        f.truncate(image.stat().st_size - MIB)
     doc = scan_path(image, catalog)
-    assert [f["type"] for f in doc["target"]["filesystems"]] == ["ext"]
-    assert _without(doc) == _without(directory_doc)
+    (fs,) = doc["target"]["filesystems"]
+    assert fs["status"] == "incomplete" and "truncated image" in fs["detail"]
+    cut = {s["path"]: s["detail"] for s in doc["skipped"] if s["reason"] == "read-error"}
+    assert "truncated image" in cut["/var/blob"] and "/var/zz.env" in cut
+    done = subprocess.run([sys.executable, "-m", "scanner", "scan", str(image)], capture_output=True, text=True)
+    assert done.returncode == 0 and "incomplete: the image was not read whole" in done.stdout
+    assert done.stderr.startswith("warning: ") and "truncated image" in done.stderr
+
+
+def _convert_to(raw: Path, out: Path, fmt: str = "qcow2") -> Path:
+    if shutil.which("qemu-img") is None:
+        pytest.skip("qemu-img (qemu-utils) is not installed")
+    _run("qemu-img", "convert", "-O", fmt, str(raw), str(out))
+    return out
+
+
+def _luks(out: Path, size: int) -> Path:
+    if shutil.which("cryptsetup") is None:
+        pytest.skip("cryptsetup is not installed")
+    with open(out, "wb") as f:
+        f.truncate(size)
+    key = out.with_suffix(".key")
+    key.write_bytes(b"not a real passphrase")
+    _run("cryptsetup", "luksFormat", "-q", "--type", "luks2", "--pbkdf", "pbkdf2", "--pbkdf-force-iterations",
+         "1000", str(out), "--key-file", str(key))
+    return out
+
+
+@needs
+def test_an_encrypted_volume_is_named_encrypted(ext4: Path, catalog: Catalog) -> None:
+    if shutil.which("sfdisk") is None:
+        pytest.skip("sfdisk (fdisk) is not installed")
+    bare = _luks(ext4.parent / "bare.luks", 20 * MIB)
+    with pytest.raises(ImageError, match=r"nothing readable in the raw image: its volumes are encrypted \(LUKS\)"):
+        open_target(str(bare), None, WalkOptions())
+    disk = ext4.parent / "two.raw"
+    with open(disk, "wb") as f:
+        f.truncate(ext4.stat().st_size + 24 * MIB)
+    parts = f"label: gpt\nstart=2048, size={ext4.stat().st_size // 512}, type=linux, name=root\n" \
+            "size=40960, type=linux, name=secret\n"
+    subprocess.run(["sfdisk", "-q", str(disk)], input=parts, text=True, check=True, capture_output=True)
+    table = subprocess.run(["sfdisk", "-J", str(disk)], capture_output=True, text=True, check=True).stdout
+    secret_at = json.loads(table)["partitiontable"]["partitions"][1]["start"] * 512
+    with open(disk, "r+b") as f, open(ext4, "rb") as src, open(bare, "rb") as luks:
+        f.seek(MIB)
+        shutil.copyfileobj(src, f)
+        f.seek(secret_at)
+        f.write(luks.read(20 * MIB))
+    doc = scan_path(disk, catalog)
+    locked = [{k: v for k, v in f.items() if k != "size"} for f in doc["target"]["filesystems"] if f["type"] == "luks"]
+    assert locked == [{"type": "luks", "mount": None, "volume": "secret", "status": "not-read",
+                       "detail": "encrypted (LUKS)"}]
+    assert "claude-opus-4-8" in {m["name"] for m in doc["models"]}
+    # The AI-BOMs say the scan is partial: the locked volume is named in both standards' completeness.
+    inv = from_document(doc)
+    [composition] = json.loads(render("cyclonedx", inv))["compositions"]
+    assert composition["aggregate"] == "incomplete"
+    assert "luks filesystem secret not-read" in render("spdx", inv)

@@ -157,7 +157,7 @@ def test_report_answers_across_the_fleet(fleet_run: dict[str, Any]) -> None:
         report = build_report(store)
     assert report.targets == 8
     anthropic = [w for w in report.wiring if w.vendor == "anthropic"]
-    assert [(w.route, w.targets) for w in anthropic] == [("direct", 8)]
+    assert [(w.route, w.targets) for w in anthropic] == [("unstated route", 8)]  # an env file states no route
     assert [(d.target, d.name) for d in report.disarmed_switches] == [("c0-B", "AGENT_KILL_SWITCH")]
     (shared,) = report.shared_credentials
     assert shared.targets == ("c0-B", "c1-B") and ANTHROPIC_KEY not in json.dumps(report.to_json())

@@ -1,8 +1,9 @@
-"""Property-based fuzzing of every parser and format reader outside the config formats (issue 11).
+"""Property-based fuzzing of every parser and format reader.
 
 Each property feeds random bytes, or mutations of a real seed (a jar, an ELF with cargo-auditable data,
 a Go build-info blob, a gzip log, an Agents SDK SQLite store, session logs from tests/data), and checks
-that nothing raises and that what comes out is bounded by what went in. `make test` runs the "ci"
+that nothing raises and that what comes out is bounded by what went in; the config parsers get any text,
+lone surrogates included, and give items or a parse failure. `make test` runs the "ci"
 profile (a bounded example count); `make fuzz` runs the "fuzz" profile, many more (tests/conftest.py).
 """
 
@@ -17,10 +18,12 @@ import zipfile
 import zlib
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scanner.catalog import Catalog
+from scanner.detectors import config_formats
 from scanner.detectors.base import FileView
 from scanner.detectors.compressed import CompressedDetector
 from scanner.detectors.ecosystems import EcosystemDetector
@@ -34,7 +37,7 @@ from scanner.sessions.adapters.openai_agents import OpenAIAgents
 from scanner.sessions.collect import collect
 from scanner.sessions.reader import ReadNotes, records
 from scanner.targets.base import FileEntry
-from tests.conftest import REPO
+from tests.conftest import REPO, examples
 
 _FIXTURE = settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 _SESSIONS = REPO / "tests/data/sessions"
@@ -193,8 +196,37 @@ def test_zip_members_never_raise_and_stay_capped(data: bytes) -> None:
     assert [p.kind for p in in_place] == [p.kind for p in problems]
 
 
+_NAMES = st.sampled_from(["a.txt", "dir/", "dir/b.bin", "META-INF/maven/g/a/pom.properties", "ünï/ç.txt", "x"])
+
+
+@given(
+    st.lists(st.tuples(_NAMES, st.binary(max_size=300), st.booleans()), max_size=8),
+    st.binary(max_size=64),
+    st.binary(max_size=40).filter(lambda c: b"PK" not in c),  # a signature in the comment fools zipfile too
+)
+def test_the_directory_walk_reads_what_zipfile_reads(files: list[tuple[str, bytes, bool]], stub: bytes,
+                                                     comment: bytes) -> None:
+    import warnings
+
+    buf = io.BytesIO()
+    with warnings.catch_warnings(), zipfile.ZipFile(buf, "w") as z:
+        warnings.simplefilter("ignore")  # duplicate names: zipfile warns, and keeps both
+        for name, payload, deflate in files:
+            z.writestr(name, b"" if name.endswith("/") else payload,
+                       zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED)
+        z.comment = comment
+    data = stub + buf.getvalue()  # bytes before the archive (a self-extracting stub) shift every offset
+    reference = zipfile.ZipFile(io.BytesIO(data))
+    expected = [(i.filename, reference.read(i)) for i in reference.infolist() if not i.is_dir()]
+    problems: list[ziparchive.ZipProblem] = []
+    assert [(m.name, m.data) for m in ziparchive.members(data, lambda n: True, problems)] == expected
+    assert not problems
+    wanted = [(n, d) for n, d in expected if n.endswith(".txt")]
+    assert [(m.name, m.data) for m in ziparchive.members(data, lambda n: n.endswith(".txt"), [])] == wanted
+
+
 @given(st.one_of(st.binary(max_size=4096), mutated(SEEDS["sqlite"])))
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 def test_sqlite_stores_never_raise(data: bytes) -> None:
     notes = ReadNotes()
     read = list(OpenAIAgents(budget=1_000_000).read(b"SQLite format 3\x00" + data[16:], notes))
@@ -276,3 +308,28 @@ def test_the_seeds_are_understood(catalog: Catalog, tmp_path: Path) -> None:
     assert [getattr(e, "name", None) for e in found] == ["com.openai:openai-java"]
     assert len(list(OpenAIAgents().read(SEEDS["sqlite"], ReadNotes()))) == 2
     assert any(collect(p, p, None, raw, catalog)[0] for p, raw in LOGS)
+
+
+# --- config parsers on any text ---------------------------------------------------------------------------
+
+# Text as a fuzzer makes it: any code point, lone surrogates included (a file decoded with surrogateescape holds
+# them), mixed with each format's own punctuation.
+_ANY_TEXT = st.text(st.characters(categories=["L", "N", "P", "S", "Z", "Cc", "Cs"])) | st.text(
+    alphabet=st.sampled_from(list(':-[]{}#&*!|>"\'=\n \t') + ["\udcff", "\ud800", "é", "a", "1"]), max_size=60
+)
+
+
+@given(_ANY_TEXT, st.sampled_from(["yaml", "json", "toml", "ini", "conf", "env", "systemd", "hcl"]))
+def test_every_parser_returns_items_or_a_parse_failure_even_on_surrogates(text: str, name: str) -> None:
+    try:
+        items = getattr(config_formats, f"parse_{name}")(text)
+    except config_formats.ParseFailure:
+        return
+    except config_formats.BudgetExceeded as cut:
+        items = cut.items
+    assert all(isinstance(item, config_formats.ConfigItem) for item in items)
+
+
+def test_a_lone_surrogate_is_a_yaml_parse_failure() -> None:
+    with pytest.raises(config_formats.ParseFailure, match="UnicodeEncodeError"):
+        config_formats.parse_yaml("\udcff")

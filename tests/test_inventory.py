@@ -64,7 +64,8 @@ def test_findings_name_external_vendors_and_kill_switches(tmp_path: Path, scan_d
     write(tmp_path, "/etc/agent/run.env", "# live kill switch for the proxy\nPROXY_OVERRIDE=0\n")
     _, doc = scan_dir(tmp_path)
     ids = {f["id"]: f["severity"] for f in doc["findings"]}
-    assert ids["external-model-wired:anthropic:direct"] == "medium"  # the record's base URL is Anthropic's API
+    # the record's base URL is Anthropic's API
+    assert ids["external-model-wired:anthropic:direct:claude-opus-4-8"] == "medium"
     assert ids["kill-switch-disarmed:PROXY_OVERRIDE"] == "high"
     assert ids["uncatalogued-models-wired"] == "info"
     severities = [f["severity"] for f in doc["findings"]]

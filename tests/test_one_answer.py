@@ -7,7 +7,7 @@ from pathlib import Path
 
 from scanner.diff import diff_inventories
 from scanner.diff.model import ChangeKind
-from scanner.render._headline import is_alias
+from scanner.findings.modelkey import is_alias
 from tests.conftest import ScanFn, write
 
 BUNDLE = (

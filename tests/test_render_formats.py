@@ -237,7 +237,7 @@ def test_markdown_escapes_target_text() -> None:
     assert "<script>" not in text and "`code`" not in text and "[link]" not in text
     assert r"\<script\>" in text and r"\[link\]" in text
     findings_row = next(line for line in text.splitlines() if line.startswith("| **info**"))
-    assert findings_row.count(" | ") == 2  # the `|` in the id did not add a cell
+    assert findings_row.count(" | ") == 3  # four cells: the `|` in the title and path added none
 
 
 def test_html_escapes_target_text() -> None:

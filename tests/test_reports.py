@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from scanner.catalog import load
 from scanner.cli import app
-from scanner.cli.scan import report_options
+from scanner.cli.terminal import terminal_for
 from scanner.options import ScanOptions
 from scanner.pipeline import scan
 from scanner.render import RENDERERS, render
@@ -62,7 +62,7 @@ def test_every_format_is_valid_utf8_without_raw_control_on_hostile_names(fmt: st
     text = out.read_bytes().decode("utf-8")  # strict: raises on invalid UTF-8
     assert not any(c in text for c in _RAW_CONTROL), fmt
     assert not any("\ud800" <= c <= "\udfff" for c in text)
-    assert "\\xff" in text or "%5Cxff" in text or "\\\\xff" in text, "the undecodable byte is shown escaped"
+    assert "\\xff" in text or "%FF" in text or "\\\\xff" in text, "the undecodable byte is shown escaped"
     assert list(tmp_path.iterdir()) == [out], "no temporary file is left beside the report"
     if fmt == "json":
         assert "\\udc" not in text, "no lone surrogate escapes"
@@ -132,12 +132,12 @@ def test_cyclonedx_counts_package_only_ids_per_package_and_all_lists_each(tmp_pa
 
 
 def test_table_fits_the_width_and_the_headline_one_screen() -> None:
-    text = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q"]).stdout
+    text = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q"], env={"COLUMNS": "120"}).stdout
     assert max(len(line) for line in text.splitlines()) <= 120
     head = text.split("\nFindings")[0].splitlines()
     assert len(head) <= 40
     assert "azure/muse-special → gpt-5.5" in text
-    wide = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q", "--wide"]).stdout
+    wide = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q", "--wide"], env={"COLUMNS": "120"}).stdout
     assert max(len(line) for line in wide.splitlines()) > 120
 
 
@@ -247,7 +247,7 @@ def test_config_output_is_relative_to_the_config_file(tmp_path: Path, monkeypatc
 
 
 def test_live_only_leaves_out_what_only_files_tell() -> None:
-    result = runner.invoke(app, ["audit", "--pid", str(os.getpid()), "--live-only", "-q"])
+    result = runner.invoke(app, ["audit", "--pid", str(os.getpid()), "--live-only", "-q", "--all"])
     assert result.exit_code == 0, result.output
     assert "Processes" in result.stdout  # inspected: shown, even when none is relevant
     for absent in ("Sessions", "Routes", "Clients", "MCP servers"):
@@ -257,7 +257,8 @@ def test_live_only_leaves_out_what_only_files_tell() -> None:
 
 def test_colour_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("NO_COLOR", raising=False)
-    assert report_options(None, False, False, {}).colour is False  # pytest's stdout is not a terminal
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    assert terminal_for(None).colour is False  # pytest's stdout is not a terminal
     assert "\x1b[" not in runner.invoke(app, ["scan", str(SAMPLE_VM), "-q"]).stdout
     inv = scan(DirectoryTarget(str(SAMPLE_VM), WalkOptions()), load([]), ScanOptions())
     coloured = render("table", inv, ReportOptions(colour=True))
@@ -283,11 +284,11 @@ def test_one_model_spelled_three_ways_is_one_finding(tmp_path: Path) -> None:
                         ("three", "claude-opus-4-1@20250805")):
         write(root, f"/etc/agent/{name}.yaml", f"model: {model}\n")
     text = runner.invoke(app, ["scan", str(root), "-q", "--wide"]).stdout
-    [row] = [line for line in text.splitlines() if "(anthropic) wired via" in line]
-    assert row.split()[1] == "claude-opus-4-1"
-    for spelling in ("anthropic/claude-opus-4-1", "claude-opus-4-1@20250805"):
-        assert spelling in row
-    assert "direct" in row and "vertex" in row
+    rows = [line for line in text.splitlines() if "(anthropic) wired via" in line]
+    assert [row.split()[1] for row in rows] == ["claude-opus-4-1"] * 3  # one per route
+    assert "wired via direct; also spelled anthropic/claude-opus-4-1" in rows[0]
+    assert "wired via unstated route " in rows[1]
+    assert "wired via vertex; also spelled claude-opus-4-1@20250805" in rows[2]
 
 
 _COMMANDS = [["scan"], ["sessions"], ["audit"], ["diff"], ["version"], ["catalogs", "list"], ["catalogs", "show"],
@@ -338,7 +339,7 @@ def test_diff_fail_on_says_what_tripped(tmp_path: Path) -> None:
     result = runner.invoke(app, ["diff", str(old), str(new), "--fail-on", "LOW", "-o", os.devnull])
     assert result.exit_code == 1, result.output
     [line] = [x for x in result.stderr.splitlines() if "--fail-on" in x]
-    assert line.startswith("modelcensus: --fail-on low: ") and "change(s) at or above it, first: " in line
+    assert line.startswith("modelcensus: --fail-on low: ") and "change(s) at or above it; the most severe: " in line
     assert "A1b2C3d4A1b2" not in result.stderr
 
 
@@ -352,12 +353,16 @@ def test_html_findings_give_the_finding_the_room_and_paths_wrap() -> None:
 
 
 def test_table_cuts_paths_at_the_start_and_the_model_last() -> None:
-    text = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q"]).stdout
-    models = text.split("\nWired models", 1)[1].split("\n\n", 1)[0]
+    text = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q", "--all"], env={"COLUMNS": "160"}).stdout
+    models = text.split("\nModels (", 1)[1].split("\n\n", 1)[0]
     assert " accounts/fireworks/models/kimi-k3 " in models, "the model column is the last one cut"
     findings = text.split("\nFindings", 1)[1].split("\n\n", 1)[0]
-    assert "…ions/2026-11-20/subagent-ec964d3d4496eba5.jsonl:1" in findings, "a cut path keeps its file and line"
-    assert "not wiring: " in text and "29 model id(s) that are not wiring" in text
+    assert "subagent-ec964d3d4496eba5.jsonl:1" in findings, "a cut path keeps its file and line"
+    cells = re.findall(r"\s(\S*subagent-ec964d3d4496eba5\.jsonl:1)", findings)
+    assert cells and all(cell.startswith(("/", "…")) for cell in cells)
+    assert "29 model id(s) that are not wiring" not in text  # --all lists them in the models table
+    default = runner.invoke(app, ["scan", str(SAMPLE_VM), "-q"]).stdout
+    assert "not wiring: 29 model id(s) only mentioned" in default
 
 
 def test_environment_sets_the_options_every_command_shares(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

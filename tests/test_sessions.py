@@ -54,7 +54,7 @@ def test_claude_code_session_is_anthropic(catalog: Catalog) -> None:
     s = one(catalog, "claude-code/session-basic.jsonl", "/home/u/.claude/projects/-home-u-x/9c42ba52.jsonl")
     assert s.format == "claude-code"
     assert s.session_id == "9c42ba52-3bf1-449f-a040-8ee33284a1c8"
-    assert main(s) == ("anthropic", None, "anthropic-messages")
+    assert main(s) == ("anthropic", "direct", "anthropic-messages")
     assert {"anthropic-message-id", "anthropic-tool-use-id", "anthropic-request-id"} <= rules(s)
     assert s.labels == ("claude-haiku-4-5-20251001",)
     assert s.reasoning == "encrypted"  # Claude Code keeps only the signature of its thinking
@@ -67,8 +67,8 @@ def test_codex_rollout_is_openai(catalog: Catalog) -> None:
     assert s.format == "codex-cli"
     assert s.session_id == "01a01ee3-393c-7cb1-818e-268d8e2ae938"
     assert [p.vendor for p in s.providers] == ["openai"]
-    assert main(s) == ("openai", None, "openai-responses")
-    assert {"openai-responses-id", "openai-tool-call-id"} <= rules(s)
+    assert main(s) == ("openai", "direct", "openai-responses")  # its declared provider is OpenAI's own API
+    assert {"openai-responses-id", "openai-tool-call-id", "stated-route"} <= rules(s)
     assert s.declared == "openai"
     assert s.mismatched_labels == ()
 
@@ -88,7 +88,7 @@ def test_cline_task_folder(catalog: Catalog) -> None:
     inside = f"{store}/tasks/1769053680585/api_conversation_history.json"
     s = one(catalog, "constructed/api_conversation_history.json", inside)
     assert (s.format, s.session_id) == ("cline", "1769053680585")
-    assert main(s) == ("anthropic", None, "anthropic-messages")
+    assert main(s) == ("anthropic", "direct", "anthropic-messages")
     assert s.reasoning == "visible"
     assert s.declared == "anthropic"
 
@@ -105,15 +105,16 @@ def test_gemini_cli_chat(catalog: Catalog) -> None:
     assert (s.format, s.session_id) == ("gemini-cli", "7e1c9a40-2b8f-4d55-9a63-1f0e2d3c4b5a")
     assert s.labels == ("gemini-2.5-pro",)
     assert s.reasoning == "visible"
-    # Gemini CLI mints its own tool ids: no provider fingerprint, so unknown; the label claims Google
+    # Gemini CLI mints its own tool ids; the model its `gemini` messages name is what answered: Google's
     (p,) = s.providers
-    assert (p.vendor, p.candidates, p.confidence) == ("unknown", ("google",), "low")
+    assert (p.vendor, p.candidates, p.confidence) == ("google", (), "medium")
+    assert s.served_models == ("gemini-2.5-pro",)
 
 
 def test_pi_session_reads_the_reasoning_item_inside_the_signature(catalog: Catalog) -> None:
     s = one(catalog, "constructed/pi-session.jsonl", "/home/u/.pi/agent/sessions/--home-u--/s.jsonl")
     assert s.format == "pi"
-    assert main(s) == ("openai", None, "openai-responses")
+    assert main(s) == ("openai", "direct", "openai-responses")  # the provider it declares: OpenAI's own
     assert {"openai-fernet-reasoning", "openai-responses-id"} <= rules(s)
     assert s.labels == ("gpt-5-mini",)
 
@@ -190,12 +191,12 @@ RAW = [
     ("api-azure-openai/azure-tool-call.1.json", ("openai", "azure", "openai-responses"), "openai-tool-call-id"),
     (
         "api-anthropic/anthropic-clear-thinking.1.json",
-        ("anthropic", None, "anthropic-messages"),
+        ("anthropic", "direct", "anthropic-messages"),
         "anthropic-thinking-signature",
     ),
     (
         "api-anthropic/anthropic-web-search-tool.1.json",
-        ("anthropic", None, "anthropic-messages"),
+        ("anthropic", "direct", "anthropic-messages"),
         "anthropic-tool-use-id",
     ),
     (
@@ -237,9 +238,9 @@ def test_captures_in_notes(
 def test_qwen_hex24_call_id_is_not_openai(catalog: Catalog) -> None:
     s = one(catalog, "api-alibaba-qwen/alibaba-tool-call.json")
     assert "openai" not in {p.vendor for p in s.providers}
-    assert rules(s) == {"openai-lookalike-hex24-tool-call-id", "model-label"}
-    (p,) = s.providers  # the label (qwen-plus) names Alibaba; a shim minting the same ids stays possible
-    assert (p.vendor, p.candidates, p.confidence) == ("alibaba", ("self-hosted",), "low")
+    assert rules(s) == {"openai-lookalike-hex24-tool-call-id", "served-model"}
+    (p,) = s.providers  # the reply's model (qwen-plus) names Alibaba; a shim minting the same ids stays possible
+    assert (p.vendor, p.candidates, p.confidence) == ("alibaba", ("self-hosted",), "medium")
 
 
 def test_xai_base64_blob_is_not_fernet_nor_openai(catalog: Catalog) -> None:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from scanner.catalog import Catalog
 from scanner.sessions.collect import collect
 from scanner.sessions.reader import MAX_INFLATED, MAX_LINE, ReadNotes, records
-from tests.conftest import ScanFn, write
+from tests.conftest import ScanFn, examples, write
 
 DATA = Path(__file__).parent / "data" / "sessions"
 SUBAGENT = (
@@ -95,7 +95,7 @@ def test_many_sessions_in_one_file_are_bounded(catalog: Catalog) -> None:
     assert "300 record(s) of sessions beyond 500 per file not attributed" in sessions[0].notes
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.binary(max_size=4096))
 def test_any_bytes_are_read_without_error(data: bytes) -> None:
     notes = ReadNotes()
@@ -105,7 +105,7 @@ def test_any_bytes_are_read_without_error(data: bytes) -> None:
         list(records(prefix + data, ReadNotes()))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     st.lists(
         st.dictionaries(
@@ -182,7 +182,7 @@ def _stdlib(line: bytes) -> object:
         return None
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(_json_text(), st.sampled_from([b"", b" ", b"\t", b"\xef\xbb\xbf", b"x", b"\x00"]), st.booleans())
 def test_records_read_exactly_as_the_stdlib_reads_each_line(text: str, noise: bytes, before: bool) -> None:
     body = text.encode("utf-8", "surrogatepass")
@@ -195,7 +195,7 @@ def test_records_read_exactly_as_the_stdlib_reads_each_line(text: str, noise: by
         assert got == []
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from([b"\n", b"\r\n", b" ", b"{}", b'{"a": 1}', b"\xff", b"x" * 70_000]), max_size=40))
 def test_a_plain_logs_lines_are_those_its_pieces_give(parts: list[bytes]) -> None:
     # Lines cut from a plain file's bytes directly are the lines its 1 MiB pieces gave (CHUNK-spanning ones too).

@@ -70,20 +70,21 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
     (
         "api-anthropic/anthropic-clear-thinking.1.json",
         "api-response",
-        (("anthropic", None, "anthropic-messages", ((1, 1),)),),
+        (("anthropic", "direct", "anthropic-messages", ((1, 1),)),),
         "visible",
     ),
     (
         "api-anthropic/anthropic-json-tool.1.json",
         "api-response",
-        (("anthropic", None, "anthropic-messages", ((1, 1),)),),
+        (("anthropic", "direct", "anthropic-messages", ((1, 1),)),),
         "absent",
     ),
     (
+        # The encrypted blobs are the web search tool's results (a tool's output), not reasoning: there is none.
         "api-anthropic/anthropic-web-search-tool.1.json",
         "api-response",
-        (("anthropic", None, "anthropic-messages", ((1, 1),)),),
-        "encrypted",
+        (("anthropic", "direct", "anthropic-messages", ((1, 1),)),),
+        "absent",
     ),
     (
         "api-azure-openai/azure-deepseek-reasoning.1.json",
@@ -92,10 +93,11 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
         "visible",
     ),
     (
+        # A reasoning summary is readable beside the Fernet-encrypted item: visible.
         "api-azure-openai/azure-reasoning-encrypted-content.1.json",
         "api-response",
         (("openai", "azure", "openai-responses", ((1, 1),)),),
-        "encrypted",
+        "visible",
     ),
     (
         "api-azure-openai/azure-tool-call.1.json",
@@ -117,24 +119,63 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
         "api-openai-responses/openai-reasoning-encrypted-content.1.json",
         "api-response",
         (("openai", None, "openai-responses", ((1, 1),)),),
-        "encrypted",
+        "visible",
     ),
     (
         "api-xai/xai-reasoning-store-false.item-done.jsonl",
         "api-response",
         (("xai", None, "openai-responses", ((1, 2),)),),
-        "encrypted",
+        "visible",
+    ),
+    # A request to a vendor's own API host (api.openai.com) is `direct`, and so are Anthropic's own ids (its clouds'
+    # carry `bdrk` and `vrtx`). Inference hosts and hubs: the request host, the server's own fields and headers name the route; the vendor
+    # is the model's maker, except on a server of one's own (vLLM), which is self-hosted whatever model it runs.
+    (
+        "captures-pydantic-ai/test_bedrock_anthropic_tool_with_thinking.yaml",
+        "vcr-cassette",
+        (("anthropic", "bedrock", "bedrock-converse", ((1, 2),)),),
+        "visible",
+    ),
+    (
+        "captures-pydantic-ai/test_crusoe_model_simple.yaml",
+        "vcr-cassette",
+        (("self-hosted", None, "openai-chat", ((1, 1),)),),
+        "visible",
+    ),
+    (
+        "captures-pydantic-ai/test_heroku_model_provider_claude_3_7_sonnet.yaml",
+        "vcr-cassette",
+        (("anthropic", "heroku", "openai-chat", ((1, 1),)),),
+        "absent",
+    ),
+    (
+        "captures-pydantic-ai/test_hf_model_thinking_part.yaml",
+        "vcr-cassette",
+        (("deepseek", "huggingface", None, ((1, 2),)),),
+        "visible",
+    ),
+    (
+        "captures-pydantic-ai/test_openai_model_cerebras_provider.yaml",
+        "vcr-cassette",
+        (("meta", "cerebras", "openai-chat", ((1, 1),)),),
+        "absent",
+    ),
+    (
+        "captures-pydantic-ai/test_openrouter_tool_optional_parameters.yaml",
+        "vcr-cassette",
+        (("anthropic", "openrouter", "anthropic-messages", ((1, 1),)),),
+        "absent",
     ),
     (
         "claude-code/session-basic.jsonl",
         "claude-code",
-        (("anthropic", None, "anthropic-messages", ((5, 10),)),),
+        (("anthropic", "direct", "anthropic-messages", ((5, 10),)),),
         "encrypted",
     ),
     (
         "codex-cli/rollout-session-basic.jsonl",
         "codex-cli",
-        (("openai", None, "openai-responses", ((12, 17),)),),
+        (("openai", "direct", "openai-responses", ((12, 17),)),),  # model_provider: openai, its own API
         "absent",
     ),
     ("codex-cli/rollout-session-reasoning-head.jsonl", "codex-cli", (("unknown", None, None, ((1, 10),)),), "absent"),
@@ -145,15 +186,16 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
         "visible",
     ),
     (
+        # The chat's own `gemini` messages name the model that answered: Google's.
         "sessions-more/agent-sessions-fixtures/gemini-cli.chats.jsonl_v040.jsonl",
         "gemini-cli",
-        (("unknown", None, None, ((1, 5),)),),
+        (("google", None, None, ((4, 5),)),),
         "absent",
     ),
     (
         "sessions-more/agent-sessions-fixtures/opencode.storage.message.msg_0002.json",
         "generic",
-        (("unknown", None, None, ((1, 1),)),),
+        (("openai", "direct", None, ((1, 1),)),),  # providerID: openai
         "absent",
     ),
     (
@@ -163,15 +205,17 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
         "absent",
     ),
     (
+        # The model wrote its reasoning inline, in `<thinking>` tags Cline's prompt asks for: visible.
         "sessions-more/cline-task-openrouter/1747415182436.api_conversation_history.json",
         "cline",
         (("unknown", None, None, ((1, 3),)),),
-        "absent",
+        "visible",
     ),
     (
+        # Metadata only (no record names who served it): its label and the provider it declares are all it says.
         "sessions-more/cline-task-openrouter/1747415182436.task_metadata.json",
         "cline",
-        (("unknown", None, None, ((1, 1),)),),
+        (("google", "openrouter", None, ((1, 1),)),),
         "absent",
     ),
     (
@@ -184,13 +228,14 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
         "sessions-more/mini-swe-agent-openrouter/django__django-16255.traj.json",
         "generic",
         (("google", "openrouter", None, ((4, 8),)),),
-        "mixed",
+        "visible",
     ),
     (
+        # The agent's `thought` is the text it sent with a tool call (the action's arguments), not reasoning.
         "sessions-more/openhands/basic.json",
         "generic",
-        (("anthropic", None, "anthropic-messages", ((2, 4),)),),
-        "visible",
+        (("anthropic", "direct", "anthropic-messages", ((2, 4),)),),
+        "absent",
     ),
     (
         "sessions-more/swe-agent/6e44b9__sweagenttestrepo-1c2844.traj",
@@ -211,15 +256,16 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
         "absent",
     ),
     (
+        # Bedrock's `tooluse_` tool ids, in an OpenAI-shaped reply: Claude on Bedrock.
         "sessions-more/vcr-cassettes-otel-demo-agent/claude-opus-4-7_cassette.yaml",
         "vcr-cassette",
-        (("unknown", None, None, ((1, 2),)),),
+        (("anthropic", "bedrock", "bedrock-converse", ((1, 2),)),),
         "absent",
     ),
     (
         "sessions-more/vcr-cassettes-pydantic-ai/anthropic-tool-output.yaml",
         "vcr-cassette",
-        (("anthropic", None, "anthropic-messages", ((1, 2),)),),
+        (("anthropic", "direct", "anthropic-messages", ((1, 2),)),),
         "absent",
     ),
     (
@@ -237,19 +283,19 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
     (
         "sessions-more/vcr-cassettes-pydantic-ai/deepseek-thinking.yaml",
         "vcr-cassette",
-        (("deepseek", None, "openai-chat", ((1, 1),)),),
+        (("deepseek", "direct", "openai-chat", ((1, 1),)),),
         "visible",
     ),
     (
         "sessions-more/vcr-cassettes-pydantic-ai/openai-chat-tool-output.yaml",
         "vcr-cassette",
-        (("openai", None, "openai-chat", ((1, 2),)),),
+        (("openai", "direct", "openai-chat", ((1, 2),)),),
         "absent",
     ),
     (
         "sessions-more/vcr-cassettes-pydantic-ai/openai-responses-tool-call.yaml",
         "vcr-cassette",
-        (("openai", None, "openai-responses", ((1, 2),)),),
+        (("openai", "direct", "openai-responses", ((1, 2),)),),
         "absent",
     ),
     (
@@ -299,17 +345,20 @@ def test_every_log_in_the_samples_is_read_and_none_has_empty_providers(catalog: 
 
 def test_mixed_session_lists_both_providers_with_records_and_times(catalog: Catalog) -> None:
     s = one(catalog, "mixed/session-5e1f0a9c2d7b4e83.jsonl")
+    # The user's turn (record 2) carries only its runtime-minted message id: no fact of who served.
     assert who(s) == (
-        ("self-hosted", None, None, ((2, 6),)),
+        ("self-hosted", None, None, ((3, 6),)),
         ("openai", "azure", "openai-responses", ((7, 14),)),
     )
     inhouse, azure = s.providers
-    assert (inhouse.first_seen, inhouse.last_seen) == ("2026-11-20T09:14:02Z", "2026-11-20T09:14:32Z")
+    assert (inhouse.first_seen, inhouse.last_seen) == ("2026-11-20T09:14:09Z", "2026-11-20T09:14:32Z")
     assert (azure.first_seen, azure.last_seen) == ("2026-11-20T09:14:46Z", "2026-11-20T09:16:57Z")
-    assert (inhouse.first_record, azure.last_record) == (2, 14)
+    assert (inhouse.first_record, azure.last_record) == (3, 14)
+    # Azure's records carry a readable summary beside each Fernet blob: the reasoning is visible.
+    assert (inhouse.reasoning, azure.reasoning) == ("visible", "visible")
     assert {"runtime-hex32-id", "runtime-hex32-tool-call-id"} <= {e.rule for e in inhouse.evidence}
     assert {"openai-fernet-reasoning", "openai-tool-call-id", "api-host"} <= {e.rule for e in azure.evidence}
-    assert s.reasoning == "mixed"  # visible in turns 1-2, encrypted in 3-5
+    assert s.reasoning == "visible"
     assert s.labels == ("muse-3.2",) and s.mismatched_labels == ("muse-3.2",)
     assert s.fernet is not None and s.fernet.inconsistent == 0
 
@@ -320,7 +369,7 @@ def test_mixed_session_findings_keep_the_steady_label_high(scan_dir: ScanFn, tmp
     _, doc = scan_dir(tmp_path)
     (s,) = doc["sessions"]
     assert [(p["vendor"], p["record_ranges"]) for p in s["providers"]] == [
-        ("self-hosted", [[2, 6]]),
+        ("self-hosted", [[3, 6]]),
         ("openai", [[7, 14]]),
     ]
     findings = {f["id"]: f for f in doc["findings"]}
@@ -338,8 +387,15 @@ def test_a_steady_catalogued_label_across_a_switch_is_a_mismatch(catalog: Catalo
             "ts": "2026-01-01T00:00:00Z",
             "model": "gpt-5.5",
             "id": "chatcmpl-D8Z5f52zQqikDBEKQMQoYcWMcWPeU",
+            "object": "chat.completion",
         },
-        {"session_id": "s", "ts": "2026-01-01T00:01:00Z", "model": "gpt-5.5", "id": "msg_011CeDqKnDd2qP37QdkC5nGR"},
+        {
+            "session_id": "s",
+            "ts": "2026-01-01T00:01:00Z",
+            "model": "gpt-5.5",
+            "id": "msg_011CeDqKnDd2qP37QdkC5nGR",
+            "role": "assistant",
+        },
     ]
     data = "".join(json.dumps(x) + "\n" for x in lines).encode()
     (s,), _ = collect("/var/log/a/s.jsonl", "s.jsonl", None, data, catalog)
@@ -404,8 +460,8 @@ def test_deepseek_on_azure_is_deepseek_via_azure_never_openai(catalog: Catalog) 
     s = one(catalog, "api-azure-openai/azure-deepseek-reasoning.1.json")
     (p,) = s.providers
     assert (p.vendor, p.served_via) == ("deepseek", "azure")
-    assert {"azure-content-filter", "model-label"} <= {e.rule for e in p.evidence}
-    assert p.confidence == "low"  # the route is certain; the vendor is the label's word
+    assert {"azure-content-filter", "served-model"} <= {e.rule for e in p.evidence}
+    assert p.confidence == "medium"  # the route is certain; the vendor is the reply's own model field
     assert s.reasoning == "visible" and s.mismatched_labels == ()
 
 

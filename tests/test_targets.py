@@ -195,7 +195,7 @@ def test_non_utf8_and_control_character_names_are_escaped(tmp_path: Path, scan_d
     paths = {loc["path"] for loc in model_locations(doc)}
     assert "/bad\\xff\\xfename.yaml" in paths
     assert "/evil\x1b[31m\u202e.yaml" in paths  # JSON keeps the name, escaped by the encoder
-    table = render("table", inv, ReportOptions(wide=True))  # whole cells: the escaped name is not cut
+    table = render("table", inv, ReportOptions(wide=True, all=True))  # whole cells: the escaped name is not cut
     assert "\x1b" not in table and "\u202e" not in table
     assert "\\x1b[31m\\u202e" in table
     json_text = render("json", inv)

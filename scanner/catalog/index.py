@@ -138,6 +138,8 @@ class Catalog:
         self._identity_cache: dict[str, Identity] = {}
         self._scrubbed: dict[str, str] = {}
         self._hosted: dict[str, bool] = {}
+        self._kill_keys: dict[str, bool] = {}
+        self._deployment_names: dict[str, bool] = {}
         self.code_paths: list[CodePath] = [x for f in files for x in f.code_paths]
         self.code_path_rx = [(c, _rx_bytes(c.pattern, "code path")) for c in self.code_paths]
         self.source_signatures: list[SourceSignature] = [x for f in files for x in f.source_signatures]
@@ -214,7 +216,7 @@ class Catalog:
                     vendor=inner.vendor or form.vendor or groups.get("vendor"),
                     family=inner.family,
                     served_via=form.route,
-                    # The model the form names: the listed id, else the family id as written (`qwen3.6-27b:thinking`
+                    # The model the form names: the listed id, else the family id as written (`qwen3.6-27b`
                     # of `qwen/qwen3.6-27b:thinking`), so its spellings are one model.
                     base_model=inner.canonical or inner.base_model or (
                         inner_text if inner.catalog == CatalogStatus.FAMILY else None),
@@ -222,7 +224,8 @@ class Catalog:
                     lifecycle=inner.lifecycle,
                 )
         for fam, rx in self._family_rx:
-            if rx.fullmatch(name):
+            # An id longer than any its family's grammar names is no id of it (a crafted 32 KB `gpt-5.111…`).
+            if len(name) <= fam.longest and rx.fullmatch(name):
                 return Identity(None, fam.vendor, fam.id, None, None, CatalogStatus.FAMILY, None)
         return UNKNOWN
 
@@ -252,11 +255,18 @@ class Catalog:
 
     def names_deployment(self, token: str) -> bool:
         """True when `token` is a hosted form that names a deployment (`azure/<name>`): any name is one."""
-        for _, rx in self._forms:
-            m = rx.fullmatch(token)
-            if m is not None:
-                return bool(m.groupdict().get("deployment"))
-        return False
+        # Asked for every candidate cut of a packed run that no catalog identifies: the answer is kept.
+        known = self._deployment_names.get(token)
+        if known is None:
+            known = False
+            for _, rx in self._forms:
+                m = rx.fullmatch(token)
+                if m is not None:
+                    known = bool(m.groupdict().get("deployment"))
+                    break
+            if len(self._deployment_names) < 100_000:
+                self._deployment_names[token] = known
+        return known
 
     def looks_like_model(self, text: str) -> bool:
         """True when the catalogs recognise `text` as a model id in any form."""
@@ -295,7 +305,13 @@ class Catalog:
         return self._env.get(name.upper())
 
     def is_kill_switch_key(self, key: str) -> bool:
-        return any(rx.fullmatch(key) for rx in self._kill_rx)
+        # Asked for every key of every config item and of every word pair of a comment: the answer is kept.
+        known = self._kill_keys.get(key)
+        if known is None:
+            known = any(rx.fullmatch(key) for rx in self._kill_rx)
+            if len(self._kill_keys) < 100_000:
+                self._kill_keys[key] = known
+        return known
 
     def mentions_kill_switch(self, prose: str) -> bool:
         """True when free text (a comment) names a kill switch: `# live kill switch: …`."""

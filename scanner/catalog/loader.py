@@ -10,6 +10,7 @@ from pathlib import Path
 from scanner.catalog.globs import glob_regex
 from scanner.catalog.local_schema import check_local_examples
 from scanner.catalog.matcher import searchable
+from scanner.catalog.regexwidth import longest
 from scanner.catalog.schema import (
     CatalogError,
     CatalogFile,
@@ -104,6 +105,13 @@ def check_examples(cat: CatalogFile) -> list[str]:
 
     for f in cat.families:
         check(f"family {f.id}", f.pattern, f.examples)
+        if f.max_length is None and longest(f.pattern) is None:
+            problems.append(f"{cat.origin}: family {f.id}: the pattern bounds no id length: state max_length")
+        problems += [
+            f"{cat.origin}: family {f.id}: example {s!r} is longer than the family's longest id ({f.longest})"
+            for s in f.examples.match
+            if len(s) > f.longest
+        ]
     for h in cat.hosted_forms:
         check(f"hosted form {h.route} {h.form}", h.form, h.examples, whole=True)
         if h.find:

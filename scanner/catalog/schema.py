@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from scanner.catalog.globs import glob_problem
 from scanner.catalog.local_schema import TABLES as LOCAL_TABLES
 from scanner.catalog.local_schema import LocalCatalogError, LocalModelsData, parse_local
+from scanner.catalog.regexwidth import longest
 from scanner.vocab import Confidence
 
 LIFECYCLES = ("active", "deprecated", "retired")
@@ -20,11 +22,15 @@ ROLES = ("credential", "base_url", "model", "kill_switch", "config")
 CONFIDENCES = tuple(c.value for c in reversed(Confidence))  # as catalogs write them, the surest first
 FINGERPRINT_ON = ("value", "key")
 FINGERPRINT_DECODES = ("fernet", "litellm-id")
+FINGERPRINT_ROLES = ("id", "tool-call", "response", "signature", "model", "any")
 PROCESS_ROLES = ("agent", "inference-proxy", "mcp-server", "model-server")
 AGENT_CONFIG_FORMATS = ("json", "toml")
 AGENT_SETTINGS_FORMATS = ("json", "toml", "yaml", "env", "text", "vscdb")
 AGENT_ECOSYSTEMS = ("npm", "pypi", "vscode")  # vscode: an editor extension id, `publisher.name`
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# The longest model id of a family that states no bound of its own (and whose pattern has none): the longest
+# token the content pass reads around a hit.
+DEFAULT_MAX_ID = 160
 
 
 class CatalogError(ValueError):
@@ -45,6 +51,15 @@ class Family:
     examples: Examples
     task: str | None = None  # what its models do, unless a [[tasks]] pattern says otherwise (text-generation)
     architecture: str | None = None  # the architecture family its vendor documents (transformer)
+    # The longest id the family may name, where its pattern alone does not bound it (`\d+`, `(?:-[a-z]+)*`).
+    max_length: int | None = None
+
+    @cached_property
+    def longest(self) -> int:
+        """Characters in the longest id of this family: its pattern's bound, `max_length`, or the shorter of the
+        two; DEFAULT_MAX_ID when neither says (a user catalog that states none: `catalogs validate` asks it to)."""
+        bounds = [b for b in (longest(self.pattern), self.max_length) if b is not None]
+        return min(bounds) if bounds else DEFAULT_MAX_ID
 
 
 @dataclass(frozen=True)
@@ -120,7 +135,8 @@ class FingerprintSpec:
     vendor: str
     pattern: str
     examples: Examples
-    fields: tuple[str, ...] = ("*",)  # key names (or `parent/key`) whose values are tested; `*` = any
+    fields: tuple[str, ...] = ()  # key names whose values are tested; `@id` = the role `id`, `*` = any key
+    roles: tuple[str, ...] = ()  # the roles a value plays: id, tool-call, response, signature, model, any
     on: str = "value"  # value | key
     api: str | None = None
     served_via: str | None = None
@@ -299,7 +315,7 @@ class CatalogFile:
 # section name -> (required keys, optional keys)
 _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "vendors": ({"id", "name"}, set()),
-    "families": ({"id", "vendor", "pattern", "match", "no_match"}, {"task", "architecture"}),
+    "families": ({"id", "vendor", "pattern", "match", "no_match"}, {"task", "architecture", "max_length"}),
     "models": ({"id", "family"}, {"aliases", "lifecycle", "released", "deprecated", "retires"}),
     "hosted_forms": ({"route", "form", "match", "no_match"}, {"vendor", "find", "priority"}),
     "hosts": ({"pattern", "match", "no_match"}, {"vendor", "served_via"}),
@@ -312,7 +328,7 @@ _ARRAY_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "kill_switches": ({"pattern", "match", "no_match"}, {"note"}),
     "fingerprints": (
         {"id", "vendor", "pattern", "confidence", "match", "no_match"},
-        {"fields", "on", "api", "served_via", "decode", "max_skew_seconds", "note", "candidates"},
+        {"fields", "roles", "on", "api", "served_via", "decode", "max_skew_seconds", "note", "candidates"},
     ),
     "processes": ({"role", "pattern", "match", "no_match"}, {"vendor", "note"}),
     "tasks": ({"task", "pattern", "match", "no_match"}, set()),
@@ -392,7 +408,8 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
         sources=tuple(_strs(head.get("sources", []))),
         vendors=tuple((r["id"], r["name"]) for r in rows["vendors"]),
         families=tuple(
-            Family(r["id"], r["vendor"], r["pattern"], ex(r), r.get("task"), r.get("architecture"))
+            Family(r["id"], r["vendor"], r["pattern"], ex(r), r.get("task"), r.get("architecture"),
+                   _length(origin, r))
             for r in rows["families"]
         ),
         models=tuple(
@@ -533,7 +550,8 @@ def _fingerprint(r: dict[str, Any], examples: Examples) -> FingerprintSpec:
         vendor=str(r["vendor"]),
         pattern=str(r["pattern"]),
         examples=examples,
-        fields=tuple(_strs(r.get("fields", ["*"]))),
+        fields=tuple(_strs(r.get("fields", [] if "roles" in r else ["*"]))),
+        roles=tuple(_strs(r.get("roles", []))),
         on=str(r.get("on", "value")),
         api=r.get("api"),
         served_via=r.get("served_via"),
@@ -563,6 +581,15 @@ def _check_keys(origin: str, label: str, row: dict[str, Any], required: set[str]
         raise CatalogError(f"{origin}: {label} is missing {sorted(missing)}")
     if extra:
         raise CatalogError(f"{origin}: {label} has unknown key(s) {sorted(extra)}")
+
+
+def _length(origin: str, row: dict[str, Any]) -> int | None:
+    value = row.get("max_length")
+    if value is None:
+        return None
+    if type(value) is not int or value < 1:
+        raise CatalogError(f"{origin}: family {row['id']}: max_length must be a positive integer, not {value!r}")
+    return value
 
 
 def _date(value: Any) -> str | None:
@@ -607,8 +634,13 @@ def _check_values(cat: CatalogFile) -> None:
             raise CatalogError(f"{label}: on {fp.on!r} not in {FINGERPRINT_ON}")
         if fp.decode is not None and fp.decode not in FINGERPRINT_DECODES:
             raise CatalogError(f"{label}: decode {fp.decode!r} not in {FINGERPRINT_DECODES}")
-        if not fp.fields:
-            raise CatalogError(f'{label}: fields is empty (use ["*"] for any field)')
+        if fp.on != "key" and not fp.fields and not fp.roles:
+            raise CatalogError(f'{label}: neither roles nor fields (use roles = ["any"] for any value)')
+        unknown_roles = sorted(set(fp.roles) - set(FINGERPRINT_ROLES))
+        if unknown_roles:
+            raise CatalogError(f"{label}: roles {unknown_roles} not in {FINGERPRINT_ROLES}")
+        if any("/" in name for name in fp.fields):
+            raise CatalogError(f"{label}: fields name keys, not paths (a tool call's id is the role tool-call)")
     for p in cat.processes:
         if p.role not in PROCESS_ROLES:
             raise CatalogError(f"{where}: process {p.pattern}: role {p.role!r} not in {PROCESS_ROLES}")

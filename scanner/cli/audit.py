@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import pwd
 import sys
@@ -12,80 +11,111 @@ from typing import Annotated
 import typer
 
 from scanner.audit import AuditOptions, audit
-from scanner.cli.common import completion, fail, load_catalog, parse_size, stderr_progress
-from scanner.cli.output import write_output
-from scanner.cli.scan import CycloneDxVersion, check_cyclonedx_version, report_options
+from scanner.cli.common import fail, load_catalog, parse_size, stderr_progress
+from scanner.cli.options import (
+    DEFAULT_SIZE,
+    Catalog,
+    Config,
+    CycloneDxVersion,
+    Exclude,
+    FailOn,
+    Ignore,
+    IgnoreFile,
+    IncludePseudo,
+    MaxFileSize,
+    OneFileSystem,
+    Output,
+    Quiet,
+    Severity,
+    ShowAll,
+    SkipDirs,
+    Wide,
+    format_option,
+)
+from scanner.cli.output import refuse_inside
+from scanner.cli.scan import check_cyclonedx_version, choose, gating, report, walk_options
 from scanner.live.snapshot import Scope
-from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
-from scanner.render import RENDERERS, render
+from scanner.options import ScanOptions
+from scanner.render import RENDERERS
 
-FORMATS = ", ".join(RENDERERS)
+EXAMPLES = """
+sudo modelcensus audit -f json -o /tmp/inventory.json
+modelcensus audit --user agent --live-only
+modelcensus audit --exe-glob '*/jarvisd' --fail-on high
+modelcensus scan --live --pid 4242
+Exit status: 0 clean, 1 a finding at or above --fail-on, 2 bad usage, root, config, catalog or ignore file, 130
+interrupted (Ctrl-C).
+"""
 
 
 def audit_command(
+    ctx: typer.Context,
     pid: Annotated[list[int] | None, typer.Option("--pid", help="Inspect this process (repeatable)",
-                                                  metavar="PID")] = None,
+                                                  metavar="PID", show_default=False)] = None,
     user: Annotated[
-        list[str] | None, typer.Option("--user", help="Inspect processes of this user (repeatable)", metavar="NAME")
+        list[str] | None, typer.Option("--user", help="Inspect processes of this user (repeatable)", metavar="NAME",
+                                       show_default=False)
     ] = None,
     exe_glob: Annotated[
         list[str] | None, typer.Option("--exe-glob", help="Inspect processes whose executable matches (repeatable)",
-                                       metavar="PATTERN")
+                                       metavar="PATTERN", show_default=False)
     ] = None,
     live_only: Annotated[bool, typer.Option("--live-only", help="Processes only: skip the filesystem walk")] = False,
     root: Annotated[
         Path, typer.Option("--root", help="Root of the filesystem part (default /; another tree for tests)",
                            metavar="DIR")
     ] = Path("/"),
-    one_file_system: Annotated[
-        bool,
-        typer.Option("--one-file-system/--cross-filesystems", help="Stay on the root's filesystem (default: stay)"),
-    ] = True,
-    format: Annotated[str, typer.Option("--format", "-f", help=f"Output format: {FORMATS}",
-                                        metavar="FORMAT",
-                                        autocompletion=completion(RENDERERS))] = "table",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report here, not stdout",
-                                                metavar="PATH")] = None,
-    catalog: Annotated[
-        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)",
-                                        metavar="PATH", envvar="MODELCENSUS_CATALOG", show_envvar=False)
-    ] = None,
-    max_file_size: Annotated[
-        str, typer.Option("--max-file-size", help="Read at most this much of a file (e.g. 64M, 1G)", metavar="SIZE",
-                          envvar="MODELCENSUS_MAX_FILE_SIZE", show_envvar=False)
-    ] = f"{DEFAULT_MAX_FILE_SIZE >> 20}M",
-    include_pseudo: Annotated[
-        bool, typer.Option("--include-pseudo", help="Also walk /proc, /sys, /dev and other pseudo filesystems")
-    ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr", envvar="MODELCENSUS_QUIET",
-                                        show_envvar=False)] = False,
+    one_file_system: OneFileSystem = True,
+    include_pseudo: IncludePseudo = False,
+    exclude: Exclude = None,
+    skip_dirs: SkipDirs = None,
+    format: Annotated[str, format_option(RENDERERS)] = "table",
+    output: Output = None,
+    catalog: Catalog = None,
+    max_file_size: MaxFileSize = DEFAULT_SIZE,
+    quiet: Quiet = False,
+    wide: Wide = False,
+    show_all: ShowAll = False,
+    fail_on: FailOn = None,
+    severity: Severity = None,
+    ignore_file: IgnoreFile = None,
+    ignore: Ignore = None,
     cyclonedx_version: CycloneDxVersion = "1.6",
+    config: Config = None,
 ) -> None:
     """Audit the running machine from inside: the filesystem from / as `scan` reads it, plus processes,
     their environment (credentials redacted), the SDKs they loaded and their network connections."""
-    format = format.lower()
-    if format not in RENDERERS:
-        fail(f"unknown format {format!r}; choose one of: {FORMATS}")
+    fmt = choose(ctx, "format", format, RENDERERS)
+    g = gating(ctx, fail_on, severity, ignore_file, ignore)
+    cdx_version = check_cyclonedx_version(cyclonedx_version)
     if not root.is_dir():
         fail(f"{root}: not a directory")
+    destination = None if output is None or str(output) == "-" else output
+    if root.resolve() != Path("/"):  # auditing / writes its report on the machine it audits, as asked
+        refuse_inside(destination, [root])
+    _check_scope(pid, user)
+    options = ScanOptions(parse_size(max_file_size), include_pseudo, one_file_system)
+    paths = walk_options(options, exclude, skip_dirs).paths
+    scope = Scope(tuple(pid or ()), tuple(user or ()), tuple(exe_glob or ()))
+    cat = load_catalog(catalog)
+    progress = stderr_progress if (not quiet and not live_only and sys.stderr.isatty()) else None
+    try:
+        inventory = audit(cat, options, AuditOptions(scope, live_only, os.fspath(root), one_file_system, paths),
+                          progress)
+    except OSError as exc:
+        fail(f"{root}: {exc.strerror or exc}")
+    finally:
+        if progress:
+            sys.stderr.write("\r\x1b[K")
+    report(inventory, fmt, destination, g, wide, show_all, cdx_version)
+
+
+def _check_scope(pid: list[int] | None, user: list[str] | None) -> None:
     if any(p <= 0 for p in pid or []):
         fail("--pid takes a positive process id")
     for name in user or []:
         if not _user_exists(name):
             fail(f"--user {name}: no such user on this machine")
-    options = ScanOptions(parse_size(max_file_size), include_pseudo, one_file_system)
-    scope = Scope(tuple(pid or ()), tuple(user or ()), tuple(exe_glob or ()))
-    cat = load_catalog(catalog)
-    progress = stderr_progress if (not quiet and not live_only and sys.stderr.isatty()) else None
-    try:
-        inventory = audit(cat, options, AuditOptions(scope, live_only, os.fspath(root), one_file_system), progress)
-    except OSError as exc:
-        fail(f"{root}: {exc.strerror or exc}")
-    if progress:
-        sys.stderr.write("\r\x1b[K")
-    report = dataclasses.replace(report_options(output, False, False, {}),
-                                 cyclonedx_version=check_cyclonedx_version(cyclonedx_version))
-    write_output(render(format, inventory, report), output)
 
 
 def _user_exists(name: str) -> bool:

@@ -2,27 +2,46 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from tabulate import tabulate
 
 from scanner.catalog import Catalog, CatalogError
 from scanner.catalog.installed import check_installed
 from scanner.catalog.loader import check_examples, check_references, load_catalogs, load_file, searchable_patterns
 from scanner.catalog.matcher import check_yara_pattern
 from scanner.cli.common import fail
-from scanner.cli.helptext import CleanHelp
+from scanner.cli.helptext import CleanGroup, CleanHelp, command_settings
+from scanner.cli.options import Config
+from scanner.cli.terminal import terminal_for
+from scanner.render._view import ReportOptions
+from scanner.render.table import fit_line, grid
 
-app = typer.Typer(help="List, show and validate catalogs (catalogs/*.toml).", no_args_is_help=True)
+app = typer.Typer(help="List, show and validate catalogs (catalogs/*.toml).", no_args_is_help=True, cls=CleanGroup,
+                  context_settings=command_settings(),
+                  epilog="modelcensus catalogs list\nmodelcensus catalogs show anthropic\n"
+                         "modelcensus catalogs validate catalogs/acme.toml")
 
 
-@app.command("list", cls=CleanHelp)
+def _options() -> ReportOptions:
+    term = terminal_for(None)
+    return ReportOptions(width=term.width, colour=term.colour)
+
+
+def tabulate(rows: Sequence[Sequence[object]], headers: list[str]) -> str:
+    """A table fitted to the terminal, as every other table of the command line."""
+    return "\n".join(grid(headers, [[str(c) for c in r] for r in rows], _options(), main=0))
+
+
+@app.command("list", cls=CleanHelp, epilog="modelcensus catalogs list\nmodelcensus catalogs list --catalog acme.toml")
 def list_command(
     catalog: Annotated[
-        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory", metavar="PATH")
+        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory", metavar="PATH",
+                                        show_default=False)
     ] = None,
+    config: Config = None,
 ) -> None:
     """List the loaded catalogs with their version and what they hold."""
     try:
@@ -50,12 +69,15 @@ def list_command(
     )
 
 
-@app.command("show", cls=CleanHelp)
+@app.command("show", cls=CleanHelp, epilog="modelcensus catalogs show anthropic\n"
+             "modelcensus catalogs show acme --catalog acme.toml")
 def show_command(
-    name: Annotated[str, typer.Argument(help="Catalog name, e.g. anthropic")],
+    name: Annotated[str, typer.Argument(help="Catalog name, e.g. anthropic", metavar="NAME", show_default=False)],
     catalog: Annotated[
-        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory", metavar="PATH")
+        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory", metavar="PATH",
+                                        show_default=False)
     ] = None,
+    config: Config = None,
 ) -> None:
     """Show one catalog's models, families, forms and hosts."""
     try:
@@ -65,7 +87,7 @@ def show_command(
     if name not in files:
         fail(f"no catalog named {name!r}; loaded: {', '.join(sorted(files))}")
     f = files[name]
-    typer.echo(f"{f.name} {f.version} ({f.origin}): {f.description}")
+    typer.echo(fit_line(f"{f.name} {f.version} ({f.origin}): {f.description}", _options()))
     if f.families:
         typer.echo(tabulate([[x.id, x.vendor, x.pattern] for x in f.families], headers=["family", "vendor", "grammar"]))
     if f.models:
@@ -96,18 +118,22 @@ def show_command(
         typer.echo(tabulate(rows, headers=["agent product", "name", "packages", "settings files", "ships globs"]))
 
 
-@app.command("validate", cls=CleanHelp)
+@app.command("validate", cls=CleanHelp, epilog="modelcensus catalogs validate catalogs/acme.toml\n"
+             "modelcensus catalogs validate catalogs/\n"
+             "modelcensus catalogs validate catalogs/ --installed /mnt/dev-machine")
 def validate_command(
-    path: Annotated[Path, typer.Argument(help="A catalog file or a directory of them")],
+    path: Annotated[Path, typer.Argument(help="A catalog file or a directory of them", metavar="PATH",
+                                         show_default=False)],
     installed: Annotated[
         Path | None,
         typer.Option(
             "--installed",
             help="Also check each agent product against the packages installed under this root (its commands "
             "and platform packages)",
-            metavar="ROOT",
+            metavar="ROOT", show_default=False,
         ),
     ] = None,
+    config: Config = None,
 ) -> None:
     """Check catalog files: schema, regexes, search-engine compatibility and every example."""
     problems: list[str] = []

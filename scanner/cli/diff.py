@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from datetime import date
 from pathlib import Path
@@ -10,29 +11,58 @@ from typing import Annotated
 import typer
 
 from scanner.catalog import Catalog
-from scanner.cli.common import completion, fail, load_catalog, parse_size, scrub_message, usable_cores
-from scanner.cli.output import write_output
-from scanner.cli.policy import FailOn, IgnoreFile, load_ignores, parse_fail_on, warn_expired
-from scanner.cli.scan import run_scan
-from scanner.diff import diff_inventories
+from scanner.cli.common import fail, load_catalog, parse_jobs, parse_size, scrub_message
+from scanner.cli.options import (
+    DEFAULT_SIZE,
+    Config,
+    Exclude,
+    Ignore,
+    IgnoreFile,
+    Jobs,
+    MaxFileSize,
+    OneFileSystem,
+    Output,
+    Quiet,
+    Severity,
+    SkipDirs,
+    Wide,
+    format_option,
+)
+from scanner.cli.options import Catalog as CatalogOpt
+from scanner.cli.output import refuse_inside, write_output
+from scanner.cli.policy import CHOICES, load_ignores, parse_fail_on, parse_severities, warn_expired
+from scanner.cli.scan import choose, run_scan, walk_options
+from scanner.cli.settings import source
+from scanner.cli.terminal import terminal_for
+from scanner.diff import InventoryDiff, diff_inventories
 from scanner.diffrender import DIFF_RENDERERS, render_diff
 from scanner.inventory.load import InventoryLoadError, load_file
-from scanner.model import Inventory, Severity
-from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
+from scanner.model import Inventory
+from scanner.model import Severity as Level
+from scanner.options import ScanOptions
 from scanner.policy.gate import apply_ignores, failing_changes
 from scanner.policy.ignore import expired_entries
+from scanner.render._view import ReportOptions
+from scanner.targets import WalkOptions
 from scanner.targets.registry import detect_kind
 
-FORMATS = ", ".join(DIFF_RENDERERS)
 # A baseline gate fails on what is new; below this, a new SDK or an unwired mention, it would fail too often.
-BASELINE_FAIL_ON = Severity.LOW
+BASELINE_FAIL_ON = Level.LOW
+EXAMPLES = """
+modelcensus diff release-1.json release-2.json
+modelcensus diff agent-2026.10.tar agent-2026.11.tar -f markdown -o diff.md
+modelcensus diff --baseline inventory.json /mnt/agent-vm --fail-on high
+Exit status: 0 clean, 1 a change at or above --fail-on (with --baseline: at or above low unless given), 2 bad usage,
+target, config, catalog or file, 130 interrupted (Ctrl-C).
+"""
 
 
 def diff_command(
+    ctx: typer.Context,
     sides: Annotated[
         list[Path],
         typer.Argument(
-            help="OLD NEW: each an inventory JSON file (scan -f json) or a directory to scan first; "
+            help="OLD NEW: each an inventory JSON file (scan -f json), a directory or an image to scan first; "
             "with --baseline, only NEW",
             metavar="OLD NEW",
             show_default=False,
@@ -41,69 +71,90 @@ def diff_command(
     baseline: Annotated[
         Path | None,
         typer.Option("--baseline", help="An inventory JSON to compare against: fail only on what is new since it",
-                     metavar="FILE"),
+                     metavar="FILE", show_default=False),
     ] = None,
-    format: Annotated[str, typer.Option("--format", "-f", help=f"Output format: {FORMATS}",
-                                        metavar="FORMAT",
-                                        autocompletion=completion(DIFF_RENDERERS))] = "table",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report here, not stdout",
-                                                metavar="PATH")] = None,
-    fail_on: FailOn = None,
+    format: Annotated[str, format_option(DIFF_RENDERERS)] = "table",
+    output: Output = None,
+    fail_on: Annotated[
+        str | None, typer.Option("--fail-on", help=f"Exit 1 when a change shown is at or above this severity "
+                                 f"({CHOICES}) [with --baseline: low]", metavar="SEVERITY", show_default=False)
+    ] = None,
+    severity: Severity = None,
     ignore_file: IgnoreFile = None,
-    catalog: Annotated[
-        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)",
-                                        metavar="PATH", envvar="MODELCENSUS_CATALOG", show_envvar=False)
-    ] = None,
-    max_file_size: Annotated[
-        str, typer.Option("--max-file-size", help="When scanning a directory: read at most this much of a file",
-                          metavar="SIZE", envvar="MODELCENSUS_MAX_FILE_SIZE",
-                          show_envvar=False)
-    ] = f"{DEFAULT_MAX_FILE_SIZE >> 20}M",
+    ignore: Ignore = None,
+    catalog: CatalogOpt = None,
+    max_file_size: MaxFileSize = DEFAULT_SIZE,
+    one_file_system: OneFileSystem = True,
+    exclude: Exclude = None,
+    skip_dirs: SkipDirs = None,
+    jobs: Jobs = None,
+    quiet: Quiet = False,
+    wide: Wide = False,
+    mentions: Annotated[
+        bool, typer.Option("--mentions", help="Also compare model ids only mentioned in sessions' conversations")
+    ] = False,
+    config: Config = None,
 ) -> None:
-    """Compare two inventories (or directories, scanned first) by stable identity: models, SDKs, endpoints,
-    credentials (by hash) and kill switches added, removed or changed. Moving a file is not a change.
+    """Compare two inventories (or trees and images, scanned first) by stable identity: models, SDKs, endpoints,
+    credentials (by hash) and kill switches added, removed or changed. Moving a file is not a change."""
+    fmt = choose(ctx, "format", format, DIFF_RENDERERS)
+    threshold = parse_fail_on(fail_on, source(ctx, "fail_on"))
+    shown = parse_severities(severity, source(ctx, "severity"))
+    old_path, new_path = _paths(sides, baseline)
+    if baseline is not None:
+        threshold = threshold or BASELINE_FAIL_ON
+    destination = None if output is None or str(output) == "-" else output
+    refuse_inside(destination, [p for p in (old_path, new_path) if _scanned(p)])
+    entries = load_ignores(ignore_file, ignore)
+    options = ScanOptions(parse_size(max_file_size), one_file_system=one_file_system, jobs=parse_jobs(jobs))
+    walk = walk_options(options, exclude, skip_dirs)
+    catalogs: list[Catalog] = []  # loaded once, and only when a side must be scanned
+    old, new = (_side(p, options, walk, catalog, catalogs, quiet) for p in (old_path, new_path))
+    today = date.today()
+    result = apply_ignores(diff_inventories(old, new, mentions), entries, today)
+    if shown is not None:
+        result = dataclasses.replace(result, changes=tuple(c for c in result.changes if c.severity in shown))
+    expired = expired_entries(entries, today)
+    term = terminal_for(destination)
+    opts = ReportOptions(width=term.width, wide=wide, colour=term.colour)
+    write_output(render_diff(fmt, result, expired, opts), destination)
+    warn_expired(expired)
+    _gate(result, threshold, baseline is not None)
 
-    Exit status: 0 clean, 1 a change at or above --fail-on (with --baseline: at or above low unless given),
-    2 bad usage, target, catalog or file."""
-    format = format.lower()
-    if format not in DIFF_RENDERERS:
-        fail(f"unknown format {format!r}; choose one of: {FORMATS}")
-    threshold = parse_fail_on(fail_on)
+
+def _paths(sides: list[Path], baseline: Path | None) -> tuple[Path, Path]:
     if baseline is not None:
         if len(sides) != 1:
             fail("with --baseline, give one target: modelcensus diff --baseline inventory.json TARGET")
-        old_path, new_path = baseline, sides[0]
-        threshold = threshold or BASELINE_FAIL_ON
-    else:
-        if len(sides) != 2:
-            fail("give two sides: modelcensus diff OLD NEW (each an inventory JSON file or a directory)")
-        old_path, new_path = sides
-    entries = load_ignores(ignore_file)
-    options = ScanOptions(parse_size(max_file_size), jobs=usable_cores())
-    catalogs: list[Catalog] = []  # loaded once, and only when a side must be scanned
-    old, new = (_side(p, options, catalog, catalogs) for p in (old_path, new_path))
-    today = date.today()
-    result = apply_ignores(diff_inventories(old, new), entries, today)
-    expired = expired_entries(entries, today)
-    write_output(render_diff(format, result, expired), output)
-    warn_expired(expired)
-    tripped = failing_changes(result, threshold, new_only=baseline is not None)
+        return baseline, sides[0]
+    if len(sides) != 2:
+        fail("give two sides: modelcensus diff OLD NEW (each an inventory JSON file or a directory)")
+    return sides[0], sides[1]
+
+
+def _gate(result: InventoryDiff, threshold: Level | None, new_only: bool) -> None:
+    tripped = failing_changes(result, threshold, new_only=new_only)
     if tripped:
-        first = tripped[0]
+        worst = max(tripped, key=lambda c: c.severity.rank)
         typer.echo(scrub_message(f"modelcensus: --fail-on {threshold.value if threshold else ''}: {len(tripped)} "
-                                 f"change(s) at or above it, first: {first.severity.value} {first.id}"), err=True)
+                                 f"change(s) at or above it; the most severe: {worst.severity.value} {worst.id}"),
+                   err=True)
         raise typer.Exit(1)
 
 
-def _side(path: Path, options: ScanOptions, extra: list[Path] | None, loaded: list[Catalog]) -> Inventory:
-    if path.is_dir() or detect_kind(str(path)) is not None:  # a tree or an image: scanned first
+def _scanned(path: Path) -> bool:
+    return path.is_dir() or detect_kind(str(path)) is not None
+
+
+def _side(path: Path, options: ScanOptions, walk: WalkOptions, extra: list[Path] | None, loaded: list[Catalog],
+          quiet: bool) -> Inventory:
+    if _scanned(path):  # a tree or an image: scanned first
         if not loaded:
             loaded.append(load_catalog(extra))
-        return run_scan(path, loaded[0], options, quiet=not sys.stderr.isatty())
+        return run_scan(path, loaded[0], options, quiet or not sys.stderr.isatty(), walk=walk)
     if not path.exists():
         fail(f"{path}: no such file or directory")
     try:
         return load_file(path)
     except InventoryLoadError as exc:
         fail(str(exc))
-

@@ -9,45 +9,93 @@ import csv
 import io
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from tabulate import tabulate
 
 from scanner.cli.common import fail, load_catalog, parse_size
-from scanner.cli.helptext import CleanHelp
-from scanner.cli.output import write_output
+from scanner.cli.helptext import CleanGroup, CleanHelp, command_settings
+from scanner.cli.options import (
+    Catalog,
+    Config,
+    FailOn,
+    Ignore,
+    IgnoreFile,
+    Output,
+    Quiet,
+    Severity,
+    Wide,
+    format_option,
+)
+from scanner.cli.output import refuse_inside, write_output
+from scanner.cli.policy import load_ignores, parse_fail_on, parse_severities
+from scanner.cli.scan import choose
+from scanner.cli.settings import source
+from scanner.cli.terminal import terminal_for
 from scanner.fleet import FleetError
-from scanner.textsafe import escape_control
+from scanner.render._view import ReportOptions
+from scanner.render.table import grid
+
+if TYPE_CHECKING:
+    from scanner.fleet.engine import FleetRun, FleetSummary
+    from scanner.fleet.task import ScanLimits
 
 app = typer.Typer(
     help="Scan many targets on dask.distributed and query their inventories together "
-    "(needs the fleet extra: modelcensus\\[fleet]).",
+    "(needs the fleet extra: pip install 'modelcensus[fleet]').",
     no_args_is_help=True,
+    cls=CleanGroup,
+    context_settings=command_settings(),
+    epilog="modelcensus fleet scan fleet.csv --store fleet.duckdb\n"
+           "modelcensus fleet report --store fleet.duckdb -f html -o fleet.html\n"
+           "modelcensus fleet diff --label release=2026.10 --label release=2026.11",
 )
 
 Store = Annotated[Path, typer.Option("--store", help="The fleet store (an embedded DuckDB file)", metavar="FILE")]
 DEFAULT_STORE = Path("fleet.duckdb")
-Output = Annotated[Path | None, typer.Option("--output", "-o", help="Write here, not stdout", metavar="PATH")]
 
 
-@app.command("scan", cls=CleanHelp)
+def _destination(output: Path | None) -> Path | None:
+    return None if output is None or str(output) == "-" else output
+
+
+def _stored_targets(store: Path) -> list[Path]:
+    """The paths of the targets a store holds (to refuse writing into one of them)."""
+    from scanner.fleet.store import FleetStore
+
+    if not store.is_file():
+        return []
+    try:
+        with FleetStore(store, read_only=True) as db:
+            return [Path(p) for (p,) in db.query("SELECT path FROM targets")[1] if p]
+    except FleetError:
+        return []
+
+
+@app.command("scan", cls=CleanHelp, epilog="""
+modelcensus fleet scan fleet.csv --store fleet.duckdb
+modelcensus fleet scan --glob '/images/*.qcow2' --workers 4 --timeout 900
+modelcensus fleet scan fleet.toml --scheduler tcp://scheduler:8786 --no-fail-on-error
+Exit status: 0 every target scanned, 1 a target failed (unless --no-fail-on-error), 2 bad usage, manifest,
+scheduler or store, 130 interrupted (Ctrl-C).
+""")
 def scan_command(
     manifest: Annotated[
         Path | None,
         typer.Argument(help="Targets: one path per line, a TOML [[targets]] list, or a CSV with name,path,…labels",
-                       show_default=False),
+                       metavar="MANIFEST", show_default=False),
     ] = None,
     glob: Annotated[str | None, typer.Option("--glob", help="Targets from a shell glob instead of a manifest",
-                                             metavar="PATTERN")] = None,
+                                             metavar="PATTERN", show_default=False)] = None,
     store: Store = DEFAULT_STORE,
     scheduler: Annotated[
         str | None,
         typer.Option("--scheduler", help="A dask scheduler address (tcp://HOST:8786); default: a local cluster",
-                     metavar="ADDRESS"),
+                     metavar="ADDRESS", show_default=False),
     ] = None,
     workers: Annotated[
-        int | None, typer.Option("--workers", help="Local cluster workers [default: one per core]", metavar="N")
+        int | None, typer.Option("--workers", help="Local cluster workers [default: one per core]", metavar="N",
+                                 show_default=False)
     ] = None,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds one scan of one target may take",
                                            metavar="SECONDS")] = 1800.0,
@@ -58,20 +106,19 @@ def scan_command(
     rescan: Annotated[
         bool, typer.Option("--rescan", help="Scan every target, even one unchanged since its result")
     ] = False,
-    catalog: Annotated[
-        list[Path] | None,
-        typer.Option("--catalog", help="Extra catalog file or directory (repeatable)", metavar="PATH"),
-    ] = None,
+    fail_on_error: Annotated[
+        bool, typer.Option("--fail-on-error/--no-fail-on-error", help="Exit 1 when a target failed")
+    ] = True,
+    catalog: Catalog = None,
     max_file_size: Annotated[str | None, typer.Option("--max-file-size", help="Passed to every scan",
-                                                      metavar="SIZE")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr")] = False,
+                                                      metavar="SIZE", show_default=False)] = None,
+    quiet: Quiet = False,
+    config: Config = None,
 ) -> None:
     """Scan every target of a manifest or glob (each exactly as `modelcensus scan` would, in a subprocess with a
     timeout and a memory limit) and store the inventories. A target unchanged since its stored result, with the
-    same catalogs, is not scanned again. Ends with one summary line."""
-    from scanner.fleet.engine import FleetRun, run_fleet, stderr_progress
-    from scanner.fleet.manifest import from_glob, read_manifest
-    from scanner.fleet.store import FleetStore
+    same catalogs, is not scanned again; with nothing to scan, no cluster is started. Ends with one summary line."""
+    from scanner.fleet.engine import FleetRun
     from scanner.fleet.task import ScanLimits
 
     if (manifest is None) == (glob is None):
@@ -82,112 +129,181 @@ def scan_command(
         parse_size(max_file_size)
     cat = load_catalog(catalog)
     catalogs_key = ",".join(f"{r.name}@{r.version}" for r in cat.refs)
-    limits = ScanLimits(timeout, parse_size(memory_limit), tuple(str(c.resolve()) for c in catalog or []),
-                        max_file_size)
+    limits = ScanLimits(timeout, parse_size(memory_limit, "--memory-limit"),
+                        tuple(str(c.resolve()) for c in catalog or []), max_file_size)
     try:
-        targets = read_manifest(manifest) if manifest is not None else from_glob(glob or "")
-        with FleetStore(store) as db:
-            summary = run_fleet(targets, db, limits, catalogs_key, FleetRun(scheduler, workers, retries, rescan),
-                                None if quiet else stderr_progress)
+        run = FleetRun(scheduler, workers, retries, rescan)
+        summary = _scan_fleet(manifest, glob, store, limits, catalogs_key, run, quiet)
     except FleetError as exc:
         fail(str(exc))
     typer.echo(summary.line())
+    if summary.failed and fail_on_error:
+        raise typer.Exit(1)
 
 
-@app.command("report", cls=CleanHelp)
+def _scan_fleet(manifest: Path | None, glob: str | None, store: Path, limits: ScanLimits, catalogs_key: str,
+                run: FleetRun, quiet: bool) -> FleetSummary:
+    """Plan from the stored results, then scan what changed: no cluster when nothing did, and the store file only
+    once the cluster is there (a scheduler that cannot be reached leaves no empty store behind)."""
+    from scanner.fleet.engine import execute, fleet_client, plan_run, stderr_progress
+    from scanner.fleet.manifest import from_glob, read_manifest
+    from scanner.fleet.store import FleetStore
+
+    targets = read_manifest(manifest) if manifest is not None else from_glob(glob or "")
+    refuse_inside(store, [Path(t.path) for t in targets])
+    stored = {}
+    if store.is_file():
+        with FleetStore(store, read_only=True) as db:
+            stored = db.stored()
+    plan = plan_run(targets, stored, catalogs_key, run)
+    progress = None if quiet else stderr_progress
+    if not plan.submit:
+        with FleetStore(store) as db:
+            return execute(plan, None, db, limits, catalogs_key, run.retries, progress)
+    with fleet_client(run) as client, FleetStore(store) as db:
+        return execute(plan, client, db, limits, catalogs_key, run.retries, progress)
+
+
+@app.command("report", cls=CleanHelp, epilog="""
+modelcensus fleet report --store fleet.duckdb
+modelcensus fleet report -f html -o fleet.html
+modelcensus fleet report --fail-on high --severity high,medium
+Exit status: 0 clean, 1 a finding at or above --fail-on in some target, 2 bad usage, config or store.
+""")
 def report_command(
+    ctx: typer.Context,
     store: Store = DEFAULT_STORE,
-    format: Annotated[str, typer.Option("--format", "-f", help="table, json, markdown, html",
-                                        metavar="FORMAT")] = "table",
+    format: Annotated[str, format_option(("table", "json", "markdown", "html"))] = "table",
     output: Output = None,
+    fail_on: FailOn = None,
+    severity: Severity = None,
+    ignore_file: IgnoreFile = None,
+    ignore: Ignore = None,
+    wide: Wide = False,
+    config: Config = None,
 ) -> None:
     """Per vendor and route, how many targets are wired to it; targets with an external session vendor or a label
-    mismatch; targets with a disarmed kill switch; credentials (by hash) seen in more than one target."""
-    from scanner.fleet.render import REPORT_FORMATS
-    from scanner.fleet.report import build_report
+    mismatch; targets with a disarmed kill switch; credentials (by hash) seen in more than one target; the findings
+    across the fleet, each with how many targets have it."""
+    from scanner.fleet.render import REPORT_FORMATS, ViewOptions, gate_report
+    from scanner.fleet.report import build_report, filter_findings
     from scanner.fleet.store import FleetStore
 
-    format = format.lower()
-    if format not in REPORT_FORMATS:
-        fail(f"unknown format {format!r}; choose one of: {', '.join(REPORT_FORMATS)}")
+    fmt = choose(ctx, "format", format, REPORT_FORMATS)
+    threshold = parse_fail_on(fail_on, source(ctx, "fail_on"))
+    shown = parse_severities(severity, source(ctx, "severity"))
+    entries = load_ignores(ignore_file, ignore)
+    destination = _destination(output)
+    refuse_inside(destination, _stored_targets(store))
     try:
         with FleetStore(store, read_only=True) as db:
-            report = build_report(db)
+            report = filter_findings(build_report(db), shown, entries)
     except FleetError as exc:
         fail(str(exc))
-    write_output(REPORT_FORMATS[format](report), output)
+    term = terminal_for(destination)
+    view = ViewOptions(ReportOptions(width=term.width, wide=wide, colour=term.colour))
+    write_output(REPORT_FORMATS[fmt](report, view), destination)
+    gate_report(report, threshold)
 
 
-@app.command("query", cls=CleanHelp)
+@app.command("query", cls=CleanHelp, epilog="""
+modelcensus fleet query "SELECT vendor, count(DISTINCT target) FROM models WHERE wired GROUP BY ALL"
+modelcensus fleet query "SELECT * FROM findings WHERE severity = 'high'" -f csv -o high.csv
+""")
 def query_command(
-    sql: Annotated[str, typer.Argument(help="A SQL query over the store's tables", show_default=False)],
+    ctx: typer.Context,
+    sql: Annotated[str, typer.Argument(help="A read-only SQL query over the store's tables", metavar="SQL",
+                                       show_default=False)],
     store: Store = DEFAULT_STORE,
-    format: Annotated[str, typer.Option("--format", "-f", help="table, json, csv", metavar="FORMAT")] = "table",
+    format: Annotated[str, format_option(("table", "json", "csv"))] = "table",
     output: Output = None,
+    wide: Wide = False,
+    config: Config = None,
 ) -> None:
     """Run a read-only SQL query against the store (tables: targets, labels, models, agents, sdks, endpoints,
-    credentials, kill_switches, sessions, findings)."""
+    credentials, kill_switches, sessions, findings). The store is opened read-only with every file, network and
+    extension access of DuckDB off and its configuration locked: a query reads the store and nothing else."""
     from scanner.fleet.store import FleetStore
 
-    format = format.lower()
-    if format not in ("table", "json", "csv"):
-        fail(f"unknown format {format!r}; choose one of: table, json, csv")
+    fmt = choose(ctx, "format", format, ("table", "json", "csv"))
+    destination = _destination(output)
+    refuse_inside(destination, _stored_targets(store))
     try:
         with FleetStore(store, read_only=True) as db:
             columns, rows = db.query(sql)
     except FleetError as exc:
         fail(str(exc))
-    write_output(_rows(format, columns, rows), output)
+    term = terminal_for(destination)
+    write_output(_rows(fmt, columns, rows, ReportOptions(width=term.width, wide=wide)), destination)
 
 
-@app.command("export", cls=CleanHelp)
+@app.command("export", cls=CleanHelp, epilog="""
+modelcensus fleet export --parquet warehouse/ --store fleet.duckdb
+""")
 def export_command(
     parquet: Annotated[Path, typer.Option("--parquet", help="Directory to write one Parquet file per table",
-                                          metavar="DIR")],
+                                          metavar="DIR", show_default=False)],
     store: Store = DEFAULT_STORE,
+    config: Config = None,
 ) -> None:
-    """Write the store's tables as Parquet, for a data warehouse."""
+    """Write the store's tables as Parquet, for a data warehouse (the store is read, never written)."""
     from scanner.fleet.store import FleetStore
 
+    refuse_inside(parquet / "targets.parquet", _stored_targets(store))
     try:
-        with FleetStore(store, read_only=True) as db:
+        if not store.is_file():
+            raise FleetError(f"{store}: no such fleet store (run `modelcensus fleet scan` first)")
+        parquet.mkdir(parents=True, exist_ok=True)
+        with FleetStore(store, export_to=parquet) as db:
             written = db.export_parquet(parquet)
-    except (FleetError, OSError) as exc:
+    except FleetError as exc:
         fail(str(exc))
+    except OSError as exc:
+        fail(f"{parquet}: {exc.strerror or exc}")
     typer.echo(f"wrote {len(written)} tables to {parquet}")
 
 
-@app.command("diff", cls=CleanHelp)
+@app.command("diff", cls=CleanHelp, epilog="""
+modelcensus fleet diff --label release=2026.10 --label release=2026.11
+modelcensus fleet diff --label release=A --label release=B -f json -o fleet-diff.json
+""")
 def diff_command(
+    ctx: typer.Context,
     label: Annotated[
-        list[str],
-        typer.Option("--label", help="KEY=VALUE, given twice: the old release, then the new", metavar="KEY=VALUE"),
-    ],
+        list[str] | None,
+        typer.Option("--label", help="KEY=VALUE, given twice: the old release, then the new", metavar="KEY=VALUE",
+                     show_default=False),
+    ] = None,
     store: Store = DEFAULT_STORE,
-    format: Annotated[str, typer.Option("--format", "-f", help="table, json, markdown", metavar="FORMAT")] = "table",
+    format: Annotated[str, format_option(("table", "json", "markdown"))] = "table",
     output: Output = None,
+    wide: Wide = False,
+    config: Config = None,
 ) -> None:
     """Compare two releases of a fleet: targets are paired by their other labels, and each change is counted
-    over the pairs (a model added in 812 of 1,000)."""
+    over the pairs (a model added in 812 of 1,000); targets left unpaired are compared as populations (a model
+    in 0 of 6 of the old release, 2 of 2 of the new). A label no scanned target has is an error."""
     from scanner.fleet.fleetdiff import fleet_diff, parse_label
-    from scanner.fleet.render import DIFF_FORMATS
+    from scanner.fleet.render import DIFF_FORMATS, ViewOptions
     from scanner.fleet.store import FleetStore
 
-    format = format.lower()
-    if format not in DIFF_FORMATS:
-        fail(f"unknown format {format!r}; choose one of: {', '.join(DIFF_FORMATS)}")
-    if len(label) != 2:
+    fmt = choose(ctx, "format", format, DIFF_FORMATS)
+    if len(label or []) != 2:
         fail("give --label twice: the old release, then the new (e.g. --label release=A --label release=B)")
+    destination = _destination(output)
+    refuse_inside(destination, _stored_targets(store))
     try:
-        old, new = parse_label(label[0]), parse_label(label[1])
+        old, new = parse_label((label or [])[0]), parse_label((label or [])[1])
         with FleetStore(store, read_only=True) as db:
             result = fleet_diff(db, old, new)
     except FleetError as exc:
         fail(str(exc))
-    write_output(DIFF_FORMATS[format](result), output)
+    term = terminal_for(destination)
+    write_output(DIFF_FORMATS[fmt](result, ViewOptions(ReportOptions(width=term.width, wide=wide,
+                                                                     colour=term.colour))), destination)
 
 
-def _rows(fmt: str, columns: list[str], rows: list[tuple[Any, ...]]) -> str:
+def _rows(fmt: str, columns: list[str], rows: list[tuple[Any, ...]], opts: ReportOptions) -> str:
     if fmt == "json":
         return json.dumps([dict(zip(columns, r, strict=True)) for r in rows], indent=2, default=str) + "\n"
     if fmt == "csv":
@@ -196,8 +312,10 @@ def _rows(fmt: str, columns: list[str], rows: list[tuple[Any, ...]]) -> str:
         writer.writerow(columns)
         writer.writerows(rows)
         return buf.getvalue()
-    return tabulate([[_cell(v) for v in r] for r in rows], headers=columns) + "\n"
+    if not columns:
+        return ""
+    return "\n".join(grid(columns, [[_cell(v) for v in r] for r in rows], opts)) + "\n"
 
 
 def _cell(value: Any) -> str:
-    return escape_control(value if isinstance(value, str) else json.dumps(value, default=str))
+    return value if isinstance(value, str) else json.dumps(value, default=str)

@@ -13,6 +13,7 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from scanner.cli.common import fail
@@ -22,6 +23,23 @@ from scanner.textsafe import unsurrogate
 def encode(text: str) -> bytes:
     # A lone surrogate left in a report would make the encoder fail (or write invalid UTF-8): escape it instead.
     return unsurrogate(text).encode("utf-8")
+
+
+def inside(output: Path, root: Path) -> bool:
+    """Whether writing `output` would write into `root` or over it (symlinks and `..` resolved)."""
+    try:
+        return output.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError):
+        return False
+
+
+def refuse_inside(output: Path | None, targets: Sequence[Path]) -> None:
+    """Every command refuses to write its report into (or over) what it scans: the target is never written to."""
+    if output is None:
+        return
+    for target in targets:
+        if target.exists() and inside(output, target):
+            fail(f"{output}: is inside the scanned target {target}; the target is never written to")
 
 
 def write_output(text: str, output: Path | None) -> None:

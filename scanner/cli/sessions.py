@@ -2,66 +2,122 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from scanner.cli.common import completion, fail, load_catalog, parse_size, usable_cores
-from scanner.cli.output import write_output
-from scanner.cli.scan import run_scan
+from scanner.cli.common import load_catalog, parse_jobs, parse_size
+from scanner.cli.options import (
+    DEFAULT_SIZE,
+    Catalog,
+    Config,
+    Exclude,
+    FailOn,
+    Ignore,
+    IgnoreFile,
+    Jobs,
+    MaxFileSize,
+    OneFileSystem,
+    Output,
+    Quiet,
+    Severity,
+    SkipDirs,
+    Wide,
+    format_option,
+)
+from scanner.cli.output import refuse_inside, write_output
+from scanner.cli.policy import gate, settle
+from scanner.cli.scan import choose, gating, run_scan, walk_options
+from scanner.cli.terminal import terminal_for
 from scanner.inventory.document import to_document
-from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions
+from scanner.model import Inventory
+from scanner.options import ScanOptions
+from scanner.render._view import ReportOptions
 from scanner.render.json import clean
+from scanner.render.table import COLOURS, grid
 from scanner.sessions import report
-from scanner.textsafe import escape_control
 
 _FORMATS = ("table", "json")
 # The JSON document `sessions -f json` writes; its JSON Schema ships as scanner/cli/sessions.schema.json.
 SESSIONS_SCHEMA_ID = "modelcensus/sessions@1"
+EXAMPLES = """
+modelcensus sessions /mnt/agent-vm
+modelcensus sessions agent.tar -f json -o sessions.json
+modelcensus sessions /mnt/agent-vm --fail-on high --severity high
+Exit status: 0 clean, 1 a session finding at or above --fail-on, 2 bad usage, target, config, catalog or file, 130
+interrupted (Ctrl-C).
+"""
 
 
 def sessions_command(
+    ctx: typer.Context,
     path: Annotated[
         Path, typer.Argument(help="What to scan: a directory (the VM's root /), a container or disk image",
-                             show_default=False),
+                             metavar="PATH", show_default=False),
     ],
-    format: Annotated[str, typer.Option("--format", "-f", help="Output format: table, json",
-                                        metavar="FORMAT",
-                                        autocompletion=completion(_FORMATS))] = "table",
-    catalog: Annotated[
-        list[Path] | None, typer.Option("--catalog", help="Extra catalog file or directory (repeatable)",
-                                        metavar="PATH", envvar="MODELCENSUS_CATALOG", show_envvar=False)
-    ] = None,
-    max_file_size: Annotated[
-        str, typer.Option("--max-file-size", help="Read at most this much of a file (e.g. 64M, 1G)", metavar="SIZE",
-                          envvar="MODELCENSUS_MAX_FILE_SIZE", show_envvar=False)
-    ] = f"{DEFAULT_MAX_FILE_SIZE >> 20}M",
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Write the report here, not stdout", metavar="PATH")
-    ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr", envvar="MODELCENSUS_QUIET",
-                                        show_envvar=False)] = False,
+    format: Annotated[str, format_option(_FORMATS)] = "table",
+    output: Output = None,
+    catalog: Catalog = None,
+    max_file_size: MaxFileSize = DEFAULT_SIZE,
+    one_file_system: OneFileSystem = True,
+    exclude: Exclude = None,
+    skip_dirs: SkipDirs = None,
+    jobs: Jobs = None,
+    quiet: Quiet = False,
+    wide: Wide = False,
+    fail_on: FailOn = None,
+    severity: Severity = None,
+    ignore_file: IgnoreFile = None,
+    ignore: Ignore = None,
+    config: Config = None,
 ) -> None:
     """Which provider really served each agent session found in the VM's logs, whether its reasoning is
     readable, and how model aliases in configs map to what the logs observed."""
-    format = format.lower()
-    if format not in _FORMATS:
-        fail(f"unknown format {format!r}; choose one of: {', '.join(_FORMATS)}")
-    options = ScanOptions(parse_size(max_file_size), jobs=usable_cores())
-    inv = run_scan(path, load_catalog(catalog), options, quiet)  # any target kind scan takes, with its progress
-    findings = [f for f in inv.findings if f.id.startswith("session-")]
-    if format == "json":
-        doc = to_document(inv)
-        part = {
-            "schema": SESSIONS_SCHEMA_ID,
-            "sessions": doc["sessions"],
-            "routes": doc["routes"],
-            "findings": [f for f in doc["findings"] if f["id"].startswith("session-")],
-        }
-        write_output(json.dumps(clean(part), indent=2, ensure_ascii=True) + "\n", output)
-        return
-    lines = [f"Session findings ({len(findings)})"] if findings else ["Session findings: none"]
-    lines += [f"{f.severity.value:<8} {escape_control(f.title)}" for f in findings]
-    write_output("\n".join(lines) + "\n\n" + "\n".join(report.sections(inv)), output)
+    fmt = choose(ctx, "format", format, _FORMATS)
+    g = gating(ctx, fail_on, severity, ignore_file, ignore)
+    destination = None if output is None or str(output) == "-" else output
+    refuse_inside(destination, [path])
+    options = ScanOptions(parse_size(max_file_size), one_file_system=one_file_system, jobs=parse_jobs(jobs))
+    walk = walk_options(options, exclude, skip_dirs)
+    inv = run_scan(path, load_catalog(catalog), options, quiet, walk=walk)  # any target kind, with progress
+    session_findings = [f for f in inv.findings if f.id.startswith("session-")]
+    visible, ignored, hidden = settle(session_findings, g.entries, g.shown)
+    if fmt == "json":
+        write_output(_json(dataclasses.replace(inv, findings=visible), ignored), destination)
+    else:
+        term = terminal_for(destination)
+        opts = ReportOptions(width=term.width, wide=wide, colour=term.colour, ignored=ignored,
+                             hidden_findings=hidden)
+        write_output(_table(dataclasses.replace(inv, findings=visible), opts), destination)
+    gate(visible, ignored, g.threshold)
+
+
+def _json(inv: Inventory, ignored: dict[str, str]) -> str:
+    doc = to_document(inv)
+    findings = [f for f in doc["findings"] if f["id"].startswith("session-")]
+    for f in findings:
+        if f["id"] in ignored:
+            f["ignored"] = {"reason": ignored[f["id"]]}
+    part = {"schema": SESSIONS_SCHEMA_ID, "sessions": doc["sessions"], "routes": doc["routes"], "findings": findings}
+    return json.dumps(clean(part), indent=2, ensure_ascii=True) + "\n"
+
+
+def _table(inv: Inventory, opts: ReportOptions) -> str:
+    findings = inv.findings
+    hidden = f"; {opts.hidden_findings} more hidden by --severity" if opts.hidden_findings else ""
+    out = [f"Session findings ({len(findings)}{hidden})" if findings else f"Session findings: none{hidden}"]
+    if findings:
+        cells = [(f.severity.value if f.id not in opts.ignored else f"ignored ({f.severity.value})",
+                  f"{f.title}\nid: {f.id}") for f in findings]
+        paints = [COLOURS[f.severity] if f.id not in opts.ignored else "" for f in findings]
+        out += grid(["severity", "finding"], cells, opts, paints, wrap=1)
+    out.append("")
+    for title, headers, rows in report.tables(inv):
+        if not rows:
+            out += [f"{title}: none", ""]
+            continue
+        out += [f"{title} ({len(rows)})", *grid(headers, rows, opts, main=0), ""]
+    return "\n".join(out) + "\n"

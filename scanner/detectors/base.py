@@ -13,10 +13,11 @@ from functools import cached_property
 from typing import Protocol
 
 from scanner.catalog import Catalog
-from scanner.catalog.matcher import Hits
+from scanner.catalog.matcher import Hits, PatternKind
 from scanner.detectors.config_parse import ConfigParse, parse_config
 from scanner.detectors.contexts import classify, is_comment_line
 from scanner.model import Context, Evidence, FileMeta, Location, Skip
+from scanner.sessions.collect import LogRead, looks_like_log, read_log
 from scanner.targets.base import FileEntry
 from scanner.targets.ownership import home_of_path
 from scanner.textsafe import decode, display_path
@@ -58,6 +59,7 @@ class FileView:
     # Set when the view holds one window of a larger file; None when it holds the whole file.
     window: Window | None = None
     _line_cursor: tuple[int, int] = field(default=(0, 1), repr=False)
+    _start_cursor: tuple[int, int] = field(default=(0, 0), repr=False)  # (offset, start of its line)
 
     def __post_init__(self) -> None:
         if self.window is not None:
@@ -119,6 +121,68 @@ class FileView:
         return self.config.label_words if self.config is not None else frozenset()
 
     @cached_property
+    def session_log(self) -> bool:
+        """Whether the file may be an agent's session log or a capture of API traffic: its head has the shape of
+        one (the session reader decides, `session_read`). A later window of a big file is judged by its first
+        whole line."""
+        if self.context is Context.PACKAGE:
+            return False
+        data = self.data
+        if self.window is not None and self.window.offset:
+            data = data[data.find(b"\n") + 1 :]
+            return self.context in (Context.SESSION, Context.LOG) and looks_like_log(self.name, data)
+        return looks_like_log(self.name, data)
+
+    @cached_property
+    def session_read(self) -> LogRead | None:
+        """The file read as a session log, once for every detector that asks: its sessions, labels, hosts and
+        the catalogued ids its conversation mentions (from this view's hits), and what a bound cut. None when the
+        file has no session log's shape; empty (false) when it has, but no session was found in it."""
+        if not self.session_log or (self.window is not None and self.window.offset):
+            return None
+        # A session log inside a test or fixture tree is a fixture: reported, never counted as wiring.
+        context = Context.TEST if self.context is Context.TEST else Context.SESSION
+        placed = self.context in (Context.SESSION, Context.LOG, Context.TEST)
+        return read_log(
+            self.entry.path, self.path, self.via, self.data, self.catalog, context, None, self._mentions(), placed
+        )
+
+    @cached_property
+    def conversation(self) -> bool:
+        """Whether ids found in the file's bytes are a conversation's mentions, never wiring: a session log (only
+        the session reader, which knows the role of each value, says what served it), or any file named or placed
+        as one (`*.jsonl`, `…/sessions/*.json`: a prompt history, a dataset of chats). A fixture's stay `test`."""
+        if self.context is Context.SESSION:
+            return True
+        if self.context is Context.TEST:
+            return False
+        if self.window is not None and self.window.offset:
+            return self.session_log
+        return bool(self.session_read)
+
+    @cached_property
+    def session_labels(self) -> frozenset[str]:
+        """The model labels the session reader read in this file's structure: what the content pass finds of them is
+        the session's own model, no mention."""
+        read = self.session_read
+        return frozenset(seen.label for seen in read.labels) if read else frozenset()
+
+    def _mentions(self) -> dict[int, set[str]]:
+        """The catalogued model ids the file's bytes name, per line (this view's hits); a file without lines keeps
+        them under -1. gzip content is not matched here (its inflated text is another view's), so a compressed log
+        counts no mentions."""
+        if self.data[:2] == b"\x1f\x8b":
+            return {}
+        out: dict[int, set[str]] = {}
+        for n, hit in enumerate(self.hits):
+            if n >= _MAX_MENTION_HITS:
+                break
+            if hit.kind in (PatternKind.MODEL, PatternKind.HOSTED):
+                line = self.line_of(hit.start)
+                out.setdefault(-1 if line is None else line, set()).add(decode(hit.text))
+        return out
+
+    @cached_property
     def meta(self) -> FileMeta:
         return self.owner_of(self.entry)
 
@@ -143,9 +207,17 @@ class FileView:
         return line
 
     def line_text(self, offset: int) -> str:
-        start = self.data.rfind(b"\n", 0, offset) + 1
-        end = self.data.find(b"\n", offset)
-        return decode(self.data[start : end if end != -1 else len(self.data)][:4096])
+        """The first 4 KiB of the line holding `offset`. Fast for increasing offsets: a line's start is searched
+        back only to the last offset asked, so thousands of hits on one long line never rescan it."""
+        last_offset, last_start = self._start_cursor
+        if offset >= last_offset:
+            found = self.data.rfind(b"\n", last_offset, offset)
+            start = last_start if found == -1 else found + 1
+        else:
+            start = self.data.rfind(b"\n", 0, offset) + 1
+        self._start_cursor = (offset, start)
+        end = self.data.find(b"\n", start, start + 4096)
+        return decode(self.data[start : end if end != -1 else start + 4096])
 
     def location(
         self,
@@ -168,6 +240,8 @@ class FileView:
         return Location(self.path, line, ctx, parse_error or self.parse_error, self.via, self.layer)
 
 
+# Model hits of one file turned into per-line mentions, at most (the rest of a huge file's are not counted).
+_MAX_MENTION_HITS = 50_000
 # Contexts whose lines can be commented out; a mention on such a line is a comment, not a setting.
 _COMMENTABLE = frozenset({Context.CONFIG, Context.ENV, Context.SOURCE})
 

@@ -7,6 +7,7 @@ key names the catalogs list (`[config_keys]`), the env vars they know, and their
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Callable, Iterator, Sequence
 from urllib.parse import urlsplit
@@ -14,12 +15,13 @@ from urllib.parse import urlsplit
 from scanner.catalog import Catalog
 from scanner.detectors import config_formats as fmt
 from scanner.detectors.base import FileView
-from scanner.detectors.config_parse import MAX_CONFIG_BYTES
+from scanner.detectors.config_parse import MAX_CONFIG_BYTES, key_parts, norm_path
 from scanner.detectors.config_parse import norm_key as _norm
 from scanner.detectors.contexts import is_comment_line
 from scanner.detectors.providers import moved_vendors, record_aliases, record_routes
 from scanner.model import (
     Context,
+    CredentialEvidence,
     EndpointEvidence,
     Evidence,
     FileMeta,
@@ -65,6 +67,10 @@ class ConfigDetector:
         if view.context is Context.SOURCE:
             # A shell script's models and keys are the source detector's; its kill switches are settings.
             evidence = (ev for ev in evidence if isinstance(ev, KillSwitchEvidence))
+        elif view.session_read:
+            # A session log or a capture is no settings file: the session reader says which of its models served
+            # and which were only mentioned. A secret under a key name in it is still a credential.
+            evidence = (ev for ev in evidence if isinstance(ev, CredentialEvidence))
         yield from evidence
         if parsed.parser is fmt.parse_systemd:
             yield from self._environment_files(view, items)
@@ -93,6 +99,7 @@ class ConfigDetector:
             yield from interpret(env_items, view.catalog, locate, None)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _record(path: tuple[str, ...]) -> tuple[str, ...]:
     """The enclosing record: up to the last list element, else the parent mapping."""
     for i in range(len(path) - 1, -1, -1):
@@ -123,7 +130,7 @@ def _deployments(items: Sequence[fmt.ConfigItem], catalog: Catalog) -> list[_Dep
     map_keys = catalog.keys("deployment_map")
     values: dict[tuple[str, ...], fmt.ConfigItem] = {}
     for item in items:
-        values.setdefault(tuple(_norm(p) for p in item.path), item)
+        values.setdefault(norm_path(item.path), item)
     records = {path[: -len(rel)] for path in values for rel in _DEPLOYMENT_NAME if path[-len(rel) :] == rel}
     # Each record's fields, by one pass over every path's prefixes (never a record x path product).
     fields: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
@@ -168,7 +175,7 @@ def _aliases(items: Sequence[fmt.ConfigItem], catalog: Catalog) -> list[_Alias]:
     names, targets = catalog.keys("alias_name"), catalog.keys("alias_model")
     if not names or not targets:
         return []
-    values = {tuple(_norm(p) for p in item.path): item for item in items}
+    values = {norm_path(item.path): item for item in items}
     found = []
     for path, item in values.items():
         if not path or path[-1] not in names:
@@ -189,7 +196,7 @@ def _switch_tables(items: Sequence[fmt.ConfigItem], catalog: Catalog) -> dict[tu
     direct, inverted = catalog.keys("switch_state"), catalog.keys("switch_state_inverted")
     out = {}
     for item in items:
-        keys = [p for p in item.path if not p.startswith("[")]
+        keys = key_parts(item.path)
         if len(keys) < 2 or not catalog.is_kill_switch_key(keys[-2]):
             continue
         field = _norm(keys[-1])
@@ -295,7 +302,7 @@ def interpret(
     flag_switches, flag_fields = _flag_switches(items, catalog)
 
     for item in items:
-        keys = [p for p in item.path if not p.startswith("[")]
+        keys = key_parts(item.path)
         if not keys:
             continue
         raw_key = keys[-1]
@@ -303,21 +310,20 @@ def interpret(
         value = item.value.strip()
         env_spec = catalog.env_var(raw_key) if item.env or raw_key.isupper() else None
         role = env_spec.role if env_spec else None
-        loc = locate(item.line, item.env)
         record = _record(item.path)
         # Carried so a live audit can compare a process's running value with this file's, by name.
         variable = raw_key if item.env or raw_key.isupper() else None
 
         if item.path in flag_switches:
             flag = flag_switches[item.path]
-            yield dataclasses.replace(flag, location=loc)
+            yield dataclasses.replace(flag, location=locate(item.line, item.env))
             continue
         if item.path in flag_fields:
             continue
         if item.path in switch_fields:
             name, inverted = switch_fields[item.path]
             state = catalog.switch_state(value)
-            yield KillSwitchEvidence(name, value, _flip(state) if inverted else state, loc)
+            yield KillSwitchEvidence(name, value, _flip(state) if inverted else state, locate(item.line, item.env))
             continue
 
         secret_key = role == "credential" or key in secret_keys or key.endswith(_SECRET_SUFFIXES)
@@ -333,10 +339,10 @@ def interpret(
         if catalog.is_kill_switch_key(raw_key) or role == "kill_switch" or named_in_comment:
             name = raw_key if item.env else ".".join(keys)
             note = item.comment if named_in_comment else None
-            yield KillSwitchEvidence(name, value, catalog.switch_state(value), loc, note)
+            yield KillSwitchEvidence(name, value, catalog.switch_state(value), locate(item.line, item.env), note)
             continue
 
-        in_record = tuple(_norm(p) for p in item.path) in consumed
+        in_record = norm_path(item.path) in consumed
         is_model_key = not in_record and (
             key in model_keys
             or key.endswith("_model")
@@ -348,6 +354,7 @@ def interpret(
             deployment = item.path[at + 1]
             # A map `{deployment: model}` or `{deployment: {model: …}}`; a list of records is handled above.
             if not deployment.startswith("[") and (is_model_key or len(item.path) == at + 2):
+                loc = locate(item.line, item.env)
                 yield ModelEvidence(f"azure/{deployment}", loc, base_model=value, served_via="azure")
                 yield ModelEvidence(value, loc)
                 continue
@@ -359,13 +366,13 @@ def interpret(
             route = None if key in base_keys else route  # the model behind an alias: the alias has the route
             if route is None and key not in base_keys and moved:
                 route = moved.get(catalog.identify(value).vendor or "")
-            yield ModelEvidence(value, loc, bases.get(record), route, variable)
+            yield ModelEvidence(value, locate(item.line, item.env), bases.get(record), route, variable)
             continue
 
         url_key = key not in not_endpoint_keys and (
             key in url_keys or role == "base_url" or (key.endswith(_URL_SUFFIXES) and "://" in value)
         )
-        if url_key and (endpoint := _endpoint(value, loc)):
+        if url_key and (endpoint := _endpoint(value, locate(item.line, item.env))):
             vendor = env_spec.vendor if env_spec and role == "base_url" else None
             host_spec = catalog.host_info(endpoint.host)
             owners = {host_spec.vendor, catalog.route_vendor.get(host_spec.served_via or "")} if host_spec else set()
@@ -380,13 +387,13 @@ def interpret(
         ):
             vendor = env_spec.vendor if env_spec else None
             kind = f"{vendor}-api-key" if vendor else "api-key"
-            yield credential_evidence(value, kind, vendor, "", loc, meta)
+            yield credential_evidence(value, kind, vendor, "", locate(item.line, item.env), meta)
         elif (spec := catalog.key_format(value)) is not None and not catalog.is_placeholder(value):
             # A key of a catalogued format under any name (`CORP_GW_KEY=sk-…`). A format that needs words nearby
             # to name its vendor (Moonshot's `sk-` + 48) says only that it is a key here.
             vendor = None if spec.nearby else spec.vendor
             kind = spec.type if vendor or not spec.nearby else "api-key"
-            yield credential_evidence(value, kind, vendor, spec.prefix, loc, meta, spec.route)
+            yield credential_evidence(value, kind, vendor, spec.prefix, locate(item.line, item.env), meta, spec.route)
 
 
 def _endpoint(value: str, loc: Location) -> EndpointEvidence | None:

@@ -106,16 +106,25 @@ _JSON_TOKEN = _linear(
 _NOT_NEWLINE = re.compile(r"[^\n]")
 
 
-# A value costs at most four tokens (key, colon, value, comma): more tokens than this is over budget anyway,
-# and the token list is what a hostile file would grow in memory.
+# A value costs at most four tokens (key, colon, value, comma): past this many, a file is read in part (its
+# first MAX_JSON_TOKENS tokens), and the token list is what a hostile file would grow in memory.
 MAX_JSON_TOKENS = 4 * MAX_ITEMS
 
 
-def _json_tokens(text: str, keep: bool = True) -> tuple[list[tuple[int, str]], str]:
-    """The significant tokens (offset, text) and the text with comments and trailing commas blanked.
-    `keep=False` keeps only the last token (enough for trailing commas): cleaning alone has no token budget."""
+@dataclass
+class _Tokens:
+    tokens: list[tuple[int, str]]  # (offset, text) of the significant tokens, up to the cut
+    text: str  # the text with comments and trailing commas blanked (offsets kept)
+    cut: int | None = None  # the offset of the first token not kept, when there were too many
+
+
+def _json_tokens(text: str, keep: bool = True) -> _Tokens:
+    """The significant tokens and the text with comments and trailing commas blanked. Past MAX_JSON_TOKENS
+    `keep=True` stops (`cut` says where; the text is blanked up to there only); `keep=False` keeps only the
+    last token (enough for trailing commas) and reads to the end: cleaning alone has no token budget."""
     tokens: list[tuple[int, str]] = []
     blanks: list[tuple[int, int, str]] = []
+    cut = None
     # Trailing blanks are cut first: after the last token, every position would retry the leading `\s*`.
     for m in _JSON_TOKEN.finditer(text, 0, len(text.rstrip())):
         end = m.end()
@@ -127,34 +136,58 @@ def _json_tokens(text: str, keep: bool = True) -> tuple[list[tuple[int, str]], s
         if tok in ("}", "]") and tokens and tokens[-1][1] == ",":
             comma = tokens.pop()[0]
             blanks.append((comma, comma + 1, " "))
-        tokens.append((start, tok))
-        if len(tokens) > MAX_JSON_TOKENS:
+        if len(tokens) >= MAX_JSON_TOKENS:
             if keep:
-                raise BudgetExceeded(f"more than {MAX_JSON_TOKENS} JSON tokens; nothing read", [])
+                cut = start
+                break
             del tokens[:-1]
+        tokens.append((start, tok))
     if not blanks:
-        return tokens, text
+        return _Tokens(tokens, text, cut)
     blanks.sort()
     pieces, last = [], 0
     for start, end, blank in blanks:
         pieces += [text[last:start], blank]
         last = end
     pieces.append(text[last:])
-    return tokens, "".join(pieces)
+    return _Tokens(tokens, "".join(pieces), cut)
 
 
 def clean_json(text: str) -> str:
     """Comments, then trailing commas, blanked out; strings and line breaks left intact."""
-    return _json_tokens(text.lstrip("\ufeff"), keep=False)[1]
+    return _json_tokens(text.lstrip("\ufeff"), keep=False).text
 
 
 def parse_json(text: str) -> list[ConfigItem]:
-    tokens, cleaned = _json_tokens(text.lstrip("\ufeff"))
+    """The items of a JSON file; past MAX_JSON_TOKENS tokens, of its head (`BudgetExceeded` with them)."""
+    text = text.lstrip("\ufeff")
+    found = _json_tokens(text)
+    cleaned = found.text if found.cut is None else _whole_json(text)
     try:
         json.loads(cleaned)  # the C decoder says whether it is JSON; the tokens say where each value is
     except (ValueError, RecursionError) as exc:  # JSONDecodeError, and int digit limits
         raise ParseFailure(_json_error(exc)) from None
-    return _json_items(tokens, LineMap(cleaned))
+    if found.cut is None:
+        return _json_items(found.tokens, LineMap(cleaned))
+    try:
+        items = _json_items(found.tokens, LineMap(cleaned))
+    except BudgetExceeded as over:
+        items = over.items
+    detail = (
+        f"more than {MAX_JSON_TOKENS:,} JSON tokens: read the first {MAX_JSON_TOKENS:,} (up to byte {found.cut:,}"
+        f" of {len(text):,}: {len(items):,} values); the rest matched by patterns only"
+    )
+    raise BudgetExceeded(detail, items)
+
+
+def _whole_json(text: str) -> str:
+    """The text of a file whose tokens were cut, for the decoder's verdict on all of it: itself when it is
+    strict JSON (the usual case, one C call), else cleaned in full (comments and trailing commas blanked)."""
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return _json_tokens(text, keep=False).text
+    return text
 
 
 def _json_error(exc: Exception) -> str:
@@ -401,7 +434,7 @@ def parse_yaml(text: str) -> list[ConfigItem]:
     budget = _Budget(items)  # shared by every document of the file
     try:
         _yaml_events(yaml.parse(text.lstrip("\ufeff"), Loader=YAML_LOADER), items, budget)
-    except (yaml.YAMLError, RecursionError) as exc:
+    except (yaml.YAMLError, RecursionError, UnicodeError) as exc:  # libyaml refuses lone surrogates (UTF-8 only)
         raise ParseFailure(_yaml_error(exc)) from None
     return items
 

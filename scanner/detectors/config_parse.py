@@ -7,6 +7,7 @@ each reads `FileView.config`, which is this module's pure function of the file's
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -148,7 +149,7 @@ def label_words(items: Sequence[fmt.ConfigItem], catalog: Catalog) -> frozenset[
     others: set[str] = set()
     for item in items:
         value = item.value.strip()
-        keys = [p for p in item.path if not p.startswith("[")]
+        keys = key_parts(item.path)
         key = norm_key(keys[-1]) if keys else ""
         if key in other_keys:
             others.add(value)
@@ -163,5 +164,20 @@ def format_name(parser: Callable[[str], list[fmt.ConfigItem]]) -> str:
     return parser.__name__.removeprefix("parse_").upper()
 
 
+# A config's keys repeat across its items and files (every record of a list has the same few); the interpreter asks
+# for each item's key and every part of its path, so normalising is memoised (bounded, pure).
+@functools.lru_cache(maxsize=1 << 16)
 def norm_key(key: str) -> str:
     return key.lower().replace("-", "_")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def norm_path(path: tuple[str, ...]) -> tuple[str, ...]:
+    """An item's path with every part normalised (`norm_key`)."""
+    return tuple(norm_key(p) for p in path)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def key_parts(path: tuple[str, ...]) -> tuple[str, ...]:
+    """An item's path without its list positions (`[N]`): the keys that lead to it."""
+    return tuple(p for p in path if not p.startswith("["))

@@ -24,6 +24,8 @@ from scanner.model import (
     Evidence,
     KillSwitchEvidence,
     ModelEvidence,
+    Skip,
+    SkipReason,
     SwitchState,
 )
 from scanner.secrets import credential_evidence, fingerprint, safe_url
@@ -56,8 +58,11 @@ class ContentDetector:
     def wants(self, view: FileView) -> bool:
         return True
 
-    def extract(self, view: FileView) -> Iterator[Evidence]:
+    def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
+        if not view.hits:
+            return  # most files: nothing the catalogs know
         repeats: Counter[bytes] = Counter()
+        too_long: Counter[str] = Counter()  # family -> runs longer than any id it names
         claimed: set[tuple[int, int]] = set()
         packed = view.context in _PACKED
         # Compiled code and test files of an installed package or a system library hold its own fixtures, not
@@ -67,6 +72,11 @@ class ContentDetector:
         package_fixture = in_package and (
             view.name.endswith(".pyc") or view.head[:4] == _ELF or is_package_test_file(view.entry.path)
         )
+        # A session log's conversation (prompts, tool output, quoted files) names models and hosts in passing: each is
+        # a mention; the session detector, which reads the log's structure, says what served it.
+        talk = view.conversation
+        if talk:
+            packed = False
         runs: list[int] = [-1, -1]  # the token run of a binary last split into ids: [start, end)
         starts = [h.start for h in view.hits if h.kind in (PatternKind.MODEL, PatternKind.HOSTED)] if packed else []
         # Formats that need words nearby are tried first, so they name a secret a generic format also matches.
@@ -75,26 +85,33 @@ class ContentDetector:
             view.hits,
             key=lambda h: (h.start, h.kind is not PatternKind.CREDENTIAL or not credentials[h.index].nearby),
         )
+        families = view.catalog.families
         for hit in hits:
             repeats[hit.text] += 1
             if repeats[hit.text] > MAX_LOCATIONS:
                 continue  # an entry keeps MAX_LOCATIONS locations: more of the same text in one file adds nothing
+            if hit.kind is PatternKind.MODEL and hit.end - hit.start > families[hit.index].longest:
+                too_long[families[hit.index].id] += 1
+                if not packed:
+                    continue  # packed literals are split into the ids they hold, each within its bound
             if hit.kind in (PatternKind.MODEL, PatternKind.HOSTED) and packed:
                 yield from self._packed(view, hit, runs, starts)
             elif hit.kind in (PatternKind.MODEL, PatternKind.HOSTED):
-                yield from self._model(view, hit)
+                yield from self._model(view, hit, Context.CONVERSATION if talk else None)
             elif hit.kind is PatternKind.HOST:
-                yield from self._host(view, hit)
+                yield from self._host(view, hit, Context.CONVERSATION if talk else None)
             elif hit.kind is PatternKind.CREDENTIAL:
                 if package_fixture or (in_package and not credentials[hit.index].in_packages):
                     continue  # a library's own test keys (libgnutls' PEM vectors, a test .pyc): never the agent's
                 yield from self._credential(view, hit, claimed)
-            elif hit.kind is PatternKind.KILL_SWITCH and view.context is Context.BINARY:
+            elif hit.kind is PatternKind.KILL_SWITCH and view.context is Context.BINARY and not talk:
                 # In configs the config detector reads the switch with its value; in a binary the
                 # name alone says the daemon knows the switch.
                 yield KillSwitchEvidence(decode(hit.text), None, SwitchState.UNKNOWN, view.location(None))
+        if too_long:
+            yield _too_long(view, too_long)
 
-    def _model(self, view: FileView, hit: Hit) -> Iterator[Evidence]:
+    def _model(self, view: FileView, hit: Hit, context: Context | None = None) -> Iterator[Evidence]:
         name = decode(hit.text)
         token = _token_around(view.data, hit.start, hit.end)
         if token != name and view.catalog.is_hosted_form(token):
@@ -107,9 +124,13 @@ class ContentDetector:
             return
         if name in view.label_words:
             return  # a word of a display name or description (the config detector read the structure)
-        if view.context not in _SELECTING and view.catalog.identify(name).catalog == CatalogStatus.UNKNOWN:
+        if context is Context.CONVERSATION and name in view.session_labels:
+            return  # the session's own model, which the session detector places where its records name it
+        if context is Context.CONVERSATION and not _recognised(view.catalog, name):
+            return  # a hosted form around no id the catalogs know (`claude-code@latest`, an npm package): no model
+        if (context or view.context) not in _SELECTING and view.catalog.identify(name).catalog == CatalogStatus.UNKNOWN:
             return  # `azure/aks`, `azure/devops` in code or docs: a deployment's shape, but nothing selects it
-        yield ModelEvidence(name, view.location(view.line_of(hit.start), offset=hit.start))
+        yield ModelEvidence(name, view.location(view.line_of(hit.start), context, offset=hit.start))
 
     def _packed(self, view: FileView, hit: Hit, runs: list[int], starts: list[int]) -> Iterator[Evidence]:
         """Model ids in compiled code and bytecode, where literals sit back to back.
@@ -141,7 +162,7 @@ class ContentDetector:
             if not prose or _named(catalog, name):
                 yield ModelEvidence(name, view.location(view.line_of(lo + start), offset=lo + start))
 
-    def _host(self, view: FileView, hit: Hit) -> Iterator[Evidence]:
+    def _host(self, view: FileView, hit: Hit, context: Context | None = None) -> Iterator[Evidence]:
         host = decode(hit.text).lower()
         url = None
         before = _URL_BEFORE.search(view.data, max(0, hit.start - 300), hit.start)
@@ -149,7 +170,7 @@ class ContentDetector:
             after = _URL_AFTER.match(view.data, hit.end)
             tail = after.group() if after else b""
             url = safe_url(decode(view.data[before.start() : hit.end] + tail[:300]))
-        yield EndpointEvidence(host, url, view.location(view.line_of(hit.start), offset=hit.start))
+        yield EndpointEvidence(host, url, view.location(view.line_of(hit.start), context, offset=hit.start))
 
     def _credential(self, view: FileView, hit: Hit, claimed: set[tuple[int, int]]) -> Iterator[Evidence]:
         catalog = view.catalog
@@ -169,6 +190,14 @@ class ContentDetector:
         pair = _pair(view, hit, at, spec.pairs_with) if spec.pairs_with else None
         location = view.location(view.line_of(at), offset=at)
         yield credential_evidence(secret, spec.type, spec.vendor, spec.prefix, location, view.meta, spec.route, pair)
+
+
+def _too_long(view: FileView, runs: Counter[str]) -> Skip:
+    """One skip per file for the runs a family's pattern matched past the longest id it names."""
+    longest = {f.id: f.longest for f in view.catalog.families}
+    which = ", ".join(f"{fam} (at most {longest[fam]} characters)" for fam in sorted(runs))
+    detail = f"{sum(runs.values()):,} run(s) longer than any model id of their family not read as ids: {which}"
+    return Skip(view.path, SkipReason.CAP_REACHED, detail)
 
 
 def _secret_of(catalog: Catalog, hit: Hit) -> tuple[str, int] | None:

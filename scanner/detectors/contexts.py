@@ -37,6 +37,11 @@ _PACKAGE_DBS = (
 )
 # System shared libraries: their strings are the library's (`CAP_KILL` in libcap), never a setting.
 _SYSTEM_LIBRARY = re.compile(r"^/(?:usr/)?(?:lib|lib32|lib64|libx32|libexec)/.*\.so(?:\.[0-9]+)*$")
+# Programs the system's package manager installed (`/usr/lib/google-cloud-sdk/…`): their source, and the data files
+# of their own trees (`…/command_lib/ml/resources.yaml`), are what they ship. A vendor default that takes effect
+# (`/usr/lib/systemd/system/*.service`, `/usr/lib/environment.d/*.conf`) is neither.
+_SYSTEM_PROGRAMS = re.compile(r"^/usr/(?:lib|lib32|lib64|libx32|libexec)/")
+_SYSTEM_PROGRAM_DATA = re.compile(r"^/usr/(?:lib|lib32|lib64|libx32|libexec)/[^/]+/[^/]+/.*\.(?:ya?ml|json|toml)$")
 # Compiled bytecode: marshalled strings back to back; its source file beside it (or in a package) is what counts.
 _BYTECODE_EXT = {".pyc", ".pyo"}
 _TEST_SEGMENTS = {
@@ -134,9 +139,11 @@ def classify(path: str, head: bytes) -> Context:
         or path.startswith(_PACKAGE_DBS)
         or ext in _BYTECODE_EXT
         or (".so" in lower and _SYSTEM_LIBRARY.match(path))
+        or (ext in _SOURCE_EXT and _SYSTEM_PROGRAMS.match(path))
+        or _SYSTEM_PROGRAM_DATA.match(path)
     ):
         return Context.PACKAGE
-    if _TEST_NAME.match(lower) or _TEST_SEGMENTS.intersection(s.lower() for s in segments[:-1]):
+    if _TEST_NAME.match(lower) or not _TEST_SEGMENTS.isdisjoint(path.lower().split("/")[:-1]):
         return Context.TEST
     if (
         path.startswith(("/usr/share/doc/", "/usr/share/man/", "/usr/share/info/"))

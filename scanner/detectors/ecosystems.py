@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 
 from scanner.detectors.base import FileView
-from scanner.formats import ziparchive
+from scanner.formats import jsonsize, ziparchive
 from scanner.formats.positional import PositionalFile
 from scanner.formats.ziparchive import ProblemKind, ZipProblem
 from scanner.model import Context, Evidence, SdkEvidence, Skip, SkipReason
@@ -57,7 +57,10 @@ class EcosystemDetector:
             found = [(fields["id"], fields["version"])] if "id" in fields and "version" in fields else []
             ecosystem, env = "nuget", display_path(view.entry.path.rsplit("/", 1)[0])
         else:
-            doc = _json(view)
+            refused = jsonsize.too_big(view.data)
+            if refused:
+                yield Skip(view.path, SkipReason.BUDGET_EXCEEDED, refused)
+            doc = None if refused else _json(view)
             if name == "project.assets.json":
                 found, ecosystem = _assets(doc), "nuget"
             elif name == ".crates2.json":

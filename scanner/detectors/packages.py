@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from email.parser import BytesHeaderParser
 
 from scanner.detectors.base import FileView
-from scanner.model import Context, Evidence, SdkEvidence
+from scanner.formats import jsonsize
+from scanner.model import Context, Evidence, SdkEvidence, Skip, SkipReason
 from scanner.textsafe import display_path
 
 _HEADER = BytesHeaderParser()
@@ -35,8 +36,12 @@ class InstalledPackageDetector:
             return True  # an egg-info file rather than a directory
         return view.name == "package.json" and "/node_modules/" in path
 
-    def extract(self, view: FileView) -> Iterator[Evidence]:
+    def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
         if view.name == "package.json":
+            refused = jsonsize.too_big(view.data)
+            if refused:
+                yield Skip(view.path, SkipReason.BUDGET_EXCEEDED, refused)
+                return
             yield from self._npm(view)
         else:
             yield from self._python(view)

@@ -1,6 +1,7 @@
-"""Session logs found by content and path (JSONL, JSON, gzip-rotated, Aider histories, Agents SDK stores):
-one `SessionEvidence` per session with the provider its records' fingerprints name, and each model label
-as a `session` location (a model a session ran on is wired)."""
+"""Session logs found by content and path (JSONL, JSON, gzip-rotated, Aider histories, SQLite stores, captures):
+one `SessionEvidence` per session with the provider its records' fingerprints name, each model label as a
+`session` location (a model a session ran on is wired), the API hosts its records name as endpoints, and the
+catalogued ids its conversation only mentions, counted per session (never wiring)."""
 
 from __future__ import annotations
 
@@ -9,15 +10,15 @@ from collections.abc import Iterator
 from scanner.detectors.base import FileView
 from scanner.model import (
     Context,
+    EndpointEvidence,
     Evidence,
     Location,
     ModelEvidence,
     SessionEvidence,
     SessionLogEvidence,
+    SessionMetaEvidence,
     Skip,
-    SkipReason,
 )
-from scanner.sessions.collect import collect, looks_like_log
 from scanner.sessions.corroborate import log_notes, mentions_sessions
 
 # SDKs' own fixtures and docs are not this machine's sessions.
@@ -31,7 +32,7 @@ class SessionDetector:
     def wants(self, view: FileView) -> bool:
         if view.context in _NOT_SESSIONS:
             return False
-        return looks_like_log(view.name, view.data) or self._daemon_log(view)
+        return view.session_log or self._daemon_log(view)
 
     @staticmethod
     def _daemon_log(view: FileView) -> bool:
@@ -41,15 +42,17 @@ class SessionDetector:
         if self._daemon_log(view):
             for note in log_notes(view.data, view.path, view.via, Context.LOG, view.catalog):
                 yield SessionLogEvidence(note)
-        if not looks_like_log(view.name, view.data):
+        read = view.session_read
+        if read is None:
             return
-        # A session log inside a test or fixture tree is a fixture: reported, never counted as wiring.
-        context = Context.TEST if view.context is Context.TEST else Context.SESSION
-        cut: list[tuple[SkipReason, str]] = []
-        sessions, labels = collect(view.entry.path, view.path, view.via, view.data, view.catalog, context, cut)
-        for reason, detail in cut:
+        for reason, detail in read.cuts:
             yield Skip(view.path, reason, f"session log: {detail}")
-        for seen in labels:
+        context = Context.TEST if view.context is Context.TEST else Context.SESSION
+        for seen in read.labels:
             yield ModelEvidence(seen.label, Location(view.path, seen.line, context, False, view.via, view.layer))
-        for session in sessions:
+        for host, line in read.hosts.items():
+            yield EndpointEvidence(host, None, Location(view.path, line, context, False, view.via, view.layer))
+        for session in read.sessions:
             yield SessionEvidence(session)
+        for meta in read.metadata:
+            yield SessionMetaEvidence(meta)

@@ -18,7 +18,7 @@ from scanner.diff.fold import fold
 from scanner.diff.identity import SECTIONS, Item, canonical_json
 from scanner.diff.model import Change, ChangeKind, InventoryDiff, Side
 from scanner.diff.rules import assess
-from scanner.model import Inventory, Severity
+from scanner.model import Context, Inventory, Severity
 
 # Facts that follow from the catalogs, not from the VM: a difference is drift, not a change of wiring.
 _DRIFT_FIELDS = {"models": frozenset({"catalog"})}
@@ -46,7 +46,9 @@ _PAIR_TOKENS: dict[str, Callable[[Item], Iterable[str]]] = {
 _ROTATES = frozenset({"credentials"})
 
 
-def diff_inventories(old: Inventory, new: Inventory) -> InventoryDiff:
+def diff_inventories(old: Inventory, new: Inventory, mentions: bool = False) -> InventoryDiff:
+    """The changes from `old` to `new`. Model ids only mentioned in sessions' conversations come and go with every
+    prompt and tool output: they are compared only with `mentions`."""
     changes: list[Change] = []
     for section, items_of in SECTIONS.items():
         before, after = items_of(old), items_of(new)
@@ -54,6 +56,8 @@ def diff_inventories(old: Inventory, new: Inventory) -> InventoryDiff:
             continue
         if section == "models":
             before, after = _beyond_fixtures(before), _beyond_fixtures(after)
+            if not mentions:
+                before, after = _beyond_mentions(before, old), _beyond_mentions(after, new)
         changes += diff_section(section, before, after)
     order = {name: i for i, name in enumerate(SECTIONS)}
     changes.sort(key=lambda c: (order[c.section], c.key, c.field or "", c.kind.value))
@@ -64,6 +68,16 @@ def _beyond_fixtures(items: dict[str, Item]) -> dict[str, Item]:
     """A model id seen only in test files (a package's `*.test.js`, a `__tests__/` directory) is a fixture's
     value, not a model the image ships or wires: its coming and going is not a change."""
     return {k: it for k, it in items.items() if not (it.paths and all(is_test_path(p) for p in it.paths))}
+
+
+def _beyond_mentions(items: dict[str, Item], inv: Inventory) -> dict[str, Item]:
+    """Without the model ids a session's conversation only mentions (no location but a conversation's)."""
+    talk = {
+        m.name
+        for m in inv.models
+        if not m.wired and m.locations and all(loc.context is Context.CONVERSATION for loc in m.locations)
+    }
+    return {k: it for k, it in items.items() if k not in talk} if talk else items
 
 
 def _side(inv: Inventory) -> Side:

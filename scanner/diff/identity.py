@@ -88,6 +88,7 @@ def kill_switches(inv: Inventory) -> dict[str, Item] | None:
 _VOLATILE = frozenset(
     {
         "locations",
+        "locations_cut",
         "location",
         "path",
         "paths",

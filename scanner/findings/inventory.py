@@ -6,6 +6,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator
 
+from scanner.findings.modelkey import is_alias, keyer
 from scanner.findings.rule import FindingRule, Hit
 from scanner.model import (
     WIRING_CONTEXTS,
@@ -13,33 +14,50 @@ from scanner.model import (
     Context,
     Inventory,
     Location,
+    ModelEntry,
     Severity,
     SwitchState,
     location_key,
 )
 
-_MAX_LOCS = 20
-
 
 def _wiring(locs: tuple[Location, ...]) -> tuple[Location, ...]:
-    return tuple(loc for loc in locs if loc.context in WIRING_CONTEXTS)[:_MAX_LOCS]
+    return tuple(loc for loc in locs if loc.context in WIRING_CONTEXTS)
+
+
+def _by_model(inv: Inventory) -> dict[str, list[ModelEntry]]:
+    """Wired models by the one name each goes by (however spelled, pinned or aliased)."""
+    wired = [m for m in inv.models if m.wired]
+    key = keyer(wired)
+    out: dict[str, list[ModelEntry]] = defaultdict(list)
+    for m in wired:
+        out[key(m)].append(m)
+    return out
+
+
+def _spelled(key: str, entries: list[ModelEntry]) -> str:
+    spellings = sorted({m.name for m in entries if not is_alias(m)} - {key})
+    aliases = sorted({m.name for m in entries if is_alias(m)})
+    return ((f"; also spelled {', '.join(spellings)}" if spellings else "")
+            + (f"; aliases {', '.join(aliases)}" if aliases else ""))
+
+
+def _model_locations(entries: list[ModelEntry]) -> tuple[Location, ...]:
+    locs = {loc for m in entries for loc in m.locations if loc.context in WIRING_CONTEXTS}
+    return tuple(sorted(locs, key=location_key))
 
 
 def external_models(inv: Inventory) -> Iterator[Hit]:
-    groups: dict[tuple[str, str], list[str]] = defaultdict(list)
-    locs: dict[tuple[str, str], list[Location]] = defaultdict(list)
-    for m in inv.models:
-        if m.wired and m.vendor:
-            key = (m.vendor, m.served_via or "unstated route")
-            groups[key].append(m.name)
-            locs[key].extend(_wiring(m.locations)[:2])
-    for (vendor, via), names in sorted(groups.items()):
-        shown = ", ".join(sorted(names)[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
-        yield Hit(
-            f"{vendor}:{via}",
-            f"{len(names)} {vendor} model(s) wired via {via}: {shown}",
-            tuple(sorted(set(locs[(vendor, via)]), key=location_key))[:_MAX_LOCS],
-        )
+    """One finding per outside model and route it is wired through, so that one model (or one route) can be
+    accepted alone: `external-model-wired:openai:azure:gpt-5.5`."""
+    for key, entries in sorted(_by_model(inv).items()):
+        routes: dict[tuple[str, str], list[ModelEntry]] = defaultdict(list)
+        for m in entries:
+            if m.vendor:
+                routes[(m.vendor, m.served_via or "unstated route")].append(m)
+        for (vendor, via), ms in sorted(routes.items()):
+            yield Hit(f"{vendor}:{via}:{key}", f"{key} ({vendor}) wired via {via}{_spelled(key, ms)}",
+                      _model_locations(ms), more=sum(m.locations_cut for m in ms))
 
 
 def unknown_models(inv: Inventory) -> Iterator[Hit]:
@@ -50,13 +68,15 @@ def unknown_models(inv: Inventory) -> Iterator[Hit]:
 
 
 def _lifecycle(inv: Inventory, stage: str) -> Iterator[Hit]:
-    for m in inv.models:
-        if m.wired and m.lifecycle == stage:
-            if stage == "retired":
-                when = f" (shut down {m.retires})" if m.retires else ""
-            else:
-                when = f" (shuts down {m.retires})" if m.retires else ""
-            yield Hit(m.name, f"{m.name} is {stage}{when} but still wired", _wiring(m.locations))
+    for key, entries in sorted(_by_model(inv).items()):
+        staged = [m for m in entries if m.lifecycle == stage]
+        if not staged:
+            continue
+        retires = next((m.retires for m in staged if m.retires), None)
+        verb = "shut down" if stage == "retired" else "shuts down"
+        when = f" ({verb} {retires})" if retires else ""
+        yield Hit(key, f"{key} is {stage}{when} but still wired{_spelled(key, staged)}", _model_locations(staged),
+                  more=sum(m.locations_cut for m in staged))
 
 
 def deprecated_models(inv: Inventory) -> Iterator[Hit]:
@@ -69,8 +89,8 @@ def retired_models(inv: Inventory) -> Iterator[Hit]:
 
 def credentials(inv: Inventory) -> Iterator[Hit]:
     for c in inv.credentials:
-        locs = tuple(cl.location for cl in c.locations)[:_MAX_LOCS]
-        yield Hit(c.sha256[:16], f"{c.type} credential present ({c.redacted})", locs)
+        locs = tuple(cl.location for cl in c.locations)
+        yield Hit(c.sha256[:16], f"{c.type} credential present ({c.redacted})", locs, more=c.locations_cut)
 
 
 def world_readable_credentials(inv: Inventory) -> Iterator[Hit]:
@@ -78,7 +98,7 @@ def world_readable_credentials(inv: Inventory) -> Iterator[Hit]:
         loose = tuple(cl.location for cl in c.locations if cl.mode and int(cl.mode, 8) & 0o004)
         if loose:
             yield Hit(
-                c.sha256[:16], f"{c.type} credential ({c.redacted}) is in a world-readable file", loose[:_MAX_LOCS]
+                c.sha256[:16], f"{c.type} credential ({c.redacted}) is in a world-readable file", loose
             )
 
 
@@ -92,7 +112,7 @@ def disarmed_kill_switches(inv: Inventory) -> Iterator[Hit]:
 def armed_kill_switches(inv: Inventory) -> Iterator[Hit]:
     for k in inv.kill_switches:
         if k.state is SwitchState.ON:
-            yield Hit(k.name, f"kill switch {k.name} is set ({k.value})", k.locations[:_MAX_LOCS])
+            yield Hit(k.name, f"kill switch {k.name} is set ({k.value})", k.locations)
 
 
 _SWITCH_VERB = {SwitchState.ON: "arms", SwitchState.OFF: "disarms"}
@@ -134,7 +154,7 @@ def vendor_default_overridden(inv: Inventory) -> Iterator[Hit]:
     """A vendor SDK's base-URL variable sends its traffic to another host: a reverse proxy in the path."""
     for e in inv.endpoints:
         for vendor, variable in e.overrides:
-            locs = _wiring(e.locations) or e.locations[:_MAX_LOCS]
+            locs = _wiring(e.locations) or e.locations
             yield Hit(f"{vendor}:{e.host}",
                       f"{variable} sends {vendor} traffic to {e.host} instead of {vendor}'s own API "
                       "(a proxy in the path)", locs)
@@ -142,7 +162,7 @@ def vendor_default_overridden(inv: Inventory) -> Iterator[Hit]:
 
 def unlisted_endpoints(inv: Inventory) -> Iterator[Hit]:
     for e in inv.endpoints:
-        if e.wired and e.vendor is None:
+        if e.wired and e.vendor is None and e.served_via is None:  # a cloud's or router's host is listed as a route
             locs = _wiring(e.locations)
             if locs:
                 yield Hit(
@@ -176,7 +196,7 @@ def dormant_clients(inv: Inventory) -> Iterator[Hit]:
             continue
         what = sorted({label for label, _ in items})
         shown = ", ".join(what[:4]) + (f" and {len(what) - 4} more" if len(what) > 4 else "")
-        locs = tuple(sorted({loc for _, loc in items}, key=location_key))[:_MAX_LOCS]
+        locs = tuple(sorted({loc for _, loc in items}, key=location_key))
         yield Hit(
             vendor,
             f"{vendor} client shipped but no config routes to it: {shown}",
@@ -187,9 +207,9 @@ def dormant_clients(inv: Inventory) -> Iterator[Hit]:
 INVENTORY_RULES = (
     FindingRule(
         "external-model-wired", Severity.MEDIUM, "A third-party model is wired into the VM",
-        "The VM's configuration, environment, code or binaries name models of an outside vendor reached through the "
-        "stated route. Data sent to those models leaves for that vendor. Check that this vendor and route are "
-        "approved for the data the agent handles.",
+        "The VM's configuration, environment, code or binaries name a model of an outside vendor reached through the "
+        "stated route (one finding per model and route). Data sent to it leaves for that vendor. Check that this "
+        "vendor and route are approved for the data the agent handles.",
         external_models,
     ),
     FindingRule(

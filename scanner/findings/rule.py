@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from scanner.model import Finding, Inventory, Location, Severity
 
+MAX_FINDING_LOCATIONS = 20  # a finding lists this many locations; how many more there were is counted
+
 
 @dataclass(frozen=True)
 class Hit:
@@ -20,6 +22,7 @@ class Hit:
     title: str
     locations: tuple[Location, ...] = ()
     severity: Severity | None = None  # a rule that grades its hits; never above the rule's severity
+    more: int = 0  # locations its entries found past those they keep (their `locations_cut`)
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,8 @@ class FindingRule:
 
     def findings(self, inv: Inventory) -> Iterator[Finding]:
         for hit in self.find(inv):
+            kept = hit.locations[:MAX_FINDING_LOCATIONS]
             yield Finding(
-                f"{self.id}:{hit.key}" if hit.key else self.id, hit.severity or self.severity, hit.title, hit.locations
+                f"{self.id}:{hit.key}" if hit.key else self.id, hit.severity or self.severity, hit.title, kept,
+                len(hit.locations) - len(kept) + hit.more,
             )

@@ -63,11 +63,13 @@ def session_label_mismatch(inv: Inventory) -> Iterator[Hit]:
 def session_reasoning_encrypted(inv: Inventory) -> Iterator[Hit]:
     for s in inv.sessions:
         if s.reasoning in ("encrypted", "mixed") and _external(s):
-            yield Hit(
-                s.session_id,
-                f"{_named(s)}: reasoning is {s.reasoning} at the source; the operator cannot read it",
-                (s.location,),
+            what = (
+                "reasoning is encrypted at the source; the operator cannot read it"
+                if s.reasoning == "encrypted"
+                else "reasoning is partly encrypted at the source; the operator reads only a part (a summary, "
+                "some records)"
             )
+            yield Hit(s.session_id, f"{_named(s)}: {what}", (s.location,))
 
 
 def session_fernet_time_mismatch(inv: Inventory) -> Iterator[Hit]:

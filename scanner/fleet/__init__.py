@@ -28,3 +28,12 @@ def shown(text: str) -> str:
     """Text of the fleet's own (a target's name, path, labels, a scan's error) with every credential the built-in
     catalogs know redacted, as the inventories it stores already are: a manifest is user input too."""
     return _scrub()(text)
+
+
+def one_line(text: str) -> str:
+    """An error's first line, without the tool's own prefix (a scan's stderr line is stored, then printed again)."""
+    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
+    first = lines[0] if lines else ""
+    while first.startswith("modelcensus: error: "):
+        first = first[len("modelcensus: error: "):]
+    return first

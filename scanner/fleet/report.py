@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from datetime import date
 from typing import Any
 
 from scanner.fleet.store import FleetStore
+from scanner.model import Severity
+from scanner.policy.ignore import IgnoreEntry, Subject, first_match
 from scanner.vocab import PSEUDO_VENDORS
 
 # Session vendors that are not an external provider (the agent's own model, or no fingerprint at all).
@@ -52,6 +56,17 @@ class SharedCredential:
 
 
 @dataclass(frozen=True)
+class FleetFinding:
+    """One finding id across the fleet: how many targets have it, and a few of them."""
+
+    id: str
+    severity: str
+    targets: int
+    title: str  # its title in the first target that has it
+    examples: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class FleetReport:
     targets: int
     failed: tuple[tuple[str, str], ...]  # (target, error)
@@ -60,9 +75,27 @@ class FleetReport:
     external_sessions: tuple[ExternalSessions, ...]
     disarmed_switches: tuple[DisarmedSwitch, ...]
     shared_credentials: tuple[SharedCredential, ...]
+    findings: tuple[FleetFinding, ...] = ()
+    ignored: Mapping[str, str] = field(default_factory=dict)  # finding id -> why an ignore entry accepts it
+    hidden_findings: int = 0  # findings --severity leaves out
 
     def to_json(self) -> dict[str, Any]:
-        return {"schema": "modelcensus/fleet-report@1", **asdict(self)}
+        doc = asdict(self)
+        doc["ignored"] = dict(self.ignored)
+        return {"schema": "modelcensus/fleet-report@1", **doc}
+
+
+def filter_findings(report: FleetReport, shown: frozenset[Severity] | None,
+                    entries: Sequence[IgnoreEntry]) -> FleetReport:
+    """The report with the findings `--severity` shows, and the reasons of those an ignore entry accepts."""
+    today = date.today()
+    kept = tuple(f for f in report.findings if shown is None or Severity(f.severity) in shown)
+    ignored = {}
+    for f in kept:
+        entry = first_match(entries, Subject(f.id), today)
+        if entry is not None:
+            ignored[f.id] = entry.reason
+    return replace(report, findings=kept, ignored=ignored, hidden_findings=len(report.findings) - len(kept))
 
 
 def build_report(store: FleetStore) -> FleetReport:
@@ -70,7 +103,7 @@ def build_report(store: FleetStore) -> FleetReport:
     _, (row,) = q("SELECT count(*) FROM targets WHERE status = 'scanned'")
     _, failed = q("SELECT name, error FROM targets WHERE status = 'failed' ORDER BY name")
     _, wiring = q("""
-        SELECT coalesce(vendor, '?'), coalesce(served_via, 'direct'), count(DISTINCT target),
+        SELECT coalesce(vendor, '?'), coalesce(served_via, 'unstated route'), count(DISTINCT target),
                list(DISTINCT name ORDER BY name)
         FROM models WHERE wired GROUP BY ALL ORDER BY 3 DESC, 1, 2""")
     _, releases = q("""
@@ -91,6 +124,12 @@ def build_report(store: FleetStore) -> FleetReport:
     _, shared = q("""
         SELECT sha256, any_value(type), any_value(vendor), any_value(redacted), list(DISTINCT target ORDER BY target)
         FROM credentials GROUP BY sha256 HAVING count(DISTINCT target) > 1 ORDER BY count(DISTINCT target) DESC, 1""")
+    _, findings = q("""
+        SELECT id, severity, count(DISTINCT target), min(title), list(DISTINCT target ORDER BY target)[1:5]
+        FROM findings GROUP BY id, severity ORDER BY 3 DESC, 1""")
+    rank = {s.value: s.rank for s in Severity}
+    found = sorted((FleetFinding(i, sev, int(n), t or "", tuple(ex)) for i, sev, n, t, ex in findings),
+                   key=lambda f: (-rank.get(f.severity, 0), -f.targets, f.id))
     return FleetReport(
         targets=int(row[0]),
         failed=tuple((str(n), str(e)) for n, e in failed),
@@ -99,4 +138,5 @@ def build_report(store: FleetStore) -> FleetReport:
         external_sessions=tuple(ExternalSessions(t, tuple(vs or ()), int(n), bool(mm)) for t, vs, n, mm in external),
         disarmed_switches=tuple(DisarmedSwitch(t, n, v) for t, n, v in switches),
         shared_credentials=tuple(SharedCredential(h, t, v, r, tuple(ts)) for h, t, v, r, ts in shared),
+        findings=tuple(found),
     )

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from scanner.fleet import FLEET_EXTRA_HINT, FleetError, shown
+from scanner.fleet import FLEET_EXTRA_HINT, FleetError, one_line, shown
 from scanner.fleet.manifest import FleetTarget
 from scanner.fleet.tables import TABLES
 
@@ -38,18 +39,44 @@ class StoredTarget:
     catalogs: str | None
 
 
+# Every connection: no extension is installed or loaded behind a query's back, nothing spills to a temp directory
+# on the host, and Python objects of the caller are never scanned as tables.
+Settings = dict[str, str | bool | int | float | list[str]]
+_CLOSED: Settings = {
+    "autoinstall_known_extensions": False,
+    "autoload_known_extensions": False,
+    "allow_community_extensions": False,
+    "allow_persistent_secrets": False,
+    "python_enable_replacements": False,
+    "temp_directory": "",
+}
+# A reading connection runs SQL a user typed (`fleet query`): the store is opened read-only, every file system,
+# network and extension access is off (COPY … TO, read_csv('/etc/passwd'), glob(), ATTACH, INSTALL, LOAD,
+# EXPORT DATABASE), and the configuration is locked so that no SET or RESET turns any of it back on.
+_SEALED: Settings = {**_CLOSED, "enable_external_access": False, "lock_configuration": True}
+
+
 class FleetStore:
-    def __init__(self, path: Path, read_only: bool = False) -> None:
+    def __init__(self, path: Path, read_only: bool = False, export_to: Path | None = None) -> None:
+        """Open the store: for writing (a fleet scan), sealed for reading, or sealed but for writing into
+        `export_to` (a Parquet export; the store itself stays read-only)."""
         try:
             import duckdb
         except ImportError:
             raise FleetError(FLEET_EXTRA_HINT) from None
-        if read_only and not path.exists():
+        read_only = read_only or export_to is not None
+        if read_only and not path.is_file():
             raise FleetError(f"{path}: no such fleet store (run `modelcensus fleet scan` first)")
         try:
-            self.db = duckdb.connect(str(path), read_only=read_only)
+            if export_to is None:
+                self.db = duckdb.connect(str(path), read_only=read_only, config=_SEALED if read_only else _CLOSED)
+            else:
+                self.db = duckdb.connect(str(path), read_only=True, config=_CLOSED)
+                self.db.execute("SET allowed_directories = ?", [[str(export_to.resolve()) + os.sep]])
+                self.db.execute("SET enable_external_access = false")
+                self.db.execute("SET lock_configuration = true")
         except duckdb.Error as exc:
-            raise FleetError(f"{path}: cannot open the fleet store: {exc}") from None
+            raise FleetError(f"{path}: cannot open the fleet store: {one_line(str(exc))}") from None
         self._error = duckdb.Error
         if not read_only:
             self.db.execute(_TARGETS_DDL)
@@ -143,7 +170,7 @@ class FleetStore:
             columns = [d[0] for d in cur.description or []]
             return columns, cur.fetchall()
         except self._error as exc:
-            raise FleetError(f"query failed: {str(exc).splitlines()[0]}") from None
+            raise FleetError(f"query failed: {one_line(str(exc))}") from None
 
     def inventories(self, names: Sequence[str] | None = None) -> dict[str, str]:
         sql = "SELECT name, inventory FROM targets WHERE status = 'scanned'"
@@ -152,7 +179,8 @@ class FleetStore:
         return {n: inv for n, inv in rows if wanted is None or n in wanted}
 
     def export_parquet(self, directory: Path) -> list[Path]:
-        directory.mkdir(parents=True, exist_ok=True)
+        """Every table as Parquet into `directory` (made by the caller before the store is opened with
+        `export_to=directory`: the only place the connection may write)."""
         written = []
         for table in ("targets", *DERIVED):
             dest = directory / f"{table}.parquet"

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import psutil
 
+from scanner.fleet import one_line
 from scanner.fleet.fingerprint import target_fingerprint
 from scanner.fleet.manifest import FleetTarget
 
@@ -72,7 +73,9 @@ def scan_command(target: FleetTarget, limits: ScanLimits, out: str) -> list[str]
 def _run_scan(target: FleetTarget, limits: ScanLimits, out: str) -> None:
     timeout = target.timeout or limits.timeout
     # Its own session, so that a timeout ends the scan and anything it started, and the worker's cwd stays
-    # out of it: a modelcensus.toml beside the worker must not change a fleet scan.
+    # out of it: a modelcensus.toml beside the worker must not change a fleet scan, nor may the worker's
+    # MODELCENSUS_* variables (an --exclude or --severity of its own would cut the stored inventory).
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MODELCENSUS_")}
     err_path = out + ".stderr"
     with open(err_path, "wb") as err_file:
         proc = subprocess.Popen(
@@ -81,6 +84,7 @@ def _run_scan(target: FleetTarget, limits: ScanLimits, out: str) -> None:
             stdout=subprocess.DEVNULL,
             stderr=err_file,  # a file, not a pipe: a chatty scan can never block on a full pipe
             cwd=os.path.dirname(out),
+            env=env,
             start_new_session=True,
         )
     deadline = time.monotonic() + timeout
@@ -105,7 +109,8 @@ def _run_scan(target: FleetTarget, limits: ScanLimits, out: str) -> None:
         err = f.read(1 << 16).decode("utf-8", "replace")
     if proc.returncode not in (0, 1) or not os.path.exists(out):
         lines = [ln for ln in err.strip().splitlines() if ln.strip()]
-        raise ScanFailed(lines[-1][:500] if lines else f"the scan exited with status {proc.returncode}")
+        # The scan's own one-line error, without its `modelcensus: error:` prefix: the CLI adds one when it shows it.
+        raise ScanFailed(one_line(lines[-1])[:500] if lines else f"the scan exited with status {proc.returncode}")
 
 
 def _rss(proc: psutil.Process) -> int:

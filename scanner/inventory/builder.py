@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from scanner.catalog import Catalog
 from scanner.catalog.index import _package_key as package_key
+from scanner.catalog.spelling import identify_spelled
 from scanner.detectors.providers import url_route
 from scanner.findings.registry import derive_findings
 from scanner.inventory.programs import Found, unknown_agents
@@ -30,6 +31,7 @@ from scanner.model import (
     CatalogStatus,
     ClientEntry,
     ClientEvidence,
+    Context,
     CredentialEntry,
     CredentialEvidence,
     CredentialLocation,
@@ -53,6 +55,7 @@ from scanner.model import (
     SessionEntry,
     SessionEvidence,
     SessionLogEvidence,
+    SessionMetaEvidence,
     Skip,
     SkipReason,
     Stats,
@@ -61,6 +64,7 @@ from scanner.model import (
     location_key,
 )
 from scanner.sessions.corroborate import attach
+from scanner.sessions.metadata import fold
 from scanner.sessions.routes import build_routes
 
 Extend = Callable[[Inventory], Inventory]
@@ -70,9 +74,14 @@ MAX_SESSIONS = 20_000
 MAX_SETTINGS = 10_000  # environment-style base URL / model assignments kept for live findings
 MAX_AGENT_ITEMS = 10_000  # agent package / file / config evidence kept (distinct installs are few)
 
+_MAX_OVERFLOW = 100_000  # distinct locations past the candidates counted exactly; past this, each sighting counts
+
+
 @dataclass
 class _Locations:
     by_key: dict[tuple[str, int | None, str | None], Location] = field(default_factory=dict)
+    overflow: set[int] = field(default_factory=set)  # hashes of the distinct locations past the candidates
+    overflow_sightings: int = 0  # sightings past _MAX_OVERFLOW distinct ones
 
     def add(self, loc: Location) -> None:
         key = (loc.path, loc.line, loc.via)
@@ -80,6 +89,18 @@ class _Locations:
         if old is None:
             if len(self.by_key) < MAX_LOCATIONS * 4:
                 self.by_key[key] = loc
+            else:
+                if loc.context in WIRING_CONTEXTS:
+                    # Mentions (a session's conversation, a package's list) never crowd out where the id is wired.
+                    spare = next((k for k, v in self.by_key.items() if v.context not in WIRING_CONTEXTS), None)
+                    if spare is not None:
+                        del self.by_key[spare]
+                        self.by_key[key] = loc
+                        key = spare  # the evicted mention is the one counted as cut
+                if len(self.overflow) < _MAX_OVERFLOW:
+                    self.overflow.add(hash(key))
+                else:
+                    self.overflow_sightings += 1
             return
         better = loc if loc.context.precedence < old.context.precedence else old
         if loc.parse_error != better.parse_error or old.parse_error != better.parse_error:
@@ -88,7 +109,30 @@ class _Locations:
 
     def sorted(self) -> tuple[Location, ...]:
         locs = sorted(self.by_key.values(), key=location_key)
-        return tuple(locs[:MAX_LOCATIONS])
+        if len(locs) <= MAX_LOCATIONS:
+            return tuple(locs)
+        # The first MAX_LOCATIONS, the wiring ones kept first: a model wired once and mentioned a thousand times
+        # stays wired.
+        wiring = [loc for loc in locs if loc.context in WIRING_CONTEXTS][:MAX_LOCATIONS]
+        rest = [loc for loc in locs if loc.context not in WIRING_CONTEXTS][: MAX_LOCATIONS - len(wiring)]
+        return tuple(sorted(wiring + rest, key=location_key))
+
+    def cut(self) -> int:
+        """How many locations `sorted` leaves out: every cut is counted where it happens."""
+        return max(0, len(self.by_key) - MAX_LOCATIONS) + len(self.overflow) + self.overflow_sightings
+
+
+def mentioned_in(sessions: list[SessionEntry]) -> dict[str, int]:
+    """How many sessions of this machine only mention each model id in their conversation (fixtures not counted)."""
+    out: Counter[str] = Counter()
+    for s in sessions:
+        if s.location.context is not Context.TEST:
+            out.update(s.mentioned)
+    return dict(out)
+
+    def cut(self) -> int:
+        """How many locations `sorted` leaves out: every cut is counted where it happens."""
+        return max(0, len(self.by_key) - MAX_LOCATIONS) + len(self.overflow) + self.overflow_sightings
 
 
 def _version_key(ev: AgentPackageEvidence) -> tuple[int, ...]:
@@ -113,10 +157,12 @@ class InventoryBuilder:
         self._overrides: dict[str, set[tuple[str, str]]] = defaultdict(set)
         self._creds: dict[str, dict[tuple[str, int | None, str | None], CredentialLocation]] = defaultdict(dict)
         self._cred_kind: dict[str, CredentialEvidence] = {}
+        self._cred_cut: Counter[str] = Counter()
         self._switches: dict[tuple[str, str | None, str], _Locations] = defaultdict(_Locations)
         self._switch_note: dict[tuple[str, str | None, str], str] = {}
         self._skips: set[Skip] = set()
         self._sessions: list[SessionEntry] = []
+        self._session_meta: list[SessionEntry] = []
         self._session_notes: list[SessionCorroboration] = []
         self._routes = frozenset(f.route for f in catalog.hosted_forms) - {"direct", "self-hosted"}
         self._clients: dict[tuple[str, str | None, str | None, str], _Locations] = defaultdict(_Locations)
@@ -178,7 +224,9 @@ class InventoryBuilder:
             at = (loc.path, loc.line, loc.via)
             known_loc = slot.get(at)
             # A second sighting without file facts (an EnvironmentFile read from its unit) keeps the first's.
-            if (known_loc is None and len(slot) < MAX_LOCATIONS) or (known_loc and known_loc.mode is None):
+            if known_loc is None and len(slot) >= MAX_LOCATIONS:
+                self._cred_cut[ev.sha256] += 1  # a sighting past the bound: counted (it may repeat one)
+            elif known_loc is None or known_loc.mode is None:
                 meta = ev.meta
                 slot[at] = CredentialLocation(loc, meta.mode if meta else None, meta.owner if meta else None)
             known = self._cred_kind.get(ev.sha256)
@@ -191,6 +239,11 @@ class InventoryBuilder:
                 self._sessions.append(ev.session)
             else:
                 self._cut[f"session(s) past {MAX_SESSIONS}"] += 1
+        elif isinstance(ev, SessionMetaEvidence):
+            if len(self._session_meta) < MAX_SESSIONS:
+                self._session_meta.append(ev.meta)
+            else:
+                self._cut[f"session metadata file(s) past {MAX_SESSIONS}"] += 1
         elif isinstance(ev, SessionLogEvidence):
             if len(self._session_notes) < MAX_SESSIONS:
                 self._session_notes.append(ev.note)
@@ -260,26 +313,29 @@ class InventoryBuilder:
         before the findings are derived."""
         self._drop_overridden()
         agents = self._build_agents()
-        models = self._build_models()
+        found = fold(self._sessions, self._session_meta, self.catalog)
+        self._routes_of_sessions(found)
+        models = self._build_models(mentioned_in(found))
         sdks = tuple(self._sdk_entry(key, locs) for key, locs in self._sdks.items())
         endpoints = tuple(self._endpoint_entry(host, locs) for host, locs in sorted(self._hosts.items()))
         credentials = tuple(self._credential_entry(h) for h in self._creds)
         switches = tuple(
-            KillSwitchEntry(name, value, SwitchState(state), locs.sorted(), self._switch_note.get((name, value, state)))
+            KillSwitchEntry(name, value, SwitchState(state), locs.sorted(), self._switch_note.get((name, value, state)),
+                            locs.cut())
             for (name, value, state), locs in sorted(
                 self._switches.items(), key=lambda kv: (kv[0][0], kv[0][1] or "", kv[0][2])
             )
         )
-        sessions = attach(in_order("sessions", self._sessions), self._session_notes)
+        sessions = attach(in_order("sessions", found), self._session_notes)
         mcp_servers = tuple(
-            McpServerEntry(n, t, c, u, e, user, cfg, locs.sorted())
+            McpServerEntry(n, t, c, u, e, user, cfg, locs.sorted(), locs.cut())
             for (n, t, c, u, e, user, cfg), locs in sorted(
                 self._mcp.items(), key=lambda kv: (kv[0][6], kv[0][0], kv[0][1], kv[0][2] or "", kv[0][3] or "")
             )
         )
         routes_at = {(name, f): _best_route(vias) for name, at in self._via_at.items() for f, vias in at.items()}
-        found = Found(models, mcp_servers, credentials, routes_at)
-        agents += tuple(unknown_agents(self._programs.values(), self._program_hosts, self._sdks, found))
+        joined = Found(models, mcp_servers, credentials, routes_at)
+        agents += tuple(unknown_agents(self._programs.values(), self._program_hosts, self._sdks, joined))
         # Every section in the one order its declaration gives (sections.py).
         inv = in_declared_order(Inventory(
             tool_version=tool_version,
@@ -322,7 +378,21 @@ class InventoryBuilder:
                     self._model_via.pop(value, None)
                     self._model_base.pop(value, None)
 
-    def _build_models(self) -> tuple[ModelEntry, ...]:
+    def _routes_of_sessions(self, sessions: list[SessionEntry]) -> None:
+        """The route a session was served through is the route of the models it ran: a label the catalogs place
+        takes the routes of the session's providers of its vendor (`google/gemini-2.5-flash` on OpenRouter)."""
+        for s in sessions:
+            if s.location.context is Context.TEST:
+                continue
+            for label in s.labels:
+                if label not in self._models:
+                    continue
+                vendor = identify_spelled(self.catalog, label).vendor
+                for p in s.providers:
+                    if p.served_via and vendor and p.vendor == vendor:
+                        self._model_via[label].add(p.served_via)
+
+    def _build_models(self, mentioned: dict[str, int]) -> tuple[ModelEntry, ...]:
         # A deployment map names the model behind an alias; spread it to every spelling of that alias.
         by_deployment: dict[str, str] = {}
         for name, bases in self._model_base.items():
@@ -339,7 +409,7 @@ class InventoryBuilder:
         entries = []
         for name, locs in self._models.items():
             located = locs.sorted()
-            ident = self.catalog.identify(name)
+            ident = identify_spelled(self.catalog, name)
             if ident.catalog == CatalogStatus.FAMILY and located:
                 located = tuple(loc for loc in located if loc.path not in shipped or name in shipped[loc.path])
                 if not located:
@@ -384,6 +454,8 @@ class InventoryBuilder:
                     spec.deprecated if spec else None,
                     task,
                     architecture,
+                    locs.cut(),
+                    mentioned.get(name),
                 )
             )
         return in_order("models", entries)
@@ -518,7 +590,8 @@ class InventoryBuilder:
 
     def _build_clients(self) -> tuple[ClientEntry, ...]:
         entries = [
-            ClientEntry(p, v, via, kind, tuple(sorted(self._client_parts[(p, v, via, kind)])), locs.sorted())
+            ClientEntry(p, v, via, kind, tuple(sorted(self._client_parts[(p, v, via, kind)])), locs.sorted(),
+                        locs.cut())
             for (p, v, via, kind), locs in self._clients.items()
         ]
         return tuple(entries)
@@ -536,6 +609,7 @@ class InventoryBuilder:
             installed,
             env,
             locs.sorted(),
+            locs.cut(),
         )
 
     def _endpoint_entry(self, host: str, locs: _Locations) -> EndpointEntry:
@@ -549,12 +623,14 @@ class InventoryBuilder:
             _wired(located),
             located,
             tuple(sorted(self._overrides.get(host, ()))),
+            locs.cut(),
         )
 
     def _credential_entry(self, sha: str) -> CredentialEntry:
         kind = self._cred_kind[sha]
         locs = sorted(self._creds[sha].values(), key=lambda c: location_key(c.location))
-        return CredentialEntry(kind.type, kind.vendor, kind.redacted, sha, tuple(locs), kind.route, kind.pair)
+        return CredentialEntry(kind.type, kind.vendor, kind.redacted, sha, tuple(locs), kind.route, kind.pair,
+                               self._cred_cut[sha])
 
 
 def _credential_rank(ev: CredentialEvidence) -> tuple[int, int]:

@@ -27,7 +27,7 @@ class Shape:
 
     # JSON keys in order, when not the fields' order: field names, `computed` keys and `groups` keys.
     order: tuple[str, ...] = ()
-    omit_empty: frozenset[str] = frozenset()  # fields written only when set (not None, not empty)
+    omit_empty: frozenset[str] = frozenset()  # fields written only when set (not None, not empty, not a 0 count)
     # A nested dataclass field written in place, its keys among its parent's: field -> the key whose presence
     # says it is set (None: always set).
     inline: Mapping[str, str | None] = field(default_factory=dict)
@@ -193,7 +193,8 @@ def _encoder(cls: type) -> Encode:
             if key in shape.inline:  # its keys in place, when it is set
                 parts.append(f"**({{}} if o.{key} is None else {expr})")
             elif key in shape.omit_empty:
-                parts.append(f"**({{{key!r}: {expr}}} if o.{key} not in (None, '', ()) else {{}})")
+                parts.append(f"**({{{key!r}: {expr}}} if o.{key} not in (None, '', ()) "
+                             f"and not (type(o.{key}) is int and o.{key} == 0) else {{}})")
             else:
                 parts.append(f"{key!r}: {expr}")
     return src.compile(f"encode_{cls.__name__}", "{" + ", ".join(parts) + "}")

@@ -26,7 +26,10 @@ Scrub = Callable[[str], str]
 
 # Fields that already are the safe form of a secret (and a hex digest a loose pattern might match).
 _KEEP = frozenset({"redacted", "sha256"})
-_SEPARATOR = b"\x00"  # no credential pattern spans it (none admits a NUL); a hit that did marks both sides
+# Each string stands on a line of its own, so that a pattern that ends at a line's end (`master_key: sk-…` in a
+# YAML line) matches a string as it matches the file it came from; the NUL between them no credential pattern spans
+# (none admits one); a hit that did would mark both sides.
+_SEPARATOR = b"\n\x00\n"
 
 
 def redact_all(value: T, catalog: Catalog) -> T:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from scanner.findings.modelkey import unprefixed
 from scanner.inventory.codec import SHAPES, Shape
 from scanner.model import (
     AgentEntry,
@@ -20,9 +21,11 @@ from scanner.model import (
     ConnectionEntry,
     CredentialEntry,
     CredentialLocation,
+    DiskFilesystem,
     EndpointEntry,
     Finding,
     ImageInfo,
+    ImageLayer,
     Inventory,
     KillSwitchEntry,
     Location,
@@ -100,19 +103,6 @@ def _model_key(m: ModelEntry) -> str:
         # a provider's spelling of an id no catalog lists (`fireworks_ai/accounts/…/kimi-k2p6-fast`)
         return unprefixed(m.name, m.base_model) or m.name
     return m.name
-
-
-def unprefixed(name: str, base: str) -> str | None:
-    """The id as written after a provider's path or prefix that ends in `base`, with its variant:
-    `qwen3.6-27b:thinking` of `qwen/qwen3.6-27b:thinking` (base `qwen3.6-27b`), `kimi-k2p6-fast` of
-    `accounts/fireworks/routers/kimi-k2p6-fast`. None when `name` is no such spelling (`gw-mini` of gpt-4.1-mini)."""
-    for sep in ("/", "."):
-        at = name.rfind(sep + base)
-        if at >= 0:
-            tail = name[at + 1:]
-            if tail == base or tail[len(base)] in ":@":
-                return tail
-    return None
 
 
 def _model_facets(m: ModelEntry) -> Mapping[str, Any]:
@@ -273,11 +263,13 @@ def in_declared_order(inv: Inventory) -> Inventory:
 
 
 def _skip(d: Mapping[str, Any]) -> Skip:
+    count, members = d.get("count"), tuple(d.get("members", ()))
     try:
-        return Skip(d["path"], SkipReason(d["reason"]), d["detail"])
+        return Skip(d["path"], SkipReason(d["reason"]), d["detail"], count, members)
     except ValueError:
         # The schema leaves reasons open so newer scanners can add some; an unknown one keeps its name in detail.
-        return Skip(d["path"], SkipReason.OTHER_TYPE, f"{d['reason']}: {d['detail']}".rstrip(": "))
+        detail = f"{d['reason']}: {d['detail']}".rstrip(": ")
+        return Skip(d["path"], SkipReason.OTHER_TYPE, detail, count, members)
 
 
 def _corroborations_of(s: SessionEntry) -> SessionEntry:
@@ -288,41 +280,55 @@ def _corroborations_of(s: SessionEntry) -> SessionEntry:
     return dataclasses.replace(s, corroborated_by=notes)
 
 
+# A list of locations cut at its bound says how many it left out, in JSON too (`locations_cut`, only when some were).
+_CUT = frozenset({"locations_cut"})
+
 SHAPES.update({
     Location: Shape(omit_empty=frozenset({"layer"})),  # container images only: a directory's keep their shape
     CredentialLocation: Shape(inline={"location": None}),
     ModelEntry: Shape(order=("name", "canonical", "vendor", "family", "served_via", "base_model", "catalog",
                              "lifecycle", "retires", "released", "deprecated", "task", "architecture", "wired",
-                             "locations"),
-                      omit_empty=frozenset({"released", "deprecated", "task", "architecture"})),
+                             "mentioned_in_sessions", "locations", "locations_cut"),
+                      omit_empty=frozenset({"released", "deprecated", "task", "architecture", "mentioned_in_sessions"})
+                      | _CUT),
     EndpointEntry: Shape(
-        order=("host", "vendor", "served_via", "urls", "wired", "overrides", "locations"),
+        order=("host", "vendor", "served_via", "urls", "wired", "overrides", "locations", "locations_cut"),
+        omit_empty=_CUT,
         codecs={"overrides": (
             lambda v: [{"vendor": vendor, "set_by": var} for vendor, var in v],
             lambda v: tuple((o["vendor"], o["set_by"]) for o in v),
         )},
     ),
-    CredentialEntry: Shape(omit_empty=frozenset({"route", "paired_with"})),
-    KillSwitchEntry: Shape(order=("name", "value", "state", "note", "locations")),
+    CredentialEntry: Shape(omit_empty=frozenset({"route", "paired_with"}) | _CUT),
+    KillSwitchEntry: Shape(order=("name", "value", "state", "note", "locations", "locations_cut"), omit_empty=_CUT),
+    SdkEntry: Shape(omit_empty=_CUT),
+    ClientEntry: Shape(omit_empty=_CUT),
+    McpServerEntry: Shape(omit_empty=_CUT),
+    Finding: Shape(omit_empty=_CUT),
     SessionProvider: Shape(
         order=("vendor", "served_via", "api", "records", "confidence", "first_seen", "last_seen", "first_record",
-               "last_record", "record_ranges", "candidates", "evidence"),
+               "last_record", "record_ranges", "candidates", "reasoning", "visible_records", "encrypted_records",
+               "evidence"),
         computed={"first_record": lambda p: p.first_record, "last_record": lambda p: p.last_record},
+        omit_empty=frozenset({"visible_records", "encrypted_records"}),
     ),
     SessionCorroboration: Shape(hidden={"session_id": ""}),
     SessionEntry: Shape(
-        order=("session_id", "format", "path", "location", "started_at", "ended_at", "records", "labels",
-               "reasoning", "providers", "fernet", "declared", "parent_session_id", "mismatched_labels", "notes",
-               "corroborated_by"),
+        order=("session_id", "format", "path", "location", "title", "started_at", "ended_at", "records", "labels",
+               "served_models", "reasoning", "providers", "fernet", "declared", "parent_session_id",
+               "mismatched_labels", "mentioned", "notes", "corroborated_by"),
         computed={"path": lambda s: s.location.path},
+        omit_empty=frozenset({"title", "served_models", "mentioned"}),
         finish=_corroborations_of,
     ),
     RouteEntry: Shape(
         order=("alias", "declared_via", "base_model", "observed", "sessions", "days", "confidence", "locations"),
         groups={"observed": {"vendor": "observed_vendor", "served_via": "observed_via", "api": "observed_api"}},
     ),
-    Skip: Shape(decode=_skip),
+    Skip: Shape(omit_empty=frozenset({"count", "members"}), decode=_skip),
     # A live host, a container image or a disk image: what was read, in place among the target's keys.
     TargetInfo: Shape(omit_empty=frozenset({"live"}), inline={"image": "layers", "disk": "filesystems"}),
     ImageInfo: Shape(order=("format", "digest", "platform", "tags", "layers")),
+    ImageLayer: Shape(omit_empty=frozenset({"detail"})),
+    DiskFilesystem: Shape(omit_empty=frozenset({"subvolume", "detail"})),
 })

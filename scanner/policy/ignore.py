@@ -1,7 +1,7 @@
 """`.modelcensus-ignore.toml`: findings and changes accepted on purpose, each with a reason and maybe an expiry.
 
     [[ignore]]
-    id = "kill-switch-disarmed:JARVIS_KILL_SWITCH"   # a finding or change id; shell-style globs allowed
+    id = "kill-switch-disarmed:JARVIS_KILL_SWITCH"   # a finding or change id, a glob of them, or an id's head
     path = "/etc/systemd/**"                          # optional: only where a location matches this glob
     reason = "disarmed on purpose in the staging image"
     expires = 2027-03-31                              # optional: from this day on, it no longer suppresses
@@ -61,8 +61,14 @@ def hashes_in(*texts: str) -> tuple[str, ...]:
     return tuple(sorted({m.group() for t in texts for m in _TOKEN.finditer(t)}))
 
 
+def id_matches(pattern: str, fid: str) -> bool:
+    """A finding's or change's id matches an entry's id when the glob matches it whole, or when the entry names
+    the id's head up to a `:` (`external-model-wired:openai` accepts every OpenAI model wired)."""
+    return fnmatchcase(fid, pattern) or fid.startswith(pattern + ":")
+
+
 def matches(entry: IgnoreEntry, subject: Subject) -> bool:
-    if entry.id is not None and not fnmatchcase(subject.id, entry.id):
+    if entry.id is not None and not id_matches(entry.id, subject.id):
         return False
     if entry.sha256 is not None and not any(
         h.startswith(entry.sha256) or entry.sha256.startswith(h) for h in subject.hashes

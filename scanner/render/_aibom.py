@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from scanner.model import (
+    PART_COMPLETE,
     AgentEntry,
     Confidence,
     Context,
@@ -25,6 +26,7 @@ from scanner.model import (
     RouteEntry,
     Skip,
     SkipReason,
+    TargetInfo,
 )
 from scanner.vocab import PSEUDO_VENDORS, CatalogStatus
 
@@ -237,6 +239,16 @@ class Completeness:
     gaps: tuple[Skip, ...]  # the files whose content was not (fully) read
 
 
+def image_part_gaps(target: TargetInfo) -> list[str]:
+    """An image's layers and a disk's filesystems that were not read whole, in words (`layer sha256:… incomplete`)."""
+    layers = target.image.layers if target.image else ()
+    gaps = [f"layer {x.digest} {x.status}" for x in layers if x.status != PART_COMPLETE]
+    volumes = target.disk.filesystems if target.disk else ()
+    gaps += [f"{f.type} filesystem {f.mount or f.volume or '?'} {f.status}"
+             for f in volumes if f.status != PART_COMPLETE]
+    return gaps
+
+
 def completeness(inv: Inventory) -> Completeness:
     """Whether the scan read everything it looked at. A file skipped for a reason that left its content unread,
     a live-audit part not `complete`, or a section not inspected each make the inventory incomplete: a partial
@@ -247,6 +259,7 @@ def completeness(inv: Inventory) -> Completeness:
         why.append(f"{len(gaps)} file(s) not fully read")
     if inv.target.live:
         why += [f"{p.name} {p.status}" for p in inv.target.live.parts if p.status != "complete"]
+    why += image_part_gaps(inv.target)
     if inv.absent:
         why.append("not inspected: " + ", ".join(sorted(inv.absent)))
     return Completeness(not why, tuple(why), gaps)

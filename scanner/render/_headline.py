@@ -13,60 +13,35 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from scanner.inventory.sections import unprefixed
-from scanner.model import Context, Finding, Inventory, Location, ModelEntry, SdkEntry, Severity, SwitchState
+from scanner.findings.modelkey import is_alias, keyer
+from scanner.model import (
+    MAX_LOCATIONS,
+    Context,
+    Inventory,
+    Location,
+    ModelEntry,
+    SdkEntry,
+    Severity,
+    SkipReason,
+    SwitchState,
+)
+from scanner.policy.ignore import id_matches
+from scanner.render._incomplete import incomplete_lines
 from scanner.render._view import ReportOptions, filesystem_inspected, where
 
-_MODEL_KINDS = ("external-model-wired", "model-deprecated", "model-retired")
 _NOT_WIRING = (Context.PACKAGE, Context.DOCS, Context.TEST, Context.COMMENT)
 
 
 @dataclass(frozen=True)
 class Line:
     depth: int  # 0 a heading, 1 an item, 2 an item under it
-    text: str
+    text: str  # the whole line: `head` and its items
+    head: str = ""  # when the line is a list: what comes before its items ("direct: ")
+    items: tuple[str, ...] = ()  # a line cut to fit says how many of these it left out
 
-
-@dataclass(frozen=True)
-class FindingRow:
-    severity: Severity
-    title: str
-    where: str
-    ids: tuple[str, ...]
-    ignored: str | None = None  # the reason, when every finding behind the row is accepted by the ignore file
-
-
-def model_key(m: ModelEntry) -> str:
-    """The one name a model goes by whatever its spelling (`claude-opus-4-1`, `anthropic/claude-opus-4-1`,
-    `claude-opus-4-1@20250805`): the model a hosted form or an alias names, else the catalog's canonical id."""
-    if m.base_model and (m.canonical is None or m.canonical.startswith(m.base_model)):
-        return m.base_model
-    return m.canonical or m.name
-
-
-_DATED = re.compile(r"-(?:20\d{6})$")
-
-
-def keyer(models: Iterable[ModelEntry]) -> Callable[[ModelEntry], str]:
-    """`model_key`, with a dated snapshot (`claude-opus-4-1-20250805`) folded into its undated id when that id is
-    among the models too: one model, however it is spelled or pinned."""
-    keys = {model_key(m) for m in models}
-
-    def key(m: ModelEntry) -> str:
-        k = model_key(m)
-        undated = _DATED.sub("", k)
-        return undated if undated != k and undated in keys else k
-
-    return key
-
-
-def is_alias(m: ModelEntry) -> bool:
-    """A name of its own pointing at a model (`hx-prod → gpt-5.1`), not a spelling of that model (a catalogued one,
-    or a provider's path before it: `qwen/qwen3.6-27b:thinking`)."""
-    base = m.base_model
-    if not base or m.canonical is not None or m.name == base:
-        return False
-    return unprefixed(m.name, base) is None
+    @staticmethod
+    def listing(depth: int, head: str, items: Sequence[str], tail: str = "") -> Line:
+        return Line(depth, head + ", ".join(items) + tail, head, tuple(items))
 
 
 def _agents(inv: Inventory) -> list[tuple[str, tuple[str, ...]]]:
@@ -80,7 +55,7 @@ def _agents(inv: Inventory) -> list[tuple[str, tuple[str, ...]]]:
     return out
 
 
-def _route_text(route: str, models: Sequence[ModelEntry], model_key: Callable[[ModelEntry], str]) -> str:
+def _route_line(route: str, models: Sequence[ModelEntry], model_key: Callable[[ModelEntry], str]) -> Line:
     by_key: dict[str, list[ModelEntry]] = defaultdict(list)
     for m in models:
         by_key[model_key(m)].append(m)
@@ -94,7 +69,7 @@ def _route_text(route: str, models: Sequence[ModelEntry], model_key: Callable[[M
             text += f" [{next(m.lifecycle for m in entries if m.lifecycle in ('deprecated', 'retired'))}]"
         parts.append(text)
         parts.extend(f"{a} → {key}" for a in aliases)
-    return f"{route}: " + ", ".join(parts)
+    return Line.listing(1, f"{route}: ", parts)
 
 
 def wiring_lines(inv: Inventory) -> list[Line]:
@@ -111,7 +86,7 @@ def wiring_lines(inv: Inventory) -> list[Line]:
         users = sorted({name for name, vs in agents if vendor in vs})
         head = f"{vendor}: {count} model(s) via {', '.join(sorted(routes))}"
         lines.append(Line(0, head + (f"; used by {', '.join(users)}" if users else "")))
-        lines.extend(Line(1, _route_text(route, routes[route], model_key)) for route in sorted(routes))
+        lines.extend(_route_line(route, routes[route], model_key) for route in sorted(routes))
     if not lines:
         lines.append(Line(0, "no model is wired"))
     unplaced = sorted({name for name, vs in agents if not (set(vs) & set(vendors))})
@@ -161,7 +136,7 @@ def switch_lines(inv: Inventory) -> list[Line]:
     eff = _effective(inv)
     if not eff:
         return [Line(0, "kill switches: none found")]
-    return [Line(0, "kill switches: " + ", ".join(f"{n} {t}" for n, t in eff))]
+    return [Line.listing(0, "kill switches: ", [f"{n} {t}" for n, t in eff])]
 
 
 def credential_lines(inv: Inventory) -> list[Line]:
@@ -172,12 +147,44 @@ def credential_lines(inv: Inventory) -> list[Line]:
                  ", ".join(f"{v} {n}" for v, n in sorted(per.items())) + ", redacted below)")]
 
 
+# Skips that hide what a file or directory holds (not a FIFO, a device, a broken link): when any is there, the
+# answer above may lack what that part wires, and the headline says so instead of leaving it to the Skipped table.
+_HIDING = frozenset({SkipReason.PERMISSION_DENIED, SkipReason.READ_ERROR, SkipReason.CHANGED,
+                     SkipReason.DETECTOR_ERROR, SkipReason.EXCLUDED})
+_GAPS_SHOWN = 3
+
+
+def gap_lines(inv: Inventory) -> list[Line]:
+    """What was not read although it may hold wiring: unreadable paths, other filesystems, parts left out,
+    inventory caps."""
+    gaps = [s for s in inv.skipped if s.reason in _HIDING or s.detail == "other filesystem"
+            or (s.reason is SkipReason.CAP_REACHED and s.path == "(inventory)" and "session" in s.detail)]
+    if not gaps:
+        return []
+    shown = [f"{g.path} ({g.detail if g.path == '(inventory)' or g.detail == 'other filesystem' else g.reason.value})"
+             for g in gaps[:_GAPS_SHOWN]]
+    more = f", +{len(gaps) - _GAPS_SHOWN} more" if len(gaps) > _GAPS_SHOWN else ""
+    return [Line(0, f"not read: {len(gaps)} part(s) that may hold wiring: {', '.join(shown)}{more}; what they "
+                    "hold is missing above (see Skipped)")]
+
+
 def headline(inv: Inventory) -> list[Line]:
-    return wiring_lines(inv) + session_lines(inv) + switch_lines(inv) + credential_lines(inv)
+    gaps = [Line(depth, text) for depth, text in incomplete_lines(inv)]  # an image not read whole says so first
+    return gaps + wiring_lines(inv) + session_lines(inv) + switch_lines(inv) + credential_lines(inv) + gap_lines(inv)
 
 
 def _kind(fid: str) -> str:
     return fid.split(":", 1)[0]
+
+
+@dataclass(frozen=True)
+class FindingRow:
+    severity: Severity
+    title: str
+    where: str
+    ids: tuple[str, ...]  # the findings the row stands for: one, or sessions folded into one row
+    ignored: str | None = None  # the reason, when every finding behind the row is accepted by the ignore file
+    label: str = ""  # the id, or a glob `--ignore` accepts for the folded ones
 
 
 def _ignored(ids: Iterable[str], opts: ReportOptions) -> str | None:
@@ -186,72 +193,44 @@ def _ignored(ids: Iterable[str], opts: ReportOptions) -> str | None:
 
 
 def finding_rows(inv: Inventory, opts: ReportOptions) -> list[FindingRow]:
-    """Findings for people: the ones about models merged into one per model (spellings, aliases and routes named),
-    the others as they are. Most severe first; accepted ones last, with their reason."""
-    by_name: dict[str, list[ModelEntry]] = defaultdict(list)
-    for m in inv.models:
-        by_name[m.name].append(m)
-    model_key = keyer(m for m in inv.models if m.wired)
-    groups: dict[str, list[Finding]] = defaultdict(list)
-    rows: list[FindingRow] = []
-    for f in inv.findings:
-        kind = _kind(f.id)
-        if kind == "external-model-wired":
-            parts = f.id.split(":", 2)
-            vendor, via = (parts[1], parts[2]) if len(parts) == 3 else ("", "")
-            for m in inv.models:
-                if m.wired and m.vendor == vendor and (m.served_via or "unstated route") == via:
-                    groups[model_key(m)].append(f)
-        elif kind in _MODEL_KINDS[1:] and f.id.split(":", 1)[-1] in by_name:
-            for m in by_name[f.id.split(":", 1)[-1]]:
-                groups[model_key(m)].append(f)
-        else:
-            rows.append(FindingRow(f.severity, f.title, where(f.locations, 1), (f.id,), _ignored((f.id,), opts)))
-    for key, fs in groups.items():
-        entries = [m for m in inv.models if m.wired and model_key(m) == key]
-        if not entries:
-            continue
-        vendor = next((m.vendor for m in entries if m.vendor), "?")
-        routes = sorted({m.served_via or "unstated route" for m in entries})
-        spellings = sorted({m.name for m in entries if not is_alias(m)})
-        aliases = sorted({m.name for m in entries if is_alias(m)})
-        life = sorted({f.title.split(" but ", 1)[0].split(" is ", 1)[1] for f in fs
-                       if _kind(f.id) in _MODEL_KINDS[1:] and " is " in f.title})
-        title = f"{key} ({vendor}) wired via {', '.join(routes)}"
-        if spellings and spellings != [key]:
-            title += f"; spelled {', '.join(spellings)}"
-        if aliases:
-            title += f"; aliases {', '.join(aliases)}"
-        if life:
-            title += f"; {', '.join(life)}"
-        ids = tuple(sorted({f.id for f in fs}))
-        locs: list[Location] = [loc for m in entries for loc in m.locations]
-        top = max((f.severity for f in fs), key=lambda s: s.rank)
-        rows.append(FindingRow(top, title, where(locs, 1), ids, _ignored(ids, opts)))
-    rows = _fold_sessions(rows, {x.session_id for x in inv.sessions})
+    """One row per finding, with its id, as JSON and SARIF have them; findings about sessions that say the same
+    thing of different sessions are one row with their count and a glob of their ids. Most severe first; accepted
+    ones last, with their reason."""
+    rows = [FindingRow(f.severity, f.title, where(f.locations, 1, f.locations_cut), (f.id,), _ignored((f.id,), opts),
+                       f.id) for f in inv.findings]
+    rows = _fold_sessions(rows, {x.session_id for x in inv.sessions}, [f.id for f in inv.findings])
     rows.sort(key=lambda r: (r.ignored is not None, -r.severity.rank))
     return rows
 
 
-def _fold_sessions(rows: list[FindingRow], session_ids: set[str]) -> list[FindingRow]:
+def _fold_sessions(rows: list[FindingRow], session_ids: set[str], all_ids: Sequence[str]) -> list[FindingRow]:
     """Findings about sessions that say the same thing of different sessions become one row with the count."""
     groups: dict[tuple[str, str, str | None, Severity], list[FindingRow]] = defaultdict(list)
     out: list[FindingRow] = []
     for r in rows:
-        sid = r.ids[0].split(":", 1)[-1] if len(r.ids) == 1 and r.ids[0].startswith("session-") else ""
+        sid = r.ids[0].split(":", 1)[-1] if r.ids[0].startswith("session-") else ""
         if sid in session_ids and sid in r.title:
             shape = re.sub(r"\d+", "#", r.title.replace(sid, "{}"))
             groups[(_kind(r.ids[0]), shape, r.ignored, r.severity)].append(r)
         else:
             out.append(r)
-    for (_, _shape, ignored, sev), members in groups.items():
+    for (kind, _shape, ignored, sev), members in groups.items():
         if len(members) == 1:
             out.append(members[0])
             continue
-        head = members[0].title
-        title = f"{len(members)} sessions like this one: " + head
-        out.append(FindingRow(sev, title, members[0].where, tuple(i for m in members for i in m.ids), ignored))
+        ids = tuple(i for m in members for i in m.ids)
+        title = f"{len(members)} sessions like this one: " + members[0].title
+        out.append(FindingRow(sev, title, members[0].where, ids, ignored, id_glob(kind, ids, all_ids)))
     return out
+
+
+def id_glob(kind: str, ids: Sequence[str], all_ids: Sequence[str]) -> str:
+    """A pattern `--ignore` accepts for exactly `ids`: `kind:*` when no other finding has that kind, else the
+    first id and how many more."""
+    glob = f"{kind}:*"
+    if {i for i in all_ids if id_matches(glob, i)} == set(ids):
+        return glob
+    return f"{ids[0]} (+{len(ids) - 1} more ids)"
 
 
 def _sdk_for(path: str, sdks: Sequence[SdkEntry]) -> SdkEntry | None:
@@ -269,6 +248,8 @@ def _sdk_for(path: str, sdks: Sequence[SdkEntry]) -> SdkEntry | None:
 
 
 def _source_of(loc: Location, sdks: Sequence[SdkEntry]) -> str:
+    if loc.context is Context.CONVERSATION:
+        return _SESSION_LOGS
     if loc.context is Context.PACKAGE:
         s = _sdk_for(loc.path, sdks)
         if s is not None:
@@ -292,7 +273,16 @@ class Mention:
     names: tuple[str, ...] = ()  # the ids, sorted
 
 
-_CONTEXT_TEXT = {"package": "its own model list", "docs": "docs", "test": "tests", "comment": "comments"}
+_CONTEXT_TEXT = {
+    "package": "its own model list",
+    "docs": "docs",
+    "test": "tests",
+    "comment": "comments",
+    "conversation": "their conversations",
+}
+# Every session log's conversation is one source: a lived-in machine's ids quoted in prompts and tool output are
+# one line, however many folders the logs sit in.
+_SESSION_LOGS = "session logs"
 
 
 def not_wiring(inv: Inventory) -> list[Mention]:
@@ -317,11 +307,21 @@ def not_wiring(inv: Inventory) -> list[Mention]:
                    for src, names in per.items()), key=lambda x: (-x.models, x.source))
 
 
-def not_wiring_lines(inv: Inventory) -> list[Line]:
+def not_wiring_lines(inv: Inventory, most: int | None = None) -> list[Line]:
+    """The mentions per source, the first `most` of them when given, and how many more."""
     ms = not_wiring(inv)
     if not ms:
         return []
     total = sum(1 for m in inv.models if not m.wired)
     out = [Line(0, f"not wiring: {total:,} model id(s) only mentioned")]
-    out += [Line(1, f"{m.source}: {m.models:,} model id(s) in {m.context}; not wiring") for m in ms]
+    shown = ms if most is None else ms[:most]
+    out += [Line(1, f"{m.source}: {m.models:,} model id(s) in {m.context}; not wiring") for m in shown]
+    if len(shown) < len(ms):
+        out.append(Line(1, f"+{len(ms) - len(shown):,} more source(s) with {sum(m.models for m in ms[len(shown):]):,} "
+                           "mention(s) (--all lists every id)"))
+    cut = [m for m in inv.models if not m.wired and m.locations_cut]
+    if cut:
+        more = sum(m.locations_cut for m in cut)
+        out.append(Line(1, f"+{more:,} more place(s) of {len(cut):,} model id(s), past the {MAX_LOCATIONS} an id "
+                           "keeps: counted (locations_cut in JSON), not grouped above"))
     return out

@@ -7,13 +7,15 @@ the picture must show in a mailed file opened offline with JavaScript off.
 from __future__ import annotations
 
 import re
+import zlib
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
 from html import escape
 
-# Colour-blind-safe palette (Okabe-Ito), then greys; vendors take colours in sorted order, so a vendor keeps its
-# colour between two reports of the same VM.
+# Colour-blind-safe palette (Okabe-Ito). A vendor's colour follows from its name (a hash into the palette), so it is
+# the same in every report, single-target or fleet, whatever other vendors share the page; two vendors whose
+# names hash alike on one page take the next free colour in sorted order.
 _PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442", "#000000")
 _UNKNOWN = "#999999"
 _NEVER = "#ffffff"
@@ -24,7 +26,12 @@ _DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
 def vendor_colours(vendors: Sequence[str]) -> dict[str, str]:
     """One colour per vendor for every chart of a report: the caller passes all the report's vendors at once."""
     named = sorted(v for v in set(vendors) if v not in ("unknown", NEVER))
-    colours = {v: _PALETTE[i % len(_PALETTE)] for i, v in enumerate(named)}
+    colours: dict[str, str] = {}
+    for v in named:
+        start = zlib.crc32(v.encode("utf-8", "surrogateescape")) % len(_PALETTE)
+        free = [_PALETTE[(start + i) % len(_PALETTE)] for i in range(len(_PALETTE))
+                if _PALETTE[(start + i) % len(_PALETTE)] not in colours.values()]
+        colours[v] = free[0] if free else _PALETTE[start]
     colours["unknown"] = _UNKNOWN
     colours[NEVER] = _NEVER
     return colours

@@ -10,19 +10,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from scanner.inventory.sections import SECTION, WALKED, walked_files
-from scanner.model import Inventory, Location
+from scanner.model import Inventory, Location, ModelEntry
 
 MAX_WHERE = 3
 
 
 @dataclass(frozen=True)
 class ReportOptions:
-    width: int = 120  # terminal columns the table fits in
+    width: int | None = 120  # columns the table fits in; None: no limit (piped output, a file)
     wide: bool = False  # full cells, no cut
     all: bool = False  # list mentions that are not wiring in full
     colour: bool = False  # ANSI colour for severities (a TTY without NO_COLOR)
     ignored: Mapping[str, str] = field(default_factory=dict)  # finding id -> why it is accepted (ignore file)
     cyclonedx_version: str = "1.6"  # the CycloneDX schema a BOM is written for (1.6 or 1.7)
+    hidden_findings: int = 0  # findings --severity leaves out of the report (the report says how many)
 
 
 DEFAULT = ReportOptions()
@@ -40,10 +41,12 @@ class Section:
     main: str | None = None  # the column that says what a row is: the last a narrow terminal cuts
 
 
-def where(locs: Sequence[Location], most: int = MAX_WHERE) -> str:
+def where(locs: Sequence[Location], most: int = MAX_WHERE, cut: int = 0) -> str:
+    """The first places, and how many more there are: those listed past `most`, and `cut` more that the
+    inventory counted but did not keep."""
     unique = list(dict.fromkeys(f"{loc.path}:{loc.line}" if loc.line else loc.path for loc in locs))
-    more = f" (+{len(unique) - most})" if len(unique) > most else ""
-    return ", ".join(unique[:most]) + more
+    left = max(0, len(unique) - most) + cut
+    return ", ".join(unique[:most]) + (f" (+{left})" if left else "")
 
 
 def contexts(locs: Sequence[Location]) -> str:
@@ -60,12 +63,19 @@ def _s(value: object) -> str:
     return "" if value is None else str(value)
 
 
+def _wired(m: ModelEntry) -> str:
+    """`yes`, or `no` and how many sessions only mention the id in their conversation."""
+    if m.wired:
+        return "yes"
+    return f"no, mentioned in {m.mentioned_in_sessions} session(s)" if m.mentioned_in_sessions else "no"
+
+
 def models(inv: Inventory, opts: ReportOptions) -> Section:
     """Wired models (every model with --all, then with a `wired` column)."""
     shown = [m for m in inv.models if m.wired or opts.all]
     rows = tuple(
         (m.vendor or "?", m.name, _s(m.canonical), _s(m.served_via), _s(m.base_model), _s(m.lifecycle))
-        + (("yes" if m.wired else "no",) if opts.all else ()) + (contexts(m.locations), where(m.locations))
+        + ((_wired(m),) if opts.all else ()) + (contexts(m.locations), where(m.locations, cut=m.locations_cut))
         for m in shown
     )
     left = len(inv.models) - len(shown)
@@ -85,21 +95,22 @@ def sdks(inv: Inventory, opts: ReportOptions) -> Section:
 
 def endpoints(inv: Inventory, opts: ReportOptions) -> Section:
     rows = tuple((e.host, e.vendor or "?", _s(e.served_via), "yes" if e.wired else "no", contexts(e.locations),
-                  where(e.locations)) for e in inv.endpoints)
+                  where(e.locations, cut=e.locations_cut)) for e in inv.endpoints)
     return _section("endpoints", rows, main="host")
 
 
 def credentials(inv: Inventory, opts: ReportOptions) -> Section:
     rows = tuple(
         (c.type, c.vendor or "?", c.redacted, c.sha256[:16], ",".join(sorted({x.mode or "?" for x in c.locations})),
-         ",".join(sorted({x.owner or "?" for x in c.locations})), where([x.location for x in c.locations]))
+         ",".join(sorted({x.owner or "?" for x in c.locations})),
+         where([x.location for x in c.locations], cut=c.locations_cut))
         for c in inv.credentials
     )
     return _section("credentials", rows)
 
 
 def kill_switches(inv: Inventory, opts: ReportOptions) -> Section:
-    rows = tuple((k.name, _s(k.value), k.state.value, contexts(k.locations), where(k.locations))
+    rows = tuple((k.name, _s(k.value), k.state.value, contexts(k.locations), where(k.locations, cut=k.locations_cut))
                  for k in inv.kill_switches)
     return _section("kill_switches", rows)
 
@@ -111,7 +122,8 @@ def sessions(inv: Inventory, opts: ReportOptions) -> Section:
             f"{p.vendor}{'/' + p.served_via if p.served_via else ''}{' ' + p.api if p.api else ''} ×{p.records}"
             for p in s.providers)
         fernet = f"{s.fernet.consistent}/{s.fernet.tokens} ok" if s.fernet else ""
-        rows.append((s.session_id, s.format, _s(s.started_at), str(s.records), ", ".join(s.labels[:3]),
+        labels = ", ".join(s.labels[:3]) + (f" (+{len(s.labels) - 3})" if len(s.labels) > 3 else "")
+        rows.append((s.session_id, s.format, _s(s.started_at), str(s.records), labels,
                      providers or "unknown", s.reasoning, fernet, s.location.path))
     return _section("sessions", tuple(rows))
 
@@ -128,7 +140,8 @@ def routes(inv: Inventory, opts: ReportOptions) -> Section:
 
 
 def clients(inv: Inventory, opts: ReportOptions) -> Section:
-    rows = tuple((c.vendor or "?", c.provider, _s(c.served_via), c.kind, ", ".join(c.components), where(c.locations))
+    rows = tuple((c.vendor or "?", c.provider, _s(c.served_via), c.kind, ", ".join(c.components),
+                  where(c.locations, cut=c.locations_cut))
                  for c in inv.clients)
     return _section("clients", rows, main="client")
 

@@ -15,6 +15,7 @@ from html import escape
 from scanner.inventory.document import session_document
 from scanner.model import Inventory, Location, ModelEntry
 from scanner.render._headline import Line, finding_rows, headline, not_wiring_lines
+from scanner.render._html_style import CSS as _CSS
 from scanner.render._svg import NEVER, Edge, routes_diagram, session_vendors, sessions_chart, vendor_colours
 from scanner.render._view import (
     DEFAULT,
@@ -37,43 +38,20 @@ _MAX_WHERE = 3
 _MAX_SKIPPED = 200
 _MAX_SESSIONS = 50
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
-_CSS = """
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2em auto;max-width:1200px;
-color:#1b1b1b;padding:0 1em}
-h1{font-size:1.6em;margin-bottom:.2em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:1.8em}
-h3{margin:1.2em 0 .4em}.meta,.note,.empty{color:#555}
-table{border-collapse:collapse;width:100%;margin:.4em 0 1em}th,td{border:1px solid #ddd;padding:3px 6px;
-text-align:left;vertical-align:top}th{background:#f4f4f4}code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;
-font-size:.92em;word-break:break-all}
-.sev{font-weight:600;border-radius:3px;padding:1px 6px;color:#fff;white-space:nowrap}.sev-high{background:#b00020}
-.sev-medium{background:#c75c00}.sev-low{background:#8a6d00}.sev-info{background:#4a6fa5}
-.badge{border-radius:8px;padding:0 7px;font-size:.85em;border:1px solid #bbb;white-space:nowrap}
-.lc-active{background:#e3f4e6}
-.lc-deprecated{background:#fff1c2}.lc-retired{background:#f9d4d4}.lc-unknown{background:#eee}
-.no{color:#777}svg text{font:11px system-ui,sans-serif}svg .axis{stroke:#888}svg .tick{fill:#555}
-svg .edge{fill:none;stroke:#8895a7;stroke-width:1.4}svg .node{stroke:#aaa}svg rect.vendor+text{fill:#fff}
-.figure{overflow-x:auto;margin:.5em 0 1em;max-width:100%}.scroll{overflow-x:auto;max-width:100%}
-td{overflow-wrap:break-word}.ignored{color:#666;text-decoration:line-through}
-.sev-ignored{background:#777}
-.headline li{margin:.1em 0}.headline>li{font-weight:600}
-.headline.plain>li{font-weight:400}.headline>li li{font-weight:400}
-.pair{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}.pair>*{min-width:0;max-width:100%}
-svg rect.never{stroke:#888;stroke-dasharray:3 2}svg rect.never+text{fill:#333}
-/* the finding says what is wrong: it gets the room; a long path wraps rather than squeezing it */
-.first code{word-break:normal;overflow-wrap:anywhere}.findings td:nth-child(2){width:55%}
-@media print{body{margin:0;max-width:none;font-size:11px}h2{break-after:avoid}tr,svg{break-inside:avoid}
-.sev{color:#000;border:1px solid #000;background:none}}
-"""
-
-
 def e(value: object) -> str:
     return escape(safe(value), quote=True)
 
 
-def _where(locs: Sequence[Location], most: int = _MAX_WHERE) -> str:
+def _where(locs: Sequence[Location], most: int = _MAX_WHERE, cut: int = 0) -> str:
     unique = list(dict.fromkeys(f"{loc.path}:{loc.line}" if loc.line else loc.path for loc in locs))
     shown = "<br>".join(f"<code>{e(u)}</code>" for u in unique[:most])
-    return shown + (f' <span class="note">(+{len(unique) - most})</span>' if len(unique) > most else "")
+    left = max(0, len(unique) - most) + cut
+    return shown + (f' <span class="note">(+{left})</span>' if left else "")
+
+
+def _host(host: str) -> str:
+    """A host name breaks only after a dot, never inside a label."""
+    return '<code class="host">' + e(host).replace(".", ".<wbr>") + "</code>"
 
 
 def _contexts(locs: Iterable[Location]) -> str:
@@ -91,10 +69,12 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], empty: str = "
 
 def _findings(inv: Inventory, opts: ReportOptions) -> str:
     rows = finding_rows(inv, opts)
-    counts = Counter(r.severity for r in rows if r.ignored is None)
-    accepted = sum(r.ignored is not None for r in rows)
-    summary = ", ".join(f"{counts[s]} {s}" for s in SEVERITIES_WORST_FIRST if counts[s]) or "none"
+    counts = Counter(f.severity for f in inv.findings if f.id not in opts.ignored)
+    accepted = sum(f.id in opts.ignored for f in inv.findings)
+    summary = f"{len(inv.findings)} finding(s): " + (
+        ", ".join(f"{counts[s]} {s}" for s in SEVERITIES_WORST_FIRST if counts[s]) or "none")
     summary += f"; {accepted} ignored (accepted in the ignore file)" if accepted else ""
+    summary += f"; {opts.hidden_findings} more hidden by --severity" if opts.hidden_findings else ""
     out = []
     for r in rows:
         if r.ignored is None:
@@ -102,15 +82,15 @@ def _findings(inv: Inventory, opts: ReportOptions) -> str:
                 f'<span class="sev sev-{e(r.severity.value)}" title="{e(", ".join(r.ids))}">'
                 f"{e(r.severity.value)}</span>"
             )
-            title = e(r.title)
+            title = e(r.title) + f'<br><code class="fid">id: {e(r.label or r.ids[0])}</code>'
         else:
             sev = f'<span class="sev sev-ignored" title="{e(", ".join(r.ids))}">ignored</span>'
             title = (
                 f'<span class="ignored">{e(r.title)}</span> <span class="note">ignored ({e(r.severity.value)}): '
-                f"{e(r.ignored)}</span>"
+                f'{e(r.ignored)}</span><br><code class="fid">id: {e(r.label or r.ids[0])}</code>'
             )
         out.append([sev, title, f'<span class="first"><code>{e(r.where)}</code></span>' if r.where else ""])
-    table = _table(["severity", "finding", "first seen at"], out, "no findings")
+    table = _table(["severity", "finding", "where"], out, "no findings")
     return f'<p class="meta">{e(summary)}</p><div class="findings">{table}</div>'
 
 
@@ -253,7 +233,7 @@ def _models(inv: Inventory, opts: ReportOptions) -> str:
                 e(m.catalog),
                 "yes" if m.wired else '<span class="no">no</span>',
                 _contexts(m.locations),
-                _where(m.locations),
+                _where(m.locations, cut=m.locations_cut),
             ]
             for m in models
         ]
@@ -316,7 +296,7 @@ def _switches(inv: Inventory) -> str:
             e(k.state.value),
             e(k.note or ""),
             _contexts(k.locations),
-            _where(k.locations),
+            _where(k.locations, cut=k.locations_cut),
         ]
         for k in inv.kill_switches
     ]
@@ -326,12 +306,12 @@ def _switches(inv: Inventory) -> str:
 def _endpoints(inv: Inventory) -> str:
     rows = [
         [
-            f"<code>{e(x.host)}</code>",
+            _host(x.host),
             e(x.vendor or "?"),
             e(x.served_via or ""),
             "yes" if x.wired else '<span class="no">no</span>',
             _contexts(x.locations),
-            _where(x.locations),
+            _where(x.locations, cut=x.locations_cut),
         ]
         for x in inv.endpoints
     ]
@@ -350,16 +330,34 @@ def _skipped(inv: Inventory) -> str:
     return f'<p class="meta">{e(summary)}</p>' + (_table(["path", "reason", "detail"], rows) if rows else "") + more
 
 
-def _colours(inv: Inventory) -> dict[str, str]:
+def vendor_colours_of(inv: Inventory) -> dict[str, str]:
     vendors = {m.vendor for m in inv.models if m.vendor} | {r.observed_vendor for r in inv.routes if r.observed_vendor}
     vendors |= {v for x in inv.sessions for v in session_vendors(session_document(x))}
     return vendor_colours(sorted(v for v in vendors if v))
 
 
-def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
+def _models_title(inv: Inventory, opts: ReportOptions) -> str:
+    """The count over the rows is the count of the rows: wired models, or every model with --all."""
+    if opts.all:
+        return f"Models by vendor ({len(inv.models)})"
+    return f"Wired models by vendor ({sum(m.wired for m in inv.models)})"
+
+
+def _files_read(inv: Inventory) -> str:
+    """Files read, and what became of the others, so that the page never says "64/65 read" and "nothing skipped"
+    without saying why."""
     st = inv.stats
+    other = st.files_seen - st.files_read
+    if other <= 0:
+        return f"{st.files_read} files read"
+    why = ("a second path (a hard link or a symlink) to a file read once" if not inv.skipped
+           else "a second path to a file read once, or listed under Skipped")
+    return f"{st.files_read} of {st.files_seen} files read (the other {other}: {why})"
+
+
+def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
     catalogs = ", ".join(f"{c.name}@{c.version}" for c in inv.catalogs) or "none"
-    colours = _colours(inv)
+    colours = vendor_colours_of(inv)
     nw = not_wiring_lines(inv) if not opts.all else []
     live = [
         (sid, title, _generic(s))
@@ -375,7 +373,7 @@ def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
         *([("not-wiring", "Not wiring", _lines(nw[1:], "headline plain"))] if nw else []),
         ("routes", "Routes: alias → route → vendor", _routes(inv, colours)),
         ("sessions", f"Sessions per day ({len(inv.sessions)})", _sessions(inv, colours, opts)),
-        ("models", f"Models by vendor ({len(inv.models)})", _models(inv, opts)),
+        ("models", _models_title(inv, opts), _models(inv, opts)),
         ("sdks", f"SDKs per environment ({len(inv.sdks)})", _sdks(inv)),
         ("endpoints", f"Endpoints ({len(inv.endpoints)})", _endpoints(inv)),
         ("credentials", f"Credentials ({len(inv.credentials)}, redacted)", _credentials(inv)),
@@ -396,6 +394,6 @@ def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
         f"<title>modelcensus report: {e(inv.target.location)}</title><style>{_CSS}</style></head><body>"
         f'<h1>modelcensus report</h1><p class="meta">{e(inv.target.kind)} <code>{e(inv.target.location)}</code>'
         f" · modelcensus {e(inv.tool_version)} · catalogs {e(catalogs)} · "
-        f'<span class="stats">{st.files_read}/{st.files_seen} files read</span></p>'
+        f'<span class="stats">{e(_files_read(inv))}</span></p>'
         f"{body}</body></html>\n"
     )

@@ -43,7 +43,8 @@ def _bullets(lines: Sequence[Line]) -> str:
 def _head(s: Section) -> list[str]:
     if not s.rows:
         return [f"### {s.title}", "", f"{md(s.empty).capitalize()}."]
-    return [f"### {s.title} ({len(s.rows)})", "", "| " + " | ".join(s.headers) + " |", "|" + "---|" * len(s.headers)]
+    title = s.title if s.key == "findings" else f"{s.title} ({len(s.rows)})"  # findings: counted, not rows
+    return [f"### {title}", "", "| " + " | ".join(s.headers) + " |", "|" + "---|" * len(s.headers)]
 
 
 def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
@@ -55,14 +56,16 @@ def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
         _bullets(headline(inv)),
     ]
     rows = finding_rows(inv, opts)
+    hidden = f"; {opts.hidden_findings} more hidden by --severity" if opts.hidden_findings else ""
     finding_table = Section(
         "findings",
-        "Findings",
-        ("severity", "finding", "first seen at"),
+        f"Findings ({len(inv.findings)}{hidden})",
+        ("severity", "finding", "id", "where"),
         tuple(
             (
                 f"**{r.severity.value}**" if r.ignored is None else f"ignored ({r.severity.value})",
                 md(r.title) + (f" — *ignored: {md(r.ignored)}*" if r.ignored else ""),
+                md(r.label or r.ids[0]),
                 md(r.where),
             )
             for r in rows

@@ -20,7 +20,7 @@ from scanner.findings.registry import RULE_BY_ID
 from scanner.findings.rule import FindingRule, Hit
 from scanner.model import Finding, Inventory, Location, Severity
 from scanner.render._view import DEFAULT, ReportOptions
-from scanner.textsafe import safe, unsurrogate
+from scanner.textsafe import path_bytes, safe
 
 description = "findings as SARIF 2.1.0 for code-scanning dashboards (one rule per kind of finding)"
 
@@ -38,8 +38,9 @@ def rule_id(finding_id: str) -> str:
 
 
 def _uri(path: str) -> str:
-    # Inside-VM paths are absolute (`/etc/x`); relative to the scanned root they lose the leading slash.
-    return quote(unsurrogate(path).lstrip("/"), safe="/") or "."
+    # Inside-VM paths are absolute (`/etc/x`); relative to the scanned root they lose the leading slash. A name
+    # that is not UTF-8 is percent-encoded from its bytes (`%FF`), as RFC 3986 encodes any octet.
+    return quote(path_bytes(path).lstrip(b"/"), safe="/") or "."
 
 
 def _location(loc: Location) -> dict[str, Any]:

@@ -157,10 +157,10 @@ def _graph(inv: Inventory, every_model: bool) -> tuple[str, list[dict[str, Any]]
     notes += [part.annotation(base, f"not-wiring:{m.source}", mid, f"{m.models} model id(s) in {m.context} of "
                               f"{m.source}: not wiring (--all lists each)") for m in ([] if every_model else
                                                                                   not_wiring(inv))]
-    if done.gaps:
+    if not done.complete:  # unread files, a live part or an image's layer or volume not read whole
         listed = ", ".join(f"{g.path} ({g.reason.value})" for g in done.gaps[:_MAX_GAPS])
         notes.append(part.annotation(base, "incomplete", mid, "incomplete scan: " + "; ".join(done.why)
-                                     + f"; not fully read: {listed}"))
+                                     + (f"; not fully read: {listed}" if listed else "")))
     elements = [machine, *orgs, *models.values(), *sdks.values(), *(o for _, o in agents), *endpoints.values(),
                 *creds.values(), *mcp.values(), *(r for r in rels if r.get("to")), *notes]
     return mid, elements

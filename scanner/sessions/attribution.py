@@ -1,39 +1,37 @@
 """Per-session conclusions: fold each record's fingerprint hits, facts and reasoning into one session entry.
 
-Attribution is per record. Each record goes to one provider: the vendor whose rules weigh most in it (high 3,
-medium 2, low 1). Rules of vendor `unknown` (a route marker such as Azure's content filters, a proxy's id, a
-look-alike id) say only the route or the API; the vendor then comes from the record's model label when the
-catalogs place it (`deepseek` via `azure`), and stays `unknown` otherwise, with the vendors a look-alike leaves
-possible as `candidates`. Ids the runtime minted (bare 32-hex, `call_` + 32 hex, sequential) make a record
-`self-hosted` only when nothing external is in it. A session with no fingerprint at all gets one `unknown`
-provider spanning all its records, so `providers` is never empty.
+Attribution is per record (`pick`): each record goes to one provider, and a record whose ids say less than its
+neighbours' (a tool result's API-neutral id, a route marker alone) continues the provider before it. A session
+whose records carry no served-by fact at all is named by its labels (`labels_only`): their vendor at low
+confidence when they name one, `unknown` with them as candidates when several, so `providers` is never empty.
+Each provider keeps which of its records carried visible and which encrypted reasoning; the session keeps the
+models its replies name apart from its labels, and counts the catalogued ids its conversation only mentions.
 
 State is bounded per session: counters keyed by rule and provider (both finite), one example per rule, at
-most MAX_LABELS labels and MAX_RANGES record runs per provider.
+most MAX_LABELS labels, MAX_RANGES record runs per provider and MAX_MENTIONED mentioned ids.
 """
 
 from __future__ import annotations
 
 import re
-import weakref
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 
 from scanner.catalog import Catalog
-from scanner.catalog.schema import Examples, FingerprintSpec
+from scanner.catalog.spelling import identify_spelled
 from scanner.model import FernetTimes, Location, RuleEvidence, SessionEntry, SessionProvider
 from scanner.sessions.adapters.base import Facts
 from scanner.sessions.fingerprints import Hit
-from scanner.sessions.reasoning import session_reasoning
+from scanner.sessions.pick import LABEL_RULE, label_vendor, pick
+from scanner.sessions.reasoning import ENCRYPTED, VISIBLE, session_reasoning
 from scanner.vocab import PSEUDO_VENDORS, CatalogStatus, Confidence, PseudoVendor
 
 MAX_LABELS = 20
 MAX_RANGES = 50
+MAX_MENTIONED = 500
 _WORD = re.compile(r"[a-z0-9]+")
-# A model label the catalogs place: it names the vendor where the ids name only a route or a look-alike.
-LABEL_RULE = FingerprintSpec("model-label", PseudoVendor.UNKNOWN, "", Examples(), confidence=Confidence.LOW)
-
 ProviderKey = tuple[str, str | None, str | None]
 
 
@@ -59,6 +57,19 @@ class _Provider:
     candidates: dict[str, None] = field(default_factory=dict)
     ranges: list[list[int]] = field(default_factory=list)
     vendor_weight: int = 0  # the weightiest hit that named this vendor (not only its route)
+    visible: list[list[int]] = field(default_factory=list)  # runs of records with readable reasoning
+    encrypted: list[list[int]] = field(default_factory=list)  # runs of records with encrypted reasoning
+
+    def states(self) -> set[str]:
+        return {state for state, runs in ((VISIBLE, self.visible), (ENCRYPTED, self.encrypted)) if runs}
+
+    def reasoned(self, number: int, states: set[str]) -> None:
+        """Record `number` carries these reasoning states. A run of one state spans the records between that carry
+        no reasoning (a tool result, a user turn), never one that carries the other state."""
+        for state, runs, other in ((VISIBLE, self.visible, self.encrypted), (ENCRYPTED, self.encrypted, self.visible)):
+            if state in states:
+                joined = bool(runs) and not (other and runs[-1][1] < other[-1][1] < number)
+                _extend(runs, number, joined)
 
     def add(
         self, number: int, when: float | None, hits: list[Hit], candidates: tuple[str, ...], extend: bool,
@@ -100,6 +111,17 @@ class _Provider:
         for vendor in other.candidates:
             self.candidates.setdefault(vendor)
         self.ranges = _coalesce(self.ranges + other.ranges)
+        self.visible = _coalesce(self.visible + other.visible)
+        self.encrypted = _coalesce(self.encrypted + other.encrypted)
+
+
+def _extend(runs: list[list[int]], number: int, joined: bool = False) -> None:
+    """Add record `number` to runs of records: the last run grows when `number` follows it or `joined` says the
+    gap belongs to it (bounded: past MAX_RANGES the last run grows)."""
+    if runs and (joined or runs[-1][1] + 1 >= number or len(runs) >= MAX_RANGES):
+        runs[-1][1] = max(runs[-1][1], number)
+    else:
+        runs.append([number, number])
 
 
 def _coalesce(ranges: list[list[int]]) -> list[list[int]]:
@@ -112,113 +134,6 @@ def _coalesce(ranges: list[list[int]]) -> list[list[int]]:
     return out[:MAX_RANGES]
 
 
-@dataclass(slots=True)
-class Pick:
-    """Who served one record, and the hits that say so (one per record: slotted, not frozen, to build cheaply)."""
-
-    vendor: str
-    served_via: str | None
-    api: str | None
-    support: list[Hit]
-    candidates: tuple[str, ...] = ()
-
-
-def label_vendor(label: str, catalog: Catalog) -> str | None:
-    """The vendor a model label names, when the catalogs know the model or its family (a route prefix alone,
-    `azure/x`, names no vendor). A router's `vendor/model` slug is read by its model part."""
-    ident = catalog.identify(label)
-    if ident.catalog == CatalogStatus.UNKNOWN and "/" in label:
-        ident = catalog.identify(label.rsplit("/", 1)[1])
-    return ident.vendor if ident.catalog != CatalogStatus.UNKNOWN else None
-
-
-def _placed(labels: tuple[str, ...], catalog: Catalog) -> list[tuple[str, str]]:
-    return [(label, v) for label in labels if (v := label_vendor(label, catalog))]
-
-
-# (vendor, via, api, candidates, vendors of the supporting hits, the label that named the vendor)
-_Concluded = tuple[str, str | None, str | None, tuple[str, ...], frozenset[str], str | None]
-_MEMO: weakref.WeakKeyDictionary[Catalog, dict[object, _Concluded]] = weakref.WeakKeyDictionary()
-
-
-def pick(hits: list[Hit], labels: tuple[str, ...], catalog: Catalog) -> Pick | None:
-    """The provider of one record from its hits and model labels; None when nothing in it names one.
-    Records repeat the same few combinations of rules: the conclusion is memoised per combination."""
-    if not hits:
-        return None
-    memo = _MEMO.get(catalog)
-    if memo is None:
-        memo = _MEMO[catalog] = {}
-    key = (tuple((h.rule.id, h.served_via) for h in hits), labels)
-    found = memo.get(key)
-    if found is None:
-        chosen = _pick(hits, labels, catalog)
-        keep = frozenset(h.rule.vendor for h in chosen.support)
-        label = next((h.value for h in chosen.support if h.rule is LABEL_RULE), None)
-        found = (chosen.vendor, chosen.served_via, chosen.api, chosen.candidates, keep, label)
-        if len(memo) < 10_000:
-            memo[key] = found
-        return chosen
-    vendor, via, api, candidates, keep, label = found
-    support = [h for h in hits if h.rule.vendor in keep]
-    if label is not None:
-        support.append(Hit(LABEL_RULE, label))
-    return Pick(vendor, via, api, support, candidates)
-
-
-def _pick(hits: list[Hit], labels: tuple[str, ...], catalog: Catalog) -> Pick:
-    vendors = {h.rule.vendor for h in hits}
-    if len(vendors) == 1 and (only := next(iter(vendors))) not in PSEUDO_VENDORS:
-        return _settled(only, hits)  # the common case: every hit names the same vendor
-    weight: Counter[str] = Counter()
-    for hit in hits:
-        if hit.rule.vendor not in PSEUDO_VENDORS:
-            weight[hit.rule.vendor] += hit.rule.confidence.rank
-    candidates: tuple[str, ...] = ()
-    extra: list[Hit] = []
-    if weight:
-        top = max(weight.values())
-        tied = sorted(v for v, w in weight.items() if w == top)
-        vendor = tied[0]
-        if len(tied) > 1:
-            placed = _placed(labels, catalog)
-            # Two vendors' ids weigh the same: a label may settle it; otherwise say both.
-            chosen = next(((lb, v) for lb, v in placed if v in tied), None)
-            vendor = chosen[1] if chosen else PseudoVendor.UNKNOWN
-            extra = [Hit(LABEL_RULE, chosen[0])] if chosen else []
-            candidates = tuple(tied)
-    elif any(h.rule.vendor == PseudoVendor.UNKNOWN for h in hits):
-        # A route or a look-alike: runtime-minted ids beside it are the cloud's (Azure AI Foundry's 32-hex).
-        possible = tuple(
-            dict.fromkeys(c for h in hits if h.rule.vendor == PseudoVendor.UNKNOWN for c in h.rule.candidates)
-        )
-        placed = _placed(labels, catalog)
-        chosen = next(((lb, v) for lb, v in placed if not possible or v in possible), None)
-        vendor = chosen[1] if chosen else PseudoVendor.UNKNOWN
-        extra = [Hit(LABEL_RULE, chosen[0])] if chosen else []
-        candidates = possible
-    else:
-        # Runtime-minted ids only. A vendor whose API mints the same shape (Mistral's 32-hex ids) stays
-        # possible, and the label may name it.
-        possible = tuple(dict.fromkeys(c for h in hits for c in h.rule.candidates))
-        chosen = next(((lb, v) for lb, v in _placed(labels, catalog) if v in possible), None)
-        vendor = chosen[1] if chosen else PseudoVendor.SELF_HOSTED
-        extra = [Hit(LABEL_RULE, chosen[0])] if chosen else []
-        candidates = (PseudoVendor.SELF_HOSTED, *possible) if chosen else ()
-    keep = {vendor, PseudoVendor.UNKNOWN, *candidates}
-    if vendor != PseudoVendor.SELF_HOSTED:
-        keep.discard(PseudoVendor.SELF_HOSTED)
-    return _settled(vendor, [h for h in hits if h.rule.vendor in keep] + extra, candidates)
-
-
-def _settled(vendor: str, support: list[Hit], candidates: tuple[str, ...] = ()) -> Pick:
-    """Route and API from the supporting hits, the vendor's own and weightiest first."""
-    ranked = sorted(support, key=lambda h: (h.rule.vendor != vendor, -h.rule.confidence.rank, h.rule.id))
-    via = next((h.served_via or h.rule.served_via for h in ranked if h.served_via or h.rule.served_via), None)
-    api = next((h.rule.api for h in ranked if h.rule.api), None)
-    return Pick(vendor, via, api, support, candidates)
-
-
 class SessionAccumulator:
     def __init__(self, session_id: str, fmt: str, location: Location, catalog: Catalog) -> None:
         self.session_id = session_id
@@ -229,7 +144,11 @@ class SessionAccumulator:
         self.first: float | None = None
         self.last: float | None = None
         self.labels: dict[str, None] = {}
+        self.served: dict[str, None] = {}
+        self.mentioned: set[str] = set()
+        self.title: str | None = None
         self.current_labels: tuple[str, ...] = ()
+        self.unplaced = _Provider()  # reasoning of records before any provider (all of them in a label-only session)
         self.label_vendors: dict[str, set[str]] = {}
         self._last_seen: tuple[str, tuple[str, ...]] | None = None
         self.reasoning: set[str] = set()
@@ -241,7 +160,7 @@ class SessionAccumulator:
         self.fernet_ok = 0
         self.fernet_skew: int | None = None
 
-    def add(self, facts: Facts, hits: list[Hit], reasoning: set[str]) -> None:
+    def add(self, facts: Facts, hits: list[Hit], reasoning: set[str], served: tuple[str, ...] = ()) -> None:
         self.records += 1
         when = facts.timestamp
         if when is not None:
@@ -252,14 +171,21 @@ class SessionAccumulator:
         for label in facts.labels:
             if len(self.labels) < MAX_LABELS:
                 self.labels.setdefault(label)
+        for model in served:
+            if len(self.served) < MAX_LABELS:
+                self.served.setdefault(model)
         # A record without a label of its own runs under the last one the session named.
         if facts.labels:
             self.current_labels = facts.labels
         self.declared = self.declared or facts.declared
         self.parent = self.parent or facts.parent_session_id
+        self.title = self.title or facts.title
         self.reasoning |= reasoning
         chosen = pick(hits, self.current_labels, self.catalog)
         if chosen is None:
+            if reasoning:  # reasoning in a record with no ids of its own: the last provider's, or no provider's yet
+                held = self.unplaced if self.last_key is None else self.providers[self.last_key]
+                held.reasoned(self.records, reasoning)
             return
         key = self._continued((chosen.vendor, chosen.served_via, chosen.api), chosen.candidates)
         provider = self.providers.get(key)
@@ -268,6 +194,8 @@ class SessionAccumulator:
         provider.add(
             self.records, when, chosen.support, chosen.candidates, extend=self.last_key == key, vendor=chosen.vendor
         )
+        if reasoning:
+            provider.reasoned(self.records, reasoning)
         self.last_key = key
         if chosen.vendor not in PSEUDO_VENDORS and (chosen.vendor, self.current_labels) != self._last_seen:
             self._last_seen = (chosen.vendor, self.current_labels)
@@ -282,6 +210,11 @@ class SessionAccumulator:
                 limit = hit.rule.max_skew_seconds
                 self.fernet_ok += limit is None or skew <= limit
                 self.fernet_skew = skew if self.fernet_skew is None else max(self.fernet_skew, skew)
+
+    def mention(self, ids: Iterable[str]) -> None:
+        """Model ids the conversation of the last record names (bounded: a few hundred distinct per session)."""
+        if len(self.mentioned) < MAX_MENTIONED:
+            self.mentioned.update(ids)
 
     def _continued(self, key: ProviderKey, candidates: tuple[str, ...]) -> ProviderKey:
         """A record whose ids say less than the previous record's (a tool result's API-neutral `call_` id, a
@@ -307,7 +240,7 @@ class SessionAccumulator:
             if len(twins) == 1 and key in self.providers:
                 self.providers[twins[0]].merge(self.providers.pop(key))
 
-    def finish(self, catalog: Catalog, notes: tuple[str, ...]) -> SessionEntry:
+    def finish(self, catalog: Catalog, notes: tuple[str, ...], max_mentions: int = 0) -> SessionEntry:
         self._merge_partial()
         labels = tuple(self.labels)
         providers = tuple(
@@ -315,13 +248,14 @@ class SessionAccumulator:
                 (self._provider(key, acc, labels, catalog) for key, acc in self.providers.items()),
                 key=lambda p: (p.first_record or 0, p.first_seen or "", -p.records, p.vendor, p.served_via or ""),
             )
-        ) or (self._no_evidence(labels, catalog),)
+        ) or (self._labels_only(labels, catalog),)
         fernet = None
         if self.fernet_tokens:
             bad = self.fernet_tokens - self.fernet_ok
             fernet = FernetTimes(self.fernet_tokens, self.fernet_ok, bad, self.fernet_skew)
         steady = tuple(label for label, vendors in self.label_vendors.items() if len(vendors) > 1)
-        mismatched = tuple(dict.fromkeys((*_mismatched(labels, providers, catalog), *steady)))
+        mismatched = tuple(dict.fromkeys((*mismatched_labels(labels, providers, catalog), *steady)))
+        mentioned = only_mentioned(self.mentioned, (*labels, *self.served), catalog)[:max_mentions]
         return SessionEntry(
             session_id=self.session_id,
             format=self.format,
@@ -332,21 +266,24 @@ class SessionAccumulator:
             labels=labels,
             reasoning=session_reasoning(self.reasoning),
             providers=providers,
+            served_models=tuple(self.served),
             fernet=fernet,
             declared=self.declared,
             parent_session_id=self.parent,
             mismatched_labels=mismatched,
             notes=notes,
+            title=self.title,
+            mentioned=mentioned,
         )
 
-    def _no_evidence(self, labels: tuple[str, ...], catalog: Catalog) -> SessionProvider:
-        """No record carried a fingerprint: `unknown`, with the vendors the labels claim as candidates."""
-        claimed = {label: v for label in labels if (v := label_vendor(label, catalog))}
-        evidence = tuple(RuleEvidence(LABEL_RULE.id, 1, shorten(label), Confidence.LOW) for label in claimed)
-        ranges = ((1, self.records),) if self.records else ()
-        return SessionProvider(
-            PseudoVendor.UNKNOWN, None, None, self.records, Confidence.LOW, iso(self.first), iso(self.last), evidence,
-            candidates=tuple(dict.fromkeys(claimed.values())), record_ranges=ranges,
+    def _labels_only(self, labels: tuple[str, ...], catalog: Catalog) -> SessionProvider:
+        found = labels_only(labels, self.declared, self.records, iso(self.first), iso(self.last), catalog)
+        held = self.unplaced
+        return replace(
+            found,
+            reasoning=session_reasoning(held.states()),
+            visible_records=tuple((a, b) for a, b in held.visible),
+            encrypted_records=tuple((a, b) for a, b in held.encrypted),
         )
 
     def _provider(self, key: ProviderKey, acc: _Provider, labels: tuple[str, ...], catalog: Catalog) -> SessionProvider:
@@ -358,7 +295,8 @@ class SessionAccumulator:
         if via is None and vendor not in PSEUDO_VENDORS:
             # Provider ids cannot tell OpenAI from Azure OpenAI (or Anthropic from Bedrock); a route the
             # session itself names completes them when it agrees with the vendor.
-            via, source = _stated_route(vendor, labels, self.declared, catalog)
+            routed = any(key[1] for key in self.providers)
+            via, source = _stated_route(vendor, labels, self.declared, catalog, routed)
             if via:
                 evidence.append(RuleEvidence("stated-route", acc.records, source, Confidence.MEDIUM))
         confidence = Confidence.of_rank(max((e.confidence.rank for e in evidence), default=1))
@@ -371,7 +309,48 @@ class SessionAccumulator:
             vendor, via, api, acc.records, confidence, iso(acc.first), iso(acc.last), tuple(evidence),
             candidates=tuple(c for c in acc.candidates if c != vendor),
             record_ranges=tuple((a, b) for a, b in acc.ranges),
+            reasoning=session_reasoning(acc.states()),
+            visible_records=tuple((a, b) for a, b in acc.visible),
+            encrypted_records=tuple((a, b) for a, b in acc.encrypted),
         )
+
+
+def only_mentioned(found: Iterable[str], own: Iterable[str], catalog: Catalog) -> tuple[str, ...]:
+    """The ids a conversation names that the catalogs recognise and that are none of the session's own models in
+    any spelling (`publishers/google/models/gemini-2.0-flash` in a request URL is the label `gemini-2.0-flash`)."""
+    mine = {identify_spelled(catalog, m).canonical or m for m in own}
+    out = set()
+    for name in found:
+        ident = identify_spelled(catalog, name)
+        if ident.catalog == CatalogStatus.UNKNOWN and not catalog.names_deployment(name):
+            continue  # a hosted form around no id the catalogs know (`claude-code@latest`)
+        if (ident.canonical or ident.base_model or name) not in mine and name not in mine:
+            out.add(name)
+    return tuple(sorted(out))
+
+
+def labels_only(
+    labels: tuple[str, ...], declared: str | None, records: int, first: str | None, last: str | None,
+    catalog: Catalog,
+) -> SessionProvider:
+    """No record carried a served-by fact: the session's labels are all there is. When the catalogued ones name
+    one vendor, it is that vendor (at a label's low confidence), via the route their prefix or the session's
+    declared provider names; when they name several, `unknown` with those as candidates."""
+    claimed = {label: v for label in labels if (v := label_vendor(label, catalog))}
+    evidence = [RuleEvidence(LABEL_RULE.id, 1, shorten(label), Confidence.LOW) for label in claimed]
+    ranges = ((1, records),) if records else ()
+    vendors = tuple(dict.fromkeys(claimed.values()))
+    if len(vendors) != 1:
+        return SessionProvider(
+            PseudoVendor.UNKNOWN, None, None, records, Confidence.LOW, first, last, tuple(evidence),
+            candidates=vendors, record_ranges=ranges,
+        )
+    via, source = _stated_route(vendors[0], tuple(claimed), declared, catalog)
+    if via:
+        evidence.append(RuleEvidence("stated-route", records, shorten(source), Confidence.LOW))
+    return SessionProvider(
+        vendors[0], via, None, records, Confidence.LOW, first, last, tuple(evidence), record_ranges=ranges
+    )
 
 
 def _routes(catalog: Catalog) -> set[str]:
@@ -380,10 +359,13 @@ def _routes(catalog: Catalog) -> set[str]:
 
 
 def _stated_route(
-    vendor: str, labels: tuple[str, ...], declared: str | None, catalog: Catalog
+    vendor: str, labels: tuple[str, ...], declared: str | None, catalog: Catalog, routed: bool = False
 ) -> tuple[str | None, str]:
+    """The route a session's labels or its declared provider name. A declared provider that is the vendor itself
+    (Codex's `model_provider: openai`) is its own API, unless some record of the session names a route: then the
+    declaration names the upstream of that route (OpenRouter's `provider: Google`)."""
     for label in labels:
-        ident = catalog.identify(label)
+        ident = identify_spelled(catalog, label)
         if ident.served_via and ident.served_via != "direct" and ident.vendor in (vendor, None):
             return ident.served_via, label
     if declared:
@@ -391,10 +373,14 @@ def _stated_route(
         for route in sorted(_routes(catalog)):
             if route in words:
                 return route, declared
+        if not routed and declared.strip().lower() == vendor:
+            return "direct", declared
     return None, ""
 
 
-def _mismatched(labels: tuple[str, ...], providers: tuple[SessionProvider, ...], catalog: Catalog) -> tuple[str, ...]:
+def mismatched_labels(
+    labels: tuple[str, ...], providers: tuple[SessionProvider, ...], catalog: Catalog
+) -> tuple[str, ...]:
     """Labels the fingerprints contradict: an uncatalogued (in-house-looking) name, or another vendor's model,
     on a session an external vendor served."""
     # Only a model maker's fingerprints contradict a label; a host (Groq) serves other makers' models.

@@ -1,11 +1,12 @@
 """Applying the catalogs' `[[fingerprints]]` to one record: which rules fire on which values.
 
-The record is read once by `shape.read_shape`, which collects its token values with the key (and parent
-key) each sits under. A rule names the fields it applies to: a key (`call_id`), a key under a parent
-(`tool_calls/id`), `@id` (any key that names an id: `id`, `*_id`, `*Id`, `ref`, …) or `*` (any key). For each
-distinct (parent, key) the rules that apply are compiled once into one alternation, so a value that fits
-no rule costs one regex call whatever the number of rules; only a value the alternation matches is tried
-rule by rule. A rule with `decode` fires only when the value also decodes (a Fernet token's layout,
+The record is read once by `shape.read_shape`, which collects its token values with the key each sits under
+and the roles it plays there: any id, a tool call's id, a response's or message's own id, a signature, a model
+field. A rule names the roles it applies to (`roles = ["tool-call"]`), and where the field itself is the marker
+(`system_fingerprint`), the keys (`fields`); `@id` in `fields` is the role `id`, `*` the role `any`. For each
+distinct (roles, key) the rules that apply are compiled once into one alternation, so a value that fits no
+rule costs one regex call whatever the number of rules; only a value the alternation matches is tried rule
+by rule. A rule with `decode` fires only when the value also decodes (a Fernet token's layout,
 LiteLLM's base64 id), and the decoded facts ride along on the hit.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import importlib
 import re
 import sys
@@ -21,7 +23,23 @@ from typing import Any
 
 from scanner.catalog.schema import FingerprintSpec
 from scanner.sessions.fernet import fernet_time, strip_tag
-from scanner.sessions.shape import MARK, WANT, Shape, is_id_key, read_shape
+from scanner.sessions.keys import (
+    ID,
+    MARK,
+    MODEL,
+    ROLE_ANY,
+    ROLE_ID,
+    ROLE_MODEL,
+    ROLE_RESPONSE,
+    ROLE_SIGNATURE,
+    ROLE_TOOL_CALL,
+    ROLES,
+    SECRET,
+    STRONG_SECRET,
+    WANT,
+    key_flags,
+)
+from scanner.sessions.shape import Shape, read_shape
 
 # The stdlib's regex parser, for a pattern's match width: re._parser from 3.11, sre_parse before.
 _regex_parser: Any = getattr(re, "_parser", None) or importlib.import_module("sre_parse")
@@ -74,9 +92,11 @@ class _FieldRules:
         return next(i for i in range(start, len(self.rules)) if self.rules[i][1].fullmatch(value))
 
 
+@functools.lru_cache(maxsize=1024)
 def _width(pattern: str) -> tuple[int, int]:
     """The least and most characters a match of `pattern` spans (the regex parser's own figure); any length
-    when the parser cannot say."""
+    when the parser cannot say. Kept per pattern: a log whose keys are ids (a map of thousands of models)
+    asks it for every rule of every new key."""
     try:
         low, high = _regex_parser.parse(pattern).getwidth()
         return int(low), int(high)
@@ -84,30 +104,45 @@ def _width(pattern: str) -> tuple[int, int]:
         return 0, sys.maxsize
 
 
-def _applies(fields: tuple[str, ...], parent: str, key: str) -> bool:
-    for name in fields:
-        if name == "*" or name == key or (name == "@id" and is_id_key(key)):
-            return True
-        if "/" in name and name == f"{parent}/{key}":
-            return True
-    return False
+def role_mask(spec: FingerprintSpec) -> int:
+    """The ROLE_* bits a rule applies to: its `roles`, and `@id` / `*` among its `fields`."""
+    mask = 0
+    for role in spec.roles:
+        mask |= ROLES.get(role, 0)
+    if "@id" in spec.fields:
+        mask |= ROLE_ID
+    if "*" in spec.fields:
+        mask |= ROLE_ANY
+    return mask
+
+
+def _applies(spec: FingerprintSpec, mask: int, roles: int, key: str) -> bool:
+    return bool(mask & roles) or key in spec.fields
 
 
 class Fingerprinter:
     def __init__(self, specs: list[FingerprintSpec]) -> None:
         self._values = [(spec, re.compile(spec.pattern)) for spec in specs if spec.on != "key"]
+        self._masks = {spec.id: role_mask(spec) for spec, _ in self._values}
         self._keys = [(spec, re.compile(spec.pattern)) for spec in specs if spec.on == "key"]
-        self._field_cache: dict[tuple[str, str], _FieldRules] = {}
+        self._field_cache: dict[tuple[int, str], _FieldRules] = {}
         self._key_cache: dict[str, tuple[FingerprintSpec, ...]] = {}
-        fields = {name for spec, _ in self._values for name in spec.fields}
-        self._any_field = "*" in fields
-        self._id_fields = "@id" in fields
-        self._named = {name.rsplit("/", 1)[-1] for name in fields}
+        masks = 0
+        for mask in self._masks.values():
+            masks |= mask
+        self._any_field = bool(masks & ROLE_ANY)
+        # Key classes whose values some role rule may apply to (a tool call's or a response's id is an id first).
+        self._wanted_classes = (
+            ID * bool(masks & (ROLE_ID | ROLE_TOOL_CALL | ROLE_RESPONSE))
+            | (SECRET | STRONG_SECRET) * bool(masks & ROLE_SIGNATURE)
+            | MODEL * bool(masks & ROLE_MODEL)
+        )
+        self._named = {name for spec, _ in self._values for name in spec.fields if name not in ("@id", "*")}
         self.key_info: dict[str, int] = {}  # the shape walk's cache of key classes for `key_class`
 
     def wants(self, key: str) -> bool:
         """Whether any value rule could apply to a value under `key` (the walk keeps only those)."""
-        return self._any_field or key in self._named or (self._id_fields and is_id_key(key))
+        return self._any_field or key in self._named or bool(self._wanted_classes & key_flags(key))
 
     def key_class(self, key: str) -> int:
         """The shape walk's bits for `key`: WANT its token values, MARK its name (a key rule fires on it)."""
@@ -123,10 +158,10 @@ class Fingerprinter:
         for key in sorted(shape.marked):
             hits.extend(Hit(spec, key) for spec in self._key_rules(key))
         cache = self._field_cache
-        for parent, key, value in shape.leaves:
-            found = cache.get((parent, key))
+        for roles, key, value in shape.leaves:
+            found = cache.get((roles, key))
             if found is None:
-                found = self._compile(parent, key)
+                found = self._compile(roles, key)
             first = found.first
             if first is None or not found.shortest <= len(value) <= found.longest:
                 continue
@@ -137,10 +172,13 @@ class Fingerprinter:
                     break
         return hits
 
-    def _compile(self, parent: str, key: str) -> _FieldRules:
-        found = _FieldRules(tuple((spec, rx) for spec, rx in self._values if _applies(spec.fields, parent, key)))
+    def _compile(self, roles: int, key: str) -> _FieldRules:
+        masks = self._masks
+        found = _FieldRules(
+            tuple((spec, rx) for spec, rx in self._values if _applies(spec, masks[spec.id], roles, key))
+        )
         if len(self._field_cache) < _CACHE:
-            self._field_cache[(parent, key)] = found
+            self._field_cache[(roles, key)] = found
         return found
 
     def _matches(self, found: _FieldRules, value: str, m: re.Match[str] | None = None) -> list[Hit]:
@@ -168,8 +206,8 @@ class Fingerprinter:
                 self._key_cache[key] = cached
         return cached
 
-    def _value_hits(self, parent: str, key: str, value: str) -> list[Hit]:
-        found = self._field_cache.get((parent, key)) or self._compile(parent, key)
+    def _value_hits(self, roles: int, key: str, value: str) -> list[Hit]:
+        found = self._field_cache.get((roles, key)) or self._compile(roles, key)
         return self._matches(found, value) if found.rules else []
 
     def _decoded(self, spec: FingerprintSpec, value: str) -> list[Hit]:
@@ -182,7 +220,8 @@ class Fingerprinter:
                 return []
             hit = Hit(spec, value, served_via=fields["custom_llm_provider"])
             inner = fields.get("response_id", "")
-            inner_hits = self._value_hits("", "id", inner) if inner and not inner.startswith(value[:12]) else []
+            roles = ROLE_ANY | ROLE_ID | ROLE_RESPONSE
+            inner_hits = self._value_hits(roles, "id", inner) if inner and not inner.startswith(value[:12]) else []
             return [hit, *inner_hits]
         return [Hit(spec, value)]
 

@@ -2,13 +2,16 @@
 
 Memory is bounded whatever the input: gzip is inflated in chunks up to MAX_INFLATED bytes, a line longer
 than MAX_LINE is dropped (and counted), a whole-document JSON file is parsed only up to MAX_DOCUMENT
-bytes, and only one line or document is held at a time. Nothing raises: what could not be read is
-counted in `ReadNotes`.
+bytes, and only one line or document is held at a time. Work is bounded too: a file may cost at most its
+`WorkBudget` of lines, records and parser events, so a file of millions of tiny records stops in seconds.
+A run of blank lines, and in a JSONL log a run of identical lines, is counted at C speed and costs one
+step. Nothing raises: what could not be read is counted in `ReadNotes`.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -16,7 +19,9 @@ from typing import Any
 
 import msgspec
 
+from scanner.formats import jsonsize
 from scanner.model import SkipReason
+from scanner.sessions.budget import WorkBudget
 
 GZIP_MAGIC = b"\x1f\x8b"
 CHUNK = 1 << 20
@@ -25,6 +30,8 @@ MAX_DOCUMENT = 32 << 20
 MAX_INFLATED = 512 << 20
 # A file whose first lines are all garbage is not a log: stop reading it early.
 _GIVE_UP_AFTER = 64
+_BLANKS = re.compile(rb"[ \t\r\n\f\v]*\n")  # a run of blank lines, up to its last newline (one C call)
+_FOLD_BLOCK = 1 << 20  # repeats of one line are compared in blocks up to this size
 
 
 @dataclass
@@ -38,6 +45,9 @@ class ReadNotes:
     gave_up: bool = False
     extra: list[str] = field(default_factory=list)
     limits: list[tuple[SkipReason, str]] = field(default_factory=list)  # bounds reached, recorded as skips too
+    budget: WorkBudget = field(default_factory=WorkBudget)
+    blank: int = 0  # blank lines, skipped as runs
+    repeats: int = 0  # lines of a JSONL log equal to the line before them, read once
 
     def limit(self, reason: SkipReason, detail: str) -> None:
         self.limits.append((reason, detail))
@@ -52,6 +62,8 @@ class ReadNotes:
             out.append((SkipReason.CAP_REACHED, f"{self.long_lines} line(s) over {MAX_LINE >> 20} MiB not read"))
         if self.document_too_large:
             out.append((SkipReason.CAP_REACHED, f"JSON document over {MAX_DOCUMENT >> 20} MiB not parsed"))
+        if self.budget.cut:
+            out.append((SkipReason.BUDGET_EXCEEDED, self.budget.detail()))
         return out + self.limits
 
     def summary(self) -> tuple[str, ...]:
@@ -70,6 +82,10 @@ class ReadNotes:
             out.append(f"JSON document over {MAX_DOCUMENT >> 20} MiB not parsed")
         if self.gave_up:
             out.append("not a log after the first lines; stopped reading")
+        if self.repeats:
+            out.append(f"{self.repeats} line(s) identical to the line before them read once")
+        if self.budget.cut:
+            out.append(self.budget.detail())
         return tuple(out + self.extra)
 
 
@@ -120,11 +136,51 @@ def chunks(data: bytes, max_inflated: int = MAX_INFLATED, notes: ReadNotes | Non
         notes.inflate_error = True
 
 
-def lines(pieces: Iterator[bytes], notes: ReadNotes) -> Iterator[tuple[int, bytes, bool]]:
-    """(line number, line, complete) for every line; the last one may be incomplete (no newline)."""
+class Fold:
+    """Whether a line reader folds a run of identical lines into its first (a JSONL log's repeats carry
+    nothing new; in a JSON document or a Markdown history a repeated line is part of the text)."""
+
+    __slots__ = ("on",)
+
+    def __init__(self, on: bool = False) -> None:
+        self.on = on
+
+
+def _skip_repeats(data: bytes, unit: bytes, pos: int) -> tuple[int, int]:
+    """(end, count) of the copies of `unit` (a line with its newline) at `pos`: compared in blocks that double
+    up to _FOLD_BLOCK bytes and halve again at the end, a few dozen C calls for millions of copies."""
+    count, block, k = 0, unit, 1
+    while True:
+        if data.startswith(block, pos):
+            pos += len(block)
+            count += k
+            if len(block) < _FOLD_BLOCK:
+                block += block
+                k *= 2
+        elif k > 1:
+            k //= 2
+            block = block[: len(unit) * k]
+        else:
+            return pos, count
+
+
+def _blank_run(data: bytes, start: int, notes: ReadNotes) -> tuple[int, int]:
+    """(end, lines) of the blank lines from `start` (one already found blank) up to the last newline of the run."""
+    m = _BLANKS.match(data, start)
+    end = m.end() if m else start
+    run = data.count(b"\n", start, end)
+    notes.blank += run
+    return end, run
+
+
+def lines(pieces: Iterator[bytes], notes: ReadNotes, fold: Fold | None = None) -> Iterator[tuple[int, bytes, bool]]:
+    """(line number, line, complete) for every non-blank line; the last one may be incomplete (no newline).
+    Each line yielded is charged to the notes' work budget; past it, the lines stop (`budget.cut`)."""
     buf = bytearray()
     number = 0
     skipping = False
+    budget = notes.budget
+    fold = fold or Fold()
     for piece in pieces:
         start = 0
         while True:
@@ -140,29 +196,46 @@ def lines(pieces: Iterator[bytes], notes: ReadNotes) -> Iterator[tuple[int, byte
             if skipping:
                 notes.long_lines += 1
                 skipping = False
-            elif not buf:
-                yield number, piece[start:nl], True  # the usual line, whole in one piece: one copy
-            else:
+                start = nl + 1
+                continue
+            if buf:
                 buf += piece[start:nl]
-                yield number, bytes(buf), True
-            buf.clear()
+                line = bytes(buf)
+                buf.clear()
+            else:
+                line = piece[start:nl]  # the usual line, whole in one piece: one copy
             start = nl + 1
+            if not line or line.isspace():
+                notes.blank += 1
+                start, run = _blank_run(piece, start, notes)
+                number += run
+                continue
+            if not budget.take_line(number):
+                return
+            yield number, line, True
+            if fold.on and piece.startswith(line, start):
+                start, repeats = _skip_repeats(piece, line + b"\n", start)
+                number += repeats
+                notes.repeats += repeats
     if skipping:
         notes.long_lines += 1
     elif buf.strip():
         yield number + 1, bytes(buf), False
 
 
-def all_lines(data: bytes, notes: ReadNotes, max_inflated: int = MAX_INFLATED) -> Iterator[tuple[int, bytes, bool]]:
+def all_lines(
+    data: bytes, notes: ReadNotes, max_inflated: int = MAX_INFLATED, fold: Fold | None = None
+) -> Iterator[tuple[int, bytes, bool]]:
     """`lines` of the file's content: a plain file's lines are cut from its bytes directly (no piece copies),
     a gzip file's from its inflated pieces."""
     if data.startswith(GZIP_MAGIC):
-        return lines(chunks(data, max_inflated, notes), notes)
-    return _plain_lines(data, notes)
+        return lines(chunks(data, max_inflated, notes), notes, fold)
+    return _plain_lines(data, notes, fold or Fold())
 
 
-def _plain_lines(data: bytes, notes: ReadNotes) -> Iterator[tuple[int, bytes, bool]]:
+def _plain_lines(data: bytes, notes: ReadNotes, fold: Fold) -> Iterator[tuple[int, bytes, bool]]:
     find, size = data.find, len(data)
+    budget = notes.budget
     number = start = 0
     while start < size:
         nl = find(b"\n", start)
@@ -171,7 +244,19 @@ def _plain_lines(data: bytes, notes: ReadNotes) -> Iterator[tuple[int, bytes, bo
         if end - start > MAX_LINE:
             notes.long_lines += 1
         elif nl != -1:
-            yield number, data[start:end], True
+            line = data[start:end]
+            if not line or line.isspace():
+                start, run = _blank_run(data, start, notes)
+                number += run - 1
+                continue
+            if not budget.take_line(number):
+                return
+            yield number, line, True
+            if fold.on and data.startswith(line, nl + 1):
+                start, repeats = _skip_repeats(data, line + b"\n", nl + 1)
+                number += repeats
+                notes.repeats += repeats
+                continue
         elif data[start:end].strip():
             yield number, data[start:end], False
         if nl == -1:
@@ -200,30 +285,28 @@ def _stdlib_load(raw: bytes) -> Any:
 
 def records(data: bytes, notes: ReadNotes, max_inflated: int = MAX_INFLATED) -> Iterator[Record]:
     """Every JSON object record of a log, in order."""
-    stream = all_lines(data, notes, max_inflated)
-    first: tuple[int, bytes, bool] | None = None
-    for item in stream:
-        if item[1].strip():
-            first = item
-            break
+    fold = Fold()
+    stream = all_lines(data, notes, max_inflated, fold)
+    first = next(stream, None)  # the line reader skips blank lines
     if first is None:
         return
     head = first[1].lstrip()
     value = _load(first[1]) if head.startswith(b"{") else None
     if isinstance(value, dict):
+        fold.on = True
         yield Record(first[0], value)
         yield from _jsonl(stream, notes, seen=1)
     elif head.startswith((b"{", b"[")):
-        yield from _document(first[1], stream, notes)
+        del stream
+        yield from _document(data, notes, max_inflated)
     else:
         notes.malformed += 1
+        fold.on = True
         yield from _jsonl(stream, notes, seen=0)
 
 
 def _jsonl(stream: Iterator[tuple[int, bytes, bool]], notes: ReadNotes, seen: int) -> Iterator[Record]:
     for number, raw, complete in stream:
-        if not raw or raw.isspace():  # blank (no copy made to find out)
-            continue
         value = _load(raw)
         if isinstance(value, dict):
             seen += 1
@@ -237,16 +320,27 @@ def _jsonl(stream: Iterator[tuple[int, bytes, bool]], notes: ReadNotes, seen: in
                 return
 
 
-def _document(first: bytes, stream: Iterator[tuple[int, bytes, bool]], notes: ReadNotes) -> Iterator[Record]:
-    buf = bytearray(first)
-    for _, raw, _complete in stream:
-        buf += b"\n"
-        buf += raw
-        if len(buf) > MAX_DOCUMENT:
-            notes.document_too_large = True
-            return
-    value = _load(bytes(buf))
-    del buf
+def _document(data: bytes, notes: ReadNotes, max_inflated: int) -> Iterator[Record]:
+    """The records of a file that is one JSON value (an array of records, or an object holding them)."""
+    if data.startswith(GZIP_MAGIC):
+        buf = bytearray()
+        for piece in chunks(data, max_inflated, notes):
+            buf += piece
+            if len(buf) > MAX_DOCUMENT:
+                break
+        text = bytes(buf)
+        del buf
+    else:
+        text = data
+    if len(text) > MAX_DOCUMENT:
+        notes.document_too_large = True
+        return
+    refused = jsonsize.too_big(text)  # every object and array of the value would be built at once
+    if refused:
+        notes.limit(SkipReason.BUDGET_EXCEEDED, f"{refused}; its text is matched by patterns")
+        return
+    value = _load(text)
+    del text
     if isinstance(value, dict):
         yield Record(None, value)
     elif isinstance(value, list):

@@ -1,9 +1,9 @@
 """Whether a session's reasoning is readable by the operator, encrypted at the source, or absent.
 
 Each record's reasoning states come from the shape walk (`shape.read_shape`): a reasoning or thinking block
-with text is visible; one that carries only an `encrypted_content` blob, a signature or `redacted_thinking`
-data is encrypted. A summary alone is not the reasoning (it is what the provider chose to show), so it does
-not make reasoning visible. A session with both is `mixed`.
+with text, a summary, a `think` part or `<think>` text is visible, whatever blob travels beside it; a record that
+carries only an `encrypted_content` blob, a signature or `redacted_thinking` data is encrypted. A session (or a
+provider's share of it) with records of both kinds is `mixed`.
 """
 
 from __future__ import annotations

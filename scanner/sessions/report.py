@@ -10,12 +10,23 @@ from scanner.model import Inventory, SessionEntry, SessionProvider
 from scanner.textsafe import escape_control
 from scanner.vocab import PSEUDO_VENDORS
 
+Table = tuple[str, list[str], list[list[str]]]  # title, headers, rows of cells safe to print
 
-def _table(title: str, headers: list[str], rows: list[list[object]]) -> str:
+
+def _table(title: str, headers: list[str], rows: list[list[object]]) -> Table:
+    return title, headers, [[escape_control("" if c is None else str(c)) for c in row] for row in rows]
+
+
+def _text(table: Table) -> str:
+    title, headers, rows = table
     if not rows:
         return f"{title}: none\n"
-    safe = [[escape_control("" if c is None else str(c)) for c in row] for row in rows]
-    return f"{title} ({len(rows)})\n{tabulate(safe, headers=headers, tablefmt='simple')}\n"
+    return f"{title} ({len(rows)})\n{tabulate(rows, headers=headers, tablefmt='simple')}\n"
+
+
+def _first(items: list[str], most: int) -> str:
+    """A list cut to its first `most` items says how many it left out."""
+    return ", ".join(items[:most]) + (f" (+{len(items) - most})" if len(items) > most else "")
 
 
 def _main(s: SessionEntry) -> SessionProvider | None:
@@ -29,7 +40,7 @@ def _who(p: SessionProvider | None) -> tuple[str, str, str]:
     return p.vendor, p.served_via or "", p.api or ""
 
 
-def by_vendor(inv: Inventory) -> str:
+def by_vendor(inv: Inventory) -> Table:
     groups: dict[tuple[str, str, str, str], list[SessionEntry]] = defaultdict(list)
     for s in inv.sessions:
         groups[(*_who(_main(s)), (s.started_at or "")[:10] or "?")].append(s)
@@ -37,12 +48,12 @@ def by_vendor(inv: Inventory) -> str:
     for (vendor, via, api, day), runs in sorted(groups.items(), key=lambda kv: (kv[0][0] in PSEUDO_VENDORS, kv[0])):
         labels = sorted({label for s in runs for label in s.labels})
         reasoning = ",".join(sorted({s.reasoning for s in runs}))
-        rows.append([vendor, via, api, day, len(runs), sum(s.records for s in runs), reasoning, ", ".join(labels[:4])])
+        rows.append([vendor, via, api, day, len(runs), sum(s.records for s in runs), reasoning, _first(labels, 4)])
     headers = ["observed vendor", "via", "api", "day", "sessions", "records", "reasoning", "labels"]
     return _table("Sessions by observed vendor", headers, rows)
 
 
-def sessions(inv: Inventory) -> str:
+def sessions(inv: Inventory) -> Table:
     rows: list[list[object]] = []
     for s in inv.sessions:
         providers = "; ".join(
@@ -58,7 +69,7 @@ def sessions(inv: Inventory) -> str:
                 s.format,
                 s.started_at or "",
                 s.records,
-                ", ".join(s.labels[:3]),
+                _first(list(s.labels), 3),
                 providers or "unknown",
                 s.reasoning,
                 fernet,
@@ -69,7 +80,7 @@ def sessions(inv: Inventory) -> str:
     return _table("Sessions", headers, rows)
 
 
-def routes(inv: Inventory) -> str:
+def routes(inv: Inventory) -> Table:
     rows: list[list[object]] = [
         [
             r.alias,
@@ -87,5 +98,9 @@ def routes(inv: Inventory) -> str:
     return _table("Routes", headers, rows)
 
 
-def sections(inv: Inventory) -> list[str]:
+def tables(inv: Inventory) -> list[Table]:
     return [by_vendor(inv), sessions(inv), routes(inv)]
+
+
+def sections(inv: Inventory) -> list[str]:
+    return [_text(t) for t in tables(inv)]

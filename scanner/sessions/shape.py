@@ -1,11 +1,16 @@
 """What one record says, read by the shape of its JSON tree rather than by its key names.
 
 One bounded breadth-first walk per record classifies everything the session forensics needs, whatever an
-unknown agent calls its keys: id-shaped values under keys that name an id (`id`, `*_id`, `*Id`, `ref`), every
-other short token value (for the fingerprint rules that name their field), model labels, timestamps (ISO text
-or epoch numbers under time-ish keys), the session id, a provider or route the runtime wrote, hosts of URLs,
-tool-call ids, and reasoning: plaintext in any common spelling (`reasoning`, `thinking`, `reasoning_content`,
-`thought`, a block whose `type`/`kind` says so) or an encrypted blob (`encrypted_content`, a signature).
+unknown agent calls its keys: id-shaped values under keys that name an id (`id`, `*_id`, `*Id`, `ref`), each
+with the role it plays (a tool call's id, a response's or message's id, a signature), model labels and which
+of them a response or assistant message names as what served it, timestamps (ISO text or epoch numbers under
+time-ish keys), the session id, a provider or route the runtime wrote, hosts of URLs, tool-call ids, and
+reasoning: plaintext in any common spelling (`reasoning`, `thinking`, `reasoning_content`, `thought`, a block
+whose `type`/`kind` says so, a summary, `<think>` text) or an encrypted blob (`encrypted_content`, a signature).
+
+Where a value sits decides what it means. The conversation a record carries (what a user, a system prompt or a
+tool said, the arguments a tool was called with, a tool's output, a quoted file) is never walked: an id or a
+model named there is a mention, not a fact about who served the record.
 
 Nothing here raises: the walk stops at MAX_NODES nodes, MAX_DEPTH levels and MAX_LEAVES token values.
 """
@@ -19,6 +24,47 @@ from dataclasses import dataclass
 from typing import Any
 
 from scanner.sessions.adapters.base import parse_time
+from scanner.sessions.keys import (
+    ARGS,
+    ASSISTANT_ROLES,
+    CONTENT,
+    CONVERSATION_ROLES,
+    DECLARED,
+    ID,
+    MARK,
+    MODEL,
+    REASONING,
+    REASONING_KINDS,
+    REDACTED_KINDS,
+    REPLY_MARKS,
+    REPLY_OBJECTS,
+    RESPONSE,
+    RESPONSE_ID_KEYS,
+    RESPONSE_KINDS,
+    RESULT_KINDS,
+    ROLE_ANY,
+    ROLE_ID,
+    ROLE_MODEL,
+    ROLE_RESPONSE,
+    ROLE_SIGNATURE,
+    ROLE_TOOL_CALL,
+    SECRET,
+    SERVED_KEYS,
+    SESSION,
+    STRONG_SECRET,
+    TEXT,
+    THINK_TAG,
+    THINK_WINDOW,
+    TIME,
+    TIME_RANK,
+    TITLE,
+    TOOL,
+    TOOL_KINDS,
+    TOOL_LISTS,
+    URL,
+    WANT,
+    key_flags,
+)
 
 MAX_NODES = 20_000
 MAX_DEPTH = 40
@@ -31,183 +77,16 @@ _LABEL_DEPTH = 6
 VISIBLE = "visible"
 ENCRYPTED = "encrypted"
 
-# Key classes, as bit flags: a key may be several things at once (`reasoning` names reasoning and its text).
-# WANT and MARK come from the caller's `extra`: a value rule may apply under the key (keep its token values),
-# a key rule fires on the key's name (keep the name).
-(ID, MODEL, TIME, SESSION, DECLARED, URL, REASONING, SECRET, STRONG_SECRET, TEXT, SUMMARY, TOOL, ARGS, WANT, MARK) = (
-    1 << i for i in range(15)
-)
-
-_ID_KEY = re.compile(r"^(?:id|ID|ref|uuid)$|[_\-.](?:id|ID|ref|uuid)$|[a-z0-9](?:Id|ID|Ref|Uuid)$")
-# Ids a runtime or a user mints for its own bookkeeping: never a provider's.
-_OWN_ID = re.compile(
-    r"^(?:session|conversation|conv|thread|trace|span|parent|project|user|org|workspace|run|task|turn|"
-    r"interaction|hook|prompt|agent|subagent|chat|client|install|device|machine|event|tenant|account|instance)",
-    re.IGNORECASE,
-)
-_MODEL_KEYS = frozenset(
-    {
-        "model",
-        "model_id",
-        "modelId",
-        "modelID",
-        "model_name",
-        "modelName",
-        "selectedModel",
-        "newModel",
-        "model_group",
-        "modelVersion",
-        "deployment_name",
-        "deploymentName",
-        "engine",
-    }
-)
-_TIME_KEYS = (
-    "timestamp",
-    "ts",
-    "time",
-    "at",
-    "created_at",
-    "createdAt",
-    "created",
-    "startTime",
-    "start_time",
-    "started_at",
-    "startedAt",
-    "date",
-    "datetime",
-    "when",
-    "event_time",
-    "eventTime",
-    "logged_at",
-)
-_TIME_RANK = {k: i for i, k in enumerate(_TIME_KEYS)}
-_SESSION_KEYS = frozenset(
-    {
-        "session_id",
-        "sessionId",
-        "sessionID",
-        "session",
-        "conversation_id",
-        "conversationId",
-        "conv",
-        "conv_id",
-        "convId",
-        "thread_id",
-        "threadId",
-        "chat_id",
-        "chatId",
-    }
-)
-_DECLARED_KEYS = frozenset(
-    {
-        "route",
-        "provider",
-        "providerID",
-        "providerId",
-        "provider_id",
-        "model_provider",
-        "custom_llm_provider",
-        "upstream",
-        "backend",
-        "served_by",
-        "gateway",
-        "via",
-    }
-)
-_URL_KEYS = frozenset(
-    {
-        "url",
-        "uri",
-        "base_url",
-        "baseURL",
-        "baseUrl",
-        "endpoint",
-        "api_base",
-        "apiBase",
-        "host",
-        "azure_endpoint",
-        "upstream_url",
-        "api_url",
-    }
-)
-_REASONING_KEYS = frozenset(
-    {
-        "reasoning",
-        "thinking",
-        "reasoning_content",
-        "reasoningContent",
-        "thought",
-        "thoughts",
-        "reasoningText",
-        "reasoning_text",
-        "reasoning_details",
-        "thinking_blocks",
-        "analysis",
-    }
-)
-_SECRET_KEYS = frozenset({"signature", "data", "sig", "blob", "opaque", "encrypted", "thinkingSignature"})
-_STRONG_SECRET_KEYS = frozenset(
-    {
-        "encrypted_content",
-        "encryptedContent",
-        "reasoningEncryptedContent",
-        "reasoningOpaque",
-        "redactedContent",
-        "encrypted_reasoning",
-        "reasoning_encrypted",
-    }
-)
-_TEXT_KEYS = frozenset({"text", "body", "content", "reasoning", "thinking", "thought", "value", "description"})
-_TOOL_KEYS = frozenset({"call_id", "tool_call_id", "toolCallId", "tool_use_id", "toolUseId"})
-# What a tool was called with: a `model` in there is what the agent asked for (a subagent's), not what ran.
-_ARGS_KEYS = frozenset({"arguments", "args", "input", "toolArgs", "function_args", "parameters", "tool_input"})
-_REASONING_KINDS = frozenset(
-    {
-        "reasoning",
-        "thinking",
-        "thought",
-        "thoughts",
-        "reasoning_text",
-        "reasoning_content",
-        "redacted_thinking",
-        "reasoning.text",
-        "reasoning.encrypted",
-        "analysis",
-    }
-)
-_REDACTED_KINDS = frozenset({"redacted_thinking", "reasoning.encrypted"})
-_TOOL_KINDS = frozenset({"tool_call", "function_call", "tool_use", "invoke", "call", "function", "custom_tool_call"})
 _BLOB = re.compile(r"[A-Za-z0-9+/=_\-:.]{16,}")
 _HOST = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*://)?(?:[^@/]*@)?([A-Za-z0-9.-]+\.[A-Za-z]{2,})(?::\d+)?(?:[/?#]|$)")
 _REASONING_FLAGS = REASONING | SECRET | STRONG_SECRET | TEXT
 _TOKEN_FLAGS = WANT | MODEL | TOOL | STRONG_SECRET | REASONING  # classes whose reading asks "one token?"
-_IN_REASONING, _IN_ARGS = 1, 2
-_FACT_FLAGS = (1 << 13) - 1  # every class but WANT and MARK
-_FLAGS: dict[str, int] = {}
+_IN_REASONING, _IN_RESPONSE = 1, 2
+# Every class a string value is read for (not WANT, MARK, RESPONSE, CONTENT).
+_FACT_FLAGS = (1 << 13) - 1 | TITLE
 # key -> class flags | WANT, when every token value is wanted. Bounded (20k keys).
 _ALL_WANTED: dict[str, int] = {}
 
-
-def key_flags(key: str) -> int:
-    found = _FLAGS.get(key)
-    if found is not None:
-        return found
-    flags = 0
-    if _ID_KEY.search(key) and not _OWN_ID.match(key):
-        flags |= ID
-    flags |= MODEL * (key in _MODEL_KEYS) | TIME * (key in _TIME_RANK) | SESSION * (key in _SESSION_KEYS)
-    flags |= DECLARED * (key in _DECLARED_KEYS) | URL * (key in _URL_KEYS) | REASONING * (key in _REASONING_KEYS)
-    flags |= SECRET * (key in _SECRET_KEYS) | STRONG_SECRET * (key in _STRONG_SECRET_KEYS)
-    flags |= TEXT * (key in _TEXT_KEYS) | SUMMARY * (key == "summary") | TOOL * (key in _TOOL_KEYS)
-    flags |= ARGS * (key in _ARGS_KEYS)
-    if len(_FLAGS) < 20_000:
-        _FLAGS[key] = flags
-    return flags
-
-
-def is_id_key(key: str) -> bool:
-    return bool(key_flags(key) & ID)
 
 
 def is_blob(value: str) -> bool:
@@ -220,9 +99,11 @@ class Shape:
     """What one record's walk found. Built once per record: slotted, with a plain constructor (a dataclass's
     default factories cost a call each)."""
 
-    leaves: list[tuple[str, str, str]]  # (parent key, key, value) of token values
+    leaves: list[tuple[int, str, str]]  # (ROLE_* bits, key, value) of token values
     marked: set[str]  # key names some key rule fires on (`extra` said MARK)
     labels: list[str]
+    served: list[str]  # the labels a response or assistant message gives as what served it
+    title: str | None
     timestamp: float | None
     session_id: str | None
     declared: str | None
@@ -230,11 +111,13 @@ class Shape:
     reasoning: set[str]
     tool_calls: int
     truncated: bool  # the walk hit one of its bounds
+    work: int  # parser events the walk cost: containers visited and list items looked at
 
     def __init__(self) -> None:
-        self.leaves, self.marked, self.labels, self.hosts, self.reasoning = [], set(), [], [], set()
-        self.timestamp = self.session_id = self.declared = None
-        self.tool_calls, self.truncated = 0, False
+        self.leaves, self.marked, self.labels, self.served, self.hosts = [], set(), [], [], []
+        self.reasoning = set()
+        self.timestamp = self.session_id = self.declared = self.title = None
+        self.tool_calls, self.truncated, self.work = 0, False, 0
 
 
 def _no_space(value: str) -> bool:
@@ -251,10 +134,16 @@ def host_of(value: str) -> str | None:
     return m.group(1).lower() if m else None
 
 
+def _replies(node: dict[str, Any]) -> bool:
+    """Whether a dict holds a provider's reply (its usage, choices, stop reason, an API object's type): only asked
+    where a model field or a bare `id` is."""
+    return not REPLY_MARKS.isdisjoint(node.keys()) or node.get("object") in REPLY_OBJECTS
+
+
 def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dict[str, int] | None = None) -> Shape:
     """Classify one record's JSON tree. Never raises; bounded in nodes, depth and collected values.
     `extra(key)` gives a key's WANT bit (values under it are worth keeping as leaves: some fingerprint rule
-    names that key) and MARK bit (a key rule fires on its name); without it every token value is kept and no
+    applies there) and MARK bit (a key rule fires on its name); without it every token value is kept and no
     key is marked. `info` is the caller's cache of key classes for that `extra` (the fingerprinter keeps one)."""
     shape = Shape()
     if not isinstance(record, dict | list):
@@ -263,9 +152,9 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
         info = _ALL_WANTED if extra is None else {}
     best_time: tuple[int, int] | None = None
     session_depth = _SHALLOW + 1
-    # (node, its key, depth, context bits: _IN_REASONING | _IN_ARGS)
+    # (node, its key, depth, context bits: _IN_REASONING | _IN_RESPONSE)
     queue: deque[tuple[Any, str, int, int]] = deque([(record, "", 0, 0)])
-    nodes = 0
+    nodes = items = 0
     leaves = shape.leaves
     info_of = info.get
     while queue:
@@ -278,12 +167,14 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
             if depth >= MAX_DEPTH:
                 shape.truncated = True
                 continue
+            items += len(node)
             pflags = _info(info, parent, extra) if parent else 0
+            roles = ROLE_ANY | (ROLE_ID | ROLE_TOOL_CALL) * (parent in TOOL_LISTS)
             for item in node:
                 if type(item) is str:
                     wanted = item and pflags & WANT and len(leaves) < MAX_LEAVES and len(item) <= MAX_VALUE
                     if wanted and _no_space(item):
-                        leaves.append(("", parent, item))
+                        leaves.append((roles | _ROLES_OF[pflags & _ROLE_FLAGS], parent, item))
                     if pflags & URL and len(shape.hosts) < 20 and (h := host_of(item)):
                         shape.hosts.append(h)
                 elif isinstance(item, dict | list):
@@ -295,17 +186,22 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
         if type(kind) is not str:
             kind = node.get("kind")
         kind = kind.lower() if type(kind) is str else ""
-        block = bool(ctx & _IN_REASONING) or kind in _REASONING_KINDS or node.get("thought") is True
-        in_args = ctx & _IN_ARGS
+        role = node.get("role")
+        if type(role) is not str:
+            role = ""
+        # Conversation: a prompt, a system message, a tool's output. Its own ids and times are read, nothing below.
+        talk = role in CONVERSATION_ROLES or kind in RESULT_KINDS
+        block = bool(ctx & _IN_REASONING) or kind in REASONING_KINDS or node.get("thought") is True
+        reply = bool(ctx & _IN_RESPONSE) or role in ASSISTANT_ROLES or kind in RESPONSE_KINDS
         if kind:
-            if kind in _REDACTED_KINDS:
+            if kind in REDACTED_KINDS:
                 shape.reasoning.add(ENCRYPTED)
-            if kind in _TOOL_KINDS:
+            if kind in TOOL_KINDS:
                 shape.tool_calls += 1
         visible = secret = False
         below = depth + 1
         # The context a child under a key of no class inherits (most keys): this node's, unchanged.
-        plain = _IN_REASONING * block | in_args
+        plain = _IN_REASONING * block | _IN_RESPONSE * reply
         for key, value in node.items():
             flags = info_of(key)
             if flags is None:
@@ -313,6 +209,8 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
             kind_of = type(value)
             if not flags:  # most values: nothing to read here, only children to walk
                 if kind_of is dict or kind_of is list:
+                    if talk:
+                        continue
                     if depth < MAX_DEPTH:
                         queue.append((value, key, below, plain))
                     else:
@@ -329,11 +227,19 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
                     len(value) <= MAX_VALUE and _no_space(value)
                 )
                 if token and flags & WANT and len(leaves) < MAX_LEAVES:
-                    leaves.append((parent, key, value))
+                    roles = _ROLES_OF[flags & _ROLE_FLAGS]
+                    if flags & ID:
+                        if flags & TOOL or kind in TOOL_KINDS or parent in TOOL_LISTS:
+                            roles |= ROLE_TOOL_CALL
+                        elif key in RESPONSE_ID_KEYS and (reply or key != "id" or _replies(node)):
+                            roles |= ROLE_RESPONSE
+                    leaves.append((roles, key, value))
                 if not flags & _FACT_FLAGS:
                     continue
-                if flags & MODEL and token and depth <= _LABEL_DEPTH and len(value) <= 120 and not in_args:
-                    _add_label(shape, value)
+                if flags & MODEL and token and depth <= _LABEL_DEPTH and len(value) <= 120:
+                    _add_label(shape, value, reply or key in SERVED_KEYS or _replies(node))
+                if flags & TITLE and depth <= _SHALLOW and shape.title is None and not talk:
+                    shape.title = value.strip()[:200] or None
                 if flags & TIME and depth <= _SHALLOW:
                     best_time = _better_time(shape, best_time, key, depth, value)
                 if depth < session_depth and (
@@ -347,16 +253,20 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
                     shape.hosts.append(h)  # `upstream: https://x.openai.azure.com/…` names a host too
                 if flags & TOOL and token:
                     shape.tool_calls += 1
-                if flags & _REASONING_FLAGS:
+                if flags & _REASONING_FLAGS and not talk:
                     state = _reasoning_of(flags, block, token, value)
                     visible = visible or state == VISIBLE
                     secret = secret or state == ENCRYPTED
+                if flags & TEXT and not block and not talk and value.find(THINK_TAG, 0, THINK_WINDOW) != -1:
+                    visible = True  # `<think>…</think>` inline: a reasoning model's text, readable
             elif kind_of is dict or kind_of is list:
+                if talk or flags & (ARGS | CONTENT):
+                    continue  # conversation: a tool's arguments or output, a prompt
                 if depth < MAX_DEPTH:
-                    reasoning = (block or bool(flags & REASONING)) and not flags & SUMMARY
+                    reasoning = block or bool(flags & REASONING)
                     if flags & REASONING and kind_of is list and value and key == "thoughts":
                         visible = True  # Gemini CLI's summarized thoughts
-                    child = _IN_REASONING * reasoning | (_IN_ARGS if in_args or flags & ARGS else 0)
+                    child = _IN_REASONING * reasoning | _IN_RESPONSE * (reply or bool(flags & RESPONSE))
                     queue.append((value, key, below, child))
                 else:
                     shape.truncated = True
@@ -365,11 +275,34 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
                     best_time = _better_time(shape, best_time, key, depth, value)
                 elif flags & SESSION and depth < session_depth and kind_of is int:
                     shape.session_id, session_depth = str(value), depth
+        items += len(node)
         if visible:
             shape.reasoning.add(VISIBLE)
         elif secret:
             shape.reasoning.add(ENCRYPTED)
+    shape.work = nodes + items
+    if VISIBLE in shape.reasoning:
+        # A record that shows its reasoning (a thinking block beside its signature, a summary beside the encrypted
+        # item) is visible: encrypted means nothing of it can be read.
+        shape.reasoning.discard(ENCRYPTED)
     return shape
+
+
+def _key_roles(flags: int) -> int:
+    """The roles a value plays by its key's class alone (and on every leaf, `any`): an id, a signature slot, a
+    model field."""
+    return ROLE_ANY | ROLE_ID * bool(flags & ID) | ROLE_SIGNATURE * bool(flags & (SECRET | STRONG_SECRET)) | (
+        ROLE_MODEL * bool(flags & MODEL)
+    )
+
+
+_ROLE_FLAGS = ID | SECRET | STRONG_SECRET | MODEL
+# Every combination of the key classes that give a role, looked up per leaf (the bit arithmetic done once).
+_ROLES_OF = {
+    combo: _key_roles(combo)
+    for combo in range(_ROLE_FLAGS + 1)
+    if combo & ~_ROLE_FLAGS == 0
+}
 
 
 def _info(info: dict[str, int], key: str, extra: Callable[[str], int] | None) -> int:
@@ -382,9 +315,11 @@ def _info(info: dict[str, int], key: str, extra: Callable[[str], int] | None) ->
     return found
 
 
-def _add_label(shape: Shape, value: str) -> None:
+def _add_label(shape: Shape, value: str, served: bool) -> None:
     if len(shape.labels) < MAX_LABELS and value not in shape.labels:
         shape.labels.append(value)
+    if served and len(shape.served) < MAX_LABELS and value not in shape.served:
+        shape.served.append(value)
 
 
 def _reasoning_of(flags: int, block: bool, token: bool, value: str) -> str | None:
@@ -405,7 +340,7 @@ def _better_time(
     shape: Shape, best: tuple[int, int] | None, key: str, depth: int, value: Any
 ) -> tuple[int, int] | None:
     """Keep the shallowest time, and at one depth the key that most often means "when this happened"."""
-    rank = (depth, _TIME_RANK[key])
+    rank = (depth, TIME_RANK[key])
     if best is not None and rank >= best:
         return best
     seconds = parse_time(value)

@@ -11,8 +11,11 @@ counted and not fetched.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+
+from scanner.model import SkipReason
+from scanner.sessions.reader import ReadNotes, Record
 
 MAX_VALUE = 4 << 20  # bytes of one fetched value
 # Longest string or blob SQLite may make or load: above MAX_VALUE so that a stored value over it is refused by
@@ -41,6 +44,18 @@ class _Budget:
         return 0
 
 
+def _rollback_journal(data: bytes) -> bytes:
+    """The database as a rollback-journal file: SQLite will not open an in-memory image of a WAL-mode database
+    (header bytes 18-19 = 2), and what its `-wal` file holds beside it is not part of this file anyway."""
+    if data[18:20] == b"\x02\x02":
+        return data[:18] + b"\x01\x01" + data[20:]
+    return data
+
+
+def _lenient_text(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace")
+
+
 def _pragma_int(con: sqlite3.Connection, pragma: str) -> int:
     row = con.execute(f"PRAGMA {pragma}").fetchone()
     return int(row[0]) if row else 0
@@ -50,6 +65,8 @@ def _pragma_int(con: sqlite3.Connection, pragma: str) -> int:
 def open_store(data: bytes, budget: int = WORK_BUDGET) -> Iterator[sqlite3.Connection]:
     """A query-only, in-memory connection over `data`; raises StoreBudgetExceeded when the work budget ran out."""
     con = sqlite3.connect(":memory:")
+    # A target's text need not be UTF-8 (its schema's or a row's): undecodable bytes become U+FFFD, never an error.
+    con.text_factory = _lenient_text
     # The heap limit is process-wide in SQLite: set for this read, put back after.
     previous_heap = _pragma_int(con, "hard_heap_limit")
     meter = _Budget(budget)
@@ -57,7 +74,7 @@ def open_store(data: bytes, budget: int = WORK_BUDGET) -> Iterator[sqlite3.Conne
         con.execute(f"PRAGMA hard_heap_limit = {len(data) + _HEAP_SLACK}")
         con.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_LENGTH)
         con.setlimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, 1 << 20)
-        con.deserialize(data)
+        con.deserialize(_rollback_journal(data))
         con.execute("PRAGMA temp_store = MEMORY")
         con.execute("PRAGMA query_only = ON")
         con.execute("PRAGMA trusted_schema = OFF")
@@ -75,6 +92,21 @@ def open_store(data: bytes, budget: int = WORK_BUDGET) -> Iterator[sqlite3.Conne
         with sqlite3.connect(":memory:") as reset:
             reset.execute(f"PRAGMA hard_heap_limit = {previous_heap}")
         reset.close()
+
+
+def read_store(
+    data: bytes, budget: int, notes: ReadNotes, rows: Callable[[sqlite3.Connection], Iterator[Record]]
+) -> Iterator[Record]:
+    """The records `rows` reads from the store; a budget overrun or a store that will not open or read (corrupt,
+    a value past SQLite's own limits) ends the read with a recorded skip, what was read before it kept."""
+    try:
+        with open_store(data, budget) as con:
+            yield from rows(con)
+    except StoreBudgetExceeded as exc:
+        notes.limit(SkipReason.BUDGET_EXCEEDED, f"SQLite store: {exc}")
+    except (sqlite3.Error, MemoryError, OverflowError, UnicodeDecodeError) as exc:
+        # UnicodeDecodeError: SQLite's message about a malformed schema quotes its bytes, which need not be UTF-8.
+        notes.limit(SkipReason.PARSE_ERROR, f"SQLite store not readable: {type(exc).__name__}: {str(exc)[:200]}")
 
 
 def is_table(con: sqlite3.Connection, name: str) -> bool:

@@ -16,13 +16,14 @@ import os
 import stat
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from os import stat_result
 
 from scanner.model import Skip, SkipReason, TargetInfo
 from scanner.targets.base import FileEntry, ReadFailure, ReadResult
 from scanner.targets.hostfs import Filesystem, Handle, HostFilesystem
+from scanner.targets.pathglob import PathFilter
 from scanner.textsafe import display_path
 
 MAX_SYMLINK_HOPS = 40
@@ -44,6 +45,7 @@ class WalkOptions:
     one_file_system: bool = False
     # Inside paths never entered, with why (a live root's /proc, /sys and network mounts, by fstype).
     exclude: tuple[tuple[str, str], ...] = ()
+    paths: PathFilter = PathFilter()  # --exclude and --skip-dirs
 
 
 class _Unresolvable(Exception):
@@ -290,6 +292,19 @@ class DirectoryTarget:
             yield Skip(display_path(top.inside), SkipReason.READ_ERROR, exc.strerror or str(exc))
             return
         self._current = top
+        try:
+            yield from self._entries(frames, entries, linked, visited)
+        except OSError as exc:  # an entry's stat failed past the listing (an I/O error): the rest is not walked
+            yield Skip(display_path(top.inside), SkipReason.READ_ERROR, f"listing cut: {exc.strerror or exc}")
+
+    def _entries(
+        self,
+        frames: list[_Frame],
+        entries: Iterable[tuple[str, stat_result]],
+        linked: deque[tuple[str, str, _Key]],
+        visited: set[_Key],
+    ) -> Iterator[FileEntry | Skip]:
+        top = frames[-1]
         at_root = top.inside == "/"
         for name, st in entries:
             inside = _join(top.inside, name)
@@ -300,6 +315,10 @@ class DirectoryTarget:
                 yield Skip(display_path(inside), SkipReason.PSEUDO_FILESYSTEM, "skipped by default")
                 continue
             mode = st.st_mode
+            left_out = self.options.paths.why(inside, not stat.S_ISREG(mode)) if self.options.paths else None
+            if left_out:
+                yield Skip(display_path(inside), SkipReason.EXCLUDED, left_out)
+                continue
             if stat.S_ISLNK(mode):
                 yield from self._follow(frames, name, inside, linked, visited)
                 continue
@@ -338,7 +357,7 @@ class DirectoryTarget:
         return origin(inside_path) if origin is not None else None
 
     def read(self, entry: FileEntry, limit: int) -> ReadResult:
-        handle = self._open_entry(entry.path)
+        handle = self._open_walked(entry)
         try:
             return self._read_open(handle, limit)
         finally:
@@ -346,15 +365,33 @@ class DirectoryTarget:
 
     def read_window(self, entry: FileEntry, offset: int, size: int) -> bytes:
         # Opened afresh for each window, from the directory like `read`; pread keeps no offset.
-        handle = self._open_entry(entry.path)
+        handle = self._open_walked(entry)
         try:
             if not stat.S_ISREG(self.fs.fstat(handle).st_mode):
                 raise ReadFailure(SkipReason.CHANGED, "no longer a regular file")
-            return self.fs.pread(handle, size, offset)
+            data = self.fs.pread(handle, size, offset)
+            want = min(size, entry.size - offset)
+            if len(data) < want:
+                raise ReadFailure(SkipReason.READ_ERROR, f"short read: {len(data)} of {want} bytes at byte {offset}")
+            return data
         except OSError as exc:
             raise ReadFailure(SkipReason.READ_ERROR, exc.strerror or str(exc)) from None
         finally:
             self.fs.close(handle)
+
+    def _open_walked(self, entry: FileEntry) -> Handle:
+        """The walked file: from the directory the walk is listing, or by the identity the walk gave it where the
+        backend can (a disk image's inode, in a worker: nothing on the host is named by it), else by its path."""
+        by_identity = getattr(self.fs, "open_walked", None)
+        current = self._current
+        listed_here = current is not None and current.inside == (entry.path.rpartition("/")[0] or "/")
+        if by_identity is not None and not listed_here:
+            try:
+                handle: Handle = by_identity(entry)
+                return handle
+            except OSError:
+                pass  # not found as walked: by its path, as any backend
+        return self._open_entry(entry.path)
 
     def _open_entry(self, path: str) -> Handle:
         """The walked file at `path` (a resolved inside path), opened from its directory; no link is followed."""
@@ -384,17 +421,23 @@ class DirectoryTarget:
             st = self.fs.fstat(handle)
             if not stat.S_ISREG(st.st_mode):
                 raise ReadFailure(SkipReason.CHANGED, "no longer a regular file")
-            # One read of the whole (capped) file, then one that sees EOF: no chunk copies for the usual case.
+            # One read of the whole (capped) file; a short read past its size is its end: no chunk copies and no
+            # read that returns nothing, for the usual case.
             # Files that report size 0 (pseudo files) are read in 64 KiB steps up to the cap.
             chunks: list[bytes] = []
             got = 0
             want = min(limit, st.st_size + 1)
             while got < limit:
-                chunk = self.fs.read(handle, min(limit - got, max(want - got, 1 << 16)))
+                asked = min(limit - got, max(want - got, 1 << 16))
+                chunk = self.fs.read(handle, asked)
                 if not chunk:
                     break
                 chunks.append(chunk)
                 got += len(chunk)
+                if len(chunk) < asked and 0 < st.st_size <= got:
+                    break  # a short read past the size fstat gave: the end, without a read that returns nothing
+            if got < min(limit, st.st_size):  # the file says it holds more: never a silent 0-byte or cut file
+                raise ReadFailure(SkipReason.READ_ERROR, f"short read: {got} of {st.st_size} bytes")
             data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
             return ReadResult(data, got >= limit and st.st_size > limit)
         except OSError as exc:
@@ -534,9 +577,13 @@ def _climbs_above(depth: int, link: str) -> bool:
 
 def _entry_or_skip(inside: str, st: stat_result, via: str | None) -> FileEntry | Skip:
     mode = st.st_mode
+    if stat.S_ISREG(mode) and st.st_size < SPARSE_MIN_SIZE:  # the common case, decided in one test
+        return FileEntry(inside, st.st_size, mode, st.st_uid, st.st_gid, via, st.st_dev, st.st_ino, st.st_nlink)
     # A skip names what the walk met: the symlink, when the file was reached through one.
     shown = display_path(via or inside)
     to = f" (-> {display_path(inside)})" if via else ""
+    if not stat.S_IFMT(mode):  # a backend lists a name whose inode it cannot read (a damaged image)
+        return Skip(shown, SkipReason.READ_ERROR, "its inode cannot be read" + to)
     if stat.S_ISFIFO(mode):
         return Skip(shown, SkipReason.FIFO, "named pipe" + to)
     if stat.S_ISSOCK(mode):

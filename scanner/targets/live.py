@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from scanner.model import Skip
 from scanner.targets.base import FileEntry, ReadResult
 from scanner.targets.directory import DirectoryTarget, WalkOptions
+from scanner.targets.pathglob import PathFilter
 
 # Kernel and virtual filesystems: their "files" are live state (and reading some has side effects).
 PSEUDO_FS = frozenset(
@@ -73,10 +74,12 @@ def live_target(
     one_file_system: bool = True,
     include_pseudo: bool = False,
     mounts: list[tuple[str, str]] | None = None,
+    paths: PathFilter | None = None,
 ) -> DirectoryTarget:
     """The filesystem part of a live audit. `root` is `/` except in tests, which point it at a tree of their own."""
     table = read_mounts() if mounts is None else mounts
-    options = WalkOptions(include_pseudo, one_file_system, excluded_mounts(table, root, include_pseudo))
+    options = WalkOptions(include_pseudo, one_file_system, excluded_mounts(table, root, include_pseudo),
+                          paths or PathFilter())
     return DirectoryTarget(root, options, kind="live")
 
 

@@ -13,7 +13,7 @@ import itertools
 import os
 import stat
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from scanner.targets.hostfs import Handle
 
@@ -34,7 +34,7 @@ class Bytes:
         return self.data[offset : offset + size]
 
 
-@dataclass
+@dataclass(slots=True)  # a container image holds tens of thousands: no per-node __dict__
 class Node:
     mode: int  # st_mode with the file type bits
     uid: int = 0
@@ -46,6 +46,7 @@ class Node:
     children: dict[str, Node] = field(default_factory=dict)  # a directory's entries
     origin: str | None = None  # where the node came from (a container layer's digest)
     ino: int = 0
+    layer: int = -1  # the index of the container layer that gave it; -1: a directory only implied by others
 
 
 _inodes = itertools.count(1)
@@ -107,6 +108,17 @@ class MemoryFilesystem:
         self.root = root
         self._open: dict[int, tuple[Node, int]] = {}  # handle -> (node, read position)
         self._next = itertools.count(3)
+        # Regular files by inode: (mode, size, content, origin). A forked worker opens a walked file from here and
+        # never touches the tree's nodes, whose pages it would otherwise copy (a reference count is a write).
+        self._known: dict[int, tuple[int, int, Content | None, str | None]] = {}
+        self._recent: tuple[str, str | None] = ("", None)  # the last file opened by identity, and its origin
+        pending = [root]
+        while pending:
+            for child in pending.pop().children.values():
+                if stat.S_ISDIR(child.mode):
+                    pending.append(child)
+                elif stat.S_ISREG(child.mode):
+                    self._known[child.ino] = (child.mode, child.size, child.content, child.origin)
 
     def _node(self, handle: Handle) -> Node:
         try:
@@ -182,8 +194,19 @@ class MemoryFilesystem:
     def close(self, handle: Handle) -> None:
         self._open.pop(handle, None)
 
+    def open_walked(self, entry: Any) -> Handle:
+        """A walked regular file by its inode (a `FileEntry`'s `ino`), without a path lookup through the tree."""
+        known = self._known.get(entry.ino)
+        if known is None or not stat.S_ISREG(entry.mode):
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT))
+        mode, size, content, origin = known
+        self._recent = (entry.path, origin)
+        return self._handle(Node(mode, size=size, content=content, origin=origin, ino=entry.ino))
+
     def origin_of(self, inside: str) -> str | None:
         """The origin (layer) of the node at a resolved inside path, for locations."""
+        if inside == self._recent[0]:
+            return self._recent[1]
         node = self.root
         for part in (p for p in inside.split("/") if p):
             found = node.children.get(part)

@@ -31,10 +31,6 @@ class TargetKind(str, Enum):
     DISK = "disk"
 
 
-# Magic numbers of the disk image formats users hold (at offset 0, or the VHD footer at the end).
-_DISK_MAGIC = ((b"QFI\xfb", "qcow2"), (b"KDMV", "vmdk"), (b"# Disk DescriptorFile", "vmdk"), (b"vhdxfile", "vhdx"))
-
-
 @dataclass
 class OpenedTarget:
     target: Target
@@ -44,31 +40,10 @@ class OpenedTarget:
     close: Callable[[], None] = field(default=lambda: None)
 
 
-# A bare filesystem or LVM image (no partition table) is a raw disk too: (offset, magic).
-_RAW_MAGIC = ((1080, b"\x53\xef"), (0, b"XFSB"), (65600, b"_BHRfS_M"), (512, b"LABELONE"))
-
-
 def _disk_format(path: str) -> str | None:
-    try:
-        with open(path, "rb") as f:
-            start = f.read(65608)
-            head = start[:512]
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            f.seek(max(0, size - 512))
-            tail = f.read(512)
-    except OSError:
-        return None
-    for magic, fmt in _DISK_MAGIC:
-        if head.startswith(magic):
-            return fmt
-    if tail.startswith(b"conectix"):
-        return "vhd"
-    if len(head) == 512 and head[510:512] == b"\x55\xaa":
-        return "raw"
-    if any(start[o : o + len(m)] == m for o, m in _RAW_MAGIC):
-        return "raw"
-    return None
+    from scanner.targets.disk import sniff_disk  # the format by its magic; dissect is not imported for it
+
+    return sniff_disk(path)
 
 
 def detect_kind(path: str) -> TargetKind | None:
@@ -103,7 +78,8 @@ def open_target(
     if kind is TargetKind.DISK:
         from scanner.targets.disk import open_disk  # dissect (AGPL, the images extra) only for disk images
 
-        return OpenedTarget(open_disk(path, _disk_format(path) or "raw", options, allow_backing))
+        disk = open_disk(path, _disk_format(path) or "raw", options, allow_backing)
+        return OpenedTarget(disk, close=disk.close)
     image = open_container(path, platform, options)
     settings = (
         (f"{CONFIG_LOCATION}/Env", image.env, True),

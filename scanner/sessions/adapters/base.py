@@ -27,6 +27,7 @@ class Facts:
     labels: tuple[str, ...] = ()
     declared: str | None = None  # provider / route text the agent wrote (`azure`, `amazon-bedrock`, …)
     parent_session_id: str | None = None
+    title: str | None = None
 
 
 class Adapter(Protocol):
@@ -108,10 +109,22 @@ def labels(*values: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(v for v in (text(x, 120) for x in values) if v))
 
 
+# File names that say what a file is, not which session: the folder holding it names the session
+# (`~/.kimi/sessions/<id>/context.jsonl`, `…/<id>/messages.json`).
+_GENERIC_STEMS = frozenset(
+    {"context", "session", "messages", "history", "events", "transcript", "conversation", "chat", "log", "wire"}
+)
+
+
 def stem(path: str) -> str:
-    name = path.rsplit("/", 1)[-1]
+    """A log's own name without its suffixes: its session id when the records name none. A generic file name
+    (`context.jsonl`) is qualified by its folder's name."""
+    parts = path.rsplit("/", 2)
+    name = parts[-1]
     for suffix in (".gz", ".jsonl", ".json", ".ndjson"):
         name = name.removesuffix(suffix)
+    if name.lower() in _GENERIC_STEMS and len(parts) == 3 and parts[1]:
+        return f"{parts[1]}/{name}"
     return name
 
 

@@ -14,7 +14,7 @@ class ClaudeCode(Passthrough):
 
     def claims(self, path: str, first: dict[str, Any]) -> bool:
         if "/.claude/projects/" in path:
-            return True
+            return "type" in first or "message" in first  # a subagent's `.meta.json` beside them is not an event
         # Qwen Code writes the same envelope (sessionId, type, uuid) around Gemini-style `parts` and
         # `systemPayload` telemetry: not Claude Code's records.
         gemini_like = "systemPayload" in first or isinstance(dig(first, "message", "parts"), list)

@@ -1,7 +1,8 @@
 """Any other agent's log, read by the shape of its records (`scanner.sessions.shape`): a session id, a time,
 model labels, a parent session and the route or provider the runtime wrote, under whatever keys and at
 whatever nesting the agent chose. A stored document that holds its records in one list (`history`,
-`messages`, `events`, `trajectory`, …) is read as those records."""
+`messages`, `events`, `trajectory`, …) is read as those records. A proxy's request log that keeps a request or
+response body as text (JSON, gzip or base64) has that body read as the JSON it holds."""
 
 from __future__ import annotations
 
@@ -9,12 +10,16 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from scanner.sessions.adapters.base import Facts, State, labels, stem, text
+from scanner.sessions.bodies import decode_body
 
 if TYPE_CHECKING:  # the shape module imports the adapters' helpers
     from scanner.sessions.shape import Shape
 
 _RECORD_LISTS = ("history", "messages", "events", "trajectory", "items", "turns", "entries", "records", "steps")
 _MAX_EXPANDED = 200_000
+# Keys under which a proxy or a logger keeps an HTTP body as text.
+_BODY_KEYS = ("response_body", "request_body", "responseBody", "requestBody", "response", "body")
+_MAX_BODY = 1 << 20
 
 
 class Generic:
@@ -34,7 +39,7 @@ class Generic:
                     yield rest
                 yield from (x for x in value[key][:_MAX_EXPANDED] if isinstance(x, dict))
                 return
-        yield value
+        yield _with_bodies(value)
 
     def facts(self, value: dict[str, Any], state: State) -> Facts:
         shape: Shape | None = state.get("shape")
@@ -49,6 +54,20 @@ class Generic:
             declared=shape.declared,
             parent_session_id=text(value.get("parent_session_id")) or text(value.get("parentSessionId")),
         )
+
+
+def _with_bodies(value: dict[str, Any]) -> dict[str, Any]:
+    """The record with each body its log keeps as text read to JSON (the record itself when none is)."""
+    out = value
+    for key in _BODY_KEYS:
+        raw = value.get(key)
+        if type(raw) is str and 16 <= len(raw) <= _MAX_BODY:
+            decoded = decode_body(raw, _MAX_BODY)
+            if decoded is not None:
+                if out is value:
+                    out = dict(value)
+                out[key] = decoded
+    return out
 
 
 def _records(value: Any) -> bool:

@@ -1,15 +1,15 @@
 """LiteLLM spend logs (`LiteLLM_SpendLogs` rows exported as JSON / JSONL, or a custom logger's output):
 `custom_llm_provider` and `api_base` say where each request went, `model_group` is the public alias, and
-`response` holds the upstream response (sometimes as a JSON string, parsed here when small)."""
+`response` holds the upstream response (a JSON string, gzip or base64 as a logger wrote it: read when small).
+A row is one request: rows without a session id are the log file's one session, each row attributed alone."""
 
 from __future__ import annotations
 
-import contextlib
-import json
 from collections.abc import Iterator
 from typing import Any
 
 from scanner.sessions.adapters.base import Facts, State, labels, parse_time, text
+from scanner.sessions.bodies import decode_body
 
 _MAX_EMBEDDED = 1 << 20
 
@@ -24,14 +24,15 @@ class LiteLLM:
         out = dict(value)
         for key in ("response", "messages"):
             raw = out.get(key)
-            if isinstance(raw, str) and raw.lstrip().startswith(("{", "[")) and len(raw) <= _MAX_EMBEDDED:
-                with contextlib.suppress(ValueError):
-                    out[key] = json.loads(raw)
+            if isinstance(raw, str) and len(raw) <= _MAX_EMBEDDED:
+                decoded = decode_body(raw, _MAX_EMBEDDED)
+                if decoded is not None:
+                    out[key] = decoded
         yield out
 
     def facts(self, value: dict[str, Any], state: State) -> Facts:
         return Facts(
-            session_id=text(value.get("session_id")) or text(value.get("request_id")),
+            session_id=text(value.get("session_id")),
             timestamp=parse_time(value.get("startTime")),
             labels=labels(value.get("model_group"), value.get("model")),
             declared=text(value.get("custom_llm_provider")),

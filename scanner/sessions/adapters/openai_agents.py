@@ -13,10 +13,10 @@ from typing import Any
 from scanner.model import SkipReason
 from scanner.sessions.adapters.base import Facts, Passthrough, State, dig, labels, obj, parse_time, text
 from scanner.sessions.reader import ReadNotes, Record
-from scanner.sessions.sqlite_store import MAX_VALUE, WORK_BUDGET, StoreBudgetExceeded, capped, is_table, open_store
+from scanner.sessions.sqlite_store import MAX_VALUE, WORK_BUDGET, capped, is_table, read_store
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
-MAX_ROWS = 200_000
+MAX_ROWS = 20_000  # rows (records) read per store: bounded work
 MAX_ROW = MAX_VALUE
 _SELECT = (
     f"SELECT {capped('session_id', 1024)}, {capped('message_data')}, {capped('created_at', 1024)} "
@@ -34,22 +34,10 @@ class OpenAIAgents(Passthrough):
         return "__agents_session" in first
 
     def read(self, data: bytes, notes: ReadNotes) -> Iterator[Record]:
-        try:
-            with open_store(data, self.budget) as con:
-                if not is_table(con, "agent_messages"):
-                    notes.extra.append("SQLite store has no agent_messages table (a view is never read)")
-                    return
-                for number, (session, raw, created) in enumerate(con.execute(_SELECT, (MAX_ROWS + 1,)), 1):
-                    if number > MAX_ROWS:
-                        notes.limit(SkipReason.CAP_REACHED, f"SQLite store: rows after the first {MAX_ROWS} not read")
-                        break
-                    record = _record(number, session, raw, created, notes)
-                    if record is not None:
-                        yield record
-        except StoreBudgetExceeded as exc:
-            notes.limit(SkipReason.BUDGET_EXCEEDED, str(exc))
-        except (sqlite3.Error, MemoryError) as exc:
-            notes.extra.append(f"SQLite store not readable: {type(exc).__name__}: {str(exc)[:200]}")
+        yield from read_store(data, self.budget, notes, lambda con: _rows(con, notes))
+        if notes.malformed:
+            detail = f"SQLite store: {notes.malformed} row(s) not JSON or over {MAX_ROW >> 20} MiB"
+            notes.limit(SkipReason.CAP_REACHED, detail)
 
     def expand(self, value: dict[str, Any], state: State) -> Iterator[dict[str, Any]]:
         yield value
@@ -61,6 +49,19 @@ class OpenAIAgents(Passthrough):
             timestamp=parse_time(value.get("__created")),
             labels=labels(dig(item, "provider_data", "model"), item.get("model")),
         )
+
+
+def _rows(con: sqlite3.Connection, notes: ReadNotes) -> Iterator[Record]:
+    if not is_table(con, "agent_messages"):
+        notes.limit(SkipReason.CAP_REACHED, "SQLite store: agent_messages is no table (a view is never read)")
+        return
+    for number, (session, raw, created) in enumerate(con.execute(_SELECT, (MAX_ROWS + 1,)), 1):
+        if number > MAX_ROWS:
+            notes.limit(SkipReason.CAP_REACHED, f"SQLite store: rows after the first {MAX_ROWS} not read")
+            break
+        record = _record(number, session, raw, created, notes)
+        if record is not None:
+            yield record
 
 
 def _record(number: int, session: object, raw: object, created: object, notes: ReadNotes) -> Record | None:

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from scanner.model import ImageInfo, ImageLayer, Skip, TargetInfo
 from scanner.targets.container.blobs import BlobStore
 from scanner.targets.container.errors import ImageError
-from scanner.targets.container.layers import open_layer
-from scanner.targets.container.layout import read_image
+from scanner.targets.container.layout import LayerRef, read_image
+from scanner.targets.container.spool import Spool
 from scanner.targets.container.squash import Layer, squash
 from scanner.targets.directory import DirectoryTarget, WalkOptions
 from scanner.targets.memfs import MemoryFilesystem
@@ -33,8 +33,10 @@ class ContainerImage:
     command: tuple[str, ...]  # entrypoint then cmd
     skips: tuple[Skip, ...]  # layers that could not be read whole
     store: BlobStore
+    spool: Spool
 
     def close(self) -> None:
+        self.spool.close()
         self.store.close()
 
 
@@ -53,13 +55,20 @@ def is_container_image(path: str) -> bool:
     try:
         with tarfile.open(path, mode="r:") as tar:
             for n, member in enumerate(tar):
-                if member.name.lstrip("./") in ("manifest.json", "index.json", "oci-layout"):
+                if _image_member(member.name):
                     return True
                 if n > 10_000:
                     break
     except (tarfile.TarError, OSError, EOFError):
-        return False
+        return False  # not a tar; a cut one whose first members are an image's said so above
     return False
+
+
+def _image_member(name: str) -> bool:
+    """A member only an image archive holds (docker save writes manifest.json last: a cut archive has blobs)."""
+    name = name.lstrip("./")
+    return name in ("manifest.json", "index.json", "oci-layout", "repositories") or name.startswith("blobs/") \
+        or name.endswith("/layer.tar")
 
 
 def open_container(path: str, platform: str = DEFAULT_PLATFORM, options: WalkOptions | None = None) -> ContainerImage:
@@ -67,23 +76,23 @@ def open_container(path: str, platform: str = DEFAULT_PLATFORM, options: WalkOpt
         store = BlobStore(path)
     except OSError as exc:
         raise ImageError(f"{path}: {exc.strerror or exc}") from None
+    spool = Spool()
     try:
         ref = read_image(store, platform)
-        layers = [Layer(r.digest, open_layer(store.blob(r.blob))) for r in ref.layers]
-        root, skips = squash(layers)
+        layers = [_layer(store, r) for r in ref.layers]
+        root, skips, states = squash(layers, spool)
     except BaseException:
+        spool.close()
         store.close()
         raise
+    described = tuple(
+        ImageLayer(r.digest, r.media_type, r.size, state.status, state.detail)
+        for r, state in zip(ref.layers, states, strict=True)
+    )
     info = TargetInfo(
         kind="container-image",
         location=path,
-        image=ImageInfo(
-            ref.format,
-            ref.digest,
-            ref.platform,
-            tuple(ImageLayer(r.digest, r.media_type, r.size) for r in ref.layers),
-            ref.tags,
-        ),
+        image=ImageInfo(ref.format, ref.digest, ref.platform, described, ref.tags),
     )
     target = DirectoryTarget(path, options, kind="container-image", fs=MemoryFilesystem(root))
     target.info = info
@@ -91,7 +100,16 @@ def open_container(path: str, platform: str = DEFAULT_PLATFORM, options: WalkOpt
     env = tuple(_pair(e) for e in config.get("Env") or [] if isinstance(e, str))
     labels = tuple(sorted((str(k), str(v)) for k, v in (config.get("Labels") or {}).items()))
     command = tuple(str(x) for x in (config.get("Entrypoint") or []) + (config.get("Cmd") or []))
-    return ContainerImage(target, env, labels, command, tuple(skips), store)
+    return ContainerImage(target, env, labels, command, tuple(skips), store, spool)
+
+
+def _layer(store: BlobStore, ref: LayerRef) -> Layer:
+    """A layer with its blob; one the image does not hold (a cut archive, a missing or refused file) is a layer
+    that fails when it is read, so the layers around it are still read."""
+    try:
+        return Layer(ref.digest, store.blob(ref.blob), ref.check)
+    except ImageError as exc:
+        return Layer(ref.digest, None, ref.check, str(exc))
 
 
 def _pair(assignment: str) -> tuple[str, str]:

@@ -1,159 +1,269 @@
-"""A layer blob read as the tar stream it holds: plain, gzip or zstd, inflated on demand and bounded.
+"""A layer blob read once, forward, as the tar stream it holds: one bounded reader for plain, gzip and zstd layers.
 
-A gzip layer keeps checkpoints (a copy of the inflater every CHECKPOINT bytes of output), so reading any file of
-it later costs at most one checkpoint's span of inflation, never a pass from the start: the walk reads files in
-path order, not in the layer's order. A zstd layer reads forward and restarts only on a backward read. Inflation
-is capped in bytes and in ratio: a bomb stops at the cap, which is reported, never trusted.
+Whatever the compression, the bytes of tar stream a layer may give are capped by one rule (at most MAX_RATIO times
+the blob past MIN_FOR_RATIO, never past MAX_INFLATED), inflated a chunk at a time: a bomb stops at the cap, which
+is reported, never trusted. The blob's bytes (or, for an old `docker save` layer, the tar stream's) are hashed as
+they are read and checked against the digest the manifest gives when the stream ends: a flipped byte, a cut blob
+or a bad compressed stream is a `LayerFailure` naming what went wrong. zstd is the standard library's
+`compression.zstd` (Python 3.14), or its backport (the `images` extra).
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
+import queue
+import sys
+import threading
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
-from scanner.formats.positional import PositionalFile
 from scanner.targets.base import DecompressionLimit
 from scanner.targets.container.blobs import Range
 from scanner.targets.container.errors import ImageError
 
-CHECKPOINT = 8 << 20
 CHUNK = 1 << 20
-MAX_INFLATED = 64 << 30  # bytes of tar stream one layer may inflate to
-MAX_RATIO = 200  # ... and no more than this many times its compressed size (past MIN_FOR_RATIO)
+MAX_INFLATED = 64 << 30  # bytes of tar stream one layer may give
+MAX_RATIO = 200  # ... and no more than this many times its blob's size (past MIN_FOR_RATIO)
 MIN_FOR_RATIO = 256 << 20
-ZSTD_MAX_WINDOW = 1 << 27
+ZSTD_MAX_WINDOW_LOG = 27  # 128 MiB: zstd's own default cap for a decoder's window
+_GZIP, _ZSTD = b"\x1f\x8b", b"\x28\xb5\x2f\xfd"
 
 
-class LayerBytes(Protocol):
-    compression: str
+class LayerFailure(Exception):
+    """A layer's stream is damaged or does not match its digest; `detail` says how, for its skip."""
 
-    def read_at(self, offset: int, size: int) -> bytes: ...
-
-
-@dataclass
-class PlainLayer:
-    raw: Range
-    compression: str = "none"
-
-    def read_at(self, offset: int, size: int) -> bytes:
-        return self.raw.read_at(offset, size)
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
 
 
-class _Inflater:
-    """One forward-only inflation of the blob from a given state (gzip members handled, multi-member too)."""
+@dataclass(frozen=True)
+class Digest:
+    """What a layer must hash to: its blob (`of_blob`), or for an old `docker save` layer its tar stream."""
 
-    def __init__(
-        self, raw: Range, kind: str, pos_in: int = 0, state: Any = None, pos_out: int = 0, pending: bytes = b""
-    ) -> None:
-        self.raw, self.kind = raw, kind
-        self.pos_in, self.pos_out = pos_in, pos_out
-        self.pending = pending  # compressed bytes taken from the blob but not yet consumed
-        self.state = state if state is not None else self._new()
-        self.done = False
-
-    def _new(self) -> Any:
-        if self.kind == "gzip":
-            return zlib.decompressobj(16 + zlib.MAX_WBITS)
-        try:
-            import zstandard
-        except ImportError:
-            raise ImageError("a zstd layer needs the zstandard package: pip install 'modelcensus[images]'") from None
-        return zstandard.ZstdDecompressor(max_window_size=ZSTD_MAX_WINDOW).decompressobj()
-
-    def step(self, want: int) -> bytes:
-        """Up to `want` more bytes of output; b"" at the end."""
-        while not self.done:
-            if not self.pending:
-                self.pending = self.raw.read_at(self.pos_in, CHUNK)
-                self.pos_in += len(self.pending)
-                if not self.pending:
-                    self.done = True
-                    break
-            out: bytes  # zlib's and zstandard's decompressobj both give bytes (the state is typed Any)
-            if self.kind == "gzip":
-                try:
-                    out = self.state.decompress(self.pending, want)
-                except zlib.error as exc:
-                    raise ImageError(f"gzip layer: {exc}") from None
-                self.pending = self.state.unconsumed_tail
-                if self.state.eof:  # a member ended; another may follow
-                    rest = self.state.unused_data + self.pending
-                    self.state, self.pending = self._new(), rest
-                    if not rest.strip(b"\0") and self.pos_in >= self.raw.size:
-                        self.done = True
-            else:
-                try:
-                    out = self.state.decompress(self.pending)
-                except Exception as exc:  # zstandard.ZstdError: a corrupt frame ends the layer
-                    raise ImageError(f"zstd layer: {exc}") from None
-                self.pending = b""
-                if getattr(self.state, "eof", False):
-                    self.done = True
-            if out:
-                self.pos_out += len(out)
-                return out
-        return b""
-
-    def snapshot(self) -> _Inflater | None:
-        if self.kind != "gzip":
-            return None
-        return _Inflater(self.raw, self.kind, self.pos_in, self.state.copy(), self.pos_out, self.pending)
+    value: str  # `sha256:…`
+    of_blob: bool = True
 
 
-class CompressedLayer:
-    def __init__(self, raw: Range, compression: str, limit: int | None = None) -> None:
-        self.raw, self.compression = raw, compression
-        self._checkpoints: list[_Inflater] = []  # every CHECKPOINT of output (gzip), in order
-        self._cursor = _Inflater(raw, compression)
-        self._buffer = b""  # output of the cursor not yet consumed: starts at self._buffer_at
-        self._buffer_at = 0
-        # At most MAX_RATIO times the blob, never less than MIN_FOR_RATIO, never more than MAX_INFLATED.
-        self._limit = limit if limit is not None else min(MAX_INFLATED, max(MIN_FOR_RATIO, raw.size * MAX_RATIO))
+def inflation_limit(blob_size: int) -> int:
+    return min(MAX_INFLATED, max(MIN_FOR_RATIO, blob_size * MAX_RATIO))
 
-    def read_at(self, offset: int, size: int) -> bytes:
-        if offset < self._buffer_at:
-            self._rewind(offset)
-        out = bytearray()
-        while len(out) < size:
-            start = offset + len(out) - self._buffer_at
-            if start < len(self._buffer):
-                take = self._buffer[start : start + size - len(out)]
-                out += take
-                continue
-            self._buffer_at += len(self._buffer)
-            self._buffer = b""
-            if self._buffer_at >= self._limit:
-                raise DecompressionLimit(f"inflated past {self._limit >> 20} MiB from {self.raw.size} bytes")
-            if self.compression == "gzip" and self._buffer_at >= len(self._checkpoints) * CHECKPOINT:
-                snap = self._cursor.snapshot()
-                if snap is not None and snap.pos_out == self._buffer_at:
-                    self._checkpoints.append(snap)
-            chunk = self._cursor.step(min(CHUNK, CHECKPOINT - self._buffer_at % CHECKPOINT))
-            if not chunk:
+
+class _Gzip:
+    """gzip members one after another (zeros after the last are padding), `want` bytes of output at a time."""
+
+    name = "gzip"
+
+    def __init__(self) -> None:
+        self.state = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        self.pending = b""
+        self.inside = False  # a member has begun and not ended
+
+    def give(self, data: bytes, want: int) -> bytes:
+        self.pending += data
+        out = b""
+        while len(out) < want and self.pending:
+            if not self.inside and not self.pending.strip(b"\0"):
+                self.pending = b""  # zeros after the last member: padding
                 break
-            self._buffer = chunk
-        return bytes(out)
+            try:
+                out += self.state.decompress(self.pending, want - len(out))
+            except zlib.error as exc:
+                raise LayerFailure(f"bad gzip stream: {exc}") from None
+            self.inside = True
+            self.pending = self.state.unconsumed_tail
+            if self.state.eof:
+                rest = self.state.unused_data + self.pending
+                self.state, self.pending, self.inside = zlib.decompressobj(16 + zlib.MAX_WBITS), rest, False
+        return out
 
-    def _rewind(self, offset: int) -> None:
-        usable = [c for c in self._checkpoints if c.pos_out <= offset]
-        if usable:
-            base = usable[-1]
-            self._cursor = _Inflater(base.raw, base.kind, base.pos_in, base.state.copy(), base.pos_out, base.pending)
+
+class _Zstd:
+    """zstd frames one after another, `want` bytes of output at a time, with a bounded window."""
+
+    name = "zstd"
+
+    def __init__(self) -> None:
+        zstd = _zstd_module()
+        window = {zstd.DecompressionParameter.window_log_max: ZSTD_MAX_WINDOW_LOG}
+
+        def make() -> Any:
+            return zstd.ZstdDecompressor(options=window)
+
+        self._make = make
+        self._error = zstd.ZstdError
+        self.state = self._make()
+        self.pending = b""
+        self.inside = False
+
+    def give(self, data: bytes, want: int) -> bytes:
+        self.pending += data
+        out = b""
+        while len(out) < want:
+            if self.state.eof:
+                self.pending = self.state.unused_data + self.pending
+                self.state, self.inside = self._make(), False
+            if not self.pending and self.state.needs_input:
+                break
+            feed, self.pending = self.pending, b""
+            try:
+                out += self.state.decompress(feed, want - len(out))
+            except self._error as exc:
+                raise LayerFailure(f"bad zstd stream: {exc}") from None
+            self.inside = not self.state.eof
+        return out
+
+
+def _zstd_module() -> Any:
+    try:
+        if sys.version_info >= (3, 14):
+            from compression import zstd  # type: ignore[import-not-found,unused-ignore]
         else:
-            self._cursor = _Inflater(self.raw, self.compression)
-        self._buffer, self._buffer_at = b"", self._cursor.pos_out
+            from backports import zstd  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        raise ImageError("a zstd layer needs backports.zstd: pip install 'modelcensus[images]'") from None
+    return zstd
 
 
-def open_layer(raw: Range) -> LayerBytes:
-    magic = raw.read_at(0, 4)
-    if magic[:2] == b"\x1f\x8b":
-        return CompressedLayer(raw, "gzip")
-    if magic == b"\x28\xb5\x2f\xfd":
-        return CompressedLayer(raw, "zstd")
-    return PlainLayer(raw)
+class LayerStream(io.RawIOBase):
+    """The tar stream of one layer blob, read forward only, bounded, hashed; `finish()` checks the digest.
+
+    The blob is read, hashed and inflated a chunk ahead by a thread of its own (zlib, zstd and hashlib release the
+    interpreter while they work), at most PREFETCH chunks ahead, while the caller parses the tar."""
+
+    def __init__(self, raw: Range, digest: Digest | None = None, limit: int | None = None) -> None:
+        super().__init__()
+        self.raw = raw
+        magic = raw.read_at(0, 4)
+        self.compression = "gzip" if magic[:2] == _GZIP else "zstd" if magic == _ZSTD else "none"
+        self._codec: _Gzip | _Zstd | None = _Gzip() if self.compression == "gzip" else \
+            _Zstd() if self.compression == "zstd" else None
+        self.digest = digest
+        self._hash = _hasher(digest)
+        self.limit = inflation_limit(raw.size) if limit is None else limit
+        self.read_in = 0  # bytes of blob consumed
+        self.given = 0  # bytes of tar stream given
+        self._eof = False
+        self._chunk, self._at = b"", 0
+        self._ahead: _Ahead | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        want = len(buffer)
+        if not want or self._eof:
+            return 0
+        if self.given >= self.limit:
+            raise DecompressionLimit(f"inflated past {self.limit >> 20} MiB from a {self.raw.size}-byte blob")
+        if self._at >= len(self._chunk):
+            if self._ahead is None:
+                self._ahead = _Ahead(self._produce)
+            self._chunk, self._at = self._ahead.next(), 0
+            if not self._chunk:
+                self._eof = True
+                return 0
+        take = min(want, self.limit - self.given, len(self._chunk) - self._at)
+        buffer[:take] = self._chunk[self._at : self._at + take]
+        self._at += take
+        self.given += take
+        return take
+
+    def _produce(self) -> bytes:
+        """The next chunk of tar stream (b"" at the end), hashed; runs in the read-ahead thread."""
+        out = self._next(CHUNK)
+        if out and self._hash is not None and self.digest is not None and not self.digest.of_blob:
+            self._hash.update(out)
+        return out
+
+    def _next(self, want: int) -> bytes:
+        if self._codec is None:
+            return self._take(want)
+        out = self._codec.give(b"", want)
+        while not out:
+            data = self._take(CHUNK)
+            if not data:
+                return self._codec.give(b"", want)
+            out = self._codec.give(data, want)
+        return out
+
+    def _take(self, size: int) -> bytes:
+        data = self.raw.read_at(self.read_in, size)
+        self.read_in += len(data)
+        if self._hash is not None and self.digest is not None and self.digest.of_blob:
+            self._hash.update(data)
+        return data
+
+    def finish(self) -> None:
+        """Read what is left (the tar's padding, a gzip trailer) within the cap, then check the digest."""
+        while self.readinto(bytearray(CHUNK)):
+            pass
+        self.close()
+        if self._codec is not None and self._codec.inside:
+            raise LayerFailure(f"the {self._codec.name} stream ends early (truncated blob)")
+        if self.digest is None or self._hash is None:
+            return
+        got = f"{self.digest.value.partition(':')[0]}:{self._hash.hexdigest()}"
+        if got != self.digest.value:
+            what = "blob" if self.digest.of_blob else "uncompressed layer"
+            raise LayerFailure(f"the {what} does not match its digest (it hashes to {got})")
+
+    def close(self) -> None:
+        """Stops the read-ahead (a layer given up part-way leaves no thread behind)."""
+        if self._ahead is not None:
+            self._ahead.halt()
+        super().close()
 
 
-def layer_file(layer: LayerBytes) -> PositionalFile:
-    """A layer's tar stream as a seekable file, for `tarfile` to read its headers (data is skipped by seeking)."""
-    return PositionalFile(layer.read_at)
+PREFETCH = 4  # chunks inflated ahead of the tar parser: 4 MiB at most
+
+
+class _Ahead:
+    """A thread calling `produce` ahead of the reader, handing over its chunks (or what it raised) in order."""
+
+    def __init__(self, produce: Callable[[], bytes]) -> None:
+        self._produce = produce
+        self._queue: queue.Queue[bytes | BaseException] = queue.Queue(maxsize=PREFETCH)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="modelcensus-layer", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                out = self._produce()
+                self._put(out)
+                if not out:
+                    return
+        except BaseException as exc:  # handed to the reader, which raises it where it reads
+            self._put(exc)
+
+    def _put(self, item: bytes | BaseException) -> None:
+        while not self._stop.is_set():
+            try:
+                self._queue.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
+    def next(self) -> bytes:
+        item = self._queue.get()
+        if isinstance(item, BaseException):
+            raise item
+        return item
+
+    def halt(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def _hasher(digest: Digest | None) -> Any:
+    if digest is None:
+        return None
+    algorithm = digest.value.partition(":")[0]
+    if algorithm not in ("sha256", "sha512"):
+        return None
+    return hashlib.new(algorithm)

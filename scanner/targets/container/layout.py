@@ -7,12 +7,14 @@ platform, nested indexes included; an index with one manifest gives that one wha
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any
 
 from scanner.targets.container.blobs import BlobStore
 from scanner.targets.container.errors import ImageError
+from scanner.targets.container.layers import Digest
 
 _INDEX_TYPES = {"application/vnd.oci.image.index.v1+json", "application/vnd.docker.distribution.manifest.list.v2+json"}
 MAX_NESTING = 4
@@ -24,6 +26,7 @@ class LayerRef:
     blob: str  # the blob's path in the store
     media_type: str | None
     size: int | None
+    check: Digest | None = None  # what its bytes must hash to
 
 
 @dataclass(frozen=True)
@@ -36,9 +39,15 @@ class ImageRef:
     tags: tuple[str, ...] = ()
 
 
-def _json(store: BlobStore, name: str) -> Any:
+def _json(store: BlobStore, name: str, digest: str | None = None) -> Any:
+    """A JSON document of the image; one named by a digest (a manifest, a config) must hash to it."""
+    data = store.read(name)
+    if digest is not None:
+        algorithm, _, expected = digest.partition(":")
+        if algorithm in hashlib.algorithms_guaranteed and hashlib.new(algorithm, data).hexdigest() != expected:
+            raise ImageError(f"{name}: does not match its digest {digest} (a damaged or altered image)")
     try:
-        return json.loads(store.read(name))
+        return json.loads(data)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ImageError(f"{name}: not valid JSON ({exc})") from None
 
@@ -66,6 +75,8 @@ def read_image(store: BlobStore, platform: str) -> ImageRef:
         return ref
     if store.exists("manifest.json"):
         return _from_docker(store, _json(store, "manifest.json"))
+    if store.truncated:
+        raise ImageError(f"{store.path}: truncated archive ({store.truncated}): no index.json or manifest.json in it")
     raise ImageError(f"{store.path}: neither an OCI image (index.json) nor a docker save archive (manifest.json)")
 
 
@@ -80,15 +91,17 @@ def _from_index(store: BlobStore, index: Any, platform: str, fmt: str, depth: in
         offered = ", ".join(sorted({p for m in images if (p := _platform(m))})) or "none named"
         raise ImageError(f"no manifest for platform {platform} (the index offers: {offered}); use --platform")
     digest = str(chosen.get("digest", ""))
-    doc = _json(store, _blob_path(digest))
+    doc = _json(store, _blob_path(digest), digest)
     if chosen.get("mediaType") in _INDEX_TYPES or doc.get("manifests") is not None:
         if depth >= MAX_NESTING:
             raise ImageError("image indexes nested too deeply")
         return _from_index(store, doc, platform, fmt, depth + 1)
     config_desc = doc.get("config") or {}
-    config = _json(store, _blob_path(str(config_desc.get("digest", ""))))
+    config_digest = str(config_desc.get("digest", ""))
+    config = _json(store, _blob_path(config_digest), config_digest)
     layers = tuple(
-        LayerRef(str(d["digest"]), _blob_path(str(d["digest"])), d.get("mediaType"), d.get("size"))
+        LayerRef(str(d["digest"]), _blob_path(str(d["digest"])), d.get("mediaType"), d.get("size"),
+                 Digest(str(d["digest"])))
         for d in doc.get("layers") or []
         if isinstance(d, dict) and "digest" in d
     )
@@ -108,8 +121,11 @@ def _from_docker(store: BlobStore, manifest: Any) -> ImageRef:
     config = _json(store, str(entry.get("Config", "")))
     diff_ids = (config.get("rootfs") or {}).get("diff_ids") or []
     paths = entry.get("Layers") or []
+    # An old docker save names layers by path; the config's diff_ids are the digests of their tar streams.
     layers = tuple(
-        LayerRef(str(diff_ids[i]) if i < len(diff_ids) else str(p), str(p), None, None) for i, p in enumerate(paths)
+        LayerRef(str(diff_ids[i]) if i < len(diff_ids) else str(p), str(p), None, None,
+                 Digest(str(diff_ids[i]), of_blob=False) if i < len(diff_ids) else None)
+        for i, p in enumerate(paths)
     )
     return ImageRef(
         "docker-archive", None, _config_platform(config), config, layers, tuple(entry.get("RepoTags") or ())

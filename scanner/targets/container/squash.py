@@ -4,20 +4,28 @@ From the top layer down, a path is visible unless an upper layer already defined
 made an ancestor opaque (`.wh..wh..opq`), or put a non-directory at an ancestor (a file hides a directory below
 it). A layer's own deletions apply only to the layers below it. Tar names are untrusted: absolute names and `..`
 stay inside the image, devices and FIFOs are listed but never read, hard links share their target's bytes
-(and inode: read once). Nothing is extracted: a file's bytes stay a range of its layer's tar stream.
+(and inode: read once).
+
+Each layer is read once, forward, in its own tar order (`LayerStream`): a file of a plain layer stays a byte range
+of its blob; a file of a compressed layer is copied into the spool as it passes (`Spool`), so the walk never
+inflates a layer twice. A layer that fails part-way (a damaged or cut stream, a digest that does not match, a
+bomb past the cap) keeps what it gave before, is a recorded skip, and the layers above it are marked as read on an
+incomplete base.
 """
 
 from __future__ import annotations
 
 import stat
 import tarfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from scanner.model import Skip, SkipReason
+from scanner.model import PART_COMPLETE, PART_INCOMPLETE, PART_ON_INCOMPLETE_BASE, Skip, SkipReason
 from scanner.targets.base import DecompressionLimit
+from scanner.targets.container.blobs import Range
 from scanner.targets.container.errors import ImageError
-from scanner.targets.container.layers import LayerBytes, layer_file
-from scanner.targets.memfs import Node, directory, regular, special, symlink
+from scanner.targets.container.layers import Digest, LayerFailure, LayerStream
+from scanner.targets.container.spool import Spool
+from scanner.targets.memfs import Content, Node, directory, regular, special, symlink
 from scanner.textsafe import display_path
 
 WHITEOUT = ".wh."
@@ -25,25 +33,35 @@ OPAQUE = ".wh..wh..opq"
 MAX_MEMBERS = 5_000_000  # per image: a tar of tiny members cannot exhaust memory
 MAX_DEPTH = 512
 
+_Parts = tuple[str, ...]
+
 
 @dataclass(frozen=True)
 class LayerSlice:
-    """A member's bytes: a range of its layer's (inflated) tar stream."""
+    """A member's bytes in a plain layer: a range of its blob, read in place."""
 
-    layer: LayerBytes
+    blob: Range
     start: int
 
     def read_at(self, offset: int, size: int) -> bytes:
-        return self.layer.read_at(self.start + offset, size)
+        return self.blob.read_at(self.start + offset, size)
 
 
 @dataclass(frozen=True)
 class Layer:
-    digest: str
-    data: LayerBytes
+    digest: str  # the layer's id as shown: its blob digest, or an old docker save's diff_id
+    blob: Range | None  # None: the image does not hold it (`missing` says why)
+    check: Digest | None = None  # what the blob (or its tar stream) must hash to
+    missing: str = ""
 
 
-def normalise(name: str) -> tuple[str, ...]:
+@dataclass(frozen=True)
+class LayerState:
+    status: str = PART_COMPLETE
+    detail: str = ""
+
+
+def normalise(name: str) -> _Parts:
     """A tar member name as inside-image components: `/`, `./` and `..` can never leave the root."""
     parts: list[str] = []
     for p in name.split("/"):
@@ -57,120 +75,178 @@ def normalise(name: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
-def _members(layer: Layer, skips: list[Skip]) -> dict[tuple[str, ...], tarfile.TarInfo]:
-    """The layer's members by path, the last of a repeated name winning (as extraction would)."""
-    found: dict[tuple[str, ...], tarfile.TarInfo] = {}
+@dataclass
+class _Link:
+    """A hard link: its node is placed when met (it hides lower layers), its bytes given once all are read."""
+
+    parts: _Parts
+    target: _Parts
+    index: int
+    node: Node
+
+
+@dataclass
+class _Squash:
+    """The tree so far (the layers above the current one, and its own entries), and what upper layers deleted.
+    Which layer gave a node is on the node (`layer`), so no set of every path is kept."""
+
+    spool: Spool
+    root: Node = field(default_factory=directory)
+    skips: list[Skip] = field(default_factory=list)
+    deleted: set[_Parts] = field(default_factory=set)  # whiteouts of upper layers: these and all below
+    opaque: set[_Parts] = field(default_factory=set)  # directories whose lower-layer contents upper layers hid
+    links: list[_Link] = field(default_factory=list)
+    members: int = 0
+
+
+def squash(layers: list[Layer], spool: Spool) -> tuple[Node, list[Skip], list[LayerState]]:
+    """The visible tree of `layers` (bottom first, as manifests list them), what could not be read, and what
+    became of each layer (bottom first)."""
+    state = _Squash(spool)
+    states = [LayerState() for _ in layers]
+    for index in range(len(layers) - 1, -1, -1):
+        failure = _apply(state, layers[index], index)
+        if failure is not None:
+            states[index] = LayerState(PART_INCOMPLETE, failure)
+            for above in range(index + 1, len(layers)):
+                if states[above].status == PART_COMPLETE:
+                    states[above] = LayerState(PART_ON_INCOMPLETE_BASE, f"on layer {layers[index].digest}")
+    _resolve_links(state)
+    return state.root, state.skips, states
+
+
+@dataclass
+class _Pass:
+    """One layer being read: what it deletes and hides for the layers below (applied once it is read)."""
+
+    layer: Layer
+    index: int
+    plain: bool = False
+    deleted: set[_Parts] = field(default_factory=set)
+    opaque: set[_Parts] = field(default_factory=set)
+    copying: str = ""  # the file whose bytes were being copied if the stream failed
+
+
+def _apply(state: _Squash, layer: Layer, index: int) -> str | None:
+    """One layer read through once; returns what failed, if anything (also recorded as a skip)."""
+    now = _Pass(layer, index)
+    reason, detail = SkipReason.READ_ERROR, ""
+    stream: LayerStream | None = None
     try:
-        with tarfile.open(fileobj=layer_file(layer.data), mode="r:") as tar:
+        if layer.blob is None:
+            raise ImageError(layer.missing)
+        stream = LayerStream(layer.blob, layer.check)
+        now.plain = stream.compression == "none"
+        with tarfile.open(fileobj=stream, mode="r|") as tar:
             for member in tar:
-                if len(found) >= MAX_MEMBERS:
-                    skips.append(Skip(layer.digest, SkipReason.CAP_REACHED, f"more than {MAX_MEMBERS} members"))
+                tar.members = []  # type: ignore[attr-defined]  # a stream-mode TarFile keeps every header otherwise
+                state.members += 1
+                if state.members > MAX_MEMBERS:
+                    state.skips.append(Skip(layer.digest, SkipReason.CAP_REACHED, f"more than {MAX_MEMBERS} members"))
                     break
-                parts = normalise(member.name)
-                if len(parts) > MAX_DEPTH:
-                    skips.append(
-                        Skip(
-                            display_path("/" + "/".join(parts[:8])) + "/…",
-                            SkipReason.CAP_REACHED,
-                            f"deeper than {MAX_DEPTH} levels in layer {layer.digest}",
-                        )
-                    )
-                    continue
-                found[parts] = member
+                _member(state, now, member, tar)
+        stream.finish()
     except DecompressionLimit as exc:
-        skips.append(Skip(layer.digest, SkipReason.DECOMPRESSION_LIMIT, exc.detail))
+        reason, detail = SkipReason.DECOMPRESSION_LIMIT, exc.detail
+    except LayerFailure as exc:
+        detail = exc.detail
     except (tarfile.TarError, EOFError) as exc:
-        skips.append(Skip(layer.digest, SkipReason.READ_ERROR, f"layer tar stream: {exc}"))
+        detail = f"the layer's tar ends early or is damaged (truncated archive): {exc}"
     except ImageError as exc:
-        skips.append(Skip(layer.digest, SkipReason.READ_ERROR, str(exc)))
-    return found
+        detail = str(exc)
+    except OSError as exc:
+        detail = f"cannot keep its files in a temporary file: {exc.strerror or exc}"
+    finally:
+        if stream is not None:
+            stream.close()
+        state.deleted |= now.deleted
+        state.opaque |= now.opaque
+    if not detail:
+        return None
+    if now.copying:
+        state.skips.append(Skip(now.copying, reason, f"its layer {layer.digest} failed inside it: {detail}"))
+    state.skips.append(Skip(layer.digest, reason, detail + "; files it deleted from the layers below may show"))
+    return detail
 
 
-def _node(member: tarfile.TarInfo, layer: Layer) -> Node | None:
+def _member(state: _Squash, now: _Pass, member: tarfile.TarInfo, tar: tarfile.TarFile) -> None:
+    parts = normalise(member.name)
+    if len(parts) > MAX_DEPTH:
+        shown = display_path("/" + "/".join(parts[:8])) + "/…"
+        detail = f"deeper than {MAX_DEPTH} levels in layer {now.layer.digest}"
+        state.skips.append(Skip(shown, SkipReason.CAP_REACHED, detail))
+        return
+    name = parts[-1] if parts else ""
+    if name == OPAQUE:
+        now.opaque.add(parts[:-1])
+        return
+    if name.startswith(WHITEOUT):
+        now.deleted.add((*parts[:-1], name[len(WHITEOUT) :]))
+        return
+    if not parts or not _visible(state, parts, now.index, member.isdir()):
+        return
+    if member.islnk():
+        node = Node(stat.S_IFREG | (member.mode & 0o7777), member.uid, member.gid, mtime=int(member.mtime),
+                    origin=now.layer.digest, layer=now.index)
+        state.links.append(_Link(parts, normalise(member.linkname), now.index, node))
+        _put(state.root, parts, node)
+        return
+    content: Content | None = None
+    if member.isreg():
+        if now.plain and not member.issparse() and now.layer.blob is not None:
+            content = LayerSlice(now.layer.blob, member.offset_data)
+        else:
+            now.copying = display_path("/" + "/".join(parts))
+            source = tar.extractfile(member)
+            assert source is not None  # a regular member always has a file object
+            content = state.spool.copy(source, member.size)
+            now.copying = ""
+    placed = _node(member, now.layer, content)
+    if placed is not None:
+        placed.layer = now.index
+        _put(state.root, parts, placed)
+
+
+def _visible(state: _Squash, parts: _Parts, index: int, is_dir: bool) -> bool:
+    """Whether a member of layer `index` shows: not deleted or hidden by an upper layer (a whiteout, an opaque
+    directory, a non-directory at one of its ancestors), not already given by one (an implied directory takes a
+    lower layer's directory entry, for its owner and mode). The same layer's repeat of a name replaces it."""
+    if state.deleted or state.opaque:
+        if parts in state.deleted:
+            return False
+        for i in range(len(parts)):
+            if parts[:i] in state.deleted or parts[:i] in state.opaque:
+                return False
+    node = state.root
+    for part in parts[:-1]:
+        child = node.children.get(part)
+        if child is None:
+            return True
+        if not stat.S_ISDIR(child.mode):
+            return child.layer == index  # a file of an upper layer hides what is below it; its own is replaced
+        node = child
+    found = node.children.get(parts[-1])
+    if found is None or found.layer == index:
+        return True
+    return found.layer == -1 and is_dir  # an implied directory; a non-directory never replaces it
+
+
+def _node(member: tarfile.TarInfo, layer: Layer, content: Content | None) -> Node | None:
     mode, uid, gid, mtime = member.mode, member.uid, member.gid, int(member.mtime)
     if member.isdir():
         return directory(mode, uid, gid, mtime)
-    if member.isreg():
-        return regular(LayerSlice(layer.data, member.offset_data), member.size, mode, uid, gid, mtime, layer.digest)
+    if member.isreg() and content is not None:
+        return regular(content, member.size, mode, uid, gid, mtime, layer.digest)
     if member.issym():
         return symlink(member.linkname, uid, gid, mtime, layer.digest)
-    if member.ischr():
-        return special(stat.S_IFCHR, mode, uid, gid, layer.digest)
-    if member.isblk():
-        return special(stat.S_IFBLK, mode, uid, gid, layer.digest)
-    if member.isfifo():
-        return special(stat.S_IFIFO, mode, uid, gid, layer.digest)
-    return None  # hard links are resolved after every layer is known
+    kinds = ((member.ischr(), stat.S_IFCHR), (member.isblk(), stat.S_IFBLK), (member.isfifo(), stat.S_IFIFO))
+    for matches, kind in kinds:
+        if matches:
+            return special(kind, mode, uid, gid, layer.digest)
+    return None
 
 
-def squash(layers: list[Layer]) -> tuple[Node, list[Skip]]:
-    """The visible tree of `layers` (bottom first, as manifests list them) and what could not be read."""
-    root = directory()
-    skips: list[Skip] = []
-    defined: set[tuple[str, ...]] = set()  # paths an upper layer gave an entry (or deleted)
-    hidden_below: set[tuple[str, ...]] = set()  # paths whose descendants upper layers hid
-    implied: set[tuple[str, ...]] = set()  # ancestors of upper entries: directories, whatever a lower layer says
-    links: list[tuple[tuple[str, ...], tarfile.TarInfo, int]] = []
-    files_by_layer: list[dict[tuple[str, ...], Node]] = [{} for _ in layers]
-    for index in range(len(layers) - 1, -1, -1):
-        layer = layers[index]
-        new_defined: set[tuple[str, ...]] = set()
-        new_hidden: set[tuple[str, ...]] = set()
-        for parts, member in _members(layer, skips).items():
-            name = parts[-1] if parts else ""
-            if name == OPAQUE:
-                new_hidden.add(parts[:-1])
-                continue
-            if name.startswith(WHITEOUT):
-                gone = (*parts[:-1], name[len(WHITEOUT) :])
-                new_defined.add(gone)
-                new_hidden.add(gone)
-                continue
-            if not parts or parts in defined or any(parts[:i] in hidden_below for i in range(len(parts))):
-                continue
-            if parts in implied and not member.isdir():
-                continue
-            new_defined.add(parts)
-            implied.update(parts[:i] for i in range(1, len(parts)))
-            if not member.isdir():
-                new_hidden.add(parts)
-            if member.islnk():
-                links.append((parts, member, index))
-                continue
-            node = _node(member, layer)
-            if node is None:
-                continue
-            if node.content is not None:
-                files_by_layer[index][parts] = node
-            _put(root, parts, node)
-        defined |= new_defined
-        hidden_below |= new_hidden
-    for parts, member, index in links:
-        target = _link_target(normalise(member.linkname), files_by_layer, index)
-        if target is None:
-            skips.append(
-                Skip(
-                    display_path("/" + "/".join(parts)),
-                    SkipReason.SYMLINK_BROKEN,
-                    "hard link to a member the image does not hold",
-                )
-            )
-            continue
-        node = Node(
-            target.mode,
-            member.uid,
-            member.gid,
-            target.size,
-            int(member.mtime),
-            content=target.content,
-            origin=layers[index].digest,
-            ino=target.ino,
-        )  # one inode: read once, located twice
-        _put(root, parts, node)
-    return root, skips
-
-
-def _put(root: Node, parts: tuple[str, ...], node: Node) -> None:
+def _put(root: Node, parts: _Parts, node: Node) -> None:
     parent = root
     for part in parts[:-1]:
         child = parent.children.get(part)
@@ -184,10 +260,36 @@ def _put(root: Node, parts: tuple[str, ...], node: Node) -> None:
     parent.children[parts[-1]] = node
 
 
-def _link_target(parts: tuple[str, ...], by_layer: list[dict[tuple[str, ...], Node]], index: int) -> Node | None:
-    """A hard link's target: the file at that path in its own layer or a lower one (links never cross upward)."""
-    for lower in range(index, -1, -1):
-        found = by_layer[lower].get(parts)
-        if found is not None:
-            return found
-    return None
+def _lookup(root: Node, parts: _Parts) -> tuple[Node | None, Node | None]:
+    """(parent, node) at `parts` in the tree; None where a component is missing."""
+    parent = root
+    for part in parts[:-1]:
+        child = parent.children.get(part)
+        if child is None or not stat.S_ISDIR(child.mode):
+            return None, None
+        parent = child
+    return parent, parent.children.get(parts[-1]) if parts else None
+
+
+def _resolve_links(state: _Squash) -> None:
+    """A hard link's bytes are its target's (one inode: read once), a file of its own layer or a lower one;
+    links to links are followed by resolving until nothing changes. One that stays unresolved is removed."""
+    pending = state.links
+    while pending:
+        left = []
+        for link in pending:
+            _, target = _lookup(state.root, link.target)
+            if target is None or target.content is None or not stat.S_ISREG(target.mode) or \
+                    not 0 <= target.layer <= link.index:
+                left.append(link)  # unresolvable, or a link to a link not resolved yet
+            else:
+                link.node.size, link.node.content, link.node.ino = target.size, target.content, target.ino
+        if len(left) == len(pending):
+            break
+        pending = left
+    for link in pending:
+        parent, node = _lookup(state.root, link.parts)
+        if parent is not None and node is link.node:
+            del parent.children[link.parts[-1]]
+        state.skips.append(Skip(display_path("/" + "/".join(link.parts)), SkipReason.SYMLINK_BROKEN,
+                                "hard link to a member the image does not hold"))

@@ -1,0 +1,56 @@
+"""The one name a wired model goes by however it is spelled, pinned or aliased: what findings and reports group by.
+
+`claude-opus-4-1`, `anthropic/claude-opus-4-1` and `claude-opus-4-1@20250805` are one model; so is a dated
+snapshot (`claude-opus-4-1-20250805`) when its undated id is among the models too; an alias (`hx-prod → gpt-5.1`)
+names the model it points at.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from scanner.model import ModelEntry
+
+_DATED = re.compile(r"-(?:20\d{6})$")
+
+
+def model_key(m: ModelEntry) -> str:
+    """The model a hosted form or an alias names, else the catalog's canonical id, else the name."""
+    if m.base_model and (m.canonical is None or m.canonical.startswith(m.base_model)):
+        return m.base_model
+    return m.canonical or m.name
+
+
+def keyer(models: Iterable[ModelEntry]) -> Callable[[ModelEntry], str]:
+    """`model_key`, with a dated snapshot folded into its undated id when that id is among `models` too."""
+    keys = {model_key(m) for m in models}
+
+    def key(m: ModelEntry) -> str:
+        k = model_key(m)
+        undated = _DATED.sub("", k)
+        return undated if undated != k and undated in keys else k
+
+    return key
+
+
+def is_alias(m: ModelEntry) -> bool:
+    """A name of its own pointing at a model (`hx-prod → gpt-5.1`), not a spelling of that model (a catalogued one,
+    or a provider's path before it: `qwen/qwen3.6-27b:thinking`)."""
+    base = m.base_model
+    if not base or m.canonical is not None or m.name == base:
+        return False
+    return unprefixed(m.name, base) is None
+
+
+def unprefixed(name: str, base: str) -> str | None:
+    """The id as written after a provider's path or prefix that ends in `base`, with its variant:
+    `qwen3.6-27b:thinking` of `qwen/qwen3.6-27b:thinking` (base `qwen3.6-27b`), `kimi-k2p6-fast` of
+    `accounts/fireworks/routers/kimi-k2p6-fast`. None when `name` is no such spelling (`gw-mini` of gpt-4.1-mini)."""
+    for sep in ("/", "."):
+        at = name.rfind(sep + base)
+        if at >= 0:
+            tail = name[at + 1:]
+            if tail == base or tail[len(base)] in ":@":
+                return tail
+    return None
