@@ -231,9 +231,15 @@ def tree_model_changes(old_name: str, new_name: str, dt: dict[str, Any],
              for kind, name in score.model_moves(ch) if name not in expected}
     if not asked:
         return set()
-    ids = {k for _, k in asked}
-    in_old = zoo_diff.named_in(c.CACHE / old_name / "root", ids)
-    in_new = zoo_diff.named_in(c.CACHE / new_name / "root", ids)
+    # A model is named by any literal that ends in its id (`fireworks_ai/…/kimi-k2p6-fast`); a spelling gained or
+    # lost only by that exact literal.
+    respelt = {(kind, name) for ch in diff.get("changes", []) if ch.get("section") == "models"
+               and ch.get("field") == "spelling" for kind, name in score.model_moves(ch) if name not in expected}
+    ids = {k for _, k in asked - respelt}
+    spellings = {k for _, k in respelt}
+    old_root, new_root = c.CACHE / old_name / "root", c.CACHE / new_name / "root"
+    in_old = zoo_diff.named_in(old_root, ids) | zoo_diff.present_in(old_root, spellings, set())
+    in_new = zoo_diff.named_in(new_root, ids) | zoo_diff.present_in(new_root, spellings, set())
     return {(kind, k) for kind, k in asked
             if (kind == "added" and k in in_new - in_old) or (kind == "removed" and k in in_old - in_new)}
 

@@ -404,6 +404,15 @@ def score_diff(truth: dict[str, Any], diff: dict[str, Any],
     noise = Section("diff: noise (reported changes in models/sdks/agents/mcp_servers not expected)")
     other = Section("diff: other changes (sections the truth does not track; listed, not counted)")
     real = Section("diff: model ids added/removed in the trees, beyond the truth's grammar (not noise)")
+    told = {(e.get("kind"), e["key"]) for e in expected if e["section"] == "models"}
+    confirmed_all = real_models or set()
+
+    def explained(moves: list[tuple[str, str]]) -> list[bool]:
+        return [m in told or m[1] in ambiguous or m in confirmed_all for m in moves]
+
+    # A model's route and base are the facts of its spellings: the route or base a respelling brought or took away
+    # (`qwen/…` served via openrouter) is that same change, judged once, as the respelling.
+    respelt = {ch.get("key") for ch in changes if ch.get("section") == "models" and ch.get("field") == "spelling"}
     for i, ch in enumerate(changes):
         if i in used:
             continue
@@ -419,14 +428,16 @@ def score_diff(truth: dict[str, Any], diff: dict[str, Any],
             continue
         if ch.get("section") == "models" and ch.get("key") in ambiguous:
             continue
+        if ch.get("section") == "models" and ch.get("field") in ("served_via", "base_model") and \
+                ch.get("key") in respelt:
+            continue
         moves = model_moves(ch) if ch.get("section") == "models" else []
         if moves:
             # A model added or removed is explained by any of its spellings; a respelling by each spelling it
             # gained or lost: expected, ambiguous, or a change inspection of the trees confirms.
-            told = {(e.get("kind"), e["key"]) for e in expected if e["section"] == "models"}
-            confirmed = [m for m in moves if m in (real_models or set())]
-            explained = [m in told or m[1] in ambiguous or m in confirmed for m in moves]
-            if all(explained) or (ch.get("kind") != "changed" and any(explained)):
+            confirmed = [m for m in moves if m in confirmed_all]
+            why = explained(moves)
+            if all(why) or (ch.get("kind") != "changed" and any(why)):
                 if confirmed:
                     real.truth(True, f"models {ch.get('kind')} {ch.get('key')} {ch.get('field') or ''}: "
                                      + ", ".join(f"{k} {i}" for k, i in confirmed))

@@ -130,6 +130,21 @@ def test_a_models_spellings_answer_the_ids_the_trees_add_and_remove() -> None:
     assert sections[0].misses == [] and noise == 0
 
 
+def test_the_route_and_base_a_respelling_brings_are_that_respelling() -> None:
+    """`qwen/qwen3.6-27b:thinking` lost beside `qwen3.6-27b:thinking` takes its openrouter route and its base
+    with it: one change in the tree, judged once as the respelling."""
+    key = "qwen3.6-27b:thinking"
+    spelling = {"section": "models", "kind": "changed", "key": key, "field": "spelling",
+                "old": ["qwen/qwen3.6-27b:thinking", key], "new": key}
+    facets = [{"section": "models", "kind": "changed", "key": key, "field": "served_via", "old": ["openrouter", None],
+               "new": None}, {"section": "models", "kind": "changed", "key": key, "field": "base_model",
+                              "old": ["qwen3.6-27b", None], "new": None}]
+    truth: dict[str, list[str]] = {"expected": [], "ambiguous": []}
+    assert score.score_diff(truth, {"changes": [spelling, *facets]})[1] == 1
+    assert score.score_diff(truth, {"changes": [spelling, *facets]}, {("removed", "qwen/qwen3.6-27b:thinking")})[1] == 0
+    assert score.score_diff(truth, {"changes": facets})[1] == 2  # no respelling: a route change of its own
+
+
 EXT = "/home/alice/.vscode/extensions/saoudrizwan.claude-dev"
 
 
