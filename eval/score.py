@@ -390,7 +390,11 @@ def score_diff(truth: dict[str, Any], diff: dict[str, Any],
     for e in expected:
         # The change of the expectation's own section first: a product's version change is reported in `agents`;
         # only when that section lacks it does its package's version change in `sdks` stand for it.
-        hit = next((i for i, ch in enumerate(changes) if i not in used and _matches(e, ch)), None)
+        # Its own install first: a CLI and an editor extension of one product (`cline`) share its names.
+        hit = next((i for i, ch in enumerate(changes) if i not in used and _matches(e, ch) and _at_install(e, ch)),
+                   None)
+        if hit is None:
+            hit = next((i for i, ch in enumerate(changes) if i not in used and _matches(e, ch)), None)
         if hit is None and e["section"] == "agents":
             hit = next((i for i, ch in enumerate(changes) if i not in used and _package_of(e, ch)), None)
         if hit is None and e["section"] == "models" and e.get("kind"):
@@ -457,10 +461,16 @@ def _keyed(e: dict[str, Any], ch: dict[str, Any]) -> bool:
     key = str(ch.get("key", ""))
     if e["section"] == "models":
         return key in (e["key"], *e.get("aliases", []))
-    # An install moved to its next release's folder is keyed by the path they share (the release left out).
-    if any(_unreleased(key).endswith(f"@{_unreleased(p)}") for p in e.get("install_paths", [])):
+    if _at_install(e, ch):
         return True
     return any(key.startswith(f"{k}@") or key == k for k in [e["key"], *e.get("aliases", [])])
+
+
+def _at_install(e: dict[str, Any], ch: dict[str, Any]) -> bool:
+    """Whether a reported key is the expected product's install: an install moved to its next release's folder is
+    keyed by the path they share (the release left out)."""
+    key = _unreleased(str(ch.get("key", "")))
+    return any(key.endswith(f"@{_unreleased(p)}") for p in e.get("install_paths", []))
 
 
 _RELEASE = re.compile(r"^(?P<name>.*?-)?v?\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.-]*)?$")

@@ -165,6 +165,13 @@ def test_a_product_is_found_by_its_install_path_whatever_its_release_folder() ->
     ]
     sections, noise = score.score_diff({"expected": expected}, {"changes": changes})
     assert sections[0].misses == [] and noise == 0
+    # The product's CLI shares the extension's name (`cline`): each expectation takes its own install's change.
+    cli = {"section": "agents", "kind": "changed", "key": "cline", "field": "version", "old": "3.0.57",
+           "new": "3.0.65", "aliases": ["Cline"], "install_paths": ["/usr/lib/node_modules/cline"]}
+    both = [{**changes[1]}, {"section": "agents", "kind": "changed", "key": "cline@/usr/lib/node_modules/cline",
+                             "field": "version", "old": "3.0.57", "new": "3.0.65"}]
+    sections, noise = score.score_diff({"expected": [cli, {**expected[1], "aliases": ["Cline"]}]}, {"changes": both})
+    assert sections[0].misses == [] and noise == 0
 
 
 def test_an_id_still_named_by_a_providers_literal_is_in_the_tree(tmp_path: Path) -> None:
