@@ -95,8 +95,13 @@ def test_programs_that_call_no_model_or_are_not_tools_are_no_agents(tmp_path: Pa
     # The SDK itself has a command (`openai`): it is an SDK, never an agent product.
     write(tmp_path, f"{NPM}/openai/package.json", json.dumps(
         {"name": "openai", "version": "5.10.1", "bin": {"openai": "bin/cli"}}))
+    # A user site is shared: idna's command beside an SDK the user installed there calls no model.
+    site = "/home/halyard/.local/lib/python3.11/site-packages"
+    for dist in ("idna-3.20.dist-info", "anthropic-2.12.0.dist-info"):
+        _copy(tmp_path, f"{site}/{dist}", DATA / "pypi" / dist)
     _, doc = scan_dir(tmp_path)
     assert doc["agents"] == []
+    assert {(s["name"], s["version"]) for s in doc["sdks"]} >= {("anthropic", "2.12.0")}
 
 
 def test_a_catalogued_product_is_known(tmp_path: Path, scan_dir: ScanFn) -> None:

@@ -74,7 +74,7 @@ def _site_of(path: str) -> tuple[str, str] | None:
     return None
 
 
-def _python_tool_site(site: str) -> str | None:
+def python_tool_site(site: str) -> str | None:
     """The tool name of a site-packages that belongs to one tool's venv; "" for a user site; None otherwise."""
     venv = _TOOL_VENV.search(site)
     if venv is not None:
@@ -105,7 +105,7 @@ class ProgramDetector:
         if view.name == "METADATA" and path.rsplit("/", 2)[-2].endswith(".dist-info"):
             return True
         site = _site_of(path)
-        return site is not None and "/" in site[1] and _python_tool_site(site[0]) is not None
+        return site is not None and "/" in site[1] and python_tool_site(site[0]) is not None
 
     def extract(self, view: FileView) -> Iterator[Evidence]:
         path = view.entry.path
@@ -209,7 +209,7 @@ class ProgramDetector:
             if m and "extra ==" not in str(req):
                 deps.add(m.group(1))
         sdks = tuple(sorted(d for d in deps if view.catalog.sdk("pypi", d) is not None))
-        owner = _python_tool_site(site)
+        owner = python_tool_site(site)
         tool = owner == "" or (owner is not None and _pep503(owner) == _pep503(str(name)))
         if not (tool or sdks):
             return

@@ -17,6 +17,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from scanner.detectors.programs import python_tool_site
 from scanner.model import (
     AgentConfig,
     AgentEntry,
@@ -150,7 +151,8 @@ def _calls_models(
     """Why the program calls models (declared or installed SDKs, hosts in its own code), and the SDKs it carries."""
     evidence = [f"declares LLM SDK {name}" for name in program.sdks]
     bundled: dict[tuple[str, str, str | None], None] = {}
-    own_venv = program.ecosystem == "pypi" and program.tool
+    # A tool's own venv holds what it depends on; a user site is shared: an SDK there is no program's own.
+    own_venv = program.ecosystem == "pypi" and program.tool and bool(python_tool_site(program.environment))
     for eco, name, version, installed, env in sorted(sdk_keys, key=lambda k: (k[0], k[1], k[2] or "")):
         if not installed or env is None or eco != program.ecosystem:
             continue
