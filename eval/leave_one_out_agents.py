@@ -45,7 +45,10 @@ NAMING = ("tool", "product", "agent")
 
 
 def without(files: list[Any], pid: str) -> tuple[list[Any], int]:
-    """The catalog files with every entry of product `pid` dropped; how many entries were dropped."""
+    """The catalog files with every entry of product `pid` dropped; how many entries were dropped. An `[[sdks]]`
+    entry naming one of the product's own packages (`@anthropic-ai/claude-code`, "Claude Code CLI package") is the
+    catalog knowing that product too: it goes with it."""
+    own = {pkg for cat in files for a in getattr(cat, "agents", ()) if a.id == pid for pkg in a.packages}
     out, dropped = [], 0
     for cat in files:
         changes: dict[str, Any] = {}
@@ -53,7 +56,8 @@ def without(files: list[Any], pid: str) -> tuple[list[Any], int]:
             value = getattr(cat, f.name)
             if not isinstance(value, tuple) or not value or not dataclasses.is_dataclass(value[0]):
                 continue
-            kept = tuple(x for x in value if not _names(x, pid, f.name))
+            kept = tuple(x for x in value if not _names(x, pid, f.name)
+                         and not (f.name == "sdks" and (x.ecosystem, x.name) in own))
             if len(kept) != len(value):
                 dropped += len(value) - len(kept)
                 changes[f.name] = kept

@@ -209,8 +209,13 @@ def pair_truth(old_name: str, new_name: str) -> dict[str, Any]:
         text = c.dump_toml(dt, "Expected `modelcensus diff dev-machine-old dev-machine`, from the two truth files.")
         (c.EVAL_DIR / "truth" / "dev-machine.diff.toml").write_text(text)
         return dt
-    # the builder wrote it from the two trees (eval/zoo_diff.py)
-    return tomllib.loads((c.CACHE / new_name / "diff-truth.toml").read_text())
+    # The builder found the model ids of the changed files (eval/zoo_diff.py, kept in diff-truth.toml); the rest is
+    # read from the two truths and trees again, as this code reads them, and kept beside the other truths.
+    dt = zoo_diff.current_expected(c.CACHE / old_name, c.CACHE / new_name)
+    text = c.dump_toml(dt, f"Expected `modelcensus diff {old_name} {new_name}`, by inspection of the two trees\n"
+                           "(eval/zoo_diff.py), never from modelcensus output.")
+    (c.EVAL_DIR / "truth" / f"{new_name}.diff.toml").write_text(text)
+    return dt
 
 
 def score_pair(old_name: str, new_name: str, inventories: dict[str, Path],
@@ -235,17 +240,24 @@ def score_pair(old_name: str, new_name: str, inventories: dict[str, Path],
 
 def tree_model_changes(old_name: str, new_name: str, dt: dict[str, Any],
                        diff: dict[str, Any]) -> set[tuple[str, str]]:
-    """Reported model ids added (removed) that the trees confirm: a literal in the new (old) tree and in no file
-    of the other one. Inspection of the trees, asked only about the ids the diff reports beyond the truth."""
+    """Reported model ids added (removed) that the trees confirm: named in the new (old) tree and in no file
+    of the other one (a literal, or the model of a provider-prefixed literal). Inspection of the trees, asked only
+    about the ids the diff reports beyond the truth: a model added or removed under each of its spellings, and the
+    spellings a model gained or lost."""
     expected = {e["key"] for e in dt.get("expected", []) if e["section"] == "models"} | set(dt.get("ambiguous", []))
-    asked = {(ch.get("kind"), str(ch.get("key"))) for ch in diff.get("changes", [])
-             if ch.get("section") == "models" and ch.get("kind") in ("added", "removed")
-             and ch.get("key") not in expected}
+    asked = {(kind, name) for ch in diff.get("changes", []) if ch.get("section") == "models"
+             for kind, name in score.model_moves(ch) if name not in expected}
     if not asked:
         return set()
-    ids = {k for _, k in asked}
-    in_old = zoo_diff.present_in(c.CACHE / old_name / "root", ids, set())
-    in_new = zoo_diff.present_in(c.CACHE / new_name / "root", ids, set())
+    # A model is named by any literal that ends in its id (`fireworks_ai/…/kimi-k2p6-fast`); a spelling gained or
+    # lost only by that exact literal.
+    respelt = {(kind, name) for ch in diff.get("changes", []) if ch.get("section") == "models"
+               and ch.get("field") == "spelling" for kind, name in score.model_moves(ch) if name not in expected}
+    ids = {k for _, k in asked - respelt}
+    spellings = {k for _, k in respelt}
+    old_root, new_root = c.CACHE / old_name / "root", c.CACHE / new_name / "root"
+    in_old = zoo_diff.named_in(old_root, ids) | zoo_diff.present_in(old_root, spellings, set())
+    in_new = zoo_diff.named_in(new_root, ids) | zoo_diff.present_in(new_root, spellings, set())
     return {(kind, k) for kind, k in asked
             if (kind == "added" and k in in_new - in_old) or (kind == "removed" and k in in_old - in_new)}
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -354,11 +355,33 @@ def score(truth: dict[str, Any], inv: dict[str, Any], outputs: Path | None,
 
 # ---------------------------------------------------------------- diff
 
+def _spellings(value: Any) -> set[str]:
+    """The spellings a model item's facet holds: one, or a list when several spellings are one model."""
+    if isinstance(value, dict):
+        value = value.get("spelling", value.get("key"))
+    return {str(v) for v in (value if isinstance(value, list) else [value]) if v}
+
+
+def model_moves(ch: dict[str, Any]) -> list[tuple[str, str]]:
+    """(added | removed, id) of each model id a change of `models` brings or takes away: every spelling of a
+    model added or removed, and the spellings a model gained or lost (`spelling` changed: `openai.gpt-6.1-sol`
+    beside `gpt-6.1-sol` is one model)."""
+    kind = ch.get("kind")
+    if kind in ("added", "removed"):
+        return [(kind, x) for x in sorted(_spellings(ch.get("new" if kind == "added" else "old")) | {ch.get("key")})]
+    if kind == "changed" and ch.get("field") == "spelling":
+        before, after = _spellings(ch.get("old")), _spellings(ch.get("new"))
+        return [("added", x) for x in sorted(after - before)] + [("removed", x) for x in sorted(before - after)]
+    return []
+
+
 def score_diff(truth: dict[str, Any], diff: dict[str, Any],
                real_models: set[tuple[str, str]] | None = None) -> tuple[list[Section], int]:
     """Expected changes found, and the noise: every reported change inspection does not expect.
     `real_models`: (kind, id) of model ids added or removed that inspection of the trees confirms although the
-    truth's grammar did not predict them (a literal of a grammar it does not know): listed, not noise."""
+    truth's grammar did not predict them (a literal of a grammar it does not know): listed, not noise.
+    A model is one thing whatever its spellings: an expected id added (removed) is found as a model added
+    (removed) under that spelling or as a spelling it gained (lost), and one change may answer several ids."""
     changes = diff.get("changes", [])
     expected = truth.get("expected", [])
     ambiguous = set(truth.get("ambiguous", []))
@@ -367,17 +390,33 @@ def score_diff(truth: dict[str, Any], diff: dict[str, Any],
     for e in expected:
         # The change of the expectation's own section first: a product's version change is reported in `agents`;
         # only when that section lacks it does its package's version change in `sdks` stand for it.
-        hit = next((i for i, ch in enumerate(changes) if i not in used and _matches(e, ch)), None)
+        # Its own install first: a CLI and an editor extension of one product (`cline`) share its names.
+        hit = next((i for i, ch in enumerate(changes) if i not in used and _matches(e, ch) and _at_install(e, ch)),
+                   None)
+        if hit is None:
+            hit = next((i for i, ch in enumerate(changes) if i not in used and _matches(e, ch)), None)
         if hit is None and e["section"] == "agents":
             hit = next((i for i, ch in enumerate(changes) if i not in used and _package_of(e, ch)), None)
+        if hit is None and e["section"] == "models" and e.get("kind"):
+            hit = next((i for i, ch in enumerate(changes) if ch.get("section") == "models"
+                        and (e["kind"], e["key"]) in model_moves(ch)), None)
         label = f"{e['section']} {e.get('kind') or e.get('change', '')} {e['key']}" + (
             f" {e.get('field')}: {e.get('old')} -> {e.get('new')}" if e.get("field") else "")
         sec.truth(hit is not None, label)
-        if hit is not None:
-            used.add(hit)
+        if hit is not None and not (e["section"] == "models" and model_moves(changes[hit])):
+            used.add(hit)  # a model added, removed or respelled may answer several ids: it stays to be judged
     noise = Section("diff: noise (reported changes in models/sdks/agents/mcp_servers not expected)")
     other = Section("diff: other changes (sections the truth does not track; listed, not counted)")
     real = Section("diff: model ids added/removed in the trees, beyond the truth's grammar (not noise)")
+    told = {(e.get("kind"), e["key"]) for e in expected if e["section"] == "models"}
+    confirmed_all = real_models or set()
+
+    def explained(moves: list[tuple[str, str]]) -> list[bool]:
+        return [m in told or m[1] in ambiguous or m in confirmed_all for m in moves]
+
+    # A model's route and base are the facts of its spellings: the route or base a respelling brought or took away
+    # (`qwen/…` served via openrouter) is that same change, judged once, as the respelling.
+    respelt = {ch.get("key") for ch in changes if ch.get("section") == "models" and ch.get("field") == "spelling"}
     for i, ch in enumerate(changes):
         if i in used:
             continue
@@ -393,9 +432,20 @@ def score_diff(truth: dict[str, Any], diff: dict[str, Any],
             continue
         if ch.get("section") == "models" and ch.get("key") in ambiguous:
             continue
-        if ch.get("section") == "models" and (ch.get("kind"), ch.get("key")) in (real_models or set()):
-            real.truth(True, f"models {ch.get('kind')} {ch.get('key')}")
+        if ch.get("section") == "models" and ch.get("field") in ("served_via", "base_model") and \
+                ch.get("key") in respelt:
             continue
+        moves = model_moves(ch) if ch.get("section") == "models" else []
+        if moves:
+            # A model added or removed is explained by any of its spellings; a respelling by each spelling it
+            # gained or lost: expected, ambiguous, or a change inspection of the trees confirms.
+            confirmed = [m for m in moves if m in confirmed_all]
+            why = explained(moves)
+            if all(why) or (ch.get("kind") != "changed" and any(why)):
+                if confirmed:
+                    real.truth(True, f"models {ch.get('kind')} {ch.get('key')} {ch.get('field') or ''}: "
+                                     + ", ".join(f"{k} {i}" for k, i in confirmed))
+                continue
         old, new = json.dumps(ch.get("old"))[:60], json.dumps(ch.get("new"))[:60]
         what = f"{ch.get('section')} {ch.get('kind')} {ch.get('key')} {ch.get('field') or ''}"
         noise.truth(False, f"{what} {old} -> {new}")
@@ -404,12 +454,31 @@ def score_diff(truth: dict[str, Any], diff: dict[str, Any],
 
 
 def _keyed(e: dict[str, Any], ch: dict[str, Any]) -> bool:
-    """Whether a reported key names the expected thing: a model by its id; anything else by its name, the diff
-    adding `@<where installed>` (an SDK's environment, an agent product's install path)."""
+    """Whether a reported key names the expected thing: a model by its id (or the canonical id the truth gives
+    it); anything else by its name, the diff adding `@<where installed>` (an SDK's environment, an agent
+    product's install path); an agent product also by its install path alone (a product no catalog knows, or
+    one the catalog names otherwise than the truth, is keyed `<its name>@<install path>`)."""
     key = str(ch.get("key", ""))
     if e["section"] == "models":
-        return key == e["key"]
+        return key in (e["key"], *e.get("aliases", []))
+    if _at_install(e, ch):
+        return True
     return any(key.startswith(f"{k}@") or key == k for k in [e["key"], *e.get("aliases", [])])
+
+
+def _at_install(e: dict[str, Any], ch: dict[str, Any]) -> bool:
+    """Whether a reported key is the expected product's install: an install moved to its next release's folder is
+    keyed by the path they share (the release left out)."""
+    key = _unreleased(str(ch.get("key", "")))
+    return any(key.endswith(f"@{_unreleased(p)}") for p in e.get("install_paths", []))
+
+
+_RELEASE = re.compile(r"^(?P<name>.*?-)?v?\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.-]*)?$")
+
+
+def _unreleased(path: str) -> str:
+    """A path with the releases its folders name left out (`…/saoudrizwan.claude-dev-*`), as the diff keys it."""
+    return "/".join(f"{m.group('name') or ''}*" if (m := _RELEASE.match(seg)) else seg for seg in path.split("/"))
 
 
 def _matches(e: dict[str, Any], ch: dict[str, Any]) -> bool:
@@ -434,7 +503,9 @@ def _same_thing(e: dict[str, Any], ch: dict[str, Any]) -> bool:
     config edit); for an agent product, the same field (its version) seen twice."""
     if ch.get("section") != e["section"] or not _keyed(e, ch):
         return False
-    return e["section"] != "agents" or ch.get("field") == e.get("field")
+    # A route moved with its base URL: the same config edit.
+    return e["section"] != "agents" or ch.get("field") == e.get("field") or (
+        e.get("field") == "served_via" and ch.get("field") == "base_url")
 
 
 def _own_package(e: dict[str, Any], ch: dict[str, Any]) -> bool:

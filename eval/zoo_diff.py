@@ -60,46 +60,90 @@ def present_in(root: Path, ids: set[str], skip: set[str]) -> set[str]:
     return found
 
 
+def named_in(root: Path, ids: set[str]) -> set[str]:
+    """Which ids `root` still names: as a literal (`present_in`), or as the model of a provider-prefixed literal
+    (`"TEE/gemma-4-26b-a4b-uncensored"`, `"clarifai/xai.image-generation.grok-2-image-1212"`: the same model,
+    served by that provider)."""
+    found = present_in(root, ids, set())
+    rest = sorted(ids - found)
+    for i in range(0, len(rest), 200):
+        chunk = rest[i:i + 200]
+        names = "|".join(re.escape(x) for x in chunk)
+        pattern = r"""["'`][A-Za-z0-9_.:/-]{0,80}[/.](""" + names + r""")["'`]"""
+        proc = subprocess.run(["grep", "-r", "-a", "-o", "-h", "-E", pattern, str(root)], capture_output=True)
+        tail = re.compile(r"[/.](" + names + r")$")
+        for line in proc.stdout.decode("utf-8", "replace").splitlines():
+            m = tail.search(line[1:-1])
+            if m:
+                found.add(m.group(1))
+    return found & ids
+
+
 def _folded(t: dict[str, Any], name: str, key: str) -> list[str]:
     return sorted({x for a in t["agents"] if a["name"] == name for cf in a.get("configs", [])
                    for x in cf.get(key, [])})
 
 
-def _own_packages(agent: dict[str, Any]) -> list[str]:
-    """The product's own packages as the diff keys them: `npm/<package>`, and its scope (`npm/@cline/` for the
-    platform and library packages a scoped product ships under its own scope)."""
+def _own_packages(agent: dict[str, Any], roots: tuple[Path, ...] = ()) -> list[str]:
+    """The product's own packages as the diff keys them: `npm/<package>`, its scope (`npm/@cline/` for the
+    platform and library packages a scoped product ships under its own scope), and the platform packages its
+    manifest lists as optional dependencies and that are installed inside it (`@cline/cli-linux-x64` of `cline`),
+    read in each tree."""
     eco, pkg = agent.get("ecosystem", ""), agent.get("package", "")
     if eco not in ("npm", "pypi") or not pkg:
         return []
     out = [f"{eco}/{pkg}"]
     if pkg.startswith("@"):
         out.append(f"{eco}/{pkg.split('/')[0]}/")
-    return out
+    for root in roots if eco == "npm" and agent.get("install_path") else ():
+        pkg_dir = root / agent["install_path"].lstrip("/")
+        try:
+            optional = json.loads((pkg_dir / "package.json").read_text()).get("optionalDependencies") or {}
+        except (OSError, ValueError):
+            continue
+        out += [f"npm/{dep}" for dep in sorted(optional) if (pkg_dir / "node_modules" / dep).is_dir()]
+    return sorted(set(out), key=out.index)
 
 
-def agent_changes(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
+def _routes(t: dict[str, Any], name: str) -> list[str]:
+    """What the product's users' configs route through, as the diff folds it over users (`-` for none)."""
+    return sorted({(cf.get("route") or ["-"])[0] for a in t["agents"] if a["name"] == name
+                   for cf in a.get("configs", []) if cf.get("models")})
+
+
+def agent_changes(old: dict[str, Any], new: dict[str, Any],
+                  roots: tuple[Path, ...] = ()) -> list[dict[str, Any]]:
+    """Each product's changes: its version, what its users select (models, MCP servers) and the route their
+    selection takes. The product is named by the truth's id, its other names, its own packages and its install
+    paths in either tree (an extension's folder is named by its release)."""
     out: list[dict[str, Any]] = []
     ao = {a["name"]: a for a in old["agents"]}
     an = {a["name"]: a for a in new["agents"]}
     for name in sorted(set(ao) | set(an)):
         a, b = ao.get(name), an.get(name)
-        names = sorted(set((a or b or {}).get("names", [])) - {name}) + _own_packages(a or b or {})
+        names = sorted(set((a or b or {}).get("names", [])) - {name}) + _own_packages(a or b or {}, roots)
+        paths = sorted({x["install_path"] for x in (a, b) if x and x.get("install_path")})
         if a is None or b is None:
             out.append({"section": "agents", "kind": "added" if a is None else "removed", "key": name,
-                        "aliases": names})
+                        "aliases": names, "install_paths": paths})
             continue
         if a["version"] != b["version"]:
             out.append({"section": "agents", "kind": "changed", "key": name, "field": "version",
-                        "old": a["version"], "new": b["version"], "aliases": names})
-        for field, key in (("models", "models"), ("mcp_servers", "mcp_servers")):
-            before, after = _folded(old, name, key), _folded(new, name, key)
+                        "old": a["version"], "new": b["version"], "aliases": names, "install_paths": paths})
+        for field, before, after in (("models", _folded(old, name, "models"), _folded(new, name, "models")),
+                                     ("mcp_servers", _folded(old, name, "mcp_servers"),
+                                      _folded(new, name, "mcp_servers")),
+                                     ("served_via", _routes(old, name), _routes(new, name))):
             if before != after:
                 out.append({"section": "agents", "kind": "changed", "key": name, "field": field,
-                            "old": before, "new": after, "aliases": names})
+                            "old": before, "new": after, "aliases": names, "install_paths": paths})
     return out
 
 
 def mcp_and_wired_changes(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
+    """MCP servers added or removed per user; models a config newly selects or no longer selects. A model the
+    other tree's configs already declare (an alias block not selected yet: Kimi's `[models.gpt51-prod]`) is wired
+    in both trees: its selection is the product's change (`models`), not the model's."""
     out: list[dict[str, Any]] = []
     mo = {(m["name"], m["user"]) for m in old["mcp_servers"]}
     mn = {(m["name"], m["user"]) for m in new["mcp_servers"]}
@@ -107,12 +151,15 @@ def mcp_and_wired_changes(old: dict[str, Any], new: dict[str, Any]) -> list[dict
         out.append({"section": "mcp_servers", "kind": "added", "key": name, "user": user})
     for name, user in sorted(mo - mn):
         out.append({"section": "mcp_servers", "kind": "removed", "key": name, "user": user})
+    def declared(t: dict[str, Any]) -> set[str]:
+        return {w["id"] for w in t["wired"]} | set(t.get("acceptable", {}).get("wired", []))
     wo = {w["id"] for w in old["wired"]}
     wn = {w["id"] for w in new["wired"]}
-    for mid in sorted(wn - wo):   # newly selected: added, or a known id newly wired; either kind is the change
-        out.append({"section": "models", "key": mid, "change": "newly wired"})
-    for mid in sorted(wo - wn):
-        out.append({"section": "models", "key": mid, "change": "no longer wired"})
+    canonical = {w["id"]: w["canonical"] for t in (old, new) for w in t["wired"]}
+    for mid in sorted(wn - declared(old)):   # newly selected: added, or a known id newly wired; either kind
+        out.append({"section": "models", "key": mid, "change": "newly wired", "aliases": [canonical[mid]]})
+    for mid in sorted(wo - declared(new)):
+        out.append({"section": "models", "key": mid, "change": "no longer wired", "aliases": [canonical[mid]]})
     return out
 
 
@@ -147,6 +194,22 @@ def model_id_changes(old_root: Path, new_root: Path, changed_old: list[str],
     return out, sorted(ambiguous)
 
 
+def current_expected(old_base: Path, new_base: Path) -> dict[str, Any]:
+    """The expected diff with its model ids as the build found them in the changed files (the costly part, kept in
+    `diff-truth.toml`) and everything read from the two truths (products, MCP servers, wired models, SDKs) as this
+    code reads them. An expected id the other tree still names as a provider-prefixed literal is ambiguous."""
+    cached = tomllib.loads((new_base / "diff-truth.toml").read_text())
+    old = tomllib.loads((old_base / "truth.toml").read_text())
+    new = tomllib.loads((new_base / "truth.toml").read_text())
+    literal = [e for e in cached["expected"] if e["section"] == "models" and e.get("kind") in ("added", "removed")]
+    still = (named_in(old_base / "root", {e["key"] for e in literal if e["kind"] == "added"}) |
+             named_in(new_base / "root", {e["key"] for e in literal if e["kind"] == "removed"}))
+    roots = (old_base / "root", new_base / "root")
+    expected = [*agent_changes(old, new, roots), *mcp_and_wired_changes(old, new), *sdk_changes(old, new),
+                *(e for e in literal if e["key"] not in still)]
+    return {**cached, "expected": expected, "ambiguous": sorted(set(cached.get("ambiguous", [])) | still)}
+
+
 def write_expected(old_base: Path, new_base: Path) -> Path | None:
     if not ((old_base / "truth.toml").exists() and (new_base / "truth.toml").exists()):
         return None
@@ -154,7 +217,8 @@ def write_expected(old_base: Path, new_base: Path) -> Path | None:
     new = tomllib.loads((new_base / "truth.toml").read_text())
     changed_old, changed_new = differing_files(old_base / "root", new_base / "root")
     models, ambiguous = model_id_changes(old_base / "root", new_base / "root", changed_old, changed_new)
-    expected = [*agent_changes(old, new), *mcp_and_wired_changes(old, new), *sdk_changes(old, new), *models]
+    expected = [*agent_changes(old, new, (old_base / "root", new_base / "root")), *mcp_and_wired_changes(old, new),
+                *sdk_changes(old, new), *models]
     (old_base / "changed-files.json").write_text(json.dumps({"old": changed_old, "new": changed_new}, indent=0))
     data = {"corpus": f"{old_base.name} -> {new_base.name}", "changed_files_old": len(changed_old),
             "changed_files_new": len(changed_new), "expected": expected, "ambiguous": ambiguous}

@@ -120,6 +120,11 @@ def test_servers_read_by_shape_in_any_home_config(tmp_path: Path, scan_dir: Scan
     write(tmp_path, "/home/ann/.vibe/config.toml",
           '[[mcp_servers]]\nname = "fetch"\ntransport = "http"\nurl = "https://fetch.example.com/mcp"\n'
           '[mcp_servers.headers]\nAuthorization = "Bearer ' + token + '"\n')  # fmt: skip
+    # Amp: VS Code-style settings, namespaces flattened into dotted keys (`amp.mcpServers`).
+    write(tmp_path, "/home/ann/.config/amp/settings.json", json.dumps({"amp.url": "https://ampcode.com/",
+        "amp.mcpServers": {"postgres": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-postgres"]},
+                           "acme-docs": {"url": "https://mcp.acme-corp.net/docs/mcp"}},
+        "chat.mcp.enabled": True}))  # fmt: skip
     # Zed: `context_servers` with `command: {path, args}`.
     write(tmp_path, "/etc/zed/settings.json", json.dumps(
         {"context_servers": {"pg": {"command": {"path": "/usr/bin/pg-mcp", "args": ["--ro"]}}}}))
@@ -136,6 +141,8 @@ def test_servers_read_by_shape_in_any_home_config(tmp_path: Path, scan_dir: Scan
         ("fetch", "http", "https://fetch.example.com/mcp", "ann"),
         ("pg", "stdio", "/usr/bin/pg-mcp --ro", None),
         ("context7", "stdio", "npx -y @upstash/context7-mcp", "ann"),
+        ("postgres", "stdio", "npx -y @modelcontextprotocol/server-postgres", "ann"),
+        ("acme-docs", "http", "https://mcp.acme-corp.net/docs/mcp", "ann"),
     } <= got
     goose = {s["name"] for s in doc["mcp_servers"] if s["config"].endswith("goose/config.yaml")}
     assert "developer" not in goose and "computercontroller" not in goose  # builtin: no command, no URL

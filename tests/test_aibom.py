@@ -101,7 +101,7 @@ def test_spdx_relationships_agents_models_tools_and_sessions(sample: Inventory) 
     machine = next(o for o in objects.objects if isinstance(o, spdx3.SpdxDocument)).rootElement[0]._id
     agents = {o.name: o._id for o in _of_type(objects, spdx3.ai_AIPackage)
               if o.software_primaryPurpose == spdx3.software_SoftwarePurpose.application}
-    # Cursor Agent: configured (its mcp.json), not installed
+    # Cursor Agent: configured (its mcp.json), not installed.
     assert set(agents) == {"Claude Code", "Codex CLI", "Cursor Agent"}
     contains = next(to for frm, kind, to, _ in rels if frm == machine and kind == "contains")
     assert set(agents.values()) <= contains

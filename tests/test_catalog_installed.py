@@ -5,7 +5,9 @@ test skips and says why."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
 import os
 import subprocess
 import tarfile
@@ -17,6 +19,7 @@ from typer.testing import CliRunner
 
 from scanner.catalog import Catalog
 from scanner.catalog.installed import check_installed
+from scanner.catalog.loader import load_catalogs
 from scanner.cli import app
 from tests.conftest import REPO
 
@@ -95,3 +98,28 @@ def test_validate_installed_on_the_command_line(installed: Path) -> None:
     result = CliRunner().invoke(app, ["catalogs", "validate", str(REPO / "catalogs"), "--installed", str(installed)])
     assert result.exit_code == 0, result.output
     assert "agent products checked against installed packages: aider," in result.output
+
+
+EXTENSIONS = REPO / "eval" / "extensions"  # real manifests, each from its repository (SOURCE.txt there)
+
+
+def test_every_editor_extension_entry_matches_its_real_manifest(tmp_path: Path, catalog: Catalog) -> None:
+    """Each extension unpacked where its editor puts it (`~/.vscode/extensions/<publisher.name>-<version>/`) is
+    checked by its id; a state path whose `globalStorage` folder the editor would spell otherwise is a problem."""
+    for src in sorted(EXTENSIONS.glob("*/package.json")):
+        doc = json.loads(src.read_text())
+        folder = f"{doc['publisher']}.{doc['name']}-{doc['version']}".lower()
+        dest = tmp_path / "home/alice/.vscode/extensions" / folder / "package.json"
+        dest.parent.mkdir(parents=True)
+        dest.write_bytes(src.read_bytes())
+    check = check_installed(catalog, tmp_path)
+    assert check.problems == []
+    assert {"cline", "continue", "github-copilot", "kilo-code", "roo-code"} <= check.checked
+    roo = next(p for p in catalog.agents if p.id == "roo-code")
+    miscased = dataclasses.replace(roo, settings=tuple(
+        dataclasses.replace(f, path=f.path.replace("rooveterinaryinc.roo-cline", "RooVeterinaryInc.roo-cline"))
+        for f in roo.settings))
+    files = [dataclasses.replace(f, agents=tuple(miscased if a.id == "roo-code" else a for a in f.agents))
+             for f in load_catalogs()]
+    problems = check_installed(Catalog(files), tmp_path).problems
+    assert problems and all(p.startswith("roo-code: vscode RooVeterinaryInc.roo-cline") for p in problems)

@@ -86,13 +86,17 @@ def test_files_two_hard_linked_trees_do_not_share_are_the_changes(tmp_path: Path
     assert ambiguous == ["gpt-4.1"]
 
 
-def test_leaving_a_product_out_drops_its_entry_and_its_mcp_file_globs() -> None:
+def test_leaving_a_product_out_drops_its_entry_its_mcp_file_globs_and_its_package_as_an_sdk() -> None:
     files = load_catalogs()
     kept, dropped = loo.without(files, "codex")
     agents = [a.id for cat in kept for a in cat.agents]
     tools = [c.tool for cat in kept for c in cat.agent_configs]
+    sdks = {(s.ecosystem, s.name) for cat in kept for s in cat.sdks}
     assert "codex" not in agents and "codex" not in tools
-    assert dropped == 1 + sum(c.tool == "codex" for cat in files for c in cat.agent_configs)
+    # The vendor catalog lists the CLI's own package among its SDKs: that entry names the product too.
+    assert ("npm", "@openai/codex") not in sdks and ("npm", "openai") in sdks
+    assert dropped == 1 + sum(c.tool == "codex" for cat in files for c in cat.agent_configs) + sum(
+        (s.ecosystem, s.name) == ("npm", "@openai/codex") for cat in files for s in cat.sdks)
     assert len(agents) == sum(len(cat.agents) for cat in files) - 1
 
 
@@ -102,3 +106,77 @@ def test_a_model_change_the_trees_confirm_is_not_noise() -> None:
     assert noise == 1
     sections, noise = score.score_diff({"expected": [], "ambiguous": []}, diff, {("added", "qwen3.8-max:thinking")})
     assert noise == 0 and sections[2].n_truth == 1
+
+
+def test_a_models_spellings_answer_the_ids_the_trees_add_and_remove() -> None:
+    """The diff reports one model with its spellings: an expected id removed is found as a spelling the model lost,
+    and a respelling is noise only for a spelling nothing explains."""
+    lost = {"section": "models", "kind": "changed", "key": "Llama-3.1-405B-Instruct", "field": "spelling",
+            "old": ["Llama-3.1-405B-Instruct", "llama-3.1-405b-instruct"], "new": "Llama-3.1-405B-Instruct"}
+    truth = {"expected": [{"section": "models", "kind": "removed", "key": "llama-3.1-405b-instruct"}], "ambiguous": []}
+    sections, noise = score.score_diff(truth, {"changes": [lost]})
+    assert sections[0].misses == [] and noise == 0
+    respelled = {**lost, "new": ["Llama-3.1-405B-Instruct", "meta/llama-3.1-405b"]}
+    _, noise = score.score_diff(truth, {"changes": [respelled]})
+    assert noise == 1  # `meta/llama-3.1-405b` joined, and nothing says it did
+    _, noise = score.score_diff(truth, {"changes": [respelled]}, {("added", "meta/llama-3.1-405b")})
+    assert noise == 0
+    # A model removed under two spellings answers both.
+    gone = {"section": "models", "kind": "removed", "key": "gpt-6.1-sol",
+            "old": {"spelling": ["gpt-6.1-sol", "openai.gpt-6.1-sol"]}}
+    both = {"expected": [{"section": "models", "kind": "removed", "key": k} for k in ("gpt-6.1-sol",
+                                                                                     "openai.gpt-6.1-sol")]}
+    sections, noise = score.score_diff(both, {"changes": [gone]})
+    assert sections[0].misses == [] and noise == 0
+
+
+def test_the_route_and_base_a_respelling_brings_are_that_respelling() -> None:
+    """`qwen/qwen3.6-27b:thinking` lost beside `qwen3.6-27b:thinking` takes its openrouter route and its base
+    with it: one change in the tree, judged once as the respelling."""
+    key = "qwen3.6-27b:thinking"
+    spelling = {"section": "models", "kind": "changed", "key": key, "field": "spelling",
+                "old": ["qwen/qwen3.6-27b:thinking", key], "new": key}
+    facets = [{"section": "models", "kind": "changed", "key": key, "field": "served_via", "old": ["openrouter", None],
+               "new": None}, {"section": "models", "kind": "changed", "key": key, "field": "base_model",
+                              "old": ["qwen3.6-27b", None], "new": None}]
+    truth: dict[str, list[str]] = {"expected": [], "ambiguous": []}
+    assert score.score_diff(truth, {"changes": [spelling, *facets]})[1] == 1
+    assert score.score_diff(truth, {"changes": [spelling, *facets]}, {("removed", "qwen/qwen3.6-27b:thinking")})[1] == 0
+    assert score.score_diff(truth, {"changes": facets})[1] == 2  # no respelling: a route change of its own
+
+
+EXT = "/home/alice/.vscode/extensions/saoudrizwan.claude-dev"
+
+
+def test_a_product_is_found_by_its_install_path_whatever_its_release_folder() -> None:
+    """A product the catalog names otherwise (`continue`, not the truth's `continue-cli`) is its install; an
+    extension moved to its next release's folder is keyed by the path with the release left out."""
+    expected = [
+        {"section": "agents", "kind": "changed", "key": "continue-cli", "field": "version", "old": "1.5.45",
+         "new": "1.5.47", "aliases": [], "install_paths": ["/usr/lib/node_modules/@continuedev/cli"]},
+        {"section": "agents", "kind": "changed", "key": "cline-vscode", "field": "version", "old": "4.1.12",
+         "new": "4.1.13", "aliases": [], "install_paths": [f"{EXT}-4.1.12", f"{EXT}-4.1.13"]},
+    ]
+    changes = [
+        {"section": "agents", "kind": "changed", "key": "continue@/usr/lib/node_modules/@continuedev/cli",
+         "field": "version", "old": "1.5.45", "new": "1.5.47"},
+        {"section": "agents", "kind": "changed", "key": f"cline@{EXT}-*",
+         "field": "version", "old": "4.1.12", "new": "4.1.13"},
+    ]
+    sections, noise = score.score_diff({"expected": expected}, {"changes": changes})
+    assert sections[0].misses == [] and noise == 0
+    # The product's CLI shares the extension's name (`cline`): each expectation takes its own install's change.
+    cli = {"section": "agents", "kind": "changed", "key": "cline", "field": "version", "old": "3.0.57",
+           "new": "3.0.65", "aliases": ["Cline"], "install_paths": ["/usr/lib/node_modules/cline"]}
+    both = [{**changes[1]}, {"section": "agents", "kind": "changed", "key": "cline@/usr/lib/node_modules/cline",
+                             "field": "version", "old": "3.0.57", "new": "3.0.65"}]
+    sections, noise = score.score_diff({"expected": [cli, {**expected[1], "aliases": ["Cline"]}]}, {"changes": both})
+    assert sections[0].misses == [] and noise == 0
+
+
+def test_an_id_still_named_by_a_providers_literal_is_in_the_tree(tmp_path: Path) -> None:
+    (tmp_path / "usr").mkdir()
+    (tmp_path / "usr/table.js").write_text('{"TEE/gemma-4-26b-a4b-uncensored":{}, "xai/grok-2-image-1212x":1}\n'
+                                           'const c = ["clarifai/xai.image-generation.grok-2-image-1212"]\n')
+    assert zoo_diff.named_in(tmp_path, {"gemma-4-26b-a4b-uncensored", "grok-2-image-1212", "kimi-k2.6-flex"}) == {
+        "gemma-4-26b-a4b-uncensored", "grok-2-image-1212"}

@@ -3,6 +3,7 @@ of a catalogued format under any name. Shapes from the products' documented conf
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.conftest import ScanFn, entry, write
@@ -105,3 +106,33 @@ def test_a_key_of_a_catalogued_format_under_any_name(tmp_path: Path, scan_dir: S
     assert ("api-key", None) in found  # sk- + 48 names no vendor without its words nearby
     assert ("anthropic-api-key", "anthropic") in found
     assert all(GW_KEY not in c["redacted"] and anthropic not in c["redacted"] for c in doc["credentials"])
+
+
+def test_a_name_of_a_familys_shape_is_the_alias_of_the_model_its_record_runs(tmp_path: Path, scan_dir: ScanFn) -> None:
+    """Kimi CLI's `[models.kimi-k2-turbo]` runs `kimi-k2-turbo-preview`: the key has a Kimi id's shape, but no
+    catalog lists it, and the record says what it runs. A router's own id ending alike in a package
+    (`moonshotai/kimi-k2-turbo`) is no spelling of that alias."""
+    write(tmp_path, "/home/carol/.kimi/config.toml",
+          'default_model = "kimi-k2-turbo"\n\n[providers.moonshot]\ntype = "kimi"\n'
+          'base_url = "https://api.moonshot.ai/v1"\n\n[models.kimi-k2-turbo]\nprovider = "moonshot"\n'
+          'model = "kimi-k2-turbo-preview"\nmax_context_size = 262144\n')  # fmt: skip
+    write(tmp_path, "/usr/lib/node_modules/router-table/dist/models.js",
+          'export const M = {"moonshotai/kimi-k2-turbo": {id: "moonshotai/kimi-k2-turbo"}};\n')
+    _, doc = scan_dir(tmp_path)
+    turbo = entry(doc, "models", name="kimi-k2-turbo")
+    assert (turbo["served_via"], turbo["base_model"], turbo["wired"]) == ("direct", "kimi-k2-turbo-preview", True)
+    # The router's id is a spelling of the family id it writes, never given the alias's base.
+    assert entry(doc, "models", name="moonshotai/kimi-k2-turbo")["base_model"] == "kimi-k2-turbo"
+    # A listed id keeps being a model of its own (`kimi-k2-turbo-preview`), never an alias.
+    assert entry(doc, "models", name="kimi-k2-turbo-preview")["base_model"] is None
+
+
+def test_a_vendors_base_url_in_the_same_file_routes_its_models(tmp_path: Path, scan_dir: ScanFn) -> None:
+    """`ANTHROPIC_BASE_URL` in a settings file's env block (Claude Code's documented gateway setup) moves the
+    Anthropic models that file selects to that host; another vendor's model in it keeps its own route."""
+    write(tmp_path, "/home/carol/.agentx/settings.json", json.dumps({
+        "model": "claude-opus-4-1", "fallback": {"model": "gpt-5.1"},
+        "env": {"ANTHROPIC_BASE_URL": "https://llm-gateway.acme-corp.net", "DISABLE_TELEMETRY": "1"}}))
+    _, doc = scan_dir(tmp_path)
+    assert entry(doc, "models", name="claude-opus-4-1")["served_via"] == "llm-gateway.acme-corp.net"
+    assert entry(doc, "models", name="gpt-5.1")["served_via"] != "llm-gateway.acme-corp.net"

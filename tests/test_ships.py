@@ -78,6 +78,30 @@ def test_opencode_ships_models_dev_ids_never_display_names(tmp_path: Path, scan_
     assert "claude-opus-4-6" not in names and "claude-opus-4-7" not in names  # never a cut id
 
 
+# models.dev records of a provider's own ids (Cline's and Kilo's tables hold the same records, as read in their
+# 2026 releases): the model of a provider-prefixed literal.
+ROUTED = (b',"cohere/command-a-plus":{id:"cohere/command-a-plus",name:"Cohere: Command A+",limit:{context:128000}}'
+          b',"TEE/gemma-4-26b-a4b-uncensored":{id:"TEE/gemma-4-26b-a4b-uncensored",limit:{context:131072}}};\n')
+
+
+def test_the_same_bytes_name_the_same_models_in_a_model_list_and_elsewhere(tmp_path: Path, scan_dir: ScanFn) -> None:
+    """A provider-prefixed literal in opencode's model list names the model any other file's would: the models
+    section is one answer for the same bytes, whichever product's file holds them; `ships` stays the product's
+    own ids."""
+    body = ELF + (DATA / "bundles/opencode-models-dev-excerpt.js").read_bytes() + ROUTED
+    _manifest(tmp_path / "a", f"{GLOBAL}/opencode-ai", "opencode-ai", "1.18.33")
+    _manifest(tmp_path / "a", OPENCODE_BIN.rsplit("/bin/", 1)[0], "opencode-linux-x64", "1.18.33")
+    write(tmp_path / "a", OPENCODE_BIN, body)
+    _manifest(tmp_path / "b", f"{GLOBAL}/other-cli", "other-cli", "1.0.0")
+    write(tmp_path / "b", f"{GLOBAL}/other-cli/bin/other", body)
+    _, in_list = scan_dir(tmp_path / "a")
+    _, elsewhere = scan_dir(tmp_path / "b")
+    routed = {"cohere/command-a-plus", "gemma-4-26b-a4b-uncensored"}
+    assert routed <= {m["name"] for m in in_list["models"]}
+    assert routed <= {m["name"] for m in elsewhere["models"]}
+    assert not routed & _ships(in_list, "opencode")
+
+
 def test_aider_ships_its_model_settings_names(tmp_path: Path, scan_dir: ScanFn) -> None:
     site = "/home/dev/.local/share/uv/tools/aider-chat/lib/python3.11/site-packages"
     write(tmp_path, f"{site}/aider_chat-0.86.2.dist-info/METADATA", (DATA / "pypi/METADATA").read_bytes())

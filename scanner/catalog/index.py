@@ -216,7 +216,10 @@ class Catalog:
                     vendor=inner.vendor or form.vendor or groups.get("vendor"),
                     family=inner.family,
                     served_via=form.route,
-                    base_model=inner.canonical or inner.base_model,
+                    # The model the form names: the listed id, else the family id as written (`qwen3.6-27b`
+                    # of `qwen/qwen3.6-27b:thinking`), so its spellings are one model.
+                    base_model=inner.canonical or inner.base_model or (
+                        inner_text if inner.catalog == CatalogStatus.FAMILY else None),
                     catalog=inner.catalog,
                     lifecycle=inner.lifecycle,
                 )

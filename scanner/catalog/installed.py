@@ -3,7 +3,9 @@
 For every npm package (`node_modules/**/package.json`) and PyPI distribution (`*.dist-info`) under ROOT that an
 `[[agents]]` entry names, what the package itself declares must be what the entry says: each command it installs
 (npm `bin`, PyPI `console_scripts`) is one of the entry's `binaries`, and each platform package it declares
-(an optional dependency for an OS and CPU) matches one of its `platform_packages`. The report also says which
+(an optional dependency for an OS and CPU) matches one of its `platform_packages`. An editor extension
+(`<editor>/extensions/<publisher>.<name>-<version>/package.json`) is checked by its id: the entry's state paths
+under `globalStorage/` name the folder the editor keeps for it, the id in lower case. The report also says which
 entries no installed package checked.
 """
 
@@ -39,6 +41,9 @@ def check_installed(catalog: Catalog, root: Path) -> InstalledCheck:
         product = found[0]
         out.checked.add(product.id)
         label = f"{product.id}: {ecosystem} {name} ({where})"
+        if ecosystem == "vscode":
+            out.problems += _storage_problems(label, name, [f.path for f in product.settings])
+            continue
         for command in sorted(set(commands) - set(product.binaries)):
             out.problems.append(f"{label}: installs command {command!r}, not in binaries {list(product.binaries)}")
         platform_rx = [glob_regex("/" + g) for g in product.platform_packages]
@@ -46,6 +51,19 @@ def check_installed(catalog: Catalog, root: Path) -> InstalledCheck:
             if not any(rx.fullmatch("/" + dep) for rx in platform_rx):
                 out.problems.append(f"{label}: platform package {dep!r} matches no platform_packages")
     return out
+
+
+def _storage_problems(label: str, extension_id: str, paths: list[str]) -> list[str]:
+    """An editor keeps an extension's global state in `globalStorage/<publisher.name>` with the id lower-cased: a
+    path spelling that folder otherwise would never match on a real machine."""
+    folder = extension_id.lower()
+    return [f"{label}: state path {path!r} names {seg!r}; the editor's folder is {folder!r}"
+            for path in paths for seg in _after_storage(path) if seg.lower() == folder and seg != folder]
+
+
+def _after_storage(path: str) -> list[str]:
+    parts = path.split("/")
+    return [parts[i + 1] for i, seg in enumerate(parts[:-1]) if seg == "globalStorage"]
 
 
 def _own(dep: str, name: str) -> bool:
@@ -82,6 +100,22 @@ def _packages(root: Path) -> Iterator[tuple[str, str, list[str], list[str], str]
         entry_points = metadata.parent / "entry_points.txt"
         text = entry_points.read_text("utf-8", "replace") if entry_points.is_file() else ""
         yield "pypi", str(name), _console_scripts(text), [], "/" + metadata.relative_to(root).as_posix()
+    yield from _extensions(root)
+
+
+def _extensions(root: Path) -> Iterator[tuple[str, str, list[str], list[str], str]]:
+    """("vscode", `publisher.name`, ...) of each editor extension unpacked under root: a folder of an
+    `extensions` directory whose manifest names its publisher and the editor engine it runs in."""
+    for manifest in sorted(root.rglob("extensions/*/package.json")):
+        try:
+            doc = json.loads(manifest.read_bytes()[:_MAX_BYTES])
+        except (OSError, ValueError):
+            continue
+        if not isinstance(doc, dict) or not isinstance(doc.get("engines"), dict) or "vscode" not in doc["engines"]:
+            continue
+        publisher, name = doc.get("publisher"), doc.get("name")
+        if isinstance(publisher, str) and isinstance(name, str):
+            yield "vscode", f"{publisher}.{name}", [], [], "/" + manifest.relative_to(root).as_posix()
 
 
 def _console_scripts(text: str) -> list[str]:

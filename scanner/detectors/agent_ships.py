@@ -28,12 +28,25 @@ _OPENERS = frozenset(b"\"'`")
 # A cloud's provider prefix right before a family id, inside one literal: region and vendor words with dots
 # (`us.anthropic.`, `global.openai.`), never a path (`/`) or a longer word (`-`).
 _PROVIDER_PREFIX = re.compile(rb"(?<![A-Za-z0-9._-])(?:[a-z]{2,12}\.){1,2}\Z")
+# A provider's path before a model id inside one literal: `cohere/`, `accounts/fireworks/models/`, `TEE/`.
+_PATH_PREFIX = re.compile(rb"(?<![A-Za-z0-9._/-])(?:[A-Za-z0-9][A-Za-z0-9._-]{0,39}/){1,3}\Z")
 _ELF = b"\x7fELF"
 _ID_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:@/+-")
 _STRUCTURED = (".json", ".yml", ".yaml")
 # The key a literal is the value of, right before it: `name:"…"`, `"displayName": "…"`, `label = '…'`.
 _KEY_BEFORE = re.compile(rb"([A-Za-z_$][\w$]*)[\"']?\s{0,3}[:=]\s{0,3}\Z")
 _MODELISH = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@/+\-]{0,159}$")
+
+
+def model_list(view: FileView, product: AgentProduct) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(what the file ships, what else it names): `shipped`, and the ids of its whole provider-prefixed literals
+    (`"cohere/command-a-plus"` as a hosted form the catalogs know, else the id after the prefix: `"TEE/gemma-4-
+    26b-a4b-uncensored"`), which the content reader finds in any other file. The same bytes give the same models
+    whichever product's model list holds them."""
+    ships = shipped(view, product)
+    if product.ship_keys and view.window is None and view.name.endswith(_STRUCTURED):
+        return ships, ()
+    return ships, _prefixed_ids(view, set(ships))
 
 
 def shipped(view: FileView, product: AgentProduct) -> tuple[str, ...]:
@@ -104,6 +117,29 @@ def _literal_ids(view: FileView) -> tuple[str, ...]:
         starts = [h.start for h in view.hits if h.kind in (PatternKind.MODEL, PatternKind.HOSTED)]
         for name in packed_tables(view.catalog, view.data, starts)[: max(0, _MAX_SHIPS - len(ids))]:
             ids[name] = None
+    return tuple(sorted(ids))
+
+
+def _prefixed_ids(view: FileView, ships: set[str]) -> tuple[str, ...]:
+    data, catalog = view.data, view.catalog
+    ids: dict[str, None] = {}
+    for hit in view.hits:
+        if hit.kind is not PatternKind.MODEL or hit.start == 0 or data[hit.start - 1] != 0x2F or len(ids) >= _MAX_SHIPS:
+            continue  # only a hit right after a `/`: the model of a provider's path
+        prefix = _PATH_PREFIX.search(data, max(0, hit.start - 64), hit.start)
+        if prefix is None or prefix.start() == 0 or data[prefix.start() - 1] not in _OPENERS:
+            continue
+        quote, end = data[prefix.start() - 1], hit.end
+        while end < len(data) and end - hit.start < _MAX_LITERAL and data[end] in _ID_BYTES:
+            end += 1
+        if end >= len(data) or data[end] != quote:
+            continue
+        whole, tail = decode(data[prefix.start() : end]), decode(data[hit.start : end])
+        for name in (whole, tail):
+            if catalog.is_hosted_form(name) or catalog.identify(name).catalog != CatalogStatus.UNKNOWN:
+                if name not in ships:
+                    ids[name] = None
+                break
     return tuple(sorted(ids))
 
 

@@ -20,7 +20,7 @@ from email.parser import BytesHeaderParser
 
 from scanner.catalog.specs import AgentProduct
 from scanner.detectors.agent_settings import read_settings
-from scanner.detectors.agent_ships import shipped
+from scanner.detectors.agent_ships import model_list
 from scanner.detectors.base import FileView, Reading
 from scanner.kinds import Evidence
 from scanner.kinds.agents import AgentFileEvidence, AgentPackageEvidence
@@ -39,10 +39,16 @@ _VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.\-]+)?")
 _REQUIRES = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 # An editor extension's manifest: `~/.vscode/extensions/<publisher>.<name>-<version>[-<platform>]/package.json`,
 # and the same under VS Code Server, VSCodium, Cursor and Windsurf (their remote servers too).
-_EXTENSION = re.compile(
-    r"/\.(?P<editor>vscode|vscode-server|vscode-insiders|vscode-oss|cursor|cursor-server|windsurf|windsurf-server)"
-    r"/extensions/(?P<dir>[^/]+)/package\.json$"
-)
+_EDITORS = r"vscode|vscode-server|vscode-insiders|vscode-oss|cursor|cursor-server|windsurf|windsurf-server"
+_EXTENSION = re.compile(r"/\.(?P<editor>" + _EDITORS + r")/extensions/(?P<dir>[^/]+)/package\.json$")
+# Any file of an extension: its folder, and the path inside it.
+_IN_EXTENSION = re.compile(r"^(?P<dir>.*/\.(?P<editor>" + _EDITORS + r")/extensions/[^/]+)(?P<rest>/.+)$")
+
+
+def extension_of(path: str) -> tuple[str, str, str] | None:
+    """(extension folder, editor, path inside it starting `/`) of a file of an editor extension; None otherwise."""
+    m = _IN_EXTENSION.match(path)
+    return (m.group("dir"), m.group("editor"), m.group("rest")) if m else None
 _EDITOR_STATE = (".vscdb",)
 
 
@@ -207,8 +213,8 @@ class AgentDetector:
         loc = view.location(None, Context.PACKAGE)
         shown = display_path(folder)
         yield AgentPackageEvidence(product.id, "binary", view.name, version, shown, shown, False, (view.path,), (), loc)
-        models = shipped(view, product)
-        yield AgentFileEvidence(product.id, shown, "ships", models, loc)
+        models, named = model_list(view, product)
+        yield AgentFileEvidence(product.id, shown, "ships", models, loc, named)
         for name in models:
             yield ModelEvidence(name, loc)
 
@@ -244,8 +250,8 @@ class AgentDetector:
             yield AgentFileEvidence(product.id, shown, "binary", (), loc)
         if not view.catalog.ships_file(product, rest):
             return
-        models = shipped(view, product)
-        yield AgentFileEvidence(product.id, shown, "ships", models, loc)
+        models, named = model_list(view, product)
+        yield AgentFileEvidence(product.id, shown, "ships", models, loc, named)
         for name in models:
             yield ModelEvidence(name, loc)
 
@@ -259,8 +265,8 @@ class AgentDetector:
         else:
             return
         loc = view.location(None, Context.PACKAGE)
-        models = shipped(view, product)
-        yield AgentFileEvidence(product.id, where, "ships", models, loc)
+        models, named = model_list(view, product)
+        yield AgentFileEvidence(product.id, where, "ships", models, loc, named)
         for name in models:
             yield ModelEvidence(name, loc)
 

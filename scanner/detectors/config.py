@@ -26,7 +26,7 @@ from scanner.detectors.config_records import (
     switch_tables,
 )
 from scanner.detectors.contexts import is_comment_line
-from scanner.detectors.providers import record_routes
+from scanner.detectors.providers import moved_vendors, record_routes
 from scanner.formats import config as fmt
 from scanner.kinds import Evidence
 from scanner.kinds.credentials import CredentialEvidence, credential_evidence
@@ -113,6 +113,7 @@ def interpret(
 
     # What each record (list element or mapping) says about route and base model.
     routes = record_routes(items, catalog, catalog.keys("provider"))
+    moved = moved_vendors(items, catalog)
     bases: dict[tuple[str, ...], str] = {}
     for item in items:
         key = _norm(item.path[-1]) if item.path else ""
@@ -175,6 +176,8 @@ def interpret(
             # A list of ids (`models: [a, b]`) takes the route of the record that holds the list.
             route = routes.get(record) or (routes.get(record_of(record)) if record[-1:] == item.path[-1:] else None)
             route = None if key in base_keys else route  # the model behind an alias: the alias has the route
+            if route is None and key not in base_keys and moved:
+                route = moved.get(catalog.identify(value).vendor or "")
             yield ModelEvidence(value, locate(item.line, item.env), bases.get(record), route, variable)
             continue
 

@@ -141,8 +141,9 @@ def record_models(
     """The models records name (aliases, deployments, model-map keys); returns the fields they consumed."""
     consumed: set[tuple[str, ...]] = set()
     for named in record_aliases(items):
-        # Vibe's `alias`, Kimi's `[models.<alias>]`, Continue's `name`: the alias runs the record's model.
-        if named.record in bases or catalog.identify(named.name).catalog != "unknown":
+        # Vibe's `alias`, Kimi's `[models.<alias>]`, Continue's `name`: the alias runs the record's model. A listed
+        # id is a model itself; one of a family's shape only (`kimi-k2-turbo` -> `…-turbo-preview`) is an alias.
+        if named.record in bases or catalog.identify(named.name).catalog == "known":
             continue
         loc = locate(named.line, False)
         yield ModelEvidence(named.name, loc, base_model=named.model, served_via=routes.get(named.record))

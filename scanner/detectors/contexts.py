@@ -10,9 +10,11 @@ import re
 
 from scanner.model import Context
 
+# Editors unpack their extensions (`~/.vscode/extensions/<publisher>.<name>-<version>/`) as installed packages.
 _PACKAGE_DIRS = re.compile(
     r"/(?:site-packages|dist-packages|node_modules|bower_components|vendor|third_party|\.cargo/registry|"
-    r"go/pkg/mod|\.m2/repository|gems|\.pnpm)/|/usr/lib/python3[\d.]*/|/usr/lib/node_modules/"
+    r"go/pkg/mod|\.m2/repository|gems|\.pnpm)/|/usr/lib/python3[\d.]*/|/usr/lib/node_modules/|"
+    r"/\.(?:vscode|vscode-server|vscode-insiders|vscode-oss|cursor|cursor-server|windsurf|windsurf-server)/extensions/"
 )
 # Package managers' own databases: what is installed, described by its maintainers, never wiring.
 _PACKAGE_DBS = (

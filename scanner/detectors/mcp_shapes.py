@@ -21,6 +21,9 @@ from scanner.secrets import safe_url
 GENERIC_CONTAINERS = ("mcpservers", "mcp_servers", "context_servers", "extensions", "mcp")
 # Under `mcp`, a further key may hold the list (`mcp.servers` of VS Code and gptme).
 _INNER = ("servers", "mcpservers")
+# Container names unambiguous enough to be the last part of a dotted settings key (`amp.mcpServers`); `mcp` and
+# `extensions` are not (`chat.mcp.enabled`, `git.extensions`).
+_DOTTED_LAST = ("mcpservers", "mcp_servers", "context_servers")
 _MAX_SERVERS = 500
 _SECRET_WORD = re.compile(r"(?i)(?:key|token|secret|password|passwd|auth|bearer)")
 _SECRET_ASSIGN = re.compile(r"(?i)^(-{0,2}[a-z0-9_.-]*(?:key|token|secret|password|auth)[a-z0-9_.-]*[=:]).+$")
@@ -51,9 +54,13 @@ def _container_at(path: tuple[str, ...], containers: frozenset[str]) -> int | No
     """Where the server map or list starts in `path`: the index of its first entry's segment, or None.
 
     The first container key wins (a server named `mcp` inside `mcpServers` is a server); `mcp` followed by
-    `servers` is one container; `a.b` names the key `a.b` or `b` under `a` (VS Code's `mcp.servers`)."""
+    `servers` is one container; `a.b` names the key `a.b` or `b` under `a` (VS Code's `mcp.servers`). A settings
+    file that flattens its namespaces into dotted keys names a server map `<namespace>.mcpServers` (Amp's
+    `amp.mcpServers`): its last part is the container."""
     for i, seg in enumerate(path[:-1]):
         key = norm(seg)
+        if "." in key and key.rsplit(".", 1)[-1] in _DOTTED_LAST and key.rsplit(".", 1)[-1] in containers:
+            return i + 1
         if key in containers:
             if key == "mcp" and i + 2 < len(path) and norm(path[i + 1]) in _INNER:
                 return i + 2

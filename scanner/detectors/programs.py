@@ -17,7 +17,7 @@ from email.parser import BytesHeaderParser
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternKind
-from scanner.detectors.agents import npm_package_of
+from scanner.detectors.agents import extension_of, npm_package_of
 from scanner.detectors.base import FileView, Reading
 from scanner.kinds import Evidence
 from scanner.kinds.agents import ProgramEvidence, ProgramHostsEvidence
@@ -36,6 +36,9 @@ _TOOL_VENV = re.compile(r"/(?:uv/tools|pipx/venvs)/([^/]+)/")
 _USER_SITE = re.compile(r"^(?:/root|/home/[^/]+)/\.local/lib/python[0-9.]+/(?:site|dist)-packages$")
 _MAX_HOSTS = 50
 _MIN_MODELS = 2  # listed model ids one file of its own code must name to count (a model table, not a mention)
+_MAX_COMMANDS = 20  # an extension's command ids kept (it may contribute hundreds)
+_REPO_NAME = re.compile(r"[/:]([A-Za-z0-9][A-Za-z0-9._-]{1,100}?)(?:\.git)?/?$")
+_EXTENSION_DIR = re.compile(r"-\d+(?:\.\d+)+.*$")  # the version (and platform) an extension's folder ends with
 
 
 def _pep503(name: str) -> str:
@@ -73,7 +76,7 @@ def _site_of(path: str) -> tuple[str, str] | None:
     return None
 
 
-def _python_tool_site(site: str) -> str | None:
+def python_tool_site(site: str) -> str | None:
     """The tool name of a site-packages that belongs to one tool's venv; "" for a user site; None otherwise."""
     venv = _TOOL_VENV.search(site)
     if venv is not None:
@@ -89,21 +92,34 @@ def _known(catalog: Catalog, ecosystem: str, name: str) -> bool:
 class ProgramDetector:
     name = "programs"
     description = "Installed programs with a command that call models: agent products no catalog knows"
-    reading = Reading.WHOLE
+    # A native executable compiles its provider hosts in anywhere (Claude Code's at 160 MB of 400): every window
+    # of a program's own file is looked at for them, not its head only.
+    reading = Reading.WINDOWS
 
     def wants(self, view: FileView) -> bool:
         path = view.entry.path
+        ext = extension_of(path)
+        if ext is not None:
+            return ext[2] == "/package.json" or _NODE_MODULES not in ext[2]  # its manifest, or its own code
         if _NODE_MODULES in path:
             top = npm_top_level(path)
             return top is not None and (top[2] == "/package.json" or top[3])
         if view.name == "METADATA" and path.rsplit("/", 2)[-2].endswith(".dist-info"):
             return True
         site = _site_of(path)
-        return site is not None and "/" in site[1] and _python_tool_site(site[0]) is not None
+        return site is not None and "/" in site[1] and python_tool_site(site[0]) is not None
 
     def extract(self, view: FileView) -> Iterator[Evidence]:
         path = view.entry.path
-        if view.window is not None and view.window.offset:
+        later = view.window is not None and view.window.offset > 0  # a later window: only hosts and model ids
+        ext = extension_of(path)
+        if ext is not None:
+            folder, editor, rest = ext
+            if rest == "/package.json":
+                if not later:
+                    yield from self._extension(view, folder, editor)
+            elif _NODE_MODULES not in rest and not _known(view.catalog, "vscode", _extension_id(folder)):
+                yield from _hosts(view, display_path(folder))
             return
         if _NODE_MODULES in path:
             top = npm_top_level(path)
@@ -111,11 +127,14 @@ class ProgramDetector:
                 return
             name, pkg_dir, rest, tool = top
             if rest == "/package.json" and npm_package_of(path) == (name, pkg_dir, rest):
+                if later:
+                    return
                 yield from self._npm(view, pkg_dir, tool)
             elif tool and not _known(view.catalog, "npm", name):
                 yield from _hosts(view, display_path(pkg_dir))
         elif view.name == "METADATA":
-            yield from self._pypi(view)
+            if not later:
+                yield from self._pypi(view)
         else:
             site = _site_of(path)
             if site is not None:
@@ -145,7 +164,35 @@ class ProgramDetector:
         env = pkg_dir[: pkg_dir.rfind(_NODE_MODULES) + len(_NODE_MODULES) - 1]
         yield ProgramEvidence(
             "npm", name, version, display_path(pkg_dir), display_path(env), commands, entry_points, sdks, (), tool,
-            view.location(None, Context.PACKAGE),
+            view.location(None, Context.PACKAGE), project=_project(doc.get("repository")),
+        )  # fmt: skip
+
+    def _extension(self, view: FileView, folder: str, editor: str) -> Iterator[Evidence]:
+        """An editor extension (`<publisher>.<name>-<version>/package.json`): a program when it contributes
+        commands to its editor; it is installed there as a tool is. Its id is `publisher.name`."""
+        try:
+            doc = json.loads(view.data[:_MAX_META].decode("utf-8-sig", "replace"))
+        except (ValueError, RecursionError):
+            return
+        if not isinstance(doc, dict) or not all(isinstance(doc.get(k), str) for k in ("publisher", "name")):
+            return
+        ext_id = f"{doc['publisher']}.{doc['name']}".lower()
+        contributes = doc.get("contributes")
+        listed = contributes.get("commands") if isinstance(contributes, dict) else None
+        commands = tuple(sorted({str(c["command"]) for c in listed or () if isinstance(c, dict)
+                                 and isinstance(c.get("command"), str)}))[:_MAX_COMMANDS] if isinstance(
+            listed, list) else ()  # fmt: skip
+        if not commands or _known(view.catalog, "vscode", ext_id):
+            return
+        deps = {str(k) for field in ("dependencies", "optionalDependencies", "peerDependencies")
+                if isinstance(doc.get(field), dict) for k in doc[field]}  # fmt: skip
+        sdks = tuple(sorted(d for d in deps if view.catalog.sdk("npm", d) is not None))
+        main = doc.get("main") if isinstance(doc.get("main"), str) else None
+        entry_points = (display_path(_join(folder, main)),) if main else ()
+        version = doc.get("version") if isinstance(doc.get("version"), str) else None
+        yield ProgramEvidence(
+            "vscode", ext_id, version, display_path(folder), display_path(folder.rsplit("/", 1)[0]), commands,
+            entry_points, sdks, (), True, view.location(None, Context.PACKAGE), editor,
         )  # fmt: skip
 
     def _pypi(self, view: FileView) -> Iterator[Evidence]:
@@ -164,7 +211,7 @@ class ProgramDetector:
             if m and "extra ==" not in str(req):
                 deps.add(m.group(1))
         sdks = tuple(sorted(d for d in deps if view.catalog.sdk("pypi", d) is not None))
-        owner = _python_tool_site(site)
+        owner = python_tool_site(site)
         tool = owner == "" or (owner is not None and _pep503(owner) == _pep503(str(name)))
         if not (tool or sdks):
             return
@@ -177,6 +224,20 @@ class ProgramDetector:
             "pypi", str(name), str(version) if version else None, shown, shown, commands, scripts, sdks,
             tuple(display_path(site + "/" + m) for m in modules), tool, view.location(None, Context.PACKAGE),
         )  # fmt: skip
+
+
+def _project(repository: object) -> str | None:
+    """The repository's name of a manifest's `repository` (`"github:o/r"`, `{"url": "git+https://…/o/r.git"}`)."""
+    url = repository.get("url") if isinstance(repository, dict) else repository
+    if not isinstance(url, str):
+        return None
+    m = _REPO_NAME.search(url.strip())
+    return m.group(1).lower() if m else None
+
+
+def _extension_id(folder: str) -> str:
+    """`publisher.name` of an extension's folder (`saoudrizwan.claude-dev-4.1.13[-linux-x64]`)."""
+    return _EXTENSION_DIR.sub("", folder.rsplit("/", 1)[-1]).lower()
 
 
 def _hosts(view: FileView, package_path: str) -> Iterator[Evidence]:

@@ -29,7 +29,9 @@ _BASE_KEYS = frozenset({"base_url", "baseurl", "api_base", "apibase", "api_base_
 _URL_KEYS = _BASE_KEYS | {"endpoint", "url", "host"}  # in a provider block, its URL whatever the key
 _TYPE_KEYS = ("type", "backend", "api_type", "kind", "sdk", "npm")
 _MODEL_MAPS = frozenset({"models", "model_list", "custom_models", "custommodels", "model_aliases"})
-_ALIAS_KEYS = ("model_id", "id", "name", "title", "slug")
+# The name a record gives its model: an id, a name, or the name a picker shows (Factory's `model_display_name`),
+# taken only when it is spelled as an id (`gw-mini`, never `GPT-4.1 mini (gateway)`).
+_ALIAS_KEYS = ("model_id", "id", "name", "title", "slug", "model_display_name", "display_name", "displayname")
 _LOCAL = re.compile(r"(?i)^(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|::1|host\.docker\.internal|[^.]+\.local)$")
 _MODELISH = re.compile(r"^(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9._:@/\-]{0,118}$")
 
@@ -142,7 +144,7 @@ def record_routes(items: Sequence[ConfigItem], catalog: Catalog, provider_keys: 
 def record_aliases(items: Sequence[ConfigItem]) -> list[RecordAlias]:
     """Records that name an alias and the model it runs: `alias` + `model`/`name` (Mistral Vibe), a models
     map's key + `model` (Kimi CLI `[models.<alias>]`), `model_id`/`name`/`id` + `model` (Continue, llm's
-    `model_id` + `model_name`)."""
+    `model_id` + `model_name`), a display name + `model` (Factory's `custom_models`)."""
     found = []
     for rec, own in _fields(items).items():
         model_item = own.get("model") or own.get("model_name")
@@ -163,3 +165,19 @@ def record_aliases(items: Sequence[ConfigItem]) -> list[RecordAlias]:
         if name != model and _MODELISH.match(name) and _MODELISH.match(model):
             found.append(RecordAlias(name, model, line, path, rec))
     return found
+
+
+def moved_vendors(items: Sequence[ConfigItem], catalog: Catalog) -> dict[str, str]:
+    """Vendor -> route, for each vendor whose SDK's base-URL variable this file sets (`ANTHROPIC_BASE_URL` in an
+    env block or env file): the models of that vendor the same file selects go where that URL says (a gateway
+    by its host). The first setting of a vendor wins, as an env file's first assignment does."""
+    moved: dict[str, str] = {}
+    for item in items:
+        raw_key = next((p for p in reversed(item.path) if not p.startswith("[")), "")
+        spec = catalog.env_var(raw_key) if raw_key.isupper() or item.env else None
+        if spec is None or spec.role != "base_url" or not spec.vendor or "://" not in item.value:
+            continue
+        route = url_route(item.value, catalog)
+        if route and spec.vendor not in moved:
+            moved[spec.vendor] = route
+    return moved

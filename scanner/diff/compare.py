@@ -2,11 +2,14 @@
 
 Things present on both sides are compared fact by fact. What is left on each side is paired when the pairing is
 unambiguous: a credential removed and another added at the same path is one rotation; a kill switch whose file
-moved (the same name, left over once on each side) is the same switch. diff(b, a) is diff(a, b) inverted.
+moved (the same name, left over once on each side) is the same switch; an agent product or SDK whose install
+moved to the folder of its next release (`…/saoudrizwan.claude-dev-4.1.12` -> `…-4.1.13`) is the same install.
+diff(b, a) is diff(a, b) inverted.
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
@@ -22,10 +25,25 @@ from scanner.model import Context, Severity
 # Facts that follow from the catalogs, not from the VM: a difference is drift, not a change of wiring.
 _DRIFT_FIELDS = {"models": frozenset({"catalog"})}
 
+# A path segment that names a release: `2.1.197`, or a name ending in one (`saoudrizwan.claude-dev-4.1.12`,
+# `claude-dev-4.1.13-linux-x64`), as editors and native installers name the folder of each release.
+_RELEASE = re.compile(r"^(?P<name>.*?-)?v?\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.-]*)?$")
+
+
+def _unreleased(it: DiffItem) -> tuple[str, ...]:
+    """The key with the releases its path names left out: an upgrade that moves an install (and what it
+    declares) to the next release's folder is the same install, compared fact by fact."""
+    segs = it.key.split("/")
+    out = [f"{m.group('name') or ''}*" if (m := _RELEASE.match(seg)) else seg for seg in segs]
+    return ("/".join(out),) if out != segs else ()
+
+
 # What pairs leftovers of a section, and whether a pair is one new thing (rotation) or the same thing moved.
 _PAIR_TOKENS: dict[str, Callable[[DiffItem], Iterable[str]]] = {
     "credentials": lambda it: it.paths,
     "kill_switches": lambda it: (str(it.facets.get("name")),),
+    "sdks": _unreleased,
+    "agents": _unreleased,
 }
 _ROTATES = frozenset({"credentials"})
 
@@ -82,7 +100,7 @@ def diff_section(section: str, old: dict[str, DiffItem], new: dict[str, DiffItem
                 sev, title = assess(section, ChangeKind.ROTATED, None, o, n)
                 out.append(_change(section, f"@{token}", ChangeKind.ROTATED, None, o, n, sev, title))
             else:
-                out += _compare(section, token, o, n)
+                out += _compare(section, token, o, n)  # keyed by what the two share: diff(b, a) inverts it
     for o in removed.values():
         sev, title = assess(section, ChangeKind.REMOVED, None, o, None)
         out.append(_change(section, o.key, ChangeKind.REMOVED, None, o, None, sev, title))

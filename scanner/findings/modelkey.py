@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from scanner.kinds.models import ModelEntry
+from scanner.kinds.models import ModelEntry, unprefixed
 
 _DATED = re.compile(r"-(?:20\d{6})$")
 
@@ -35,5 +35,9 @@ def keyer(models: Iterable[ModelEntry]) -> Callable[[ModelEntry], str]:
 
 
 def is_alias(m: ModelEntry) -> bool:
-    """A name of its own pointing at a model (`hx-prod → gpt-5.1`), not a catalogued spelling of that model."""
-    return bool(m.base_model) and m.canonical is None and m.name != m.base_model
+    """A name of its own pointing at a model (`hx-prod → gpt-5.1`), not a spelling of that model (a catalogued one,
+    or a provider's path before it: `qwen/qwen3.6-27b:thinking`)."""
+    base = m.base_model
+    if not base or m.canonical is not None or m.name == base:
+        return False
+    return unprefixed(m.name, base) is None

@@ -43,6 +43,7 @@ def before_build(folds: dict[str, Any], ctx: FoldContext) -> None:
     sessions: SessionFold = folds["sessions"]
     sdks: SdkFold = folds["sdks"]
     overridden_settings(agents, models)
+    agents.own_route = models.own_route
     config_routes(agents, models)
     models.shipped = agents.shipped()
     agents.sdks = sdks.installs.keys()
@@ -95,7 +96,7 @@ def session_models(sessions: list[SessionEntry], models: ModelFold, ctx: FoldCon
 def after_build(inv: Inventory, folds: dict[str, Any], ctx: FoldContext, kinds: Sequence[Kind[Any]]) -> Inventory:
     """The steps on entries, each kind already in its declared order."""
     agents: AgentFold = folds["agents"]
-    found = Found(inv.models, inv.mcp_servers, inv.credentials)
+    found = Found(inv.models, inv.mcp_servers, inv.credentials, folds["models"].routes_at())
     unknown = unknown_agents(agents.programs.values(), agents.program_hosts, agents.sdks, found)
     sessions = declared_agree(inv.sessions, inv.models, ctx.catalog)
     inv = dataclasses.replace(

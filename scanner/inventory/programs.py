@@ -14,9 +14,10 @@ models section gives them), the MCP servers and the credentials' hashes.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
+from scanner.detectors.programs import python_tool_site
 from scanner.kinds.agents import AgentConfig, AgentEntry, BundledSdk, ProgramEvidence, ProgramHostsEvidence
 from scanner.kinds.credentials import CredentialEntry
 from scanner.kinds.mcp_servers import McpServerEntry
@@ -36,15 +37,21 @@ class Found:
     models: Sequence[ModelEntry]
     mcp_servers: Sequence[McpServerEntry]
     credentials: Sequence[CredentialEntry]
+    # The route a file states for a model (`ANTHROPIC_BASE_URL` beside its `model`): one program's config may
+    # route an id that another's sends elsewhere, while the models section gives the id one route.
+    routes_at: Mapping[tuple[str, str], str | None] = field(default_factory=dict)
 
 
 def folder_of(path: str) -> tuple[str, str] | None:
     """(user, folder name) of a path in a per-user config or state folder: `~/.X/…`, `~/.config/X/…`,
-    `~/.local/share/X/…`, `~/.local/state/X/…`."""
+    `~/.local/share/X/…`, `~/.local/state/X/…`, and an editor extension's own storage
+    (`…/User/globalStorage/<publisher.name>/…`, under any editor's folder)."""
     user = home_of_path(path)
     if user is None:
         return None
     segs = path.split("/")[2 if user == "root" else 3 :]
+    if "globalStorage" in segs[:-2]:
+        return user, segs[segs.index("globalStorage") + 1].lower()
     if len(segs) >= 3 and segs[0] == ".config":
         return user, segs[1].lower()
     if len(segs) >= 4 and segs[0] == ".local" and segs[1] in ("share", "state"):
@@ -55,11 +62,19 @@ def folder_of(path: str) -> tuple[str, str] | None:
 
 
 def _names(program: ProgramEvidence) -> tuple[set[str], set[str]]:
-    """The names a folder of the program may carry: its commands and package name, then its npm scope."""
+    """The names a folder of the program may carry: its commands and package name, then its npm scope and its
+    repository's name. An editor extension's are its id and the name in it (`saoudrizwan.claude-dev`,
+    `claude-dev`): its commands are the editor's command ids, no folder's names."""
+    if program.ecosystem == "vscode":
+        ext_id = program.name.lower()
+        return {ext_id, ext_id.split(".", 1)[-1]}, set()
     names = {c.lower() for c in program.commands}
     scope, _, base = program.name.lower().rpartition("/")
     names.add(base)
-    return {n for n in names if n}, {scope.lstrip("@")} if scope else set()
+    # Its scope and its repository's name (`~/.factory` of Factory's `droid`) name it less surely than its own.
+    others = {scope.lstrip("@")} if scope else set()
+    others |= {program.project} if program.project else set()
+    return {n for n in names if n}, others - names
 
 
 def _rank(folder: str, names: tuple[set[str], set[str]]) -> int | None:
@@ -107,7 +122,8 @@ def unknown_agents(
         folders = sorted(k for k, r in ranks[program.install_path].items() if r == best[k])
         if not (program.tool or folders):
             continue
-        evidence += ["installed as a tool"] if program.tool else []
+        if program.tool:
+            evidence.append(f"installed in {program.editor}'s extensions" if program.editor else "installed as a tool")
         evidence += [f"config folder of its name: {user} ~/{folder}" for user, folder in folders]
         configs = tuple(_config(user, [by_folder[(u, f)] for u, f in folders if u == user]) for user in
                         sorted({u for u, _ in folders}))  # fmt: skip
@@ -117,7 +133,7 @@ def unknown_agents(
             AgentEntry(
                 program.name, program.name, program.version, program.ecosystem, program.install_path,
                 program.entry_points, tuple(bundled), (), configs, tuple(sorted(set(locs), key=_loc_key)),
-                catalog="unknown", evidence=tuple(evidence[:_MAX_EVIDENCE]),
+                catalog="unknown", editor=program.editor, evidence=tuple(evidence[:_MAX_EVIDENCE]),
             )  # fmt: skip
         )
     return entries
@@ -129,7 +145,8 @@ def _calls_models(
     """Why the program calls models (declared or installed SDKs, hosts in its own code), and the SDKs it carries."""
     evidence = [f"declares LLM SDK {name}" for name in program.sdks]
     bundled: dict[tuple[str, str, str | None], None] = {}
-    own_venv = program.ecosystem == "pypi" and program.tool
+    # A tool's own venv holds what it depends on; a user site is shared: an SDK there is no program's own.
+    own_venv = program.ecosystem == "pypi" and program.tool and bool(python_tool_site(program.environment))
     for eco, name, version, installed, env in sorted(sdk_keys, key=lambda k: (k[0], k[1], k[2] or "")):
         if not installed or env is None or eco != program.ecosystem:
             continue
@@ -167,7 +184,7 @@ def _by_folder(found: Found) -> dict[tuple[str, str], _Folder]:
     for m in found.models:
         for loc in m.locations if m.wired else ():
             if (f := at(loc.path)) is not None and loc.context.value in ("config", "env"):
-                f.models.setdefault(m.name, m.served_via)
+                f.models.setdefault(m.name, found.routes_at.get((m.name, loc.path)) or m.served_via)
                 f.files.add(loc.path)
     for s in found.mcp_servers:
         if (f := at(s.config)) is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +44,9 @@ class AgentFileEvidence:
     role: str  # binary | ships
     models: tuple[str, ...]  # for `ships`: the catalogued model ids found in the file
     location: Location
+    # For `ships`: the ids its provider-prefixed literals name (`"cohere/command-a-plus"`, the model of
+    # `"TEE/gemma-4-…"`): models the file names, as any other file's would be, though not the product's own list.
+    named: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -67,10 +70,10 @@ class ProgramEvidence:
     """An installed package that exposes a command and that no agent catalog entry names: an agent product of
     unknown kind when the builder finds it calls models (an LLM SDK, provider hosts in its own files)."""
 
-    ecosystem: str  # npm | pypi
+    ecosystem: str  # npm | pypi | vscode (an editor extension, named `publisher.name`)
     name: str
     version: str | None
-    install_path: str  # the package's directory (npm) or its site-packages (PyPI)
+    install_path: str  # the package's directory (npm, an extension's folder) or its site-packages (PyPI)
     environment: str  # the node_modules / site-packages that holds it
     commands: tuple[str, ...]  # the command names it installs
     entry_points: tuple[str, ...]  # inside paths of its executables (npm `bin`)
@@ -78,6 +81,8 @@ class ProgramEvidence:
     modules: tuple[str, ...]  # PyPI: its top-level module dirs in site-packages (whose files are its own)
     tool: bool  # installed as a tool: a global npm package, a uv tool or pipx venv's own package, a user site
     location: Location
+    editor: str | None = None  # an editor extension's editor (vscode, cursor, …): installed there, as a tool
+    project: str | None = None  # its repository's name (`factory` of Factory-AI/factory): a folder may carry it
 
 
 @dataclass(frozen=True)
@@ -149,6 +154,8 @@ class AgentFold:
         self.program_hosts: set[ProgramHostsEvidence] = set()
         self.sdks: Iterable[SdkKey] = ()  # the SDK installs (set by the `bundled SDKs` join)
         self._user_configs: dict[str, tuple[AgentConfig, ...]] | None = None
+        # Set by the `config routes` join: the route a file states for a model as that model's own record.
+        self.own_route: Callable[[Iterable[str], set[str]], str | None] = lambda models, dirs: None
 
     def add(self, ev: Any) -> None:
         if isinstance(ev, AgentPackageEvidence):
@@ -175,7 +182,8 @@ class AgentFold:
         shipped: dict[str, set[str]] = defaultdict(set)
         for f in self.files:
             if f.role == "ships":
-                shipped[f.location.path].update(f.models)
+                # and the ids of its provider-prefixed literals (`"cohere/command-a-plus"`, as in any other file)
+                shipped[f.location.path].update(f.models, f.named)
         return shipped
 
     def user_configs(self) -> dict[str, tuple[AgentConfig, ...]]:
@@ -196,7 +204,10 @@ class AgentFold:
             models = tuple(dict.fromkeys(m for e in evs for m in e.models if not self.ctx.is_secret(m)))
             route = next((e.served_via for e in evs if e.served_via), None)
             base_url = next((e.base_url for e in evs if e.base_url), None)
-            route = route or self._route_of(product_id, base_url, bool(models))
+            # Else the route a file of the product's folders states for the model it selects (that model's own
+            # record), then its base URL or default.
+            own = self.own_route(models, {e.location.path.rsplit("/", 1)[0] for e in evs})
+            route = route or own or self._route_of(product_id, base_url, bool(models))
             out[product_id].append(
                 AgentConfig(
                     user,

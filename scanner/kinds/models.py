@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,6 +67,8 @@ class ModelFold:
         self.locations: dict[str, Locations] = defaultdict(Locations)
         self.via: dict[str, set[str]] = defaultdict(set)
         self.base: dict[str, set[str]] = defaultdict(set)
+        self.via_at: dict[str, dict[str, set[str]]] = defaultdict(dict)  # model -> file -> routes stated there
+        self.behind: set[tuple[str, str]] = set()  # (model, file): the model an alias of that file runs
         # Set by the joins before the build (inventory/joins.py): the model ids each product's model-list file
         # ships, and how many sessions only mention each id.
         self.shipped: Mapping[str, set[str]] = {}
@@ -78,10 +80,22 @@ class ModelFold:
         self.locations[ev.name].add(ev.location)
         if ev.served_via:
             self.via[ev.name].add(ev.served_via)
+            self.via_at[ev.name].setdefault(ev.location.path, set()).add(ev.served_via)
         if ev.base_model:
             self.base[ev.name].add(ev.base_model)
+            self.behind.add((ev.base_model, ev.location.path))
         if ev.variable:
             self.ctx.setting(EnvSetting(ev.variable, "model", ev.name, ev.location))
+
+    def routes_at(self) -> dict[tuple[str, str], str | None]:
+        """The route each file states for a model (`ANTHROPIC_BASE_URL` beside its `model`)."""
+        return {(name, f): best_route(vias) for name, at in self.via_at.items() for f, vias in at.items()}
+
+    def own_route(self, models: Iterable[str], dirs: set[str]) -> str | None:
+        """The route a file of these folders states for one of these models as that model's own record (llm's
+        `extra-openai-models.yaml` beside `default_model.txt`), never for the upstream model an alias runs there."""
+        return best_route(r for m in models for f, rs in self.via_at.get(m, {}).items()
+                          if f.rsplit("/", 1)[0] in dirs and (m, f) not in self.behind for r in rs)
 
     def drop(self, name: str) -> None:
         del self.locations[name]
@@ -113,10 +127,12 @@ class ModelFold:
             if not located:
                 return None
         bases = self.base.get(name) or set()
-        base = min(bases) if bases else by_deployment.get(name.rsplit("/", 1)[-1]) or ident.base_model
+        # Spread only to an in-house name (`azure/gpt5mini-prod` of the deployment `gpt5mini-prod`): a router's
+        # id that ends like an alias (`moonshotai/kimi-k2-turbo` beside Kimi's `[models.kimi-k2-turbo]`) is its own.
+        spread = by_deployment.get(name.rsplit("/", 1)[-1]) if ident.catalog == CatalogStatus.UNKNOWN else None
+        base = min(bases) if bases else spread or ident.base_model
         # A route stated for the id (a client, a setting) beats the vendor's own API inferred from its SDK.
-        stated = sorted(self.via.get(name) or (), key=lambda r: (r in ("direct", "self-hosted"), r))
-        via = ident.served_via or (stated[0] if stated else None)
+        via = ident.served_via or best_route(self.via.get(name) or ())
         canonical, vendor, family, lifecycle, known = (
             ident.canonical,
             ident.vendor,
@@ -161,7 +177,23 @@ def _model_key(m: ModelEntry) -> str:
     base (`muse-special` -> gpt-5.5) is a name of its own."""
     if m.canonical and m.catalog != "unknown" and m.base_model in (None, m.canonical):
         return m.canonical
+    if m.canonical is None and m.catalog == "family" and m.base_model:
+        # a provider's spelling of an id no catalog lists (`fireworks_ai/accounts/…/kimi-k2p6-fast`)
+        return unprefixed(m.name, m.base_model) or m.name
     return m.name
+
+
+def unprefixed(name: str, base: str) -> str | None:
+    """The id as written after a provider's path or prefix that ends in `base`, with its variant:
+    `qwen3.6-27b:thinking` of `qwen/qwen3.6-27b:thinking` (base `qwen3.6-27b`), `kimi-k2p6-fast` of
+    `accounts/fireworks/routers/kimi-k2p6-fast`. None when `name` is no such spelling (`gw-mini` of gpt-4.1-mini)."""
+    for sep in ("/", "."):
+        at = name.rfind(sep + base)
+        if at >= 0:
+            tail = name[at + 1:]
+            if tail == base or tail[len(base)] in ":@":
+                return tail
+    return None
 
 
 def _model_facets(m: ModelEntry) -> Mapping[str, Any]:
@@ -220,3 +252,8 @@ KIND: Kind[ModelEntry] = Kind(
     table=_table,
     report_rank=20,
 )
+
+
+def best_route(stated: Iterable[str]) -> str | None:
+    """The route of a model stated several ways: one that moves it (a gateway, a cloud) beats its vendor's own API."""
+    return min(stated, key=lambda r: (r in ("direct", "self-hosted"), r), default=None)
