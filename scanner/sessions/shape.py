@@ -169,17 +169,7 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
                 shape.truncated = True
                 continue
             items += len(node)
-            pflags = _info(info, parent, extra) if parent else 0
-            roles = ROLE_ANY | (ROLE_ID | ROLE_TOOL_CALL) * (parent in TOOL_LISTS)
-            for item in node:
-                if type(item) is str:
-                    wanted = item and pflags & WANT and len(leaves) < MAX_LEAVES and len(item) <= MAX_VALUE
-                    if wanted and _no_space(item):
-                        leaves.append((roles | _ROLES_OF[pflags & _ROLE_FLAGS], parent, item))
-                    if pflags & URL and len(shape.hosts) < 20 and (h := host_of(item)):
-                        shape.hosts.append(h)
-                elif isinstance(item, dict | list):
-                    queue.append((item, parent, depth + 1, ctx))
+            _read_list(shape, node, parent, _info(info, parent, extra) if parent else 0, queue, depth + 1, ctx)
             continue
         if type(node) is not dict:
             continue
@@ -291,6 +281,22 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
         # item) is visible: encrypted means nothing of it can be read.
         shape.reasoning.discard(ENCRYPTED)
     return shape
+
+
+def _read_list(shape: Shape, node: list[Any], parent: str, pflags: int,
+               queue: deque[tuple[Any, str, int, int]], below: int, ctx: int) -> None:
+    """A list's string items are leaves under its key (and hosts, under a URL key); its containers are queued."""
+    leaves = shape.leaves
+    roles = ROLE_ANY | (ROLE_ID | ROLE_TOOL_CALL) * (parent in TOOL_LISTS)
+    for item in node:
+        if type(item) is str:
+            wanted = item and pflags & WANT and len(leaves) < MAX_LEAVES and len(item) <= MAX_VALUE
+            if wanted and _no_space(item):
+                leaves.append((roles | _ROLES_OF[pflags & _ROLE_FLAGS], parent, item))
+            if pflags & URL and len(shape.hosts) < 20 and (h := host_of(item)):
+                shape.hosts.append(h)
+        elif isinstance(item, dict | list):
+            queue.append((item, parent, below, ctx))
 
 
 def _key_roles(flags: int) -> int:
