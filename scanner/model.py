@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TypeAlias
 
 # The vocabularies live in scanner.vocab; the types that use them are here.
 from scanner.vocab import WIRING_CONTEXTS as WIRING_CONTEXTS
@@ -342,23 +343,6 @@ class ProgramHostsEvidence:
     models: tuple[str, ...] = ()  # catalogued model ids its code names (a bundle's model table)
 
 
-Evidence = (
-    ModelEvidence
-    | SdkEvidence
-    | EndpointEvidence
-    | CredentialEvidence
-    | KillSwitchEvidence
-    | SessionEvidence
-    | SessionMetaEvidence
-    | SessionLogEvidence
-    | ClientEvidence
-    | McpServerEvidence
-    | AgentPackageEvidence
-    | AgentFileEvidence
-    | AgentConfigEvidence
-    | ProgramEvidence
-    | ProgramHostsEvidence
-)
 
 
 # --- Inventory entries ---------------------------------------------------------------------------
@@ -717,7 +701,32 @@ class Inventory:
     clients: tuple[ClientEntry, ...] = ()
     mcp_servers: tuple[McpServerEntry, ...] = ()
     agents: tuple[AgentEntry, ...] = ()
+    local_models: tuple[LocalModelEntry, ...] = ()
     env_settings: tuple[EnvSetting, ...] = ()  # input of live findings; not serialised
     # Sections a document read back did not have (not inspected). A live audit that walked no files needs no
     # entry here: its `target.live.parts` says so, and the sections only files fill are absent (sections.py).
     absent: frozenset[str] = frozenset()
+
+
+# Local models are a kind of their own, whose evidence and entries place themselves with `Location`: imported
+# once this module has defined it.
+from scanner.kinds.local_models.facts import LocalEvidence, LocalModelEntry  # noqa: E402
+
+Evidence: TypeAlias = (
+    ModelEvidence
+    | SdkEvidence
+    | EndpointEvidence
+    | CredentialEvidence
+    | KillSwitchEvidence
+    | SessionEvidence
+    | SessionMetaEvidence
+    | SessionLogEvidence
+    | ClientEvidence
+    | McpServerEvidence
+    | AgentPackageEvidence
+    | AgentFileEvidence
+    | AgentConfigEvidence
+    | ProgramEvidence
+    | ProgramHostsEvidence
+    | LocalEvidence
+)

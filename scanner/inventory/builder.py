@@ -19,6 +19,9 @@ from scanner.findings.registry import derive_findings
 from scanner.inventory.programs import Found, unknown_agents
 from scanner.inventory.redact import redact_all
 from scanner.inventory.sections import in_declared_order, in_order
+from scanner.kinds.local_models.fold import EVIDENCE as LOCAL_EVIDENCE
+from scanner.kinds.local_models.fold import LocalModelFold
+from scanner.kinds.local_models.join import resolve_uses
 from scanner.model import (
     MAX_LOCATIONS,
     WIRING_CONTEXTS,
@@ -175,6 +178,7 @@ class InventoryBuilder:
         self._agent_cfgs: set[AgentConfigEvidence] = set()
         self._programs: dict[tuple[str, str], ProgramEvidence] = {}
         self._program_hosts: set[ProgramHostsEvidence] = set()
+        self._local = LocalModelFold(catalog)
 
     # --- intake -----------------------------------------------------------------------------------
 
@@ -193,7 +197,9 @@ class InventoryBuilder:
                 self.add(ev)
 
     def add(self, ev: Evidence) -> None:
-        if isinstance(ev, ModelEvidence):
+        if isinstance(ev, LOCAL_EVIDENCE):
+            self._local.add(ev)
+        elif isinstance(ev, ModelEvidence):
             if self.catalog.scrub(ev.name) != ev.name:
                 return  # a secret in a model-ish slot is a credential, reported as one elsewhere
             self._models[ev.name].add(ev.location)
@@ -331,6 +337,8 @@ class InventoryBuilder:
         )
         joined = Found(models, mcp_servers, credentials)
         agents += tuple(unknown_agents(self._programs.values(), self._program_hosts, self._sdks, joined))
+        local = resolve_uses(self._local.build(), models, endpoints, agents, sessions, self.catalog)
+        self._cut.update(self._local.cut)
         # Every section in the one order its declaration gives (sections.py).
         inv = in_declared_order(Inventory(
             tool_version=tool_version,
@@ -348,6 +356,7 @@ class InventoryBuilder:
             clients=self._build_clients(),
             mcp_servers=mcp_servers,
             agents=agents,
+            local_models=local,
             env_settings=tuple(
                 sorted(self._settings, key=lambda e: (e.name, location_key(e.location), e.role, e.value))
             ),

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from scanner.inventory.codec import SHAPES, Shape
+from scanner.kinds.local_models import views as local_views
+from scanner.kinds.local_models.facts import LocalModelEntry
 from scanner.model import (
     AgentEntry,
     ClientEntry,
@@ -232,6 +234,11 @@ SECTIONS: tuple[Section[Any], ...] = (
         "connections", ConnectionEntry, None, "Connections",
         ("pid", "process", "proto", "local", "remote", "state", "endpoint", "mapped by"),
         optional=True,
+    ),
+    Section(
+        "local_models", LocalModelEntry, local_views.order, local_views.TITLE, local_views.COLUMNS,
+        Identity(local_views.diff_key, facets=local_views.diff_facets, paths=lambda e: (f.path for f in e.files)),
+        walked=True,
     ),
 )
 

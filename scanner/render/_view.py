@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from scanner.inventory.sections import SECTION, WALKED, walked_files
+from scanner.kinds.local_models import views as local_views
 from scanner.model import Inventory, Location, ModelEntry
 
 MAX_WHERE = 3
@@ -188,10 +189,14 @@ def skipped(inv: Inventory, opts: ReportOptions) -> Section:
     return _section("skipped", rows, empty="nothing: every file was read")
 
 
+def local_models(inv: Inventory, opts: ReportOptions) -> Section:
+    return _section("local_models", local_views.rows(inv.local_models, where), main="model")
+
+
 SectionFn = Callable[[Inventory, ReportOptions], "Section | None"]
 # The detail sections, in the order every human format shows them after the headline and the findings.
-SECTIONS: list[SectionFn] = [agents, models, sdks, endpoints, credentials, kill_switches, sessions, routes, clients,
-                             mcp_servers, processes, connections, skipped]
+SECTIONS: list[SectionFn] = [agents, models, local_models, sdks, endpoints, credentials, kill_switches, sessions,
+                             routes, clients, mcp_servers, processes, connections, skipped]
 
 
 # Sections only files fill (declared in sections.py), by html id: absent, not "none", when a live audit did not

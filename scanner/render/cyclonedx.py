@@ -32,6 +32,7 @@ from cyclonedx.model.dependency import Dependency
 from cyclonedx.model.lifecycle import LifecyclePhase, PredefinedLifecycle
 from cyclonedx.output.json import JsonV1Dot6, JsonV1Dot7
 
+from scanner.kinds.local_models.views import bom_part
 from scanner.model import Inventory, SdkEntry
 from scanner.render import _aibom, _cdx_parts
 from scanner.render._cdx_parts import clean_url as clean_url
@@ -131,14 +132,15 @@ def to_bom(inv: Inventory, every_model: bool = False) -> Bom:
     gaps = [_cdx_parts.frozen(_cdx_parts.gap(s)) for s in done.gaps[:_MAX_GAPS]]
     for svc in [*services.values(), *mcp.values()]:
         bom.services.add(svc)
-    for c in [*models.values(), *others, *(c for _, c in sdks), *gaps]:
+    local = [_cdx_parts.frozen(_cdx_parts.local_model(bom_part(e))) for e in inv.local_models]
+    for c in [*models.values(), *local, *others, *(c for _, c in sdks), *gaps]:
         bom.components.add(c)
     for s, c in sdks:
         vendor_services = [services[e.host] for e in inv.endpoints if s.vendor and e.vendor == s.vendor]
         if vendor_services:
             bom.register_dependency(c, vendor_services)
     agents = _agents(bom, inv, models, services, mcp, sdks)
-    bom.register_dependency(subject, [*models.values(), *others, *(c for _, c in sdks), *agents])
+    bom.register_dependency(subject, [*models.values(), *local, *others, *(c for _, c in sdks), *agents])
     return bom
 
 

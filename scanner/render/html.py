@@ -1,9 +1,9 @@
 """The inventory as one self-contained HTML page an auditor can mail around.
 
 Findings first, then the pictures (sessions per day by vendor, routes from aliases to vendors), then the models by
-vendor, SDKs per environment, credentials (redacted), kill switches and what was skipped. Inline CSS and SVG only:
-no script, no font, no image, and a Content-Security-Policy that forbids loading anything, so the page makes no
-network request even if a value from the target slipped through. Every value from the target is escaped.
+vendor, local models, SDKs per environment, credentials (redacted), kill switches and what was skipped. Inline CSS
+and SVG only: no script, font or image, and a Content-Security-Policy that forbids loading anything, so the page
+makes no request even if a value from the target slipped through. Every value from the target is escaped.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from scanner.render._view import (
     clients,
     connections,
     filesystem_inspected,
+    local_models,
     mcp_servers,
     processes,
 )
@@ -115,9 +116,7 @@ def _lines(lines: Sequence[Line], cls: str = "headline") -> str:
 
 
 def _generic(s: Section | None) -> str:
-    if s is None:
-        return ""
-    return _table(list(s.headers), [[e(c) for c in row] for row in s.rows], s.empty)
+    return "" if s is None else _table(list(s.headers), [[e(c) for c in row] for row in s.rows], s.empty)
 
 
 def route_edges(inv: Inventory) -> list[Edge]:
@@ -374,6 +373,7 @@ def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
         ("routes", "Routes: alias → route → vendor", _routes(inv, colours)),
         ("sessions", f"Sessions per day ({len(inv.sessions)})", _sessions(inv, colours, opts)),
         ("models", _models_title(inv, opts), _models(inv, opts)),
+        ("local-models", f"Local models ({len(inv.local_models)})", _generic(local_models(inv, opts))),
         ("sdks", f"SDKs per environment ({len(inv.sdks)})", _sdks(inv)),
         ("endpoints", f"Endpoints ({len(inv.endpoints)})", _endpoints(inv)),
         ("credentials", f"Credentials ({len(inv.credentials)}, redacted)", _credentials(inv)),

@@ -1,0 +1,1 @@
+"""What an inventory holds, one kind of fact per module."""
