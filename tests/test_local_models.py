@@ -160,3 +160,70 @@ def test_every_format_shows_local_models(scanned: tuple[Inventory, dict[str, Any
         assert "configured, weights not on this machine" in text
         assert "local models: 8 on this machine via local (alibaba 3, google 1, meta 1, openai 1, unknown vendor 2)" \
             in text
+
+
+def test_header_bombs_are_recorded_skips_not_allocations(tmp_path: Path, scan_dir: ScanFn) -> None:
+    import struct
+
+    bombs = tmp_path / "srv/bombs"
+    bombs.mkdir(parents=True)
+    (bombs / "keys.gguf").write_bytes(b"GGUF" + struct.pack("<IQQ", 3, 0, 1 << 40) + b"\0" * 64)  # 2^40 keys
+    (bombs / "huge.safetensors").write_bytes(struct.pack("<Q", 1 << 60) + b'{"a": 1}')  # a 2^60-byte header
+    inv, doc = scan_dir(tmp_path)
+    skips = {(s["path"], s["reason"]): s["detail"] for s in doc["skipped"]}
+    assert "claims 1099511627776 keys" in skips[("/srv/bombs/keys.gguf", "budget-exceeded")]
+    assert "header length 1152921504606846976" in skips[("/srv/bombs/huge.safetensors", "budget-exceeded")]
+    assert inv.local_models == ()
+
+
+def test_no_hash_weights_on_the_command_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from scanner.cli import app
+
+    local_tree.build(tmp_path / "vm")
+    out = tmp_path / "inv.json"
+    result = CliRunner().invoke(app, ["scan", str(tmp_path / "vm"), "--no-hash-weights", "-f", "json", "-q",
+                                      "-o", str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    files = [f for e in json.loads(out.read_text())["local_models"] for f in e["files"]]
+    assert files and {f["sha256"] for f in files} == {None}
+
+
+def test_servers_in_pods_wrappers_and_drop_ins(tmp_path: Path, scan_dir: ScanFn) -> None:
+    local_tree.build(tmp_path)
+    (tmp_path / "etc/systemd/system/vllm.service.d").mkdir()
+    (tmp_path / "etc/systemd/system/vllm.service.d/port.conf").write_text(
+        "[Service]\nExecStart=\nExecStart=/opt/vllm/bin/vllm serve /srv/models/Qwen3-32B --served-model-name "
+        "qwen3-32b-fast --port 8001\n")  # fmt: skip
+    (tmp_path / "srv/k8s").mkdir(parents=True)
+    (tmp_path / "srv/k8s/sglang.yaml").write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: sglang}\nspec:\n  template:\n    spec:\n"
+        "      containers:\n      - name: sglang\n        image: lmsysorg/sglang:v0.5.2\n"
+        "        command: [python3, -m, sglang.launch_server, --model-path, /models/gemma-3-4b-it, --port, '30000']\n"
+        "        volumeMounts:\n"
+        "        - {name: models, mountPath: /models}\n      volumes:\n      - name: models\n"
+        "        hostPath: {path: /srv/tgi-models}\n")  # fmt: skip
+    (tmp_path / "usr/local/bin").mkdir(parents=True)
+    (tmp_path / "usr/local/bin/serve-gguf.sh").write_text(
+        "#!/bin/sh\nexport LLAMA_ARG_PORT=8081\nexec llama-server -m /srv/gguf/missing.gguf --alias local-small\n")
+    inv, _ = scan_dir(tmp_path)
+    found = {e.name: e for e in inv.local_models}
+    served = found["Qwen3-32B"]
+    assert {(s.port, s.aliases) for s in served.servers} == {(8000, ("qwen3-32b",)), (8001, ("qwen3-32b-fast",))}
+    assert {(s.server, s.port) for s in found["gemma-3-4b-it"].servers} == {("tgi", 80), ("sglang", 30000)}
+    missing = found["missing.gguf"]
+    assert not missing.present and missing.servers[0].port == 8081 and "local-small" in missing.names
+
+
+def test_pooled_workers_hash_big_files_as_one_worker_does(tmp_path: Path, scan_dir: ScanFn) -> None:
+    local_tree.build(tmp_path)
+    big = local_tree.gguf_file(tmp_path / "srv/gguf/big.gguf", "llama", "Big", "1B",
+                               local_tree.gguf.LlamaFileType.ALL_F32, 4096)  # fmt: skip
+    with big.open("ab") as out:
+        out.write(bytes(range(256)) * 4096 * 2)
+    small = {"max_file_size": 64 << 10, "window_size": 32 << 10, "window_overlap": 8 << 10}
+    one, _ = scan_dir(tmp_path, **small)
+    two, _ = scan_dir(tmp_path, jobs=2, **small)
+    assert one.local_models == two.local_models
+    assert any(f.sha256 == local_tree.sha(big) for e in two.local_models for f in e.files)

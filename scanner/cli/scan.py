@@ -40,6 +40,8 @@ from scanner.cli.output import refuse_inside, write_output
 from scanner.cli.policy import gate, load_ignores, parse_fail_on, parse_severities, settle
 from scanner.cli.settings import source
 from scanner.cli.terminal import terminal_for
+from scanner.detectors import DETECTORS
+from scanner.detectors.local_models import hashing
 from scanner.live.environ import settings_evidence
 from scanner.model import Context, Evidence, Inventory, Location, Skip
 from scanner.model import Severity as Level
@@ -148,6 +150,10 @@ def scan_command(
     ignore_file: IgnoreFile = None,
     ignore: Ignore = None,
     config: Config = None,
+    no_hash_weights: Annotated[
+        bool, typer.Option("--no-hash-weights", help="Read weight files' headers only: no SHA-256 of the whole file "
+                           "(store digests are then left unchecked)"),
+    ] = False,
 ) -> None:
     """Scan an agent VM (a directory as its root, a container image, or a disk image) and report the models,
     providers, SDKs, endpoints, credentials (redacted) and kill switches it is wired to. Disk images need the
@@ -160,7 +166,8 @@ def scan_command(
     destination = None if output is None or str(output) == "-" else output
     refuse_inside(destination, [path])
     size = parse_size(max_file_size)
-    options = ScanOptions(size, include_pseudo, one_file_system, jobs=parse_jobs(jobs))
+    options = ScanOptions(size, include_pseudo, one_file_system, jobs=parse_jobs(jobs),
+                          hash_weights=not no_hash_weights)
     walk = walk_options(options, exclude, skip_dirs)
     cat = load_catalog(list(catalog or []))
     inventory = run_scan(path, cat, options, quiet, as_kind, platform, allow_backing_files, walk)
@@ -195,7 +202,8 @@ def run_scan(
         extra += settings_evidence(pairs, cat, Location(where, None, Context.ENV if env else Context.CONFIG), env)
     progress = stderr_progress if (not quiet and sys.stderr.isatty()) else None
     try:
-        inventory = scan(opened.target, cat, options, progress=progress, extra=extra)
+        detectors = hashing(DETECTORS, options.hash_weights)
+        inventory = scan(opened.target, cat, options, detectors, progress=progress, extra=extra)
     finally:
         opened.close()
         if progress:

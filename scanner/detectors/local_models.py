@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 import yaml
 
 from scanner.catalog.local_index import LocalModels
-from scanner.detectors.base import FileView
+from scanner.detectors.base import Detector, FileView
 from scanner.formats import digest, gguf, hfcache, modelcard, ollama, onnx, safetensors, torchfile, weights
 from scanner.formats.bounded import FailureKind, FormatFailure, bytes_reader
 from scanner.formats.servercmd import ServedModel
@@ -35,12 +36,11 @@ from scanner.kinds.local_models.facts import (
     WeightFacts,
     WeightFileEvidence,
 )
-from scanner.model import Context, Evidence, Skip, SkipReason
+from scanner.model import Context, Evidence, Location, Skip, SkipReason
 from scanner.textsafe import display_path
 
 MAX_SERVER_FILE = 1 << 20  # units, compose files, manifests and wrappers read whole
 MAX_SIDE_FILE = 4 << 20  # a config, card or license read beside what names it
-DIGEST_PIECE = 8 << 20
 _COMPOSE = re.compile(r"(?:docker-)?compose(?:\.[\w-]+)?\.ya?ml")
 _SHEBANG = re.compile(rb"#![^\n]*\b(?:sh|bash|dash|zsh)\b")
 _ALIASES = re.compile(rb"\*[A-Za-z0-9_-]+")  # YAML aliases: a document of many is refused (alias bombs)
@@ -55,8 +55,13 @@ class LocalModelDetector:
     )
     positional = True  # a weight file's header and digest are read in place: its head is one window
 
+    # Run again on each later window of a big weight file: its digest is fed from the bytes the windows read anyway,
+    # so a 50 GB file is read once, in windows, with memory flat.
+    windowed = True
+
     def __init__(self, hash_weights: bool = True) -> None:
         self.hash_weights = hash_weights
+        self._pending: _Pending | None = None
 
     def wants(self, view: FileView) -> bool:
         return self._role(view) is not None
@@ -82,6 +87,10 @@ class LocalModelDetector:
         return None
 
     def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
+        if view.window is not None and view.window.offset:
+            yield from self._window(view)
+            return
+        self._pending = None
         role = self._role(view)
         if role == "weight":
             yield from self._weight(view)
@@ -111,15 +120,37 @@ class LocalModelDetector:
             yield WeightDigestEvidence(location, None, "not hashed (--no-hash-weights)")
             return
         stream = digest.StreamingDigest(size)
-        offset = 0
-        while offset < size:
-            piece = view.data if offset == 0 and window is None else read(offset, min(DIGEST_PIECE, size - offset))
-            if not piece:
-                break
-            stream.feed(offset, piece)
-            offset += len(piece)
-        found = stream.result()
-        yield WeightDigestEvidence(location, found.hexdigest, found.reason)
+        stream.feed(0, view.data)
+        if window is None:
+            found = stream.result()
+            yield WeightDigestEvidence(location, found.hexdigest, found.reason)
+        else:  # the rest comes window by window, as the pattern matchers read it
+            self._pending = _Pending(view.entry.path, stream, location)
+
+    def _window(self, view: FileView) -> Iterator[Evidence | Skip]:
+        """A later window of a weight file whose head began a digest: hashed as it passes; the last one ends it."""
+        pending, window = self._pending, view.window
+        if pending is None or window is None or pending.path != view.entry.path:
+            return
+        pending.stream.feed(window.offset, view.data)
+        if window.offset + len(view.data) >= view.entry.size:
+            self._pending = None
+            found = pending.stream.result()
+            yield WeightDigestEvidence(pending.location, found.hexdigest, found.reason)
+
+
+@dataclass
+class _Pending:
+    """The digest of the one file being read: a scan (or a worker of one) reads one file at a time."""
+
+    path: str
+    stream: digest.StreamingDigest
+    location: Location
+
+
+def hashing(detectors: Sequence[Detector], on: bool) -> tuple[Detector, ...]:
+    """`detectors` with weight files hashed or not (`--no-hash-weights`)."""
+    return tuple(LocalModelDetector(on) if isinstance(d, LocalModelDetector) else d for d in detectors)
 
 
 def _in_store(path: str) -> bool:
