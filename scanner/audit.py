@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from scanner.catalog import Catalog
+from scanner.kinds import Evidence, Inventory
 from scanner.live.audit import LiveFacts, add_live, process_skips
 from scanner.live.environ import read_environment
 from scanner.live.snapshot import Gone, ProcessFacts, Scope, gather, host_facts
-from scanner.model import Evidence, Inventory, Skip
+from scanner.model import Skip
 from scanner.options import ScanOptions
 from scanner.pipeline import Progress, scan
 from scanner.targets.live import Unwalked, live_target

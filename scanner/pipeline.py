@@ -20,7 +20,8 @@ from scanner.detectors import DETECTORS, Detector, FileView
 from scanner.detectors.base import Window
 from scanner.detectors.binaries import EXECUTABLE_MAGICS
 from scanner.inventory.builder import Extend, InventoryBuilder
-from scanner.model import Context, Evidence, Inventory, Skip, SkipReason, Stats
+from scanner.kinds import Evidence, Inventory
+from scanner.model import Context, Skip, SkipReason, Stats
 from scanner.options import ScanOptions
 from scanner.readonce import RepeatFilter, SeenFiles, relocate
 from scanner.skipgroups import grouped

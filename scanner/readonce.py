@@ -11,7 +11,9 @@ from __future__ import annotations
 import pickle
 from dataclasses import replace
 
-from scanner.model import Evidence, Location, SessionEvidence, SessionLogEvidence, SessionMetaEvidence, Skip
+from scanner.kinds import Evidence
+from scanner.kinds.sessions import SessionEvidence, SessionLogEvidence, SessionMetaEvidence
+from scanner.model import Location, Skip
 from scanner.targets.base import FileEntry
 from scanner.textsafe import display_path
 

@@ -10,8 +10,6 @@ import hashlib
 import re
 from urllib.parse import urlsplit, urlunsplit
 
-from scanner.model import CredentialEvidence, FileMeta, Location
-
 _TAIL = 4
 _USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*://)[^/@]*@")
 
@@ -32,24 +30,16 @@ def fingerprint(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def credential_evidence(
-    secret: str,
-    type_: str,
-    vendor: str | None,
-    prefix: str,
-    location: Location,
-    meta: FileMeta | None,
-    route: str | None = None,
-    pair: str | None = None,
-) -> CredentialEvidence:
+def shown_and_hash(secret: str, prefix: str) -> tuple[str, str]:
+    """What a credential's sighting keeps of its secret: the redacted form and the hash, never the value."""
     pem = _PEM.match(unescape_pem(secret))
     if pem is not None:
         # A PEM block: the whole block is hashed (as a file would hold it), only its header and the last
         # 4 characters of its body are shown.
         body = _PEM_BODY.findall(pem.group(2))
         shown = f"BEGIN {pem.group(1)}…{''.join(body[-_TAIL:]) if len(body) >= 64 else ''}"
-        return CredentialEvidence(type_, vendor, shown, fingerprint(unescape_pem(secret)), location, meta, route, pair)
-    return CredentialEvidence(type_, vendor, redact(secret, prefix), fingerprint(secret), location, meta, route, pair)
+        return shown, fingerprint(unescape_pem(secret))
+    return redact(secret, prefix), fingerprint(secret)
 
 
 def unescape_pem(block: str) -> str:

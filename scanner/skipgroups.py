@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scanner.model import Evidence, Skip, SkipReason
+from scanner.kinds import Evidence
+from scanner.model import Skip, SkipReason
 
 GROUP_AFTER = 3  # up to this many skips of one reason in one file are kept as they are
 FIRST = 5  # the details a group keeps

@@ -123,3 +123,9 @@ class CatalogStatus(Word):
     KNOWN = "known"  # the id itself, or a spelling of it, is listed
     FAMILY = "family"  # only its family's pattern matches
     UNKNOWN = "unknown"  # no catalog recognises it
+
+
+class SwitchState(str, Enum):
+    ON = "on"
+    OFF = "off"
+    UNKNOWN = "unknown"

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, settings
 
 from scanner.catalog import Catalog, load
 from scanner.inventory.document import dumps, load_schema
-from scanner.model import Inventory
+from scanner.kinds import Inventory
 from scanner.options import ScanOptions
 from scanner.pipeline import scan
 from scanner.targets import DirectoryTarget, WalkOptions

@@ -22,7 +22,8 @@ from scanner.detectors.base import FileView
 from scanner.diff.compare import diff_inventories
 from scanner.inventory.document import dumps, to_document
 from scanner.inventory.load import from_document
-from scanner.model import AgentConfigEvidence, FileMeta
+from scanner.kinds.agents import AgentConfigEvidence
+from scanner.model import FileMeta
 from scanner.options import ScanOptions
 from scanner.pipeline import scan
 from scanner.targets import DirectoryTarget, WalkOptions

@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 
 from scanner.catalog import Catalog
 from scanner.cli import app
-from scanner.model import Inventory, Skip, SkipReason
+from scanner.kinds import Inventory
+from scanner.model import Skip, SkipReason
 from scanner.options import ScanOptions
 from scanner.pipeline import scan
 from scanner.render import render

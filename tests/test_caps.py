@@ -9,8 +9,10 @@ from pathlib import Path
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import MAX_HITS_PER_PATTERN
 from scanner.detectors.config_parse import MAX_CONFIG_BYTES
-from scanner.inventory.builder import MAX_URLS, InventoryBuilder
-from scanner.model import Context, EndpointEvidence, Location, SkipReason, Stats, TargetInfo
+from scanner.inventory.builder import InventoryBuilder
+from scanner.kinds.base import MAX_URLS
+from scanner.kinds.endpoints import EndpointEvidence
+from scanner.model import Context, Location, SkipReason, Stats, TargetInfo
 from tests.conftest import ScanFn, write
 
 

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from scanner.catalog import Catalog
 from scanner.detectors.base import FileView
 from scanner.detectors.content import ContentDetector
-from scanner.model import CredentialEvidence, FileMeta
+from scanner.kinds.credentials import CredentialEvidence
+from scanner.model import FileMeta
 from scanner.options import ScanOptions
 from scanner.pipeline import scan
 from scanner.render import RENDERERS, render

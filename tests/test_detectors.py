@@ -13,7 +13,7 @@ import pytest
 from scanner.catalog import Catalog
 from scanner.detectors import DETECTORS, Detector
 from scanner.inventory.document import dumps
-from scanner.model import Inventory
+from scanner.kinds import Inventory
 from scanner.options import ScanOptions
 from scanner.pipeline import scan
 from scanner.render import render

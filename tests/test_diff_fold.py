@@ -15,7 +15,7 @@ from scanner.diff import InventoryDiff, diff_inventories
 from scanner.diff.document import load_schema, to_document
 from scanner.diffrender import render_diff
 from scanner.inventory.load import load_file
-from scanner.model import Inventory
+from scanner.kinds import Inventory
 
 SEVERITIES = ("high", "medium", "low", "info")
 

@@ -12,24 +12,16 @@ from scanner.diff import INVERSE_KIND, Change, diff_inventories
 from scanner.diff.identity import canonical_json
 from scanner.inventory.document import to_document
 from scanner.inventory.load import from_document
-from scanner.model import (
-    CatalogRef,
-    Context,
-    CredentialEntry,
-    CredentialLocation,
-    EndpointEntry,
-    Inventory,
-    KillSwitchEntry,
-    Location,
-    ModelEntry,
-    RouteEntry,
-    SdkEntry,
-    SessionEntry,
-    SessionProvider,
-    Stats,
-    SwitchState,
-    TargetInfo,
-)
+from scanner.kinds import Inventory
+from scanner.kinds.credentials import CredentialEntry, CredentialLocation
+from scanner.kinds.endpoints import EndpointEntry
+from scanner.kinds.kill_switches import KillSwitchEntry
+from scanner.kinds.models import ModelEntry
+from scanner.kinds.routes import RouteEntry
+from scanner.kinds.sdks import SdkEntry
+from scanner.kinds.sessions import SessionEntry, SessionProvider
+from scanner.model import CatalogRef, Context, Location, Stats, TargetInfo
+from scanner.vocab import SwitchState
 from tests.conftest import examples
 
 # Small alphabets, so that two generated inventories share things and differ in a few facts.

@@ -16,7 +16,8 @@ from scanner.diff import ChangeKind, InventoryDiff, diff_inventories
 from scanner.diff.document import load_schema
 from scanner.diffrender import DIFF_RENDERERS, render_diff
 from scanner.inventory.document import dumps
-from scanner.model import Inventory, Severity
+from scanner.kinds import Inventory
+from scanner.model import Severity
 from scanner.options import ScanOptions
 from scanner.pipeline import scan
 from scanner.targets import DirectoryTarget, WalkOptions

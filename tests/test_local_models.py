@@ -14,7 +14,7 @@ from scanner.detectors import DETECTORS
 from scanner.detectors.local_models import LocalModelDetector
 from scanner.diff import diff_inventories
 from scanner.inventory.document import dumps
-from scanner.model import Inventory
+from scanner.kinds import Inventory
 from scanner.options import ScanOptions
 from scanner.pipeline import scan
 from scanner.render import render

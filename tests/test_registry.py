@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import importlib
 import inspect
 import pkgutil
 import re
+import typing
+from collections import Counter
 
 import typer.main
 from typer.testing import CliRunner
 
 import scanner.detectors as detectors_pkg
+import scanner.kinds as kinds_pkg
 import scanner.render as render_pkg
+from scanner.catalog import load as load_catalog
 from scanner.cli import app
 from scanner.detectors import DETECTORS
 from scanner.findings.registry import RULES
+from scanner.inventory.builder import InventoryBuilder
+from scanner.kinds import KINDS, Evidence, Inventory
+from scanner.kinds.base import Kind
+from scanner.model import Skip
 from scanner.render import RENDERERS
 from tests.conftest import REPO
 
@@ -133,3 +143,80 @@ def test_every_diff_renderer_module_is_registered_and_documented() -> None:
         assert module.description and callable(module.render)
         assert f"`{name}`" in README, f"diff format {name} is not described in README.md"
         assert name in result.output
+
+
+# --- kinds of fact: one module each, registered once ------------------------------------------------------
+
+_HEADER_FIELDS = {"tool_version", "catalogs", "target", "stats", "env_settings", "absent"}
+_PRODUCER_ORDER = {"findings", "processes", "connections"}  # ordered by what makes them, not by a sort key
+
+
+def _kind_modules() -> list[str]:
+    return sorted(m.name for m in pkgutil.iter_modules(kinds_pkg.__path__) if m.name != "base")
+
+
+def test_every_kind_module_declares_one_registered_kind() -> None:
+    for name in _kind_modules():
+        module = importlib.import_module(f"scanner.kinds.{name}")
+        kind = getattr(module, "KIND", None)
+        assert isinstance(kind, Kind), f"scanner/kinds/{name}.py declares no KIND"
+        assert kind in KINDS, f"scanner/kinds/{name}.py's KIND is not in KINDS"
+        assert kind.key == name, f"scanner/kinds/{name}.py declares the kind {kind.key!r}"
+    assert len(KINDS) == len(_kind_modules())
+    assert len({k.key for k in KINDS}) == len(KINDS)
+
+
+def test_every_kind_is_an_inventory_field_and_every_field_a_kind() -> None:
+    hints = typing.get_type_hints(Inventory)
+    fields = {f.name for f in dataclasses.fields(Inventory)} - _HEADER_FIELDS
+    assert fields == {k.key for k in KINDS}
+    for kind in KINDS:
+        expected: object = tuple[kind.entry, ...]  # type: ignore[name-defined]
+        if kind.optional:
+            expected = expected | None  # type: ignore[operator]
+        assert hints[kind.key] == expected, f"Inventory.{kind.key} is not typed {expected}"
+
+
+def test_every_evidence_type_has_exactly_one_kind_and_the_builder_takes_it() -> None:
+    members = {*typing.get_args(Evidence), Skip}
+    claims = Counter(t for k in KINDS for t in k.evidence)
+    assert set(claims) == members, "an evidence type no kind claims, or a claimed type not in Evidence"
+    assert all(n == 1 for n in claims.values()), f"claimed twice: {[t for t, n in claims.items() if n > 1]}"
+    for kind in KINDS:
+        assert bool(kind.evidence) == (kind.fold is not None), f"{kind.key}: evidence without a fold, or back"
+    assert InventoryBuilder(load_catalog()).takes == members
+
+
+def test_every_kind_declares_what_the_formats_and_diff_need() -> None:
+    for kind in KINDS:
+        assert kind.title and kind.columns, f"{kind.key}: no title or columns"
+        assert (kind.order is None) == (kind.key in _PRODUCER_ORDER), f"{kind.key}: an order, or why none"
+        assert dataclasses.is_dataclass(kind.entry)
+        for cls in kind.shapes:
+            assert dataclasses.is_dataclass(cls), f"{kind.key}: a JSON shape of {cls}, not a dataclass"
+
+
+_UPPER = ("scanner.inventory", "scanner.detectors", "scanner.render", "scanner.findings", "scanner.diff", "scanner.cli")
+
+
+def test_kinds_build_on_the_kernel_only() -> None:
+    # A kind module imports the kernel, the contract, the catalogs and other kinds' types at its top; what builds
+    # on the kinds (the inventory, detectors, formats, findings) never, or the registry could not load first.
+    # A kind too large for one module is a package of them; `findings.rule` (what a rule is) is a leaf a kind's own
+    # rules are made of.
+    root = REPO / "scanner" / "kinds"
+    for name in ["base", *_kind_modules()]:
+        files = sorted((root / name).glob("*.py")) if (root / name).is_dir() else [root / f"{name}.py"]
+        for path in files:
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                if isinstance(node, ast.ImportFrom) and node.module and node.module != "scanner.findings.rule":
+                    assert not node.module.startswith(_UPPER), f"{path.relative_to(REPO)} imports {node.module}"
+
+
+def test_values_are_scrubbed_in_two_named_places_only() -> None:
+    # Key normalisation at intake (FoldContext.as_shown / is_secret) and the one redaction step (redact_all).
+    allowed = {"scanner/kinds/base.py", "scanner/inventory/redact.py"}
+    for path in [*(REPO / "scanner" / "kinds").rglob("*.py"), *(REPO / "scanner" / "inventory").glob("*.py")]:
+        rel = path.relative_to(REPO).as_posix()
+        if rel not in allowed:
+            assert ".scrub(" not in path.read_text(encoding="utf-8"), f"{rel} scrubs values itself"

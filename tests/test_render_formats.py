@@ -15,22 +15,12 @@ from cyclonedx.schema import SchemaVersion
 from cyclonedx.validation.json import JsonStrictValidator
 
 from scanner.catalog import Catalog
-from scanner.model import (
-    Confidence,
-    Context,
-    CredentialEntry,
-    CredentialLocation,
-    Finding,
-    Inventory,
-    Location,
-    ModelEntry,
-    SdkEntry,
-    SessionEntry,
-    SessionProvider,
-    Severity,
-    Stats,
-    TargetInfo,
-)
+from scanner.kinds import Inventory
+from scanner.kinds.credentials import CredentialEntry, CredentialLocation
+from scanner.kinds.models import ModelEntry
+from scanner.kinds.sdks import SdkEntry
+from scanner.kinds.sessions import SessionEntry, SessionProvider
+from scanner.model import Confidence, Context, Finding, Location, Severity, Stats, TargetInfo
 from scanner.options import ScanOptions
 from scanner.pipeline import scan
 from scanner.render import RENDERERS, render

@@ -16,7 +16,8 @@ import yaml
 
 from scanner.catalog import Catalog
 from scanner.inventory.document import dumps
-from scanner.model import Inventory, Stats
+from scanner.kinds import Inventory
+from scanner.model import Stats
 from scanner.options import ScanOptions
 from scanner.pipeline import scan
 from scanner.render import render

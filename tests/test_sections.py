@@ -16,14 +16,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scanner.diff.compare import diff_inventories
-from scanner.diff.identity import SECTIONS as COMPARED
+from scanner.diff.identity import COMPARED
 from scanner.inventory.codec import json_keys
 from scanner.inventory.document import dumps, load_schema, to_document
 from scanner.inventory.load import from_document
-from scanner.inventory.sections import SECTIONS, WALKED
+from scanner.inventory.schema import schema_text
 from scanner.inventory.validate import compile_schema
-from scanner.model import AuditPart, CatalogRef, Inventory, LiveHost, Stats, TargetInfo
-from tests.conftest import validate_document
+from scanner.kinds import KINDS as SECTIONS
+from scanner.kinds import WALKED, Inventory
+from scanner.model import AuditPart, CatalogRef, LiveHost, Stats, TargetInfo
+from tests.conftest import REPO, validate_document
 
 # Keys the JSON renderer adds to what the sections write (an ignored finding's reason).
 RENDERER_KEYS = {"findings": {"ignored"}}
@@ -259,3 +261,31 @@ def test_every_kind_of_target_round_trips(kind: str) -> None:
     doc = json.loads(dumps(inv))
     validate_document(doc)
     assert from_document(doc).target == target
+
+
+@pytest.mark.parametrize("show_all", [False, True], ids=["wired", "all"])
+def test_every_kind_but_findings_declares_a_table_of_its_columns(show_all: bool) -> None:
+    inv = _inventory("example")
+    ranks = [k.report_rank for k in SECTIONS if k.table is not None]
+    assert len(set(ranks)) == len(ranks), "two kinds share a report_rank"
+    for kind in SECTIONS:
+        if kind.key == "findings":
+            assert kind.table is None  # every format lays findings out first, in its own way
+            continue
+        assert kind.table is not None, f"{kind.key} has no detail table"
+        table = kind.table(getattr(inv, kind.key) or (), show_all)
+        extra = ("wired",) if kind.key == "models" and show_all else ()
+        assert sorted(table.headers) == sorted(kind.columns + extra), f"{kind.key}: headers are not its columns"
+        # An example model is not wired: shown only with --all.
+        assert table.rows or (kind.key == "models" and not show_all), f"{kind.key}: an example entry makes no row"
+        assert all(len(row) == len(table.headers) for row in table.rows), f"{kind.key}: a row not as wide"
+
+
+def test_schema_json_is_the_schema_the_kinds_assemble(update_golden: bool) -> None:
+    # Each kind's block is scanner/kinds/schema/<key>.json; schema.json is the whole, written out for other tools.
+    shipped = REPO / "scanner" / "inventory" / "schema.json"
+    if update_golden:
+        shipped.write_text(schema_text(), encoding="utf-8")
+    assert shipped.read_text(encoding="utf-8") == schema_text(), "schema.json is stale: run pytest --update-golden"
+    blocks = {p.stem for p in (REPO / "scanner" / "kinds" / "schema").glob("*.json")}
+    assert blocks == {k.key for k in SECTIONS}, "a kind without its schema block, or a block without its kind"

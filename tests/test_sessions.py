@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from scanner.catalog import Catalog
-from scanner.model import SessionEntry
+from scanner.kinds.sessions import SessionEntry
 from scanner.sessions.collect import collect, looks_like_log
 from scanner.sessions.fernet import fernet_time, strip_tag
 from scanner.sessions.fingerprints import decode_litellm_id

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scanner.catalog import Catalog
-from scanner.model import SessionEntry
+from scanner.kinds.sessions import SessionEntry
 from scanner.sessions.collect import collect, engine, looks_like_log
 from scanner.sessions.shape import MAX_LEAVES, MAX_NODES, read_shape
 from tests.conftest import ScanFn, write

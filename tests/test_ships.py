@@ -18,7 +18,8 @@ from scanner.catalog import Catalog
 from scanner.detectors.agents import AgentDetector
 from scanner.detectors.base import FileView
 from scanner.detectors.content import packed_tables
-from scanner.model import AgentFileEvidence, FileMeta
+from scanner.kinds.agents import AgentFileEvidence
+from scanner.model import FileMeta
 from scanner.targets.base import FileEntry
 from tests.conftest import ScanFn, entry, write
 

@@ -8,7 +8,8 @@ from pathlib import Path
 from scanner.diff import diff_inventories
 from scanner.inventory.document import dumps
 from scanner.inventory.load import from_document
-from scanner.model import Location, ModelEvidence, Skip, SkipReason
+from scanner.kinds.models import ModelEvidence
+from scanner.model import Location, Skip, SkipReason
 from scanner.render import render
 from scanner.render._view import ReportOptions
 from scanner.skipgroups import FIRST, GROUP_AFTER, grouped

@@ -19,7 +19,9 @@ from scanner.detectors.base import FileView
 from scanner.detectors.binaries import BinaryDetector
 from scanner.detectors.content import ContentDetector
 from scanner.inventory.document import dumps
-from scanner.model import Evidence, ModelEvidence, Skip
+from scanner.kinds import Evidence
+from scanner.kinds.models import ModelEvidence
+from scanner.model import Skip
 from scanner.options import WINDOW_OVERLAP, ScanOptions
 from scanner.pipeline import WINDOW_CONTEXT, scan
 from scanner.targets.directory import DirectoryTarget

@@ -33,9 +33,9 @@ from scanner.catalog.schema import (
     SdkSpec,
     SourceSignature,
 )
-from scanner.model import CatalogRef, SwitchState
+from scanner.model import CatalogRef
 from scanner.secrets import scrub
-from scanner.vocab import CatalogStatus
+from scanner.vocab import CatalogStatus, SwitchState
 
 
 @dataclass(frozen=True)

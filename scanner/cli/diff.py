@@ -37,7 +37,7 @@ from scanner.cli.terminal import terminal_for
 from scanner.diff import InventoryDiff, diff_inventories
 from scanner.diffrender import DIFF_RENDERERS, render_diff
 from scanner.inventory.load import InventoryLoadError, load_file
-from scanner.model import Inventory
+from scanner.kinds import Inventory
 from scanner.model import Severity as Level
 from scanner.options import ScanOptions
 from scanner.policy.gate import apply_ignores, failing_changes

@@ -42,8 +42,9 @@ from scanner.cli.settings import source
 from scanner.cli.terminal import terminal_for
 from scanner.detectors import DETECTORS
 from scanner.detectors.local_models import hashing
+from scanner.kinds import Evidence, Inventory
 from scanner.live.environ import settings_evidence
-from scanner.model import Context, Evidence, Inventory, Location, Skip
+from scanner.model import Context, Location, Skip
 from scanner.model import Severity as Level
 from scanner.options import ScanOptions
 from scanner.pipeline import scan

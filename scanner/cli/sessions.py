@@ -33,7 +33,7 @@ from scanner.cli.policy import gate, settle
 from scanner.cli.scan import choose, gating, run_scan, walk_options
 from scanner.cli.terminal import terminal_for
 from scanner.inventory.document import to_document
-from scanner.model import Inventory
+from scanner.kinds import Inventory
 from scanner.options import ScanOptions
 from scanner.render._view import ReportOptions
 from scanner.render.json import clean

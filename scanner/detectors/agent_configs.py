@@ -15,7 +15,9 @@ from collections.abc import Iterator
 from scanner.detectors.base import FileView
 from scanner.detectors.config_formats import ConfigItem, ParseFailure, parse_json, parse_toml, parse_yaml
 from scanner.detectors.mcp_shapes import GENERIC_CONTAINERS, norm, read_server, server_records
-from scanner.model import Context, Evidence, McpServerEvidence
+from scanner.kinds import Evidence
+from scanner.kinds.mcp_servers import McpServerEvidence
+from scanner.model import Context
 
 _MAX_BYTES = 4 << 20
 _GENERIC_EXT = (".json", ".jsonc", ".yaml", ".yml", ".toml")

@@ -15,8 +15,12 @@ from scanner.detectors.base import FileView
 from scanner.detectors.config_formats import ConfigItem, ParseFailure, parse_env, parse_json, parse_toml, parse_yaml
 from scanner.detectors.mcp_shapes import norm, read_server, server_records
 from scanner.detectors.vscdb import parse_vscdb
-from scanner.model import AgentConfigEvidence, Context, CredentialEvidence, Evidence, ModelEvidence, Skip, SkipReason
-from scanner.secrets import credential_evidence, safe_url
+from scanner.kinds import Evidence
+from scanner.kinds.agents import AgentConfigEvidence
+from scanner.kinds.credentials import CredentialEvidence, credential_evidence
+from scanner.kinds.models import ModelEvidence
+from scanner.model import Context, Skip, SkipReason
+from scanner.secrets import safe_url
 
 _MAX_NAMES = 500  # MCP servers / models per settings file
 _PARSERS = {"json": parse_json, "toml": parse_toml, "yaml": parse_yaml, "env": parse_env}

@@ -22,7 +22,11 @@ from scanner.catalog.schema import AgentProduct
 from scanner.detectors.agent_settings import read_settings
 from scanner.detectors.agent_ships import shipped
 from scanner.detectors.base import FileView
-from scanner.model import AgentFileEvidence, AgentPackageEvidence, Context, Evidence, ModelEvidence, SdkEvidence, Skip
+from scanner.kinds import Evidence
+from scanner.kinds.agents import AgentFileEvidence, AgentPackageEvidence
+from scanner.kinds.models import ModelEvidence
+from scanner.kinds.sdks import SdkEvidence
+from scanner.model import Context, Skip
 from scanner.textsafe import display_path
 
 _HEADER = BytesHeaderParser()

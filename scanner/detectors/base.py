@@ -16,7 +16,8 @@ from scanner.catalog import Catalog
 from scanner.catalog.matcher import Hits, PatternKind
 from scanner.detectors.config_parse import ConfigParse, parse_config
 from scanner.detectors.contexts import classify, is_comment_line
-from scanner.model import Context, Evidence, FileMeta, Location, Skip
+from scanner.kinds import Evidence
+from scanner.model import Context, FileMeta, Location, Skip
 from scanner.sessions.collect import LogRead, looks_like_log, read_log
 from scanner.targets.base import FileEntry
 from scanner.targets.ownership import home_of_path

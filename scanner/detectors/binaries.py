@@ -17,7 +17,10 @@ from scanner.catalog.matcher import PatternKind
 from scanner.detectors.base import FileView
 from scanner.detectors.content import ContentDetector
 from scanner.formats import auditable, gobuild
-from scanner.model import ClientEvidence, Context, Evidence, SdkEvidence, Skip, SkipReason
+from scanner.kinds import Evidence
+from scanner.kinds.clients import ClientEvidence
+from scanner.kinds.sdks import SdkEvidence
+from scanner.model import Context, Skip, SkipReason
 from scanner.textsafe import decode
 
 EXECUTABLE_MAGICS = (

@@ -13,7 +13,8 @@ from scanner.catalog.matcher import MAX_DISTINCT_PER_PATTERN
 from scanner.detectors.base import FileView
 from scanner.detectors.content import ContentDetector
 from scanner.detectors.contexts import classify
-from scanner.model import Evidence, Skip, SkipReason
+from scanner.kinds import Evidence
+from scanner.model import Skip, SkipReason
 from scanner.sessions.reader import GZIP_MAGIC, ReadNotes, chunks
 
 MAX_INFLATED = 64 << 20

@@ -19,21 +19,15 @@ from scanner.detectors.config_parse import MAX_CONFIG_BYTES, key_parts, norm_pat
 from scanner.detectors.config_parse import norm_key as _norm
 from scanner.detectors.contexts import is_comment_line
 from scanner.detectors.providers import record_aliases, record_routes
-from scanner.model import (
-    Context,
-    CredentialEvidence,
-    EndpointEvidence,
-    Evidence,
-    FileMeta,
-    KillSwitchEvidence,
-    Location,
-    ModelEvidence,
-    Skip,
-    SkipReason,
-    SwitchState,
-)
-from scanner.secrets import credential_evidence, safe_url
+from scanner.kinds import Evidence
+from scanner.kinds.credentials import CredentialEvidence, credential_evidence
+from scanner.kinds.endpoints import EndpointEvidence
+from scanner.kinds.kill_switches import KillSwitchEvidence
+from scanner.kinds.models import ModelEvidence
+from scanner.model import Context, FileMeta, Location, Skip, SkipReason
+from scanner.secrets import safe_url
 from scanner.textsafe import display_path
+from scanner.vocab import SwitchState
 
 _MODELISH = re.compile(r"^(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9._:@/\-]{0,118}[A-Za-z0-9)\]]?$")
 _REFERENCE = re.compile(r"^(?:\$\{?|os\.environ/|env:|%\(|\{\{)")

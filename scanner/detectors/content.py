@@ -16,20 +16,15 @@ from scanner.catalog import Catalog
 from scanner.catalog.matcher import Hit, PatternKind
 from scanner.detectors.base import FileView
 from scanner.detectors.contexts import is_package_test_file
-from scanner.model import (
-    MAX_LOCATIONS,
-    CatalogStatus,
-    Context,
-    EndpointEvidence,
-    Evidence,
-    KillSwitchEvidence,
-    ModelEvidence,
-    Skip,
-    SkipReason,
-    SwitchState,
-)
-from scanner.secrets import credential_evidence, fingerprint, safe_url
+from scanner.kinds import Evidence
+from scanner.kinds.credentials import credential_evidence
+from scanner.kinds.endpoints import EndpointEvidence
+from scanner.kinds.kill_switches import KillSwitchEvidence
+from scanner.kinds.models import ModelEvidence
+from scanner.model import MAX_LOCATIONS, CatalogStatus, Context, Skip, SkipReason
+from scanner.secrets import fingerprint, safe_url
 from scanner.textsafe import decode
+from scanner.vocab import SwitchState
 
 # Characters a model token can be made of (`us.anthropic.claude-opus-4-7`, `azure/muse-special`).
 _TOKEN = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:@/-")

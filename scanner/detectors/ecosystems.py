@@ -16,7 +16,9 @@ from scanner.detectors.base import FileView
 from scanner.formats import jsonsize, ziparchive
 from scanner.formats.positional import PositionalFile
 from scanner.formats.ziparchive import ProblemKind, ZipProblem
-from scanner.model import Context, Evidence, SdkEvidence, Skip, SkipReason
+from scanner.kinds import Evidence
+from scanner.kinds.sdks import SdkEvidence
+from scanner.model import Context, Skip, SkipReason
 from scanner.textsafe import display_path
 
 _MAX_POM_BYTES = 64 << 10

@@ -11,8 +11,9 @@ from collections.abc import Iterator
 
 from scanner.catalog.matcher import PatternKind
 from scanner.detectors.base import FileView
-from scanner.model import Context, Evidence
-from scanner.secrets import credential_evidence
+from scanner.kinds import Evidence
+from scanner.kinds.credentials import credential_evidence
+from scanner.model import Context
 
 _KEY_NAME = re.compile(r"(?:\.key|\.token|\.secret|api[_\-]?key|token|secret)(?:\.txt)?$", re.IGNORECASE)
 _KEY_DIRS = re.compile(r"/(?:keys|secrets|credentials|tokens)/")

@@ -29,6 +29,7 @@ from scanner.formats.bounded import FailureKind, FormatFailure, bytes_reader
 from scanner.formats.servercmd import ServedModel
 from scanner.formats.servercontainers import served_by_compose, served_by_pod
 from scanner.formats.serverunits import merge_units, parse_env_file, served_by_script, served_by_unit
+from scanner.kinds import Evidence
 from scanner.kinds.local_models.facts import (
     ModelServerEvidence,
     StoreModelEvidence,
@@ -36,7 +37,7 @@ from scanner.kinds.local_models.facts import (
     WeightFacts,
     WeightFileEvidence,
 )
-from scanner.model import Context, Evidence, Location, Skip, SkipReason
+from scanner.model import Context, Location, Skip, SkipReason
 from scanner.textsafe import display_path
 
 MAX_SERVER_FILE = 1 << 20  # units, compose files, manifests and wrappers read whole

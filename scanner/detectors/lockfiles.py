@@ -13,7 +13,9 @@ from collections.abc import Iterator
 
 from scanner.detectors.base import FileView
 from scanner.formats import jsonsize
-from scanner.model import Context, Evidence, SdkEvidence, Skip, SkipReason
+from scanner.kinds import Evidence
+from scanner.kinds.sdks import SdkEvidence
+from scanner.model import Context, Skip, SkipReason
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from scanner.detectors.base import FileView
-from scanner.model import Context, Evidence, SdkEvidence, Skip, SkipReason
+from scanner.kinds import Evidence
+from scanner.kinds.sdks import SdkEvidence
+from scanner.model import Context, Skip, SkipReason
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -12,7 +12,9 @@ from email.parser import BytesHeaderParser
 
 from scanner.detectors.base import FileView
 from scanner.formats import jsonsize
-from scanner.model import Context, Evidence, SdkEvidence, Skip, SkipReason
+from scanner.kinds import Evidence
+from scanner.kinds.sdks import SdkEvidence
+from scanner.model import Context, Skip, SkipReason
 from scanner.textsafe import display_path
 
 _HEADER = BytesHeaderParser()

@@ -19,7 +19,9 @@ from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternKind
 from scanner.detectors.agents import npm_package_of
 from scanner.detectors.base import FileView
-from scanner.model import Context, Evidence, ProgramEvidence, ProgramHostsEvidence
+from scanner.kinds import Evidence
+from scanner.kinds.agents import ProgramEvidence, ProgramHostsEvidence
+from scanner.model import Context
 from scanner.textsafe import decode, display_path
 from scanner.vocab import CatalogStatus
 

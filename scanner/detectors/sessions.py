@@ -8,17 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from scanner.detectors.base import FileView
-from scanner.model import (
-    Context,
-    EndpointEvidence,
-    Evidence,
-    Location,
-    ModelEvidence,
-    SessionEvidence,
-    SessionLogEvidence,
-    SessionMetaEvidence,
-    Skip,
-)
+from scanner.kinds import Evidence
+from scanner.kinds.endpoints import EndpointEvidence
+from scanner.kinds.models import ModelEvidence
+from scanner.kinds.sessions import SessionEvidence, SessionLogEvidence, SessionMetaEvidence
+from scanner.model import Context, Location, Skip
 from scanner.sessions.corroborate import log_notes, mentions_sessions
 
 # SDKs' own fixtures and docs are not this machine's sessions.

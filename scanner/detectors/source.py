@@ -14,7 +14,11 @@ from collections.abc import Iterator
 
 from scanner.catalog.matcher import Hit, PatternKind
 from scanner.detectors.base import FileView
-from scanner.model import ClientEvidence, Context, EndpointEvidence, Evidence, ModelEvidence
+from scanner.kinds import Evidence
+from scanner.kinds.clients import ClientEvidence
+from scanner.kinds.endpoints import EndpointEvidence
+from scanner.kinds.models import ModelEvidence
+from scanner.model import Context
 from scanner.secrets import safe_url
 from scanner.textsafe import decode
 

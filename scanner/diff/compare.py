@@ -12,16 +12,18 @@ from collections.abc import Callable, Iterable
 
 from scanner.detectors.contexts import is_test_path
 from scanner.diff.fold import fold
-from scanner.diff.identity import SECTIONS, Item, canonical_json
+from scanner.diff.identity import COMPARED, canonical_json
 from scanner.diff.model import Change, ChangeKind, InventoryDiff, Side
 from scanner.diff.rules import assess
-from scanner.model import Context, Inventory, Severity
+from scanner.kinds import Inventory
+from scanner.kinds.base import DiffItem
+from scanner.model import Context, Severity
 
 # Facts that follow from the catalogs, not from the VM: a difference is drift, not a change of wiring.
 _DRIFT_FIELDS = {"models": frozenset({"catalog"})}
 
 # What pairs leftovers of a section, and whether a pair is one new thing (rotation) or the same thing moved.
-_PAIR_TOKENS: dict[str, Callable[[Item], Iterable[str]]] = {
+_PAIR_TOKENS: dict[str, Callable[[DiffItem], Iterable[str]]] = {
     "credentials": lambda it: it.paths,
     "kill_switches": lambda it: (str(it.facets.get("name")),),
 }
@@ -32,7 +34,7 @@ def diff_inventories(old: Inventory, new: Inventory, mentions: bool = False) -> 
     """The changes from `old` to `new`. Model ids only mentioned in sessions' conversations come and go with every
     prompt and tool output: they are compared only with `mentions`."""
     changes: list[Change] = []
-    for section, items_of in SECTIONS.items():
+    for section, items_of in COMPARED.items():
         before, after = items_of(old), items_of(new)
         if before is None or after is None:  # a section one side did not inspect is not compared
             continue
@@ -41,18 +43,18 @@ def diff_inventories(old: Inventory, new: Inventory, mentions: bool = False) -> 
             if not mentions:
                 before, after = _beyond_mentions(before, old), _beyond_mentions(after, new)
         changes += diff_section(section, before, after)
-    order = {name: i for i, name in enumerate(SECTIONS)}
+    order = {name: i for i, name in enumerate(COMPARED)}
     changes.sort(key=lambda c: (order[c.section], c.key, c.field or "", c.kind.value))
     return InventoryDiff(_side(old), _side(new), tuple(fold(changes, old, new)))
 
 
-def _beyond_fixtures(items: dict[str, Item]) -> dict[str, Item]:
+def _beyond_fixtures(items: dict[str, DiffItem]) -> dict[str, DiffItem]:
     """A model id seen only in test files (a package's `*.test.js`, a `__tests__/` directory) is a fixture's
     value, not a model the image ships or wires: its coming and going is not a change."""
     return {k: it for k, it in items.items() if not (it.paths and all(is_test_path(p) for p in it.paths))}
 
 
-def _beyond_mentions(items: dict[str, Item], inv: Inventory) -> dict[str, Item]:
+def _beyond_mentions(items: dict[str, DiffItem], inv: Inventory) -> dict[str, DiffItem]:
     """Without the model ids a session's conversation only mentions (no location but a conversation's)."""
     talk = {
         m.name
@@ -66,7 +68,7 @@ def _side(inv: Inventory) -> Side:
     return Side(inv.tool_version, inv.target, inv.catalogs)
 
 
-def diff_section(section: str, old: dict[str, Item], new: dict[str, Item]) -> list[Change]:
+def diff_section(section: str, old: dict[str, DiffItem], new: dict[str, DiffItem]) -> list[Change]:
     out: list[Change] = []
     for key in sorted(old.keys() & new.keys()):
         out += _compare(section, key, old[key], new[key])
@@ -90,7 +92,7 @@ def diff_section(section: str, old: dict[str, Item], new: dict[str, Item]) -> li
     return out
 
 
-def _compare(section: str, key: str, o: Item, n: Item) -> list[Change]:
+def _compare(section: str, key: str, o: DiffItem, n: DiffItem) -> list[Change]:
     out = []
     drift = _DRIFT_FIELDS.get(section, frozenset())
     for field in sorted(o.facets.keys() | n.facets.keys()):
@@ -107,8 +109,8 @@ def _change(
     key: str,
     kind: ChangeKind,
     field: str | None,
-    o: Item | None,
-    n: Item | None,
+    o: DiffItem | None,
+    n: DiffItem | None,
     sev: Severity,
     title: str,
 ) -> Change:
@@ -123,7 +125,7 @@ def _change(
 
 
 def _pairs(
-    removed: dict[str, Item], added: dict[str, Item], tokens: Callable[[Item], Iterable[str]]
+    removed: dict[str, DiffItem], added: dict[str, DiffItem], tokens: Callable[[DiffItem], Iterable[str]]
 ) -> list[tuple[str, str, str]]:
     """(token, removed key, added key) for each removed item that shares tokens with exactly one added item
     which in turn shares tokens with it alone: ambiguous leftovers stay added and removed."""

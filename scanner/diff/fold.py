@@ -12,9 +12,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
-from scanner.diff.identity import SECTIONS
+from scanner.diff.identity import COMPARED
 from scanner.diff.model import Change, ChangeKind
-from scanner.model import AgentEntry, Inventory
+from scanner.kinds import Inventory
+from scanner.kinds.agents import AgentEntry
 
 
 def fold(changes: list[Change], old: Inventory, new: Inventory) -> list[Change]:
@@ -82,7 +83,7 @@ def _agents(old: Inventory, new: Inventory) -> dict[str, list[AgentEntry]]:
     out: dict[str, list[AgentEntry]] = {}
     for inv in (old, new):
         for a in inv.agents:
-            for key in SECTIONS["agents"](dataclasses.replace(inv, agents=(a,))) or {}:
+            for key in COMPARED["agents"](dataclasses.replace(inv, agents=(a,))) or {}:
                 out.setdefault(key, []).append(a)
     return out
 
@@ -102,7 +103,7 @@ def _owned_sdk_keys(agents: list[AgentEntry], old: Inventory, new: Inventory) ->
                 if s.locations and _within((loc.path for loc in s.locations), (a.install_path,))
                 and (a.ecosystem == "npm" or (s.ecosystem, s.name) in bundled)
             )
-            keys |= set(SECTIONS["sdks"](dataclasses.replace(inv, sdks=mine)) or {})
+            keys |= set(COMPARED["sdks"](dataclasses.replace(inv, sdks=mine)) or {})
     return keys
 
 

@@ -1,10 +1,11 @@
 """Each inventory section as a map from stable identity to the facts compared across releases.
 
-Each section's identity is declared with the section (`scanner/inventory/sections.py`): a model by name, an SDK
+Each section's identity is declared with its kind (`scanner/kinds/`): a model by name, an SDK
 by (ecosystem, name, environment inside the target, installed), an endpoint by host, a credential by sha256, a
 route by alias, a client by (provider, kind), an MCP server by name, an agent product by (name, install path), a
-process by executable. Two are derived here: a kill switch by (name, file), a session vendor by vendor. Locations
-are kept only as context (`paths`). A section not inspected on either side (absent) is not compared.
+process by executable; a kill switch one item per file it is set in, sessions one item per vendor that served them
+(`session_vendors`). Locations are kept only as context (`paths`). A section not inspected on either side (absent)
+is not compared.
 """
 
 from __future__ import annotations
@@ -13,25 +14,14 @@ import dataclasses
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from scanner.inventory.sections import SECTION, Section
-from scanner.inventory.sections import SECTIONS as DECLARED
-from scanner.model import Inventory, Location
+from scanner.kinds import KINDS, Inventory
+from scanner.kinds.base import DiffItem, Kind
+from scanner.model import Location
 
 MAX_PATHS = 5
-# Compared first, in this order; every other declared section with an identity follows in declaration order.
-_CORE = frozenset({"models", "sdks", "endpoints", "credentials"})
-
-
-@dataclass(frozen=True)
-class Item:
-    key: str
-    label: str  # how a person names it in a title
-    facets: Mapping[str, Any]  # field -> JSON-compatible value; one changed field is one change
-    paths: tuple[str, ...] = ()  # context only: never compared
 
 
 def _paths(locs: Iterable[Location]) -> tuple[str, ...]:
@@ -45,7 +35,7 @@ def canonical_json(value: Any) -> str:
     return _CANONICAL(value)
 
 
-def _merge(items: list[Item]) -> Item:
+def _merge(items: list[DiffItem]) -> DiffItem:
     """Several entries with one identity (two versions in one site-packages): each differing fact becomes a
     sorted list, so the merge is order-independent and the diff stays symmetric."""
     if len(items) == 1:
@@ -55,31 +45,14 @@ def _merge(items: list[Item]) -> Item:
         values = {canonical_json(it.facets.get(name)): it.facets.get(name) for it in items}
         facets[name] = values[next(iter(values))] if len(values) == 1 else [values[k] for k in sorted(values)]
     paths = tuple(sorted({p for it in items for p in it.paths}))
-    return Item(items[0].key, items[0].label, facets, paths)
+    return DiffItem(items[0].key, items[0].label, facets, paths)
 
 
-def _index(items: Iterable[Item]) -> dict[str, Item]:
-    groups: dict[str, list[Item]] = defaultdict(list)
+def _index(items: Iterable[DiffItem]) -> dict[str, DiffItem]:
+    groups: dict[str, list[DiffItem]] = defaultdict(list)
     for it in items:
         groups[it.key].append(it)
     return {key: _merge(group) for key, group in sorted(groups.items())}
-
-
-def kill_switches(inv: Inventory) -> dict[str, Item] | None:
-    # One entry per (name, value, state) in the inventory; here one item per (name, file) it was seen in.
-    found = SECTION["kill_switches"].entries(inv)
-    if found is None:
-        return None
-    return _index(
-        Item(
-            f"{k.name}@{path}",
-            k.name,
-            {"name": k.name, "setting": {"value": k.value, "state": k.state.value}},
-            (path,),
-        )
-        for k in found
-        for path in _paths(k.locations)
-    )
 
 
 # --- sections other branches add: read generically, by a key field, whatever their exact shape -----------
@@ -124,14 +97,17 @@ def plain(value: Any) -> Any:
     return value
 
 
-def _declared(section: Section[Any]) -> Callable[[Inventory], dict[str, Item] | None]:
+def _declared(section: Kind[Any]) -> Callable[[Inventory], dict[str, DiffItem] | None]:
     identity = section.identity
     assert identity is not None
 
-    def items(inv: Inventory) -> dict[str, Item] | None:
+    def items(inv: Inventory) -> dict[str, DiffItem] | None:
         found = section.entries(inv)
         if found is None:
             return None
+        if identity.items is not None:  # several items per entry: a kill switch per file, a session per vendor
+            return _index(it for entry in found for it in identity.items(entry))
+        assert identity.key is not None
         out = []
         for entry in found:
             key = identity.key(entry)
@@ -153,33 +129,14 @@ def _declared(section: Section[Any]) -> Callable[[Inventory], dict[str, Item] | 
                 }
                 where = identity.paths(entry) if identity.paths else (x["path"] for x in d.get("locations") or ())
                 paths = tuple(sorted(set(where)))[:MAX_PATHS]
-            out.append(Item(key, label, facets, paths))
+            out.append(DiffItem(key, label, facets, paths))
         return _index(out)
 
     return items
 
 
-def session_vendors(inv: Inventory) -> dict[str, Item] | None:
-    """Vendors observed serving sessions (sessions themselves come and go with every run)."""
-    found = SECTION["sessions"].entries(inv)
-    if found is None:
-        return None
-    return _index(
-        Item(p.vendor, p.vendor, {}, (s.location.path,)) for s in found for p in s.providers if p.vendor
-    )
-
-
-def _compared(name: str) -> Callable[[Inventory], dict[str, Item] | None]:
-    return _declared(SECTION[name])
-
-
-# Section name -> its items, None when the section was not inspected. The order is the order of a report.
-SECTIONS: dict[str, Callable[[Inventory], dict[str, Item] | None]] = {
-    "models": _compared("models"),
-    "sdks": _compared("sdks"),
-    "endpoints": _compared("endpoints"),
-    "credentials": _compared("credentials"),
-    "kill_switches": kill_switches,
-    "session_vendors": session_vendors,
-    **{s.key: _declared(s) for s in DECLARED if s.identity is not None and s.key not in _CORE},
+# Kind (or what it compares) -> its items, None when the kind was not inspected; in `KINDS` order, which is the
+# order of a report.
+COMPARED: dict[str, Callable[[Inventory], dict[str, DiffItem] | None]] = {
+    (k.identity.section or k.key): _declared(k) for k in KINDS if k.identity is not None
 }

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from scanner.diff.identity import Item
 from scanner.diff.model import ChangeKind
+from scanner.kinds.base import DiffItem
 from scanner.model import Severity
 from scanner.vocab import PSEUDO_VENDORS
 
-Rule = Callable[[ChangeKind, "str | None", "Item | None", "Item | None"], tuple[Severity, str]]
+Rule = Callable[[ChangeKind, "str | None", "DiffItem | None", "DiffItem | None"], tuple[Severity, str]]
 H, M, L, I = Severity.HIGH, Severity.MEDIUM, Severity.LOW, Severity.INFO  # noqa: E741
 _CATALOG_FACTS = ("catalog", "lifecycle", "canonical", "family")
 
@@ -32,25 +32,25 @@ def show(value: Any) -> str:
     return str(value)
 
 
-def _facet(item: Item | None, name: str) -> Any:
+def _facet(item: DiffItem | None, name: str) -> Any:
     return item.facets.get(name) if item else None
 
 
-def _arrow(field: str | None, o: Item | None, n: Item | None) -> str:
+def _arrow(field: str | None, o: DiffItem | None, n: DiffItem | None) -> str:
     name = field or ""
     return f"{name} {show(_facet(o, name))} → {show(_facet(n, name))}"
 
 
-def _label(o: Item | None, n: Item | None) -> str:
+def _label(o: DiffItem | None, n: DiffItem | None) -> str:
     item = n or o
     return item.label if item else "?"
 
 
-def _wired(item: Item | None) -> bool:
+def _wired(item: DiffItem | None) -> bool:
     return bool(item and item.facets.get("wired") is True)
 
 
-def models(kind: ChangeKind, field: str | None, o: Item | None, n: Item | None) -> tuple[Severity, str]:
+def models(kind: ChangeKind, field: str | None, o: DiffItem | None, n: DiffItem | None) -> tuple[Severity, str]:
     name = _label(o, n)
     if kind is ChangeKind.ADDED:
         vendor = _facet(n, "vendor")
@@ -82,7 +82,7 @@ def _version_key(version: str) -> tuple[tuple[int, str], ...]:
     return tuple((int(p), "") if p.isascii() and p.isdigit() else (-1, p) for p in parts)
 
 
-def sdks(kind: ChangeKind, field: str | None, o: Item | None, n: Item | None) -> tuple[Severity, str]:
+def sdks(kind: ChangeKind, field: str | None, o: DiffItem | None, n: DiffItem | None) -> tuple[Severity, str]:
     name = _label(o, n)
     if kind is ChangeKind.ADDED:
         return L, f"SDK {name} added ({show(_facet(n, 'version'))})"
@@ -96,7 +96,7 @@ def sdks(kind: ChangeKind, field: str | None, o: Item | None, n: Item | None) ->
     return I, f"SDK {name}: {_arrow(field, o, n)}"
 
 
-def endpoints(kind: ChangeKind, field: str | None, o: Item | None, n: Item | None) -> tuple[Severity, str]:
+def endpoints(kind: ChangeKind, field: str | None, o: DiffItem | None, n: DiffItem | None) -> tuple[Severity, str]:
     host = _label(o, n)
     unlisted = _facet(n or o, "vendor") is None
     if kind is ChangeKind.ADDED or (field == "wired" and _wired(n)):
@@ -116,7 +116,7 @@ def _world_readable(modes: Any) -> bool:
     return any(isinstance(m, str) and m.isdigit() and int(m, 8) & 0o004 for m in values)
 
 
-def credentials(kind: ChangeKind, field: str | None, o: Item | None, n: Item | None) -> tuple[Severity, str]:
+def credentials(kind: ChangeKind, field: str | None, o: DiffItem | None, n: DiffItem | None) -> tuple[Severity, str]:
     name = _label(o, n)
     if kind is ChangeKind.ADDED:
         loose = _world_readable(_facet(n, "mode"))
@@ -131,13 +131,13 @@ def credentials(kind: ChangeKind, field: str | None, o: Item | None, n: Item | N
     return (L if field == "owner" else I), f"credential {name}: {_arrow(field, o, n)}"
 
 
-def _states(item: Item | None) -> set[str]:
+def _states(item: DiffItem | None) -> set[str]:
     setting = _facet(item, "setting")
     values = setting if isinstance(setting, list) else [setting]
     return {v["state"] for v in values if isinstance(v, dict) and "state" in v}
 
 
-def kill_switches(kind: ChangeKind, field: str | None, o: Item | None, n: Item | None) -> tuple[Severity, str]:
+def kill_switches(kind: ChangeKind, field: str | None, o: DiffItem | None, n: DiffItem | None) -> tuple[Severity, str]:
     name = _label(o, n)
     item = n or o
     where = item.paths if item else ()
@@ -156,7 +156,7 @@ def kill_switches(kind: ChangeKind, field: str | None, o: Item | None, n: Item |
     return sev, f"kill switch {name}{at}: {show(_facet(o, 'setting'))} → {show(_facet(n, 'setting'))}"
 
 
-def agents(kind: ChangeKind, field: str | None, o: Item | None, n: Item | None) -> tuple[Severity, str]:
+def agents(kind: ChangeKind, field: str | None, o: DiffItem | None, n: DiffItem | None) -> tuple[Severity, str]:
     """An agent product: its upgrade is one line (packages and shipped models fold under it); a change of the
     models or MCP servers its users select is one line too (the models it wires fold under it)."""
     name = _facet(n or o, "product") or _label(o, n)
@@ -179,7 +179,9 @@ def agents(kind: ChangeKind, field: str | None, o: Item | None, n: Item | None) 
     return L, f"{name}: {_arrow(field, o, n)}"
 
 
-def session_vendors(kind: ChangeKind, field: str | None, o: Item | None, n: Item | None) -> tuple[Severity, str]:
+def session_vendors(
+    kind: ChangeKind, field: str | None, o: DiffItem | None, n: DiffItem | None
+) -> tuple[Severity, str]:
     vendor = _label(o, n)
     if kind is ChangeKind.ADDED:
         return (L if vendor in PSEUDO_VENDORS else H), f"sessions now observed served by {vendor}"
@@ -189,7 +191,7 @@ def session_vendors(kind: ChangeKind, field: str | None, o: Item | None, n: Item
 def generic(section: str) -> Rule:
     singular = section.rstrip("s").replace("_", " ")
 
-    def rule(kind: ChangeKind, field: str | None, o: Item | None, n: Item | None) -> tuple[Severity, str]:
+    def rule(kind: ChangeKind, field: str | None, o: DiffItem | None, n: DiffItem | None) -> tuple[Severity, str]:
         name = _label(o, n)
         if kind is ChangeKind.ADDED:
             return (M if section == "mcp_servers" else L), f"{singular} {name} added"
@@ -212,5 +214,7 @@ RULES: dict[str, Rule] = {
 }
 
 
-def assess(section: str, kind: ChangeKind, field: str | None, o: Item | None, n: Item | None) -> tuple[Severity, str]:
+def assess(
+    section: str, kind: ChangeKind, field: str | None, o: DiffItem | None, n: DiffItem | None
+) -> tuple[Severity, str]:
     return RULES.get(section, generic(section))(kind, field, o, n)

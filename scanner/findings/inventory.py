@@ -8,17 +8,10 @@ from collections.abc import Iterator
 
 from scanner.findings.modelkey import is_alias, keyer
 from scanner.findings.rule import FindingRule, Hit
-from scanner.model import (
-    WIRING_CONTEXTS,
-    CatalogStatus,
-    Context,
-    Inventory,
-    Location,
-    ModelEntry,
-    Severity,
-    SwitchState,
-    location_key,
-)
+from scanner.kinds import Inventory
+from scanner.kinds.models import ModelEntry
+from scanner.model import WIRING_CONTEXTS, CatalogStatus, Context, Location, Severity, location_key
+from scanner.vocab import SwitchState
 
 
 def _wiring(locs: tuple[Location, ...]) -> tuple[Location, ...]:

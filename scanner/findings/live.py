@@ -12,15 +12,11 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from scanner.findings.rule import FindingRule, Hit
-from scanner.model import (
-    EnvSetting,
-    Inventory,
-    KillSwitchEntry,
-    Location,
-    Severity,
-    SwitchState,
-    location_key,
-)
+from scanner.kinds import Inventory
+from scanner.kinds.base import EnvSetting
+from scanner.kinds.kill_switches import KillSwitchEntry
+from scanner.model import Location, Severity, location_key
+from scanner.vocab import SwitchState
 
 _PROC_ENV = re.compile(r"^/proc/(\d+)/environ$")
 _VERB = {SwitchState.ON: "arms", SwitchState.OFF: "disarms"}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from scanner.model import ModelEntry
+from scanner.kinds.models import ModelEntry
 
 _DATED = re.compile(r"-(?:20\d{6})$")
 

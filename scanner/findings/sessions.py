@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from scanner.findings.rule import FindingRule, Hit
-from scanner.model import Context, Inventory, SessionEntry, SessionProvider, Severity
+from scanner.kinds import Inventory
+from scanner.kinds.sessions import SessionEntry, SessionProvider
+from scanner.model import Context, Severity
 from scanner.vocab import PSEUDO_VENDORS
 
 

@@ -17,11 +17,13 @@ from dataclasses import asdict, dataclass
 
 from scanner.diff import SEVERITY_RANK, Change, diff_inventories
 from scanner.diff.compare import diff_section
-from scanner.diff.identity import SECTIONS, Item, canonical_json
+from scanner.diff.identity import COMPARED, canonical_json
 from scanner.fleet import FleetError
 from scanner.fleet.store import FleetStore
 from scanner.inventory.load import InventoryLoadError, from_document
-from scanner.model import Inventory, Severity
+from scanner.kinds import Inventory
+from scanner.kinds.base import DiffItem
+from scanner.model import Severity
 
 EXAMPLES = 5  # target names kept per change
 
@@ -155,13 +157,13 @@ def _pair_changes(pairs: Sequence[tuple[str, str]], inventories: dict[str, str])
 
 # --- populations ------------------------------------------------------------------------------------------
 
-Facts = dict[str, tuple[str, str, str | None, Item]]  # fact id -> (section, key, field, the item it is of)
+Facts = dict[str, tuple[str, str, str | None, DiffItem]]  # fact id -> (section, key, field, the item it is of)
 
 
 def _facts(inv: Inventory) -> Facts:
     """Everything the single-target diff compares, as facts: each thing by identity, and each of its facts."""
     out: Facts = {}
-    for section, items_of in SECTIONS.items():
+    for section, items_of in COMPARED.items():
         items = items_of(inv)
         for key, item in (items or {}).items():
             out[f"{section}:{key}"] = (section, key, None, item)
@@ -211,13 +213,13 @@ def _present(facts: Sequence[Facts], section: str, key: str) -> bool:
     return any(f"{section}:{key}" in f for f in facts)
 
 
-def _example(facts: Sequence[Facts], fact: str, thing: str) -> Item | None:
+def _example(facts: Sequence[Facts], fact: str, thing: str) -> DiffItem | None:
     """An item with the fact, else any item of the same thing (to grade a fact that differs between them)."""
     found = next((f[fact][3] for f in facts if fact in f), None)
     return found or next((f[thing][3] for f in facts if thing in f), None)
 
 
-def _severity(section: str, key: str, field: str | None, old: Item | None, new: Item | None) -> Severity:
+def _severity(section: str, key: str, field: str | None, old: DiffItem | None, new: DiffItem | None) -> Severity:
     """How the single-target diff grades the difference: present on one side (added or removed), or one fact
     changed between an old and a new example of the same thing."""
     changes = diff_section(section, {key: old} if old else {}, {key: new} if new else {})

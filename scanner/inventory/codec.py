@@ -11,36 +11,16 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from enum import Enum
 from functools import cache
 from typing import Any, Union
 
+from scanner.kinds import SHAPES
+from scanner.kinds.base import JsonShape
+
 Encode = Callable[[Any], Any]
 Decode = Callable[[Any], Any]
-
-
-@dataclass(frozen=True)
-class Shape:
-    """How a dataclass's JSON differs from its plain fields."""
-
-    # JSON keys in order, when not the fields' order: field names, `computed` keys and `groups` keys.
-    order: tuple[str, ...] = ()
-    omit_empty: frozenset[str] = frozenset()  # fields written only when set (not None, not empty, not a 0 count)
-    # A nested dataclass field written in place, its keys among its parent's: field -> the key whose presence
-    # says it is set (None: always set).
-    inline: Mapping[str, str | None] = field(default_factory=dict)
-    computed: Mapping[str, Encode] = field(default_factory=dict)  # derived keys: written, never read back
-    groups: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # JSON key -> {its key: field}
-    codecs: Mapping[str, tuple[Encode, Decode]] = field(default_factory=dict)  # a field's own (encode, decode)
-    hidden: Mapping[str, Any] = field(default_factory=dict)  # fields never written -> the value read back
-    finish: Callable[[Any], Any] | None = None  # applied to each decoded object (restores what is hidden)
-    decode: Callable[[Mapping[str, Any]], Any] | None = None  # replaces the generic decoder of the class
-
-
-#: Each dataclass whose JSON is not its plain fields; filled by the section declarations.
-SHAPES: dict[type, Shape] = {}
 
 
 def encode(value: Any) -> Any:
@@ -162,7 +142,7 @@ def _decode_expr(src: _Source, tp: Any, value: str, depth: int) -> str:
     return value
 
 
-def _key_order(cls: type, shape: Shape) -> tuple[str, ...]:
+def _key_order(cls: type, shape: JsonShape) -> tuple[str, ...]:
     """The JSON keys of a class in order: its shape's order, or its fields' (less those hidden or grouped)."""
     names = [f.name for f in dataclasses.fields(cls) if f.name not in shape.hidden]
     grouped = {f for sub in shape.groups.values() for f in sub.values()}
@@ -175,7 +155,7 @@ def _key_order(cls: type, shape: Shape) -> tuple[str, ...]:
 
 @cache
 def _encoder(cls: type) -> Encode:
-    shape = SHAPES.get(cls, Shape())
+    shape = SHAPES.get(cls, JsonShape())
     hints = typing.get_type_hints(cls)
     src = _Source()
     parts = []
@@ -205,7 +185,7 @@ _MISSING = object()
 
 @cache
 def _decoder(cls: type) -> Decode:
-    shape = SHAPES.get(cls, Shape())
+    shape = SHAPES.get(cls, JsonShape())
     if shape.decode is not None:
         return shape.decode
     hints = typing.get_type_hints(cls)
@@ -249,7 +229,7 @@ def _default(f: dataclasses.Field[Any]) -> Any:
 
 def json_keys(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(every key the class writes, the keys it always writes): what its schema's properties and required say."""
-    shape = SHAPES.get(cls, Shape())
+    shape = SHAPES.get(cls, JsonShape())
     every: list[str] = []
     always: list[str] = []
     for key in _key_order(cls, shape):

@@ -1,19 +1,21 @@
 """The inventory as a JSON document: the contract other tools and later commands build on.
 
-`to_document` is the only place the shape is written, from the section declarations (`sections.py`) by the one
-encoder (`codec.py`); `schema.json` beside it describes the same shape and every test validates against it.
+`to_document` is the only place the shape is written, from the kinds' declarations (`scanner/kinds/`) by the one
+encoder (`codec.py`); the schema (assembled from the kinds' blocks by `schema.py`, written out as
+`schema.json`) describes the same shape and every test validates against it.
 Output is sorted and stable; only `stats` varies between runs. A section not inspected is absent, not empty.
 """
 
 from __future__ import annotations
 
 import json
-from importlib import resources
 from typing import Any
 
 from scanner.inventory.codec import encode, encoder_of
-from scanner.inventory.sections import SECTIONS
-from scanner.model import AgentEntry, Inventory, SessionEntry
+from scanner.inventory.schema import inventory_schema
+from scanner.kinds import KINDS, Inventory
+from scanner.kinds.agents import AgentEntry
+from scanner.kinds.sessions import SessionEntry
 
 SCHEMA_ID = "modelcensus/inventory@1"
 
@@ -38,11 +40,11 @@ def to_document(inv: Inventory) -> dict[str, Any]:
         "target": encode(inv.target),
         "stats": encode(inv.stats),
     }
-    for section in SECTIONS:
-        entries = section.entries(inv)
+    for kind in KINDS:
+        entries = kind.entries(inv)
         if entries is not None:
-            item = encoder_of(section.entry)
-            doc[section.key] = [item(x) for x in entries]
+            item = encoder_of(kind.entry)
+            doc[kind.key] = [item(x) for x in entries]
     return doc
 
 
@@ -52,6 +54,4 @@ def dumps(inv: Inventory) -> str:
 
 
 def load_schema() -> dict[str, Any]:
-    text = resources.files("scanner.inventory").joinpath("schema.json").read_text(encoding="utf-8")
-    result: dict[str, Any] = json.loads(text)
-    return result
+    return inventory_schema()

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from scanner.inventory.codec import decode, decoder_of
 from scanner.inventory.document import SCHEMA_ID, load_schema
-from scanner.inventory.sections import SECTIONS
 from scanner.inventory.validate import Check, compile_schema
-from scanner.model import CatalogRef, Inventory, Stats, TargetInfo
+from scanner.kinds import KINDS, Inventory
+from scanner.model import CatalogRef, Stats, TargetInfo
 
 if TYPE_CHECKING:
     import jsonschema
@@ -81,12 +81,12 @@ def _schema_error(doc: Any) -> str:
 def _build(doc: dict[str, Any]) -> Inventory:
     sections: dict[str, Any] = {}
     absent: set[str] = set()
-    for section in SECTIONS:
-        if section.key in doc:
-            item = decoder_of(section.entry)
-            sections[section.key] = tuple(item(x) for x in doc[section.key])
-        elif not section.optional:  # an optional section (processes) is None when absent: its own "not inspected"
-            absent.add(section.key)
+    for kind in KINDS:
+        if kind.key in doc:
+            item = decoder_of(kind.entry)
+            sections[kind.key] = tuple(item(x) for x in doc[kind.key])
+        elif not kind.optional:  # an optional section (processes) is None when absent: its own "not inspected"
+            absent.add(kind.key)
     return Inventory(
         tool_version=doc["tool"]["version"],
         catalogs=decode(tuple[CatalogRef, ...], doc["catalogs"]),

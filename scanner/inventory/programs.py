@@ -17,17 +17,11 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scanner.model import (
-    AgentConfig,
-    AgentEntry,
-    BundledSdk,
-    CredentialEntry,
-    Location,
-    McpServerEntry,
-    ModelEntry,
-    ProgramEvidence,
-    ProgramHostsEvidence,
-)
+from scanner.kinds.agents import AgentConfig, AgentEntry, BundledSdk, ProgramEvidence, ProgramHostsEvidence
+from scanner.kinds.credentials import CredentialEntry
+from scanner.kinds.mcp_servers import McpServerEntry
+from scanner.kinds.models import ModelEntry
+from scanner.model import Location
 from scanner.targets.ownership import home_of_path
 
 SdkKey = tuple[str, str, str | None, bool, str | None]  # ecosystem, name, version, installed, environment

@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from scanner.catalog import Catalog
+from scanner.kinds import Inventory
+from scanner.kinds.connections import ConnectionEntry
+from scanner.kinds.processes import ProcessEntry
 from scanner.live.connections import map_sockets, parse_hosts
 from scanner.live.environ import EnvReading
 from scanner.live.processes import (
@@ -24,16 +27,7 @@ from scanner.live.processes import (
     ties,
 )
 from scanner.live.snapshot import Gone, ProcessFacts
-from scanner.model import (
-    AuditPart,
-    ConnectionEntry,
-    Inventory,
-    LiveHost,
-    ProcessEntry,
-    Skip,
-    SkipReason,
-    TargetInfo,
-)
+from scanner.model import AuditPart, LiveHost, Skip, SkipReason, TargetInfo
 from scanner.textsafe import display_path
 
 _PROC_FILE = {

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from urllib.parse import urlsplit
 
 from scanner.catalog import Catalog
+from scanner.kinds.connections import ConnectionEntry
 from scanner.live.snapshot import Socket
-from scanner.model import ConnectionEntry
 from scanner.textsafe import display_path
 
 _DEFAULT_PORTS = {"https": 443, "http": 80, "wss": 443, "ws": 80}

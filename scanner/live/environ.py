@@ -15,17 +15,13 @@ from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternKind
 from scanner.detectors.config import interpret
 from scanner.detectors.config_formats import ConfigItem
-from scanner.model import (
-    Context,
-    CredentialEvidence,
-    EndpointEvidence,
-    Evidence,
-    KillSwitchEvidence,
-    Location,
-    ModelEvidence,
-    ProcessEnvVar,
-)
-from scanner.secrets import credential_evidence
+from scanner.kinds import Evidence
+from scanner.kinds.credentials import CredentialEvidence, credential_evidence
+from scanner.kinds.endpoints import EndpointEvidence
+from scanner.kinds.kill_switches import KillSwitchEvidence
+from scanner.kinds.models import ModelEvidence
+from scanner.kinds.processes import ProcessEnvVar
+from scanner.model import Context, Location
 from scanner.textsafe import decode
 
 MAX_VALUE_BYTES = 64 << 10  # a variable longer than this is data, not configuration

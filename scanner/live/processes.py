@@ -14,17 +14,11 @@ from datetime import datetime, timezone
 
 from scanner.catalog import Catalog
 from scanner.catalog.schema import SdkSpec
+from scanner.kinds import Inventory
+from scanner.kinds.connections import ConnectionEntry
+from scanner.kinds.processes import ProcessEntry, ProcessEnvVar, ProcessSdk, ProcessTie
 from scanner.live.snapshot import ProcessFacts
-from scanner.model import (
-    WIRING_CONTEXTS,
-    ConnectionEntry,
-    Inventory,
-    Location,
-    ProcessEntry,
-    ProcessEnvVar,
-    ProcessSdk,
-    ProcessTie,
-)
+from scanner.model import WIRING_CONTEXTS, Location
 from scanner.secrets import redact
 from scanner.textsafe import display_path
 

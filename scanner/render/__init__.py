@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from types import ModuleType
 
-from scanner.model import Inventory
+from scanner.kinds import Inventory
 from scanner.render import cyclonedx, html, json, markdown, sarif, spdx, table
 from scanner.render._view import DEFAULT, ReportOptions
 

@@ -13,19 +13,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from scanner.model import (
-    AgentEntry,
-    Confidence,
-    Context,
-    EndpointEntry,
-    Inventory,
-    Location,
-    McpServerEntry,
-    ModelEntry,
-    RouteEntry,
-    Skip,
-    SkipReason,
-)
+from scanner.kinds import Inventory
+from scanner.kinds.agents import AgentEntry
+from scanner.kinds.endpoints import EndpointEntry
+from scanner.kinds.mcp_servers import McpServerEntry
+from scanner.kinds.models import ModelEntry
+from scanner.kinds.routes import RouteEntry
+from scanner.model import Confidence, Context, Location, Skip, SkipReason
 from scanner.vocab import PSEUDO_VENDORS, CatalogStatus
 
 # How a location's context found a fact, in CycloneDX's analysis-technique words, and how much it says: a config

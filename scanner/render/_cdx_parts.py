@@ -27,18 +27,14 @@ from cyclonedx.model.contact import OrganizationalEntity
 from cyclonedx.model.service import Service
 from packageurl import PackageURL
 
+from scanner.kinds import Inventory
+from scanner.kinds.agents import AgentEntry
+from scanner.kinds.endpoints import EndpointEntry
 from scanner.kinds.local_models.views import ModelPart
-from scanner.model import (
-    AgentEntry,
-    Context,
-    EndpointEntry,
-    Inventory,
-    Location,
-    McpServerEntry,
-    ModelEntry,
-    SdkEntry,
-    Skip,
-)
+from scanner.kinds.mcp_servers import McpServerEntry
+from scanner.kinds.models import ModelEntry
+from scanner.kinds.sdks import SdkEntry
+from scanner.model import Context, Location, Skip
 from scanner.render import _aibom
 from scanner.render._headline import Mention
 from scanner.textsafe import safe

@@ -14,21 +14,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from scanner.findings.modelkey import is_alias, keyer
+from scanner.kinds import Inventory
 from scanner.kinds.local_models import views as local_views
-from scanner.model import (
-    MAX_LOCATIONS,
-    Context,
-    Inventory,
-    Location,
-    ModelEntry,
-    SdkEntry,
-    Severity,
-    SkipReason,
-    SwitchState,
-)
+from scanner.kinds.models import ModelEntry
+from scanner.kinds.sdks import SdkEntry
+from scanner.model import MAX_LOCATIONS, Context, Location, Severity, SkipReason
 from scanner.policy.ignore import id_matches
 from scanner.render._incomplete import incomplete_lines
 from scanner.render._view import ReportOptions, filesystem_inspected, where
+from scanner.vocab import SwitchState
 
 _NOT_WIRING = (Context.PACKAGE, Context.DOCS, Context.TEST, Context.COMMENT)
 

@@ -4,7 +4,8 @@ of each filesystem or layer), for tools; here they are one line each, for people
 
 from __future__ import annotations
 
-from scanner.model import PART_COMPLETE, PART_INCOMPLETE, PART_NOT_READ, PART_ON_INCOMPLETE_BASE, Inventory
+from scanner.kinds import Inventory
+from scanner.model import PART_COMPLETE, PART_INCOMPLETE, PART_NOT_READ, PART_ON_INCOMPLETE_BASE
 from scanner.textsafe import safe
 
 _SAID = {PART_INCOMPLETE: "read part-way", PART_NOT_READ: "not read"}

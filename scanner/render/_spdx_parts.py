@@ -11,15 +11,13 @@ import uuid
 from typing import Any
 from urllib.parse import quote
 
-from scanner.model import (
-    AgentEntry,
-    CredentialEntry,
-    EndpointEntry,
-    Inventory,
-    McpServerEntry,
-    ModelEntry,
-    SdkEntry,
-)
+from scanner.kinds import Inventory
+from scanner.kinds.agents import AgentEntry
+from scanner.kinds.credentials import CredentialEntry
+from scanner.kinds.endpoints import EndpointEntry
+from scanner.kinds.mcp_servers import McpServerEntry
+from scanner.kinds.models import ModelEntry
+from scanner.kinds.sdks import SdkEntry
 from scanner.render import _aibom
 from scanner.render._cdx_parts import agent_purl, clean_url, purl
 from scanner.textsafe import safe

@@ -32,8 +32,9 @@ from cyclonedx.model.dependency import Dependency
 from cyclonedx.model.lifecycle import LifecyclePhase, PredefinedLifecycle
 from cyclonedx.output.json import JsonV1Dot6, JsonV1Dot7
 
+from scanner.kinds import Inventory
 from scanner.kinds.local_models.views import bom_part
-from scanner.model import Inventory, SdkEntry
+from scanner.kinds.sdks import SdkEntry
 from scanner.render import _aibom, _cdx_parts
 from scanner.render._cdx_parts import clean_url as clean_url
 from scanner.render._cdx_parts import props, purl

@@ -1,9 +1,9 @@
 """The inventory as one self-contained HTML page an auditor can mail around.
 
 Findings first, then the pictures (sessions per day by vendor, routes from aliases to vendors), then the models by
-vendor, local models, SDKs per environment, credentials (redacted), kill switches and what was skipped. Inline CSS
-and SVG only: no script, font or image, and a Content-Security-Policy that forbids loading anything, so the page
-makes no request even if a value from the target slipped through. Every value from the target is escaped.
+vendor, SDKs per environment, credentials (redacted), kill switches and what was skipped. Inline CSS and SVG only:
+no script, no font, no image, and a Content-Security-Policy that forbids loading anything, so the page makes no
+network request even if a value from the target slipped through. Every value from the target is escaped.
 """
 
 from __future__ import annotations
@@ -13,23 +13,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 
 from scanner.inventory.document import session_document
-from scanner.model import Inventory, Location, ModelEntry
+from scanner.kinds import Inventory
+from scanner.kinds.base import ReportTable
+from scanner.kinds.models import ModelEntry
+from scanner.model import Location
 from scanner.render._headline import Line, finding_rows, headline, not_wiring_lines
 from scanner.render._html_style import CSS as _CSS
 from scanner.render._svg import NEVER, Edge, routes_diagram, session_vendors, sessions_chart, vendor_colours
-from scanner.render._view import (
-    DEFAULT,
-    FILESYSTEM_ONLY,
-    ReportOptions,
-    Section,
-    agents,
-    clients,
-    connections,
-    filesystem_inspected,
-    local_models,
-    mcp_servers,
-    processes,
-)
+from scanner.render._view import DEFAULT, DETAILED, FILESYSTEM_ONLY, ReportOptions, filesystem_inspected, table_of
 from scanner.textsafe import safe
 from scanner.vocab import SEVERITIES_WORST_FIRST
 
@@ -115,8 +106,10 @@ def _lines(lines: Sequence[Line], cls: str = "headline") -> str:
     return "".join(out) + "</ul>"
 
 
-def _generic(s: Section | None) -> str:
-    return "" if s is None else _table(list(s.headers), [[e(c) for c in row] for row in s.rows], s.empty)
+def _generic(s: ReportTable | None) -> str:
+    if s is None:
+        return ""
+    return _table(list(s.headers), [[e(c) for c in row] for row in s.rows], s.empty)
 
 
 def route_edges(inv: Inventory) -> list[Edge]:
@@ -354,6 +347,11 @@ def _files_read(inv: Inventory) -> str:
     return f"{st.files_read} of {st.files_seen} files read (the other {other}: {why})"
 
 
+# The kinds this page lays out itself (pictures, grouped tables); every other kind shows its declared table.
+_OWN_LAYOUT = frozenset({"routes", "sessions", "models", "sdks", "endpoints", "credentials", "kill_switches",
+                         "agents", "clients", "mcp_servers", "processes", "connections", "skipped"})
+
+
 def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
     catalogs = ", ".join(f"{c.name}@{c.version}" for c in inv.catalogs) or "none"
     colours = vendor_colours_of(inv)
@@ -361,10 +359,15 @@ def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
     live = [
         (sid, title, _generic(s))
         for sid, title, s in (
-            ("processes", "Processes", processes(inv, opts)),
-            ("connections", "Connections", connections(inv, opts)),
+            ("processes", "Processes", table_of("processes", inv, opts)),
+            ("connections", "Connections", table_of("connections", inv, opts)),
         )
         if s is not None
+    ]
+    # A kind this page does not lay out itself: its declared table, titled with its count.
+    more = [
+        (s.key, f"{s.title} ({len(getattr(inv, k.key))})", _generic(s))
+        for k in DETAILED if k.key not in _OWN_LAYOUT and (s := table_of(k.key, inv, opts)) is not None
     ]
     sections = [
         ("headline", "What this machine is wired to", _lines(headline(inv))),
@@ -373,15 +376,15 @@ def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
         ("routes", "Routes: alias → route → vendor", _routes(inv, colours)),
         ("sessions", f"Sessions per day ({len(inv.sessions)})", _sessions(inv, colours, opts)),
         ("models", _models_title(inv, opts), _models(inv, opts)),
-        ("local-models", f"Local models ({len(inv.local_models)})", _generic(local_models(inv, opts))),
         ("sdks", f"SDKs per environment ({len(inv.sdks)})", _sdks(inv)),
         ("endpoints", f"Endpoints ({len(inv.endpoints)})", _endpoints(inv)),
         ("credentials", f"Credentials ({len(inv.credentials)}, redacted)", _credentials(inv)),
         ("kill-switches", f"Kill switches ({len(inv.kill_switches)})", _switches(inv)),
-        ("agents", f"Agents ({len(inv.agents)})", _generic(agents(inv, opts))),
-        ("clients", f"Clients ({len(inv.clients)})", _generic(clients(inv, opts))),
-        ("mcp-servers", f"MCP servers ({len(inv.mcp_servers)})", _generic(mcp_servers(inv, opts))),
+        ("agents", f"Agents ({len(inv.agents)})", _generic(table_of("agents", inv, opts))),
+        ("clients", f"Clients ({len(inv.clients)})", _generic(table_of("clients", inv, opts))),
+        ("mcp-servers", f"MCP servers ({len(inv.mcp_servers)})", _generic(table_of("mcp_servers", inv, opts))),
         *live,
+        *more,
         ("skipped", f"Skipped ({len(inv.skipped)})", _skipped(inv)),
     ]
     if not filesystem_inspected(inv):  # --live-only: what only files tell was not looked at, so it is not shown

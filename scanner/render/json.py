@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from scanner.inventory.document import to_document
-from scanner.model import Inventory
+from scanner.kinds import Inventory
 from scanner.render._view import DEFAULT, ReportOptions
 from scanner.textsafe import unsurrogate
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from scanner.model import Inventory
+from scanner.kinds import Inventory
+from scanner.kinds.base import ReportTable
 from scanner.render._headline import Line, finding_rows, headline, not_wiring_lines
-from scanner.render._view import DEFAULT, ReportOptions, Section, detail_sections
+from scanner.render._view import DEFAULT, ReportOptions, detail_sections
 from scanner.textsafe import safe
 
 description = "the table report as GitHub-flavoured Markdown (for tickets and pull requests), within 65,536 chars"
@@ -40,7 +41,7 @@ def _bullets(lines: Sequence[Line]) -> str:
     )
 
 
-def _head(s: Section) -> list[str]:
+def _head(s: ReportTable) -> list[str]:
     if not s.rows:
         return [f"### {s.title}", "", f"{md(s.empty).capitalize()}."]
     title = s.title if s.key == "findings" else f"{s.title} ({len(s.rows)})"  # findings: counted, not rows
@@ -57,7 +58,7 @@ def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
     ]
     rows = finding_rows(inv, opts)
     hidden = f"; {opts.hidden_findings} more hidden by --severity" if opts.hidden_findings else ""
-    finding_table = Section(
+    finding_table = ReportTable(
         "findings",
         f"Findings ({len(inv.findings)}{hidden})",
         ("severity", "finding", "id", "where"),
@@ -74,7 +75,7 @@ def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
     )
     nw = not_wiring_lines(inv) if not opts.all else []
     sections = [finding_table] + [
-        Section(s.key, s.title, s.headers, tuple(tuple(md(c) for c in r) for r in s.rows), s.empty, s.note)
+        ReportTable(s.key, s.title, s.headers, tuple(tuple(md(c) for c in r) for r in s.rows), s.empty, s.note)
         for s in detail_sections(inv, opts)
     ]
     used = sum(len(p) + 1 for p in parts) + (len(_bullets(nw)) if nw else 0)

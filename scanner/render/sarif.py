@@ -18,7 +18,8 @@ from urllib.parse import quote
 
 from scanner.findings.registry import RULE_BY_ID
 from scanner.findings.rule import FindingRule, Hit
-from scanner.model import Finding, Inventory, Location, Severity
+from scanner.kinds import Inventory
+from scanner.model import Finding, Location, Severity
 from scanner.render._view import DEFAULT, ReportOptions
 from scanner.textsafe import path_bytes, safe
 

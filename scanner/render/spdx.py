@@ -19,7 +19,8 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
-from scanner.model import Inventory, SessionEntry
+from scanner.kinds import Inventory
+from scanner.kinds.sessions import SessionEntry
 from scanner.render import _aibom
 from scanner.render import _spdx_parts as part
 from scanner.render._headline import not_wiring

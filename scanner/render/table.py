@@ -16,9 +16,11 @@ import textwrap
 from collections import Counter
 from collections.abc import Sequence
 
-from scanner.model import Inventory, Severity
+from scanner.kinds import Inventory
+from scanner.kinds.base import ReportTable
+from scanner.model import Severity
 from scanner.render._headline import FindingRow, Line, finding_rows, headline, not_wiring_lines
-from scanner.render._view import DEFAULT, ReportOptions, Section, detail_sections
+from scanner.render._view import DEFAULT, ReportOptions, detail_sections
 from scanner.textsafe import safe
 
 description = "human-readable text: the headline and the findings with their ids (--all: every section)"
@@ -192,7 +194,7 @@ def _headline_item(ln: Line, opts: ReportOptions) -> list[str]:
     return [indent + w for w in lines]
 
 
-def section_text(s: Section, opts: ReportOptions) -> str:
+def section_text(s: ReportTable, opts: ReportOptions) -> str:
     if not s.rows:
         return f"{s.title}: {s.empty}\n" + (f"  {safe(s.note)}\n" if s.note else "")
     body = "\n".join(grid(s.headers, s.rows, opts, wrap=s.headers.index(s.wrap) if s.wrap else None,

@@ -21,7 +21,8 @@ from datetime import datetime, timezone
 
 from scanner.catalog import Catalog
 from scanner.catalog.spelling import identify_spelled
-from scanner.model import FernetTimes, Location, RuleEvidence, SessionEntry, SessionProvider
+from scanner.kinds.sessions import FernetTimes, RuleEvidence, SessionEntry, SessionProvider
+from scanner.model import Location
 from scanner.sessions.adapters.base import Facts
 from scanner.sessions.fingerprints import Hit
 from scanner.sessions.pick import LABEL_RULE, label_vendor, pick

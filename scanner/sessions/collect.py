@@ -9,7 +9,8 @@ from dataclasses import dataclass, field, replace
 
 from scanner.catalog import Catalog
 from scanner.catalog.schema import Examples, FingerprintSpec
-from scanner.model import Context, Location, SessionEntry, SkipReason
+from scanner.kinds.sessions import SessionEntry
+from scanner.model import Context, Location, SkipReason
 from scanner.sessions.adapters import ADAPTERS, Adapter
 from scanner.sessions.adapters.aider import NAMES as AIDER_NAMES
 from scanner.sessions.adapters.aider import Aider

@@ -10,7 +10,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from scanner.catalog import Catalog
-from scanner.model import Context, Location, SessionCorroboration, SessionEntry
+from scanner.kinds.sessions import SessionCorroboration, SessionEntry
+from scanner.model import Context, Location
 from scanner.sessions.shape import host_of
 
 MAX_LINES = 200_000

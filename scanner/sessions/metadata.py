@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from scanner.catalog import Catalog
-from scanner.model import FernetTimes, RuleEvidence, SessionEntry, SessionProvider
+from scanner.kinds.sessions import FernetTimes, RuleEvidence, SessionEntry, SessionProvider
 from scanner.sessions.attribution import MAX_LABELS, MAX_MENTIONED, MAX_RANGES, labels_only, mismatched_labels
 from scanner.sessions.pick import LABEL_RULE
 from scanner.sessions.reasoning import ENCRYPTED, MIXED, VISIBLE, session_reasoning

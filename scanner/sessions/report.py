@@ -6,7 +6,8 @@ from collections import defaultdict
 
 from tabulate import tabulate
 
-from scanner.model import Inventory, SessionEntry, SessionProvider
+from scanner.kinds import Inventory
+from scanner.kinds.sessions import SessionEntry, SessionProvider
 from scanner.textsafe import escape_control
 from scanner.vocab import PSEUDO_VENDORS
 

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from scanner.model import WIRING_CONTEXTS, Context, ModelEntry, RouteEntry, SessionEntry, SessionProvider
+from scanner.kinds.models import ModelEntry
+from scanner.kinds.routes import RouteEntry
+from scanner.kinds.sessions import SessionEntry, SessionProvider
+from scanner.model import WIRING_CONTEXTS, Context
 from scanner.vocab import PSEUDO_VENDORS
 
 

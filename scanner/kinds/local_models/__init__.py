@@ -8,5 +8,59 @@ server on this machine resolves to its entry and one no store holds is said plai
 and `views` what the report formats show of it.
 """
 
-# The inventory's model names this kind's types: loaded first, it loads them in its own order.
-import scanner.model  # noqa: E402, F401
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from scanner.findings.rule import FindingRule
+from scanner.kinds.base import DiffIdentity, FoldContext, Join, Kind, ReportTable, table_of, where
+from scanner.kinds.local_models import rules, views
+from scanner.kinds.local_models.facts import (
+    LocalEvidence,
+    LocalFile,
+    LocalModelEntry,
+    LocalServer,
+    ModelServerEvidence,
+    StoreModelEvidence,
+    WeightDigestEvidence,
+    WeightFacts,
+    WeightFileEvidence,
+)
+from scanner.kinds.local_models.fold import EVIDENCE, LocalModelFold
+from scanner.kinds.local_models.join import resolve_uses
+
+if TYPE_CHECKING:
+    from scanner.kinds import Inventory
+
+__all__ = ["KIND", "LocalEvidence", "LocalFile", "LocalModelEntry", "LocalServer", "ModelServerEvidence",
+           "StoreModelEvidence", "WeightDigestEvidence", "WeightFacts", "WeightFileEvidence"]
+
+
+def _table(entries: Sequence[LocalModelEntry], show_all: bool) -> ReportTable:
+    return table_of(KIND, views.rows(entries, where), main="model")
+
+
+def _uses(inv: Inventory, ctx: FoldContext) -> Inventory:
+    found = resolve_uses(inv.local_models, inv.models, inv.endpoints, inv.agents, inv.sessions, ctx.catalog)
+    return dataclasses.replace(inv, local_models=found)
+
+
+KIND: Kind[LocalModelEntry] = Kind(
+    key="local_models",
+    entry=LocalModelEntry,
+    evidence=EVIDENCE,
+    fold=LocalModelFold,
+    order=views.order,
+    title=views.TITLE,
+    columns=views.COLUMNS,
+    identity=DiffIdentity(views.diff_key, facets=views.diff_facets, paths=lambda e: (f.path for f in e.files)),
+    walked=True,
+    table=_table,
+    report_rank=25,
+    rules=tuple(FindingRule(rule_id, severity, title, text, rules.on_inventory(find))
+                for rule_id, severity, title, text, find in rules.RULES),  # fmt: skip
+    joins=(Join("a model configured through a local route resolves to the entry that answers to its name; one no "
+                "store holds is said plainly; sessions that name it count as uses", _uses),),
+)

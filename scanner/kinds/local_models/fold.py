@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from scanner.catalog import Catalog
 from scanner.formats import hfcache, localnames
+from scanner.kinds.base import FoldContext
 from scanner.kinds.local_models.facts import (
     MAX_LISTED,
     NOT_HERE,
@@ -54,19 +54,19 @@ class _File:
 class LocalModelFold:
     """Evidence of local models folded as it arrives: memory bounded by the distinct files, stores and servers."""
 
-    def __init__(self, catalog: Catalog) -> None:
-        self._catalog = catalog
+    def __init__(self, ctx: FoldContext) -> None:
+        self._ctx = ctx
+        self._catalog = ctx.catalog
         self._files: dict[str, _File] = {}
         self._digests: dict[str, WeightDigestEvidence] = {}
         self._stores: dict[tuple[str, str, str], StoreModelEvidence] = {}
         self._servers: dict[tuple[object, ...], ModelServerEvidence] = {}
-        self.cut: Counter[str] = Counter()
 
     def add(self, ev: LocalEvidence) -> None:
         if isinstance(ev, WeightFileEvidence):
             known = self._files.get(ev.location.path)
             if known is None and len(self._files) >= MAX_FILES:
-                self.cut[f"weight file(s) past {MAX_FILES}"] += 1
+                self._ctx.count_cut(f"weight file(s) past {MAX_FILES}")
                 return
             if known is None:
                 known = self._files[ev.location.path] = _File(ev)
@@ -77,13 +77,13 @@ class LocalModelFold:
         elif isinstance(ev, StoreModelEvidence):
             key = (ev.store, ev.root, ev.name)
             if key not in self._stores and len(self._stores) >= MAX_STORE_MODELS:
-                self.cut[f"store model(s) past {MAX_STORE_MODELS}"] += 1
+                self._ctx.count_cut(f"store model(s) past {MAX_STORE_MODELS}")
             else:
                 self._stores.setdefault(key, ev)
         else:
             skey = (ev.server, ev.model, ev.host, ev.port, ev.source, ev.location.path)
             if skey not in self._servers and len(self._servers) >= MAX_SERVERS:
-                self.cut[f"model server(s) past {MAX_SERVERS}"] += 1
+                self._ctx.count_cut(f"model server(s) past {MAX_SERVERS}")
             else:
                 self._servers.setdefault(skey, ev)
 

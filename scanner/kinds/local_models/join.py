@@ -16,16 +16,12 @@ from dataclasses import replace
 from urllib.parse import urlsplit
 
 from scanner.catalog import Catalog
+from scanner.kinds.agents import AgentEntry
+from scanner.kinds.endpoints import EndpointEntry
 from scanner.kinds.local_models.facts import MAX_LISTED, NOT_HERE, LocalModelEntry, WeightFacts
-from scanner.model import (
-    WIRING_CONTEXTS,
-    AgentEntry,
-    EndpointEntry,
-    Location,
-    ModelEntry,
-    SessionEntry,
-    location_key,
-)
+from scanner.kinds.models import ModelEntry
+from scanner.kinds.sessions import SessionEntry
+from scanner.model import WIRING_CONTEXTS, Location, location_key
 
 LOCAL_ROUTES = frozenset({"self-hosted", "local"})
 _DEFAULT_PORTS = {"http": 80, "https": 443}

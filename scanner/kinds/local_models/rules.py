@@ -3,12 +3,16 @@ that restrict how a served model may be used, and weights anyone may rewrite."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from scanner.findings.rule import Hit
 from scanner.kinds.local_models.facts import LocalFile, LocalModelEntry
 from scanner.model import Location
 from scanner.vocab import Context, Severity
+
+if TYPE_CHECKING:
+    from scanner.kinds import Inventory
 
 _RESTRICTED_USE = {"commercial": "commercial use", "scale": "use past a size of audience without another license"}
 
@@ -59,7 +63,11 @@ def world_writable(entries: Sequence[LocalModelEntry]) -> Iterator[Hit]:
                               "world-writable", locs)  # fmt: skip
 
 
-# (id, severity, title, help, finder), made FindingRules where the inventory holds the section.
+def on_inventory(find: Callable[[Sequence[LocalModelEntry]], Iterator[Hit]]) -> Callable[[Inventory], Iterator[Hit]]:
+    return lambda inv: find(inv.local_models)
+
+
+# (id, severity, title, help, finder): the kind's FindingRules.
 RULES = (
     ("local-weights-digest-mismatch", Severity.HIGH, "Local weights differ from the digest their store names",
      "A store names each weight file by the SHA-256 of its bytes (Ollama blobs, Hugging Face cache blobs); these "

@@ -1,0 +1,102 @@
+"""The named steps that join one kind of fact with another: each is one sentence of what the inventory means.
+
+Before the folds build (they need a fold's state, not finished entries), in this order:
+1. overridden settings: a model setting a product overrides is no location of that model;
+2. config routes: the route a user's agent config states reroutes the models that config selects;
+3. shipped lists: a family-grammar id in a product's model-list file counts only where the list ships it;
+4. session models: a session's label the catalogs place takes the routes its providers of that vendor served;
+   and how many sessions only mention each id;
+5. bundled SDKs: an agent install bundles the SDKs installed inside or beside it and declared by it.
+After the folds build, on entries (each kind in its declared order):
+6. unknown agents: programs that call models, with the configs found in folders of their name, are agents of
+   unknown kind;
+7. session routes: each alias with the route configs declare and what sessions observed behind it;
+8. then each kind's own joins (`Kind.joins`), in `KINDS` order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from scanner.catalog.spelling import identify_spelled
+from scanner.inventory.programs import Found, unknown_agents
+from scanner.kinds import Inventory
+from scanner.kinds.agents import AgentFold
+from scanner.kinds.base import FoldContext, Kind
+from scanner.kinds.models import ModelFold
+from scanner.kinds.sdks import SdkFold
+from scanner.kinds.sessions import SessionEntry, SessionFold
+from scanner.model import Context
+from scanner.sessions.routes import build_routes
+
+
+def before_build(folds: dict[str, Any], ctx: FoldContext) -> None:
+    """The steps on folds, in their order: every one of them only adds to or removes from another fold."""
+    models: ModelFold = folds["models"]
+    agents: AgentFold = folds["agents"]
+    sessions: SessionFold = folds["sessions"]
+    sdks: SdkFold = folds["sdks"]
+    overridden_settings(agents, models)
+    config_routes(agents, models)
+    models.shipped = agents.shipped()
+    session_models(sessions.folded(), models, ctx)
+    agents.sdks = sdks.installs.keys()
+
+
+def overridden_settings(agents: AgentFold, models: ModelFold) -> None:
+    """A model setting the product overrides (Claude Code's `model` under `env.ANTHROPIC_MODEL`) is read by no
+    one: whichever detector reported that line, it is not a location of the model."""
+    for ev in agents.configs:
+        for value, line in ev.overridden:
+            locs = models.locations.get(value)
+            if locs is None:
+                continue
+            for key in [k for k in locs.by_key if k[0] == ev.location.path and k[1] == line]:
+                del locs.by_key[key]
+            if not locs.by_key:
+                models.drop(value)
+
+
+def config_routes(agents: AgentFold, models: ModelFold) -> None:
+    """A route set in one file of a user's agent config (env) reroutes the model another file selects."""
+    for configs in agents.user_configs().values():
+        for config in configs:
+            if config.served_via:
+                for m in config.models:
+                    models.via[m].add(config.served_via)
+
+
+def session_models(sessions: list[SessionEntry], models: ModelFold, ctx: FoldContext) -> None:
+    """The route a session was served through is the route of the models it ran: a label the catalogs place
+    takes the routes of the session's providers of its vendor (`google/gemini-2.5-flash` on OpenRouter). And
+    how many sessions of this machine only mention each id in their conversation (fixtures not counted)."""
+    mentioned: Counter[str] = Counter()
+    for s in sessions:
+        if s.location.context is Context.TEST:
+            continue
+        mentioned.update(s.mentioned)
+        for label in s.labels:
+            if label not in models.locations:
+                continue
+            vendor = identify_spelled(ctx.catalog, label).vendor
+            for p in s.providers:
+                if p.served_via and vendor and p.vendor == vendor:
+                    models.via[label].add(p.served_via)
+    models.mentioned = dict(mentioned)
+
+
+def after_build(inv: Inventory, folds: dict[str, Any], ctx: FoldContext, kinds: Sequence[Kind[Any]]) -> Inventory:
+    """The steps on entries, each kind already in its declared order."""
+    agents: AgentFold = folds["agents"]
+    found = Found(inv.models, inv.mcp_servers, inv.credentials)
+    unknown = unknown_agents(agents.programs.values(), agents.program_hosts, agents.sdks, found)
+    inv = dataclasses.replace(
+        inv, agents=inv.agents + tuple(unknown), routes=build_routes(inv.models, inv.sessions, ctx.known_routes)
+    )
+    for kind in kinds:
+        for join in kind.joins:
+            inv = join.run(inv, ctx)
+    return inv

@@ -1,0 +1,374 @@
+"""Agents: installed agent products (a catalog names them, or they are recognised as calling models), with
+their binaries, shipped model lists, bundled SDKs and every user's settings of them."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scanner.catalog.index import _package_key as package_key
+from scanner.kinds.base import DiffIdentity, FoldContext, Kind, Locations, ReportTable, table_of, text
+from scanner.kinds.sdks import SdkKey
+from scanner.model import Location, location_key
+
+MAX_AGENT_ITEMS = 10_000  # agent package / file / config evidence kept (distinct installs are few)
+_MAX_AGENT_PATHS = 5
+
+@dataclass(frozen=True)
+class AgentPackageEvidence:
+    """An installed package of an agent product (catalogs/agents.toml `[[agents]]`): its main package or a
+    platform package (`@openai/codex-linux-x64`) that carries its native binary."""
+
+    product: str  # the catalog product id
+    ecosystem: str  # npm | pypi | binary | vscode
+    package: str
+    version: str | None
+    install_path: str  # the package's directory (inside path)
+    environment: str  # the node_modules / site-packages that holds it
+    platform: bool
+    entry_points: tuple[str, ...]  # inside paths of its declared executables (`bin`)
+    dependencies: tuple[str, ...]  # package names it declares (to tell which installed SDKs it bundles)
+    location: Location
+    editor: str | None = None  # an editor extension's editor (vscode, vscode-server, cursor, windsurf, …)
+
+
+@dataclass(frozen=True)
+class AgentFileEvidence:
+    """A file inside an agent product's install: a native binary, or where its shipped model list lives."""
+
+    product: str
+    package_path: str  # the directory of the (main or platform) package that holds the file
+    role: str  # binary | ships
+    models: tuple[str, ...]  # for `ships`: the catalogued model ids found in the file
+    location: Location
+
+
+@dataclass(frozen=True)
+class AgentConfigEvidence:
+    """What one config file of an agent product selects for one user. Credentials by sha256 only."""
+
+    product: str
+    user: str | None
+    models: tuple[str, ...]
+    served_via: str | None
+    base_url: str | None
+    mcp_servers: tuple[str, ...]
+    credentials: tuple[str, ...]  # sha256
+    location: Location
+    # Model settings of this file that a key the product reads first overrides: (value, line). Not wiring.
+    overridden: tuple[tuple[str, int | None], ...] = ()
+
+
+@dataclass(frozen=True)
+class ProgramEvidence:
+    """An installed package that exposes a command and that no agent catalog entry names: an agent product of
+    unknown kind when the builder finds it calls models (an LLM SDK, provider hosts in its own files)."""
+
+    ecosystem: str  # npm | pypi
+    name: str
+    version: str | None
+    install_path: str  # the package's directory (npm) or its site-packages (PyPI)
+    environment: str  # the node_modules / site-packages that holds it
+    commands: tuple[str, ...]  # the command names it installs
+    entry_points: tuple[str, ...]  # inside paths of its executables (npm `bin`)
+    sdks: tuple[str, ...]  # catalogued LLM SDKs it declares as dependencies
+    modules: tuple[str, ...]  # PyPI: its top-level module dirs in site-packages (whose files are its own)
+    tool: bool  # installed as a tool: a global npm package, a uv tool or pipx venv's own package, a user site
+    location: Location
+
+
+@dataclass(frozen=True)
+class ProgramHostsEvidence:
+    """Catalogued provider API hosts (and model ids) in a file of an installed package's own code (not its
+    dependencies')."""
+
+    package_path: str  # the npm package dir, or `<site-packages>/<module>` of a Python package
+    hosts: tuple[str, ...]
+    location: Location
+    models: tuple[str, ...] = ()  # catalogued model ids its code names (a bundle's model table)
+
+
+@dataclass(frozen=True)
+class BundledSdk:
+    """An SDK package an agent product bundles (installed inside or beside it, and declared by it)."""
+
+    ecosystem: str
+    name: str
+    version: str | None
+
+
+@dataclass(frozen=True)
+class AgentConfig:
+    """How one user configures an agent product, folded over that user's config files."""
+
+    user: str | None
+    models: tuple[str, ...]  # selected model ids, as written: wiring
+    served_via: str | None  # route: direct | bedrock | vertex | azure | openrouter | … | None
+    base_url: str | None  # scrubbed
+    mcp_servers: tuple[str, ...]
+    credentials: tuple[str, ...]  # sha256 of credentials this config provides
+    files: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AgentEntry:
+    """One installed agent product (catalogs/agents.toml `[[agents]]`), or one only configured (no install)."""
+
+    name: str  # the catalog product id
+    product: str  # its display name
+    version: str | None
+    ecosystem: str | None  # npm | pypi | binary | None (configured, not found installed)
+    install_path: str | None
+    binaries: tuple[str, ...]
+    sdks: tuple[BundledSdk, ...]
+    ships: tuple[str, ...]  # model ids its shipped catalog names: not wiring
+    configs: tuple[AgentConfig, ...]
+    locations: tuple[Location, ...]
+    catalog: str = "known"  # known (a catalog entry names it) | unknown (recognised by what it is)
+    editor: str | None = None  # an IDE extension's editor: vscode | vscode-server | cursor | windsurf | …
+    evidence: tuple[str, ...] = ()  # for catalog "unknown": what made it an agent product
+
+
+def _version_key(ev: AgentPackageEvidence) -> tuple[int, ...]:
+    return tuple(int(n) for n in re.findall(r"\d+", ev.version or "")[:8])
+
+
+class AgentFold:
+    """Agent products' packages, files and users' configs, and the programs that may be agents of unknown
+    kind. Its joins (inventory/joins.py) read the configs and files, and give it the SDKs installed."""
+
+    def __init__(self, ctx: FoldContext) -> None:
+        self.ctx = ctx
+        self.packages: dict[tuple[str, str], AgentPackageEvidence] = {}
+        self.files: set[AgentFileEvidence] = set()
+        self.configs: set[AgentConfigEvidence] = set()
+        self.programs: dict[tuple[str, str], ProgramEvidence] = {}
+        self.program_hosts: set[ProgramHostsEvidence] = set()
+        self.sdks: Iterable[SdkKey] = ()  # the SDK installs (set by the `bundled SDKs` join)
+        self._user_configs: dict[str, tuple[AgentConfig, ...]] | None = None
+
+    def add(self, ev: Any) -> None:
+        if isinstance(ev, AgentPackageEvidence):
+            key = (ev.product, ev.install_path)
+            known = self.packages.get(key)
+            if known is None and len(self.packages) < MAX_AGENT_ITEMS:
+                self.packages[key] = ev
+            elif known is not None and ev.ecosystem == "binary" and _version_key(ev) > _version_key(known):
+                self.packages[key] = ev  # a native installer keeps old versions beside the current one
+        elif isinstance(ev, AgentFileEvidence):
+            if len(self.files) < MAX_AGENT_ITEMS:
+                self.files.add(ev)
+        elif isinstance(ev, AgentConfigEvidence):
+            if len(self.configs) < MAX_AGENT_ITEMS:
+                self.configs.add(ev)
+        elif isinstance(ev, ProgramEvidence):
+            if len(self.programs) < MAX_AGENT_ITEMS:
+                self.programs.setdefault((ev.name, ev.install_path), ev)
+        elif len(self.program_hosts) < MAX_AGENT_ITEMS:
+            self.program_hosts.add(ev)
+
+    def shipped(self) -> dict[str, set[str]]:
+        """The model ids each product's model-list file ships (`agents[].ships`), by the file's path."""
+        shipped: dict[str, set[str]] = defaultdict(set)
+        for f in self.files:
+            if f.role == "ships":
+                shipped[f.location.path].update(f.models)
+        return shipped
+
+    def user_configs(self) -> dict[str, tuple[AgentConfig, ...]]:
+        """Each product's settings folded per user (computed once): the first file (by path) that states a route
+        or a base URL decides it; models, MCP servers, credentials and files are the union."""
+        if self._user_configs is None:
+            self._user_configs = self._fold_configs()
+        return self._user_configs
+
+    def _fold_configs(self) -> dict[str, tuple[AgentConfig, ...]]:
+        by_user: dict[tuple[str, str | None], list[AgentConfigEvidence]] = defaultdict(list)
+        for ev in self.configs:
+            by_user[(ev.product, ev.user)].append(ev)
+        out: dict[str, list[AgentConfig]] = defaultdict(list)
+        for (product_id, user), evs in sorted(by_user.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
+            evs.sort(key=lambda e: location_key(e.location))
+            # A secret in a model slot is a credential (reported as one), never a model: as for ModelEvidence.
+            models = tuple(dict.fromkeys(m for e in evs for m in e.models if not self.ctx.is_secret(m)))
+            route = next((e.served_via for e in evs if e.served_via), None)
+            base_url = next((e.base_url for e in evs if e.base_url), None)
+            route = route or self._route_of(product_id, base_url, bool(models))
+            out[product_id].append(
+                AgentConfig(
+                    user,
+                    models,
+                    route,
+                    base_url,
+                    tuple(sorted({self.ctx.as_shown(s) for e in evs for s in e.mcp_servers})),
+                    tuple(sorted({c for e in evs for c in e.credentials})),
+                    tuple(sorted({e.location.path for e in evs})),
+                )
+            )
+        return {k: tuple(v) for k, v in out.items()}
+
+    def _route_of(self, product_id: str, base_url: str | None, selects: bool) -> str | None:
+        catalog = self.ctx.catalog
+        product = catalog.product(product_id)
+        if base_url:
+            host = base_url.split("://", 1)[-1].split("/", 1)[0].split(":", 1)[0]
+            spec = catalog.host_info(host)
+            if spec is None:
+                # The catalog meaning of a URL the config readers share: imported where needed (detectors/
+                # builds on this module's types).
+                from scanner.detectors.providers import url_route
+
+                return url_route(base_url, catalog)  # a gateway, named by its host, or a server on the machine
+            if spec.served_via:
+                return spec.served_via
+            return "direct" if product and spec.vendor == product.vendor else None
+        return product.default_route if product and selects else None
+
+    def build(self) -> tuple[AgentEntry, ...]:
+        """One entry per install of an agent product: its main package, with the platform packages, binaries,
+        model-list files and bundled SDKs inside or beside it; every user's settings of that product."""
+        configs = self.user_configs()
+        mains = sorted((ev for ev in self.packages.values() if not ev.platform), key=lambda e: e.install_path)
+        groups: dict[tuple[str, str], list[AgentPackageEvidence]] = {(m.product, m.install_path): [m] for m in mains}
+        for ev in sorted(self.packages.values(), key=lambda e: e.install_path):
+            if not ev.platform:
+                continue
+            owner = next(
+                (
+                    m
+                    for m in mains
+                    if m.product == ev.product
+                    and (ev.install_path.startswith(m.install_path + "/") or ev.environment == m.environment)
+                ),
+                None,
+            )
+            if owner is not None:  # alone, a platform package (or a library a product names as one) is no install
+                groups[(ev.product, owner.install_path)].append(ev)
+        entries = [self._entry(product, path, pkgs, configs.get(product, ())) for (product, path), pkgs in
+                   groups.items()]  # fmt: skip
+        installed = {product for product, _ in groups}
+        for product_id, cfgs in configs.items():
+            product = self.ctx.catalog.product(product_id)
+            if product_id not in installed and product is not None:
+                entries.append(AgentEntry(product_id, product.name, None, None, None, (), (), (), cfgs, ()))
+        return tuple(entries)
+
+    def _entry(
+        self, product_id: str, path: str, pkgs: list[AgentPackageEvidence], configs: tuple[AgentConfig, ...]
+    ) -> AgentEntry:
+        product = self.ctx.catalog.product(product_id)
+        main = next((p for p in pkgs if not p.platform), pkgs[0])
+        binaries, ships, locs = self._inside(product_id, path, pkgs, main)
+        return AgentEntry(
+            product_id,
+            product.name if product else product_id,
+            main.version,
+            main.ecosystem,
+            path,
+            tuple(sorted(binaries)),
+            self._bundled(path, pkgs, main),
+            tuple(sorted(ships)),
+            configs,
+            locs.sorted(),
+            editor=main.editor,
+        )
+
+    def _inside(
+        self, product_id: str, path: str, pkgs: list[AgentPackageEvidence], main: AgentPackageEvidence
+    ) -> tuple[set[str], set[str], Locations]:
+        """The binaries, shipped model ids and locations of the files inside an install."""
+        dirs = {p.install_path for p in pkgs}
+        binaries = {b for p in pkgs for b in p.entry_points}
+        ships: set[str] = set()
+        locs = Locations()
+        for p in pkgs:
+            locs.add(p.location)
+        for f in self.files:
+            inside = f.package_path in dirs or (main.ecosystem == "pypi" and path.startswith(f.package_path + "/lib/"))
+            if f.product != product_id or not inside:
+                continue
+            if f.role == "binary":
+                binaries.add(f.location.path)
+            elif main.ecosystem == "binary" and f.location.path not in main.entry_points:
+                continue  # an older version a native installer left beside the current one
+            else:
+                ships.update(f.models)
+                locs.add(f.location)
+        return binaries, ships, locs
+
+    def _bundled(
+        self, path: str, pkgs: list[AgentPackageEvidence], main: AgentPackageEvidence
+    ) -> tuple[BundledSdk, ...]:
+        """The SDKs an install bundles: installed inside or beside it and declared by it."""
+        catalog = self.ctx.catalog
+        deps = {package_key(main.ecosystem, d) for d in main.dependencies}
+        platform_names = {p.package for p in pkgs if p.platform}
+        # The product's own libraries (pi's pi-ai) are SDKs it bundles, not SDK installs of their own.
+        sdks: dict[tuple[str, str, str | None], None] = {
+            (p.ecosystem, p.package, p.version): None
+            for p in pkgs
+            if p.platform and catalog.is_product_library(p.package)
+        }
+        for eco, name, version, installed, env in sorted(self.sdks, key=lambda k: (k[0], k[1], k[2] or "")):
+            if not installed or env is None or eco != main.ecosystem or name in platform_names:
+                continue
+            nested = env.startswith(path + "/")
+            beside = env == main.environment and package_key(eco, name) in deps
+            if (nested or beside) and catalog.sdk(eco, name) is not None:
+                sdks[(eco, name, version)] = None
+        return tuple(BundledSdk(e, n, v) for e, n, v in sorted(sdks, key=lambda k: (k[0], k[1], k[2] or "")))
+
+
+def _paths(locs: Iterable[Location]) -> tuple[str, ...]:
+    return tuple(sorted({loc.path for loc in locs}))
+
+
+def _agent_facets(a: AgentEntry) -> Mapping[str, Any]:
+    # What it ships and bundles is the `models` and `sdks` sections'. Folded over users: settings moved between
+    # a home and /etc are the same settings.
+    return {
+        "product": a.product,
+        "version": a.version,
+        "ecosystem": a.ecosystem,
+        "models": sorted({m for c in a.configs for m in c.models}),
+        "served_via": sorted({c.served_via or "-" for c in a.configs}),
+        "base_url": sorted({c.base_url for c in a.configs if c.base_url}),
+        "mcp_servers": sorted({m for c in a.configs for m in c.mcp_servers}),
+        "credentials": sorted({x for c in a.configs for x in c.credentials}),
+    }
+
+
+def _table(agents: Sequence[AgentEntry], show_all: bool) -> ReportTable:
+    """Agent products: one row per (install, user who configures it)."""
+    rows = []
+    for a in agents:
+        # An editor extension says its editor; a product no catalog knows says so (its `evidence` is in the JSON).
+        name = a.name + (f" ({a.editor})" if a.editor else "") + (" (unknown kind)" if a.catalog == "unknown" else "")
+        for c in a.configs or (None,):
+            rows.append((name, text(a.version), a.install_path or "(not installed)", str(len(a.ships)),
+                         (c.user or "(system)") if c else "", ", ".join(c.models) if c else "",
+                         text(c.served_via) if c else "", ", ".join(c.mcp_servers) if c else ""))
+    return table_of(KIND, tuple(rows))
+
+
+KIND: Kind[AgentEntry] = Kind(
+    key="agents",
+    entry=AgentEntry,
+    evidence=(AgentPackageEvidence, AgentFileEvidence, AgentConfigEvidence, ProgramEvidence, ProgramHostsEvidence),
+    fold=AgentFold,
+    order=lambda a: (a.name, a.install_path or ""),
+    title="Agents",
+    columns=("agent", "version", "install path", "ships", "user", "models", "via", "mcp servers"),
+    identity=DiffIdentity(
+        lambda a: f"{a.name}@{a.install_path or '-'}",
+        label=lambda a: a.name + (f" in {a.install_path}" if a.install_path else " (configured, not installed)"),
+        facets=_agent_facets,
+        paths=lambda a: _paths(a.locations)[:_MAX_AGENT_PATHS],
+    ),
+    walked=True,
+    table=_table,
+    report_rank=10,
+)

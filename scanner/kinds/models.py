@@ -1,0 +1,222 @@
+"""Models: the ids an agent is wired to (or only mentions), identified against the catalogs."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scanner.catalog import Catalog
+from scanner.catalog.spelling import identify_spelled
+from scanner.kinds.base import (
+    DiffIdentity,
+    EnvSetting,
+    FoldContext,
+    JsonShape,
+    Kind,
+    Locations,
+    ReportTable,
+    contexts,
+    text,
+    where,
+    wired,
+)
+from scanner.model import CatalogStatus, Location
+
+
+@dataclass(frozen=True)
+class ModelEvidence:
+    name: str
+    location: Location
+    # An explicit base model from a deployment map or `base_model:` key.
+    base_model: str | None = None
+    # A route stated by the config around the id (`provider: azure`), when the id itself has none.
+    served_via: str | None = None
+    variable: str | None = None  # the environment-style variable that set it (`ANTHROPIC_MODEL`)
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    name: str
+    canonical: str | None
+    vendor: str | None
+    family: str | None
+    served_via: str | None
+    base_model: str | None
+    catalog: CatalogStatus  # how much the catalogs know of the id
+    lifecycle: str | None
+    wired: bool
+    locations: tuple[Location, ...]
+    retires: str | None = None  # the catalog's shutdown date (past or planned)
+    # What else the catalogs know of it, for model cards: dates (YYYY-MM-DD), the task its id or family names
+    # (`text-generation`) and the architecture family its vendor documents (`transformer`).
+    released: str | None = None
+    deprecated: str | None = None
+    task: str | None = None
+    architecture: str | None = None
+    locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
+    mentioned_in_sessions: int | None = None  # sessions whose conversation names the id (never wiring)
+
+
+class ModelFold:
+    """Each id's locations, the routes and base models stated for it; identified when built."""
+
+    def __init__(self, ctx: FoldContext) -> None:
+        self.ctx = ctx
+        self.locations: dict[str, Locations] = defaultdict(Locations)
+        self.via: dict[str, set[str]] = defaultdict(set)
+        self.base: dict[str, set[str]] = defaultdict(set)
+        # Set by the joins before the build (inventory/joins.py): the model ids each product's model-list file
+        # ships, and how many sessions only mention each id.
+        self.shipped: Mapping[str, set[str]] = {}
+        self.mentioned: Mapping[str, int] = {}
+
+    def add(self, ev: ModelEvidence) -> None:
+        if self.ctx.is_secret(ev.name):
+            return  # a secret in a model-ish slot is a credential, reported as one elsewhere
+        self.locations[ev.name].add(ev.location)
+        if ev.served_via:
+            self.via[ev.name].add(ev.served_via)
+        if ev.base_model:
+            self.base[ev.name].add(ev.base_model)
+        if ev.variable:
+            self.ctx.setting(EnvSetting(ev.variable, "model", ev.name, ev.location))
+
+    def drop(self, name: str) -> None:
+        del self.locations[name]
+        self.via.pop(name, None)
+        self.base.pop(name, None)
+
+    def build(self) -> tuple[ModelEntry, ...]:
+        # A deployment map names the model behind an alias; spread it to every spelling of that alias.
+        by_deployment: dict[str, str] = {}
+        for name, bases in self.base.items():
+            if len(bases) == 1:
+                by_deployment[name.rsplit("/", 1)[-1]] = next(iter(bases))
+        entries = []
+        for name, locs in self.locations.items():
+            entry = self._entry(name, locs, by_deployment)
+            if entry is not None:
+                entries.append(entry)
+        return tuple(entries)
+
+    def _entry(self, name: str, locs: Locations, by_deployment: Mapping[str, str]) -> ModelEntry | None:
+        catalog: Catalog = self.ctx.catalog
+        located = locs.sorted()
+        ident = identify_spelled(catalog, name)
+        if ident.catalog == CatalogStatus.FAMILY and located:
+            # A family-grammar match in a product's model-list file that the list does not ship (help text, a
+            # message, machine code) is a word of its text, not a model: that location is none of the id's.
+            shipped = self.shipped
+            located = tuple(loc for loc in located if loc.path not in shipped or name in shipped[loc.path])
+            if not located:
+                return None
+        bases = self.base.get(name) or set()
+        base = min(bases) if bases else by_deployment.get(name.rsplit("/", 1)[-1]) or ident.base_model
+        # A route stated for the id (a client, a setting) beats the vendor's own API inferred from its SDK.
+        stated = sorted(self.via.get(name) or (), key=lambda r: (r in ("direct", "self-hosted"), r))
+        via = ident.served_via or (stated[0] if stated else None)
+        canonical, vendor, family, lifecycle, known = (
+            ident.canonical,
+            ident.vendor,
+            ident.family,
+            ident.lifecycle,
+            ident.catalog,
+        )
+        if base and known == CatalogStatus.UNKNOWN:
+            # An alias of a catalogued model: it inherits what the catalog knows of its base.
+            inner = catalog.identify(base)
+            vendor = vendor or inner.vendor
+            family = family or inner.family
+        if base == canonical:
+            base = None if ident.served_via is None else base
+        spec = catalog.model_spec(canonical) if canonical else None
+        task, architecture = catalog.model_card(canonical or name, family)
+        return ModelEntry(
+            name,
+            canonical,
+            vendor,
+            family,
+            via,
+            base,
+            known,
+            lifecycle,
+            wired(located),
+            located,
+            spec.retires if spec else None,
+            spec.released if spec else None,
+            spec.deprecated if spec else None,
+            task,
+            architecture,
+            locs.cut(),
+            self.mentioned.get(name),
+        )
+
+
+def _model_key(m: ModelEntry) -> str:
+    """A model is one thing however it is spelled: a hosted or prefixed spelling of a catalogued id
+    (`openai.gpt-6.1-sol`, `azure/gpt-5.6-sol`) is compared as that id, so a new spelling is a change of the
+    model (`spelling`, and the routes it adds), never an added model. An alias that names another model as its
+    base (`muse-special` -> gpt-5.5) is a name of its own."""
+    if m.canonical and m.catalog != "unknown" and m.base_model in (None, m.canonical):
+        return m.canonical
+    return m.name
+
+
+def _model_facets(m: ModelEntry) -> Mapping[str, Any]:
+    return {
+        "spelling": m.name,
+        "vendor": m.vendor,
+        "served_via": m.served_via,
+        "base_model": m.base_model,
+        "wired": m.wired,
+        # Everything below follows from the name and the catalogs alone: a difference is catalog drift.
+        "catalog": {"canonical": m.canonical, "family": m.family, "catalog": m.catalog, "lifecycle": m.lifecycle},
+    }
+
+
+def _wired(m: ModelEntry) -> str:
+    """`yes`, or `no` and how many sessions only mention the id in their conversation."""
+    if m.wired:
+        return "yes"
+    return f"no, mentioned in {m.mentioned_in_sessions} session(s)" if m.mentioned_in_sessions else "no"
+
+
+def _table(models: Sequence[ModelEntry], show_all: bool) -> ReportTable:
+    """Wired models (every model with --all, then with a `wired` column)."""
+    shown = [m for m in models if m.wired or show_all]
+    rows = tuple(
+        (m.vendor or "?", m.name, text(m.canonical), text(m.served_via), text(m.base_model), text(m.lifecycle))
+        + ((_wired(m),) if show_all else ()) + (contexts(m.locations), where(m.locations, cut=m.locations_cut))
+        for m in shown
+    )
+    left = len(models) - len(shown)
+    note = (f"{left:,} model id(s) that are not wiring are counted under \"Not wiring\" (--all lists them)"
+            if left else "")
+    cols = KIND.columns  # with --all, a `wired` column before where they were seen
+    headers = cols[:6] + (("wired",) if show_all else ()) + cols[6:]
+    return ReportTable("models", KIND.title if show_all else "Wired models", headers, rows, note=note, main="model")
+
+
+KIND: Kind[ModelEntry] = Kind(
+    key="models",
+    entry=ModelEntry,
+    evidence=(ModelEvidence,),
+    fold=ModelFold,
+    order=lambda m: (m.vendor or "~", not m.wired, m.name),
+    title="Models",
+    columns=("vendor", "model", "canonical", "via", "base", "lifecycle", "seen in", "where"),
+    identity=DiffIdentity(_model_key, facets=_model_facets),
+    shapes={
+        ModelEntry: JsonShape(
+            order=("name", "canonical", "vendor", "family", "served_via", "base_model", "catalog", "lifecycle",
+                   "retires", "released", "deprecated", "task", "architecture", "wired", "mentioned_in_sessions",
+                   "locations", "locations_cut"),
+            omit_empty=frozenset({"released", "deprecated", "task", "architecture", "mentioned_in_sessions",
+                                  "locations_cut"}),
+        ),
+    },
+    table=_table,
+    report_rank=20,
+)
