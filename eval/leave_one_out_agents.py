@@ -34,9 +34,9 @@ import agent_score  # noqa: E402
 import common as c  # noqa: E402
 import tomllib  # noqa: E402
 
+from scanner import api  # noqa: E402
 from scanner.catalog import Catalog  # noqa: E402
 from scanner.catalog.loader import load_catalogs  # noqa: E402
-from scanner.cli.scan import run_scan  # noqa: E402
 from scanner.options import ScanOptions  # noqa: E402
 from scanner.render import render  # noqa: E402
 
@@ -115,7 +115,7 @@ def view(products: list[dict[str, Any]], truth: dict[str, Any], where: Path) -> 
 
 
 def scan(root: Path, files: list[Any], jobs: int) -> dict[str, Any]:
-    inv = run_scan(root, Catalog(files), ScanOptions(jobs=jobs), quiet=True)
+    inv = api.scan(root, api.ScanRequest(ScanOptions(jobs=jobs)), Catalog(files))
     data: dict[str, Any] = json.loads(render("json", inv))
     return data
 

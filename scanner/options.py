@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 DEFAULT_MAX_FILE_SIZE = 64 << 20
@@ -21,3 +22,8 @@ class ScanOptions:
     window_overlap: int = WINDOW_OVERLAP
     jobs: int = 1  # processes for the per-file work; the command line defaults to the usable cores
     hash_weights: bool = True  # the SHA-256 of whole weight files (--no-hash-weights turns it off)
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity), at least one."""
+    return max(1, len(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

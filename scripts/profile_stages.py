@@ -134,9 +134,9 @@ def _sample_workers(interval: float, out: Path) -> None:
 
 
 def main() -> None:
+    from scanner import api
     from scanner.catalog import load
     from scanner.options import ScanOptions
-    from scanner.pipeline import scan
     from scanner.render import render
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -153,7 +153,8 @@ def main() -> None:
         try:
             catalog = load()
             _ = catalog.matcher
-            render("json", scan(part_target(args.root, args.part), catalog, ScanOptions(jobs=args.jobs)))
+            request = api.ScanRequest(ScanOptions(jobs=args.jobs))
+            render("json", api.scan(part_target(args.root, args.part), request, catalog))
         finally:
             sampler.stop()
         samples = sampler.samples

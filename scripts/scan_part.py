@@ -20,9 +20,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from scanner import api  # noqa: E402
 from scanner.catalog import load  # noqa: E402
 from scanner.options import ScanOptions  # noqa: E402
-from scanner.pipeline import scan  # noqa: E402
 from scanner.render import render  # noqa: E402
 from scanner.render._view import ReportOptions  # noqa: E402
 from scanner.targets import WalkOptions  # noqa: E402
@@ -68,10 +68,10 @@ def main() -> None:
         import cProfile
 
         profiler = cProfile.Profile(time.process_time)  # CPU time: other processes do not count
-        inventory = profiler.runcall(scan, target, catalog, options)
+        inventory = profiler.runcall(api.scan, target, api.ScanRequest(options), catalog)
         profiler.dump_stats(args.profile)
     else:
-        inventory = scan(target, catalog, options)
+        inventory = api.scan(target, api.ScanRequest(options), catalog)
     wall, (user, system) = time.perf_counter() - started, (b - a for a, b in zip(cpu0, cpu_seconds(), strict=True))
     if args.output:
         Path(args.output).write_text(render("json", inventory, ReportOptions()))

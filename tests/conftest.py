@@ -12,11 +12,11 @@ import jsonschema
 import pytest
 from hypothesis import HealthCheck, settings
 
+from scanner import api
 from scanner.catalog import Catalog, load
 from scanner.inventory.document import dumps, load_schema
 from scanner.kinds import Inventory
 from scanner.options import ScanOptions
-from scanner.pipeline import scan
 from scanner.targets import DirectoryTarget, WalkOptions
 
 REPO = Path(__file__).resolve().parent.parent
@@ -45,7 +45,7 @@ def scan_dir(catalog: Catalog) -> ScanFn:
     def run(root: Path, **options: Any) -> tuple[Inventory, dict[str, Any]]:
         opts = ScanOptions(**options)
         target = DirectoryTarget(str(root), WalkOptions(opts.include_pseudo, opts.one_file_system))
-        inv = scan(target, catalog, opts)
+        inv = api.scan(target, api.ScanRequest(opts), catalog)
         doc = json.loads(dumps(inv))
         validate_document(doc)
         return inv, doc

@@ -88,13 +88,13 @@ def reference() -> str:
 
 def demo(inventory_of: Path | None = None) -> str:
     """`make demo`'s table at DEMO_WIDTH columns, abridged: the headline, the first findings, what is not wiring."""
+    from scanner import api
     from scanner.catalog import load
     from scanner.options import ScanOptions
-    from scanner.pipeline import scan
     from scanner.targets import DirectoryTarget, WalkOptions
 
     assert inventory_of is not None
-    inv = scan(DirectoryTarget(str(inventory_of), WalkOptions()), load([]), ScanOptions())
+    inv = api.scan(DirectoryTarget(str(inventory_of), WalkOptions()), api.ScanRequest(ScanOptions()), load([]))
     text = render("table", inv, ReportOptions(width=DEMO_WIDTH))
     lines = text.splitlines()
     lines[0] = "modelcensus 0.1.0: directory sample_vm"

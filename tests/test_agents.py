@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
+from scanner import api
 from scanner.catalog import Catalog
 from scanner.catalog.loader import load_catalogs
 from scanner.catalog.schema import CatalogError, parse_catalog
@@ -25,7 +26,6 @@ from scanner.inventory.load import from_document
 from scanner.kinds.agents import AgentConfigEvidence
 from scanner.model import FileMeta
 from scanner.options import ScanOptions
-from scanner.pipeline import scan
 from scanner.targets import DirectoryTarget, WalkOptions
 from scanner.targets.base import FileEntry
 from tests.conftest import ScanFn, entry, validate_document, write
@@ -289,7 +289,7 @@ route = "bedrock"
         ),
     )
     catalog = Catalog(load_catalogs([catalog_file]))
-    inv = scan(DirectoryTarget(str(root), WalkOptions(False, False)), catalog, ScanOptions())
+    inv = api.scan(DirectoryTarget(str(root), WalkOptions(False, False)), api.ScanRequest(ScanOptions()), catalog)
     doc = json.loads(dumps(inv))
     validate_document(doc)
     muse = _agent(doc, "muse-agent")

@@ -17,12 +17,12 @@ from cyclonedx.validation.json import JsonStrictValidator
 from spdx_python_model import v3_0_1 as spdx3  # type: ignore[attr-defined]
 from typer.testing import CliRunner
 
+from scanner import api
 from scanner.catalog import Catalog
 from scanner.cli import app
 from scanner.kinds import Inventory
 from scanner.model import Skip, SkipReason
 from scanner.options import ScanOptions
-from scanner.pipeline import scan
 from scanner.render import render
 from scanner.render._view import ReportOptions
 from scanner.targets import DirectoryTarget, WalkOptions
@@ -44,7 +44,7 @@ def spdx_strict(text: str) -> Any:
 
 
 def _scan(root: Path, catalog: Catalog) -> Inventory:
-    return scan(DirectoryTarget(str(root), WalkOptions()), catalog, ScanOptions())
+    return api.scan(DirectoryTarget(str(root), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
 
 
 @pytest.fixture(scope="module")

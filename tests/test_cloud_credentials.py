@@ -11,13 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scanner import api
 from scanner.catalog import Catalog
 from scanner.detectors.base import FileView
 from scanner.detectors.content import ContentDetector
 from scanner.kinds.credentials import CredentialEvidence
 from scanner.model import FileMeta
 from scanner.options import ScanOptions
-from scanner.pipeline import scan
 from scanner.render import RENDERERS, render
 from scanner.targets import DirectoryTarget
 from scanner.targets.base import FileEntry
@@ -131,7 +131,7 @@ def test_jwt_is_a_credential_and_no_secret_reaches_any_format(
     _tree(tmp_path)
     write(tmp_path, "/var/log/agent/agent.log", f"auth ok bearer={JWT}\nexample {JWT_IO}\n")
     write(tmp_path, "/etc/ssl/private/agent.key", pem + "\n")
-    inv = scan(DirectoryTarget(str(tmp_path)), catalog, ScanOptions())
+    inv = api.scan(DirectoryTarget(str(tmp_path)), api.ScanRequest(ScanOptions()), catalog)
     jwt = [c for c in inv.credentials if c.sha256 == sha(JWT)]
     assert jwt and (jwt[0].type, jwt[0].redacted) == ("jwt", "eyJ…" + JWT[-4:])
     assert not [c for c in inv.credentials if c.sha256 == sha(JWT_IO)]

@@ -15,12 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scanner import api
 from scanner.catalog import Catalog
 from scanner.inventory.document import dumps
-from scanner.live.environ import settings_evidence
-from scanner.model import Context, Location, Skip
+from scanner.model import Skip
 from scanner.options import ScanOptions
-from scanner.pipeline import scan
 from scanner.targets import DirectoryTarget, FileEntry, WalkOptions
 from scanner.targets.container import ImageError, open_container
 from scanner.targets.container.blobs import Range
@@ -43,14 +42,7 @@ KEY = "sk-ant-api03-" + "Zq7" * 31 + "AA"  # a fake of the real format (93 chara
 
 
 def scan_image(path: Path, catalog: Catalog, platform: str = "linux/amd64") -> dict[str, Any]:
-    opened = open_target(str(path), None, WalkOptions(), platform)
-    extra: list[Any] = list(opened.skips)
-    for where, pairs, env in opened.settings:
-        extra += settings_evidence(pairs, catalog, Location(where, None, Context.ENV if env else Context.CONFIG), env)
-    try:
-        inv = scan(opened.target, catalog, ScanOptions(), extra=extra)
-    finally:
-        opened.close()
+    inv = api.scan(path, api.ScanRequest(ScanOptions(), platform=platform), catalog)
     doc = json.loads(dumps(inv))
     validate_document(doc)
     return doc
@@ -75,7 +67,7 @@ def _sample_layers() -> list[bytes]:
 
 @pytest.fixture(scope="module")
 def directory_doc(catalog: Catalog) -> dict[str, Any]:
-    return json.loads(dumps(scan(DirectoryTarget(str(SAMPLE_VM)), catalog, ScanOptions())))
+    return json.loads(dumps(api.scan(DirectoryTarget(str(SAMPLE_VM)), api.ScanRequest(ScanOptions()), catalog)))
 
 
 @pytest.mark.parametrize("shape", ["docker-archive", "oci-layout-gzip", "oci-archive-plain", "oci-layout-zstd"])

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
+from scanner import api
 from scanner.catalog import Catalog
 from scanner.detectors import DETECTORS, Detector
 from scanner.inventory.document import dumps
 from scanner.kinds import Inventory
 from scanner.options import ScanOptions
-from scanner.pipeline import scan
 from scanner.render import render
 from scanner.targets.directory import DirectoryTarget, WalkOptions
 from tests.conftest import REPO, ScanFn, entry, names, write
@@ -481,7 +481,8 @@ def test_no_detector_depends_on_another_having_run(tmp_path: Path, catalog: Cata
 
     def run(detectors: tuple[Detector, ...]) -> dict[str, Any]:
         target = DirectoryTarget(str(tmp_path), WalkOptions())
-        doc: dict[str, Any] = json.loads(dumps(scan(target, catalog, ScanOptions(), detectors)))
+        request = api.ScanRequest(ScanOptions(), detectors=detectors)
+        doc: dict[str, Any] = json.loads(dumps(api.scan(target, request, catalog)))
         doc.pop("stats")
         return doc
 

@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
+from scanner import api
 from scanner.catalog import Catalog
 from scanner.cli import app
 from scanner.diff import ChangeKind, InventoryDiff, diff_inventories
@@ -19,7 +20,6 @@ from scanner.inventory.document import dumps
 from scanner.kinds import Inventory
 from scanner.model import Severity
 from scanner.options import ScanOptions
-from scanner.pipeline import scan
 from scanner.targets import DirectoryTarget, WalkOptions
 from tests.conftest import SAMPLE_VM
 from tests.releases import ROTATED_KEY, SITE, copy_release, make_next_release
@@ -39,7 +39,7 @@ EXPECTED = {
 
 
 def _scan(root: Path, catalog: Catalog) -> Inventory:
-    return scan(DirectoryTarget(str(root), WalkOptions()), catalog, ScanOptions())
+    return api.scan(DirectoryTarget(str(root), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
 
 
 @pytest.fixture(scope="module")

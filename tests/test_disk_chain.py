@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
+from scanner import api
 from scanner.catalog import Catalog
 from scanner.inventory.document import dumps
 from scanner.options import ScanOptions
-from scanner.pipeline import scan
 from scanner.targets import WalkOptions
 from scanner.targets.container.errors import ImageError
 from scanner.targets.registry import TargetKind, open_target
@@ -33,7 +33,7 @@ def _open(path: Path, allow: bool = False) -> Any:
 def _models(path: Path, catalog: Catalog, allow: bool = True) -> set[str]:
     opened = _open(path, allow)
     try:
-        doc = json.loads(dumps(scan(opened.target, catalog, ScanOptions())))
+        doc = json.loads(dumps(api.scan(opened.target, api.ScanRequest(ScanOptions()), catalog)))
     finally:
         opened.close()
     return {m["name"] for m in doc["models"]}

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scanner import api
 from scanner.catalog import Catalog
 from scanner.inventory.document import dumps
 from scanner.options import ScanOptions
-from scanner.pipeline import scan
 from scanner.targets import DirectoryTarget, WalkOptions
 from scanner.targets.registry import open_target
 from tests.conftest import SAMPLE_VM
@@ -176,10 +176,10 @@ def test_each_filesystem_scans_as_its_tree(tree: Path, catalog: Catalog, kind: s
         run("mkfs.btrfs", "-q", "--rootdir", str(tree), str(image))
     opened = open_target(str(image), None, WalkOptions())
     try:
-        doc = json.loads(dumps(scan(opened.target, catalog, ScanOptions(jobs=2))))
+        doc = json.loads(dumps(api.scan(opened.target, api.ScanRequest(ScanOptions(jobs=2)), catalog)))
     finally:
         opened.close()
-    direct = json.loads(dumps(scan(DirectoryTarget(str(tree)), catalog, ScanOptions())))
+    direct = json.loads(dumps(api.scan(DirectoryTarget(str(tree)), api.ScanRequest(ScanOptions()), catalog)))
     if kind != "ext4":  # mkfs.xfs -p and mkfs.btrfs --rootdir write a sparse file's zeros: read as they are held
         direct["skipped"] = [s for s in direct["skipped"] if s["reason"] != "sparse"]
     else:

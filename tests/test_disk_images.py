@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
+from scanner import api
 from scanner.catalog import Catalog
 from scanner.inventory.document import dumps
 from scanner.options import ScanOptions
-from scanner.pipeline import scan
 from scanner.targets import DirectoryTarget, WalkOptions
 from scanner.targets.container.errors import ImageError
 from scanner.targets.registry import TargetKind, detect_kind, open_target
@@ -36,12 +36,8 @@ def _without(doc: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in doc.items() if k not in ("target", "stats")}
 
 
-def scan_path(path: Path, catalog: Catalog, **kw: Any) -> dict[str, Any]:
-    opened = open_target(str(path), None, WalkOptions(), **kw)
-    try:
-        inv = scan(opened.target, catalog, ScanOptions(), extra=list(opened.skips))
-    finally:
-        opened.close()
+def scan_path(path: Path, catalog: Catalog, allow_backing: bool = False) -> dict[str, Any]:
+    inv = api.scan(path, api.ScanRequest(ScanOptions(), allow_backing=allow_backing), catalog)
     doc = json.loads(dumps(inv))
     validate_document(doc)
     return doc
@@ -74,7 +70,7 @@ def gpt_raw(ext4: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def directory_doc(catalog: Catalog) -> dict[str, Any]:
-    return json.loads(dumps(scan(DirectoryTarget(str(SAMPLE_VM)), catalog, ScanOptions())))
+    return json.loads(dumps(api.scan(DirectoryTarget(str(SAMPLE_VM)), api.ScanRequest(ScanOptions()), catalog)))
 
 
 def _convert(raw: Path, fmt: str, *opts: str) -> Path:
@@ -161,7 +157,7 @@ def test_btrfs_image_with_a_symlink_to_a_symlink(tmp_path: Path, catalog: Catalo
     _run("mkfs.btrfs", "-q", "--rootdir", str(root), str(image))
     doc = scan_path(image, catalog)
     assert doc["target"]["filesystems"][0]["type"] == "btrfs"
-    direct = json.loads(dumps(scan(DirectoryTarget(str(root)), catalog, ScanOptions())))
+    direct = json.loads(dumps(api.scan(DirectoryTarget(str(root)), api.ScanRequest(ScanOptions()), catalog)))
     assert _without(doc) == _without(direct)
 
 
@@ -186,7 +182,7 @@ def test_lvm_volumes_inside_a_qcow2_mounted_by_fstab(tmp_path: Path, catalog: Ca
     doc = scan_path(image, catalog)
     walked = {(f["type"], f["mount"], f["volume"]) for f in doc["target"]["filesystems"]}
     assert walked == {("ext", "/", "mc--vg-root"), ("xfs", "/home", "mc--vg-home")}
-    direct = json.loads(dumps(scan(DirectoryTarget(str(root)), catalog, ScanOptions())))
+    direct = json.loads(dumps(api.scan(DirectoryTarget(str(root)), api.ScanRequest(ScanOptions()), catalog)))
     assert _without(doc) == _without(direct)
 
 
@@ -221,7 +217,7 @@ def test_btrfs_subvolumes_are_mounted_as_its_fstab_says(tmp_path: Path, catalog:
     walked = {(f["mount"], f.get("subvolume")) for f in doc["target"]["filesystems"]}
     assert walked == {("/", "@"), ("/home", "@home"), (None, "/")}
     assert {f["status"] for f in doc["target"]["filesystems"]} == {"complete"}
-    direct = json.loads(dumps(scan(DirectoryTarget(str(root)), catalog, ScanOptions())))
+    direct = json.loads(dumps(api.scan(DirectoryTarget(str(root)), api.ScanRequest(ScanOptions()), catalog)))
     assert _without(doc) == _without(direct)
     assert any(s["path"] == "/var/lib/sparse.img" and s["reason"] == "sparse" for s in doc["skipped"])
     assert any(loc.get("via") == "/usr/sbin/halt" for m in doc["models"] for loc in m["locations"])

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from scanner import api
 from scanner.catalog import Catalog
 from scanner.inventory.document import dumps
 from scanner.options import ScanOptions
-from scanner.pipeline import scan
 from scanner.targets import DirectoryTarget
 from scanner.targets.directory import WalkOptions
 from scanner.targets.registry import open_target
@@ -24,7 +24,7 @@ MODELS = ["claude-opus-4-1", "claude-sonnet-4-5", "gpt-5.1", "gemini-2.5-pro", "
 
 
 def _document(target: DirectoryTarget, catalog: Catalog, jobs: int) -> str:
-    doc = json.loads(dumps(scan(target, catalog, ScanOptions(jobs=jobs))))
+    doc = json.loads(dumps(api.scan(target, api.ScanRequest(ScanOptions(jobs=jobs)), catalog)))
     doc.pop("stats")
     return json.dumps(doc, sort_keys=True)
 
@@ -97,7 +97,7 @@ def test_a_file_reached_twice_is_read_once_and_located_at_both(tmp_path: Path, c
     os.link(tmp_path / "etc/agent/models.yaml", tmp_path / "etc/agent/models-copy.yaml")
     (tmp_path / "etc/current.yaml").symlink_to("/etc/agent/models-copy.yaml")
     for jobs in (1, 2):
-        inv = scan(DirectoryTarget(str(tmp_path)), catalog, ScanOptions(jobs=jobs))
+        inv = api.scan(DirectoryTarget(str(tmp_path)), api.ScanRequest(ScanOptions(jobs=jobs)), catalog)
         assert (inv.stats.files_seen, inv.stats.files_read) == (3, 1)
         (model,) = [m for m in inv.models if m.name == "claude-opus-4-1"]
         assert {(loc.path, loc.via) for loc in model.locations} == {

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from scanner import api
 from scanner.catalog import Catalog
 from scanner.cli.audit import live_alias
 from scanner.kinds.credentials import CredentialEvidence
@@ -19,7 +20,6 @@ from scanner.live.environ import read_environment
 from scanner.live.processes import SdkIndex, scrub_cmdline, sdks_loaded, to_inside
 from scanner.live.snapshot import Gone, ProcessFacts, Scope, Socket, matches_scope
 from scanner.options import ScanOptions
-from scanner.pipeline import scan
 from scanner.targets.live import excluded_mounts, live_target, parse_mounts
 from scanner.vocab import SwitchState
 from tests.conftest import write
@@ -151,7 +151,7 @@ def test_mounts_decide_what_the_live_walk_leaves_out(tmp_path: Path, catalog: Ca
     write(tmp_path, "/mnt/nfs/agent.yaml", "model: claude-opus-4-8\n")
     write(tmp_path, "/etc/agent.yaml", "model: claude-sonnet-4-6\n")
     target = live_target(str(tmp_path), mounts=[(f"{tmp_path}/mnt/nfs", "nfs")])
-    inv = scan(target, catalog, ScanOptions())
+    inv = api.scan(target, api.ScanRequest(ScanOptions()), catalog)
     assert inv.target.kind == "live"
     assert {m.name for m in inv.models} == {"claude-sonnet-4-6"}
     assert [(s.path, s.detail) for s in inv.skipped] == [("/mnt/nfs", "network filesystem nfs")]
@@ -188,15 +188,14 @@ def test_directory_scan_has_no_live_sections(scan_dir, tmp_path: Path) -> None: 
 
 def test_a_running_base_url_between_two_proxies_is_medium(tmp_path: Path, catalog: Catalog) -> None:
     """Both hosts are proxies: the running value still wins, but no traffic newly leaves the vendor."""
-    from scanner.audit import AuditOptions, audit
+    from scanner import api
 
     write(tmp_path, "/etc/agent/runtime.env", "OPENAI_BASE_URL=http://proxy-a.corp.internal/v1\n")
     environ = (("OPENAI_BASE_URL", "http://proxy-b.corp.internal/v1"), ("OPENAI_MODEL", "gpt-5.5"))
     facts = dataclasses.replace(_facts(), environ=environ)
-    inv = audit(
+    inv = api.audit(
+        api.AuditRequest(ScanOptions(), Scope(pids=(7,)), root=str(tmp_path), one_file_system=False),
         catalog,
-        ScanOptions(),
-        AuditOptions(Scope(pids=(7,)), root=str(tmp_path), one_file_system=False),
         gather_processes=lambda _scope: ([facts], []),
     )
     found = [f for f in inv.findings if f.id.startswith("setting-runtime-differs:")]

@@ -8,11 +8,11 @@ import json
 import shutil
 from pathlib import Path
 
+from scanner import api
 from scanner.catalog import Catalog
 from scanner.catalog.loader import load_catalogs
 from scanner.inventory.document import dumps
 from scanner.options import ScanOptions
-from scanner.pipeline import scan
 from scanner.targets import DirectoryTarget, WalkOptions
 from tests.conftest import ScanFn, validate_document, write
 
@@ -56,7 +56,7 @@ def catalog_without(*product_ids: str) -> Catalog:
 
 
 def scan_with(catalog: Catalog, root: Path) -> dict[str, object]:
-    inv = scan(DirectoryTarget(str(root), WalkOptions(False, False)), catalog, ScanOptions())
+    inv = api.scan(DirectoryTarget(str(root), WalkOptions(False, False)), api.ScanRequest(ScanOptions()), catalog)
     doc: dict[str, object] = json.loads(dumps(inv))
     validate_document(doc)
     return doc

@@ -14,6 +14,7 @@ import pytest
 from cyclonedx.schema import SchemaVersion
 from cyclonedx.validation.json import JsonStrictValidator
 
+from scanner import api
 from scanner.catalog import Catalog
 from scanner.kinds import Inventory
 from scanner.kinds.credentials import CredentialEntry, CredentialLocation
@@ -22,7 +23,6 @@ from scanner.kinds.sdks import SdkEntry
 from scanner.kinds.sessions import SessionEntry, SessionProvider
 from scanner.model import Confidence, Context, Finding, Location, Severity, Stats, TargetInfo
 from scanner.options import ScanOptions
-from scanner.pipeline import scan
 from scanner.render import RENDERERS, render
 from scanner.render.cyclonedx import purl
 from scanner.render.sarif import rule_id
@@ -41,7 +41,7 @@ _EXT = {"table": "txt", "json": "json", "markdown": "md", "html": "html", "sarif
 
 
 def _scan(root: Path, catalog: Catalog) -> Inventory:
-    return scan(DirectoryTarget(str(root), WalkOptions()), catalog, ScanOptions())
+    return api.scan(DirectoryTarget(str(root), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
 
 
 def stable(inv: Inventory) -> Inventory:

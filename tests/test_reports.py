@@ -20,11 +20,11 @@ from cyclonedx.schema import SchemaVersion
 from cyclonedx.validation.json import JsonStrictValidator
 from typer.testing import CliRunner
 
+from scanner import api
 from scanner.catalog import load
 from scanner.cli import app
 from scanner.cli.terminal import terminal_for
 from scanner.options import ScanOptions
-from scanner.pipeline import scan
 from scanner.render import RENDERERS, render
 from scanner.render._view import ReportOptions
 from scanner.render.markdown import LIMIT
@@ -260,7 +260,7 @@ def test_colour_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     assert terminal_for(None).colour is False  # pytest's stdout is not a terminal
     assert "\x1b[" not in runner.invoke(app, ["scan", str(SAMPLE_VM), "-q"]).stdout
-    inv = scan(DirectoryTarget(str(SAMPLE_VM), WalkOptions()), load([]), ScanOptions())
+    inv = api.scan(DirectoryTarget(str(SAMPLE_VM), WalkOptions()), api.ScanRequest(ScanOptions()), load([]))
     coloured = render("table", inv, ReportOptions(colour=True))
     assert "\x1b[1;31mhigh" in coloured and "\x1b[0m" in coloured
 

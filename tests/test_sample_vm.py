@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 import yaml
 
+from scanner import api
 from scanner.catalog import Catalog
 from scanner.inventory.document import dumps
 from scanner.kinds import Inventory
 from scanner.model import Stats
 from scanner.options import ScanOptions
-from scanner.pipeline import scan
 from scanner.render import render
 from scanner.targets import DirectoryTarget, WalkOptions
 from tests.conftest import REPO, SAMPLE_VM, entry, names, validate_document
@@ -39,7 +39,7 @@ def _apply_perms(root: Path) -> None:
 
 
 def _scan(root: Path, catalog: Catalog) -> tuple[Inventory, dict[str, Any]]:
-    inv = scan(DirectoryTarget(str(root), WalkOptions()), catalog, ScanOptions())
+    inv = api.scan(DirectoryTarget(str(root), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
     doc = json.loads(dumps(inv))
     validate_document(doc)
     return inv, doc

@@ -14,13 +14,13 @@ from tests.conftest import SAMPLE_VM, ScanFn, entry
 
 @pytest.fixture(scope="module")
 def doc(catalog) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    from scanner import api
     from scanner.inventory.document import to_document
     from scanner.options import ScanOptions
-    from scanner.pipeline import scan
     from scanner.targets import DirectoryTarget, WalkOptions
     from tests.conftest import validate_document
 
-    inv = scan(DirectoryTarget(str(SAMPLE_VM), WalkOptions()), catalog, ScanOptions())
+    inv = api.scan(DirectoryTarget(str(SAMPLE_VM), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
     out = json.loads(json.dumps(to_document(inv)))
     validate_document(out)
     return out

@@ -98,15 +98,15 @@ def test_diff_and_sessions_fit_and_colour_on_a_terminal(tmp_path: Path, columns:
 
 def test_fleet_report_fits_and_colours_on_a_terminal(tmp_path: Path) -> None:
     pytest.importorskip("duckdb")
+    from scanner import api
     from scanner.catalog import load
     from scanner.fleet.manifest import FleetTarget
     from scanner.fleet.store import FleetStore
     from scanner.inventory.document import dumps
     from scanner.options import ScanOptions
-    from scanner.pipeline import scan
     from scanner.targets import DirectoryTarget, WalkOptions
 
-    inv = scan(DirectoryTarget(str(SAMPLE_VM), WalkOptions()), load([]), ScanOptions())
+    inv = api.scan(DirectoryTarget(str(SAMPLE_VM), WalkOptions()), api.ScanRequest(ScanOptions()), load([]))
     with FleetStore(tmp_path / "fleet.duckdb") as db:
         db.put_scanned(FleetTarget("vm-1", str(SAMPLE_VM), (("release", "A"),)), dumps(inv), "fp", "builtin", 0.1)
     for columns in (80, 200):

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scanner import api
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import MAX_MATCH_BYTES
 from scanner.detectors import DETECTORS
@@ -23,7 +24,7 @@ from scanner.kinds import Evidence
 from scanner.kinds.models import ModelEvidence
 from scanner.model import Skip
 from scanner.options import WINDOW_OVERLAP, ScanOptions
-from scanner.pipeline import WINDOW_CONTEXT, scan
+from scanner.pipeline import WINDOW_CONTEXT
 from scanner.targets.directory import DirectoryTarget
 from tests.conftest import write
 from tests.gobuildinfo import go_binary
@@ -54,7 +55,7 @@ class Recording:
 def _scan(root: Path, catalog: Catalog, options: ScanOptions) -> tuple[Recording, dict[str, object]]:
     rec = Recording(ContentDetector())
     others = [d for d in DETECTORS if d.name != "content"]
-    inv = scan(DirectoryTarget(str(root)), catalog, options, [rec, *others])
+    inv = api.scan(DirectoryTarget(str(root)), api.ScanRequest(options, detectors=[rec, *others]), catalog)
     return rec, {"inv": inv}
 
 
@@ -132,7 +133,7 @@ def test_id_at_the_head_edge_is_never_cut(tmp_path: Path, catalog: Catalog) -> N
 
 def test_whole_file_read_once_when_under_the_cap(tmp_path: Path, catalog: Catalog) -> None:
     write(tmp_path, "/etc/agent/a.yaml", "model: gpt-4o\n")
-    inv = scan(DirectoryTarget(str(tmp_path)), catalog, SMALL)
+    inv = api.scan(DirectoryTarget(str(tmp_path)), api.ScanRequest(SMALL), catalog)
     assert inv.stats.bytes_read == len("model: gpt-4o\n")
     assert not inv.skipped
 
@@ -140,7 +141,7 @@ def test_whole_file_read_once_when_under_the_cap(tmp_path: Path, catalog: Catalo
 def test_bytes_read_count_each_byte_once(tmp_path: Path, catalog: Catalog) -> None:
     data, _ = _planted(150_001, 997, ["gpt-4o"], line=True)
     write(tmp_path, "/var/log/big.log", data)
-    inv = scan(DirectoryTarget(str(tmp_path)), catalog, SMALL)
+    inv = api.scan(DirectoryTarget(str(tmp_path)), api.ScanRequest(SMALL), catalog)
     assert inv.stats.bytes_read == len(data)
     [skip] = inv.skipped
     assert skip.reason.value == "too-large" and "patterns matched in all of it" in skip.detail
@@ -160,7 +161,7 @@ def test_go_build_info_past_the_head_is_read(tmp_path: Path, catalog: Catalog) -
     blob = go_binary([("github.com/openai/openai-go/v2", "v2.7.1")])
     data = b"\x7fELF" + b"\x00" * (100_000 - 4) + blob + b"\x00" * 50_000
     write(tmp_path, "/usr/local/bin/agent", data)
-    inv = scan(DirectoryTarget(str(tmp_path)), catalog, SMALL)
+    inv = api.scan(DirectoryTarget(str(tmp_path)), api.ScanRequest(SMALL), catalog)
     sdks = {(s.ecosystem, s.name, s.version) for s in inv.sdks}
     assert ("go", "github.com/openai/openai-go", "v2.7.1") in sdks
 
@@ -198,7 +199,7 @@ def test_a_pem_key_across_a_window_edge_is_one_credential(tmp_path: Path, catalo
     edge = _owned_edges(SMALL, 2)[1]
     data = b"x" * (edge - 700) + b"\n" + pem.encode() + b"\n" + b"y" * 60_000
     write(tmp_path, "/srv/deploy/notes.txt", data)
-    inv = scan(DirectoryTarget(str(tmp_path)), catalog, SMALL)
+    inv = api.scan(DirectoryTarget(str(tmp_path)), api.ScanRequest(SMALL), catalog)
     keys = [c for c in inv.credentials if c.type == "private-key"]
     assert len(keys) == 1 and keys[0].sha256 == hashlib.sha256(pem.encode()).hexdigest()
     assert [loc.location.line for loc in keys[0].locations] == [2]
@@ -217,8 +218,8 @@ def test_a_big_file_only_matching_wants_gives_what_a_whole_head_gives(
     write(tmp_path, inside, magic + data)
     windowed = ScanOptions(max_file_size=1 << 20, window_size=32 << 10, window_overlap=8 << 10)
     whole = ScanOptions(max_file_size=1 << 20, window_size=1 << 20, window_overlap=8 << 10)
-    got = json.loads(dumps(scan(DirectoryTarget(str(tmp_path)), catalog, windowed)))
-    expected = json.loads(dumps(scan(DirectoryTarget(str(tmp_path)), catalog, whole)))
+    got = json.loads(dumps(api.scan(DirectoryTarget(str(tmp_path)), api.ScanRequest(windowed), catalog)))
+    expected = json.loads(dumps(api.scan(DirectoryTarget(str(tmp_path)), api.ScanRequest(whole), catalog)))
     got.pop("stats"), expected.pop("stats")
     assert got == expected
     assert got["models"]

@@ -10,7 +10,8 @@ from typing import Annotated
 
 import typer
 
-from scanner.audit import AuditOptions, audit
+from scanner import api
+from scanner.api import AuditRequest
 from scanner.cli.common import fail, load_catalog, parse_size, stderr_progress
 from scanner.cli.options import (
     DEFAULT_SIZE,
@@ -100,8 +101,8 @@ def audit_command(
     cat = load_catalog(catalog)
     progress = stderr_progress if (not quiet and not live_only and sys.stderr.isatty()) else None
     try:
-        inventory = audit(cat, options, AuditOptions(scope, live_only, os.fspath(root), one_file_system, paths),
-                          progress)
+        request = AuditRequest(options, scope, live_only, os.fspath(root), one_file_system, paths, progress)
+        inventory = api.audit(request, cat)
     except OSError as exc:
         fail(f"{root}: {exc.strerror or exc}")
     finally:

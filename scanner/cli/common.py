@@ -13,6 +13,7 @@ import typer
 
 from scanner.catalog import Catalog, CatalogError, load
 from scanner.model import Stats
+from scanner.options import usable_cores
 from scanner.textsafe import escape_control, safe
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
@@ -86,12 +87,6 @@ def stderr_progress(stats: Stats, path: str) -> None:
     shown = escape_control(_scrubbed(path))[-60:]
     sys.stderr.write(f"\r\x1b[K{stats.files_seen} files, {stats.bytes_read >> 20} MiB  {shown}")
     sys.stderr.flush()
-
-
-def usable_cores() -> int:
-    import os
-
-    return max(1, len(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def parse_jobs(jobs: int | None) -> int:

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from scanner import api
 from scanner.catalog import Catalog
 from scanner.cli.common import fail, load_catalog, parse_jobs, parse_size, scrub_message
 from scanner.cli.options import (
@@ -34,9 +35,9 @@ from scanner.cli.policy import CHOICES, load_ignores, parse_fail_on, parse_sever
 from scanner.cli.scan import choose, run_scan, walk_options
 from scanner.cli.settings import source
 from scanner.cli.terminal import terminal_for
-from scanner.diff import InventoryDiff, diff_inventories
+from scanner.diff import InventoryDiff
 from scanner.diffrender import DIFF_RENDERERS, render_diff
-from scanner.inventory.load import InventoryLoadError, load_file
+from scanner.inventory.load import InventoryLoadError
 from scanner.kinds import Inventory
 from scanner.model import Severity as Level
 from scanner.options import ScanOptions
@@ -111,7 +112,7 @@ def diff_command(
     catalogs: list[Catalog] = []  # loaded once, and only when a side must be scanned
     old, new = (_side(p, options, walk, catalog, catalogs, quiet) for p in (old_path, new_path))
     today = date.today()
-    result = apply_ignores(diff_inventories(old, new, mentions), entries, today)
+    result = apply_ignores(api.diff(old, new, mentions), entries, today)
     if shown is not None:
         result = dataclasses.replace(result, changes=tuple(c for c in result.changes if c.severity in shown))
     expired = expired_entries(entries, today)
@@ -155,6 +156,6 @@ def _side(path: Path, options: ScanOptions, walk: WalkOptions, extra: list[Path]
     if not path.exists():
         fail(f"{path}: no such file or directory")
     try:
-        return load_file(path)
+        return api.load_inventory(path)
     except InventoryLoadError as exc:
         fail(str(exc))

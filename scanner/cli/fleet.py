@@ -125,12 +125,11 @@ def scan_command(
         fail("give a manifest file or --glob PATTERN (one of them)")
     if timeout <= 0 or retries < 0 or (workers is not None and workers < 1):
         fail("--timeout must be positive, --retries at least 0 and --workers at least 1")
-    if max_file_size is not None:
-        parse_size(max_file_size)
+    size = parse_size(max_file_size) if max_file_size is not None else None
     cat = load_catalog(catalog)
     catalogs_key = ",".join(f"{r.name}@{r.version}" for r in cat.refs)
     limits = ScanLimits(timeout, parse_size(memory_limit, "--memory-limit"),
-                        tuple(str(c.resolve()) for c in catalog or []), max_file_size)
+                        tuple(str(c.resolve()) for c in catalog or []), size)
     try:
         run = FleetRun(scheduler, workers, retries, rescan)
         summary = _scan_fleet(manifest, glob, store, limits, catalogs_key, run, quiet)

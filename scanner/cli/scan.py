@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from scanner import api
 from scanner.catalog import Catalog
 from scanner.cli.common import fail, load_catalog, parse_jobs, parse_size, stderr_progress
 from scanner.cli.options import (
@@ -42,19 +43,16 @@ from scanner.cli.settings import source
 from scanner.cli.terminal import terminal_for
 from scanner.detectors import DETECTORS
 from scanner.detectors.local_models import hashing
-from scanner.kinds import Evidence, Inventory
-from scanner.live.environ import settings_evidence
-from scanner.model import Context, Location, Skip
+from scanner.kinds import Inventory
 from scanner.model import Severity as Level
 from scanner.options import ScanOptions
-from scanner.pipeline import scan
 from scanner.policy.ignore import IgnoreEntry
 from scanner.render import RENDERERS, cyclonedx, render
 from scanner.render._incomplete import incomplete_lines
 from scanner.render._view import ReportOptions
 from scanner.targets import WalkOptions
 from scanner.targets.pathglob import PathFilter
-from scanner.targets.registry import DEFAULT_PLATFORM, ImageError, TargetKind, open_target
+from scanner.targets.registry import DEFAULT_PLATFORM, TargetKind
 from scanner.textsafe import safe
 
 EXAMPLES = """
@@ -187,26 +185,17 @@ def run_scan(
     path: Path, cat: Catalog, options: ScanOptions, quiet: bool, kind: TargetKind | None = None,
     platform: str = DEFAULT_PLATFORM, allow_backing: bool = False, walk: WalkOptions | None = None,
 ) -> Inventory:
-    """The one way the command line scans a target (`scan`, `sessions`, and `diff` for a side that is not an
-    inventory)."""
-    if not path.exists():
-        fail(f"{path}: no such file or directory")
-    try:
-        walk = walk or WalkOptions(options.include_pseudo, options.one_file_system)
-        opened = open_target(str(path), kind, walk, platform, allow_backing)
-    except ImageError as exc:
-        fail(str(exc))
-    except OSError as exc:
-        fail(f"{path}: {exc.strerror or exc}")
-    extra: list[Evidence | Skip] = list(opened.skips)
-    for where, pairs, env in opened.settings:
-        extra += settings_evidence(pairs, cat, Location(where, None, Context.ENV if env else Context.CONFIG), env)
+    """`api.scan` as the command line runs it (`scan`, `sessions`, and `diff` for a side that is not an
+    inventory): a progress line on a terminal, a one-line error, a warning when the target was not read whole."""
     progress = stderr_progress if (not quiet and sys.stderr.isatty()) else None
+    paths = walk.paths if walk is not None else PathFilter()
+    request = api.ScanRequest(options, kind, platform, allow_backing, paths, progress,
+                              hashing(DETECTORS, options.hash_weights))
     try:
-        detectors = hashing(DETECTORS, options.hash_weights)
-        inventory = scan(opened.target, cat, options, detectors, progress=progress, extra=extra)
+        inventory = api.scan(path, request, cat)
+    except api.ScanError as exc:
+        fail(str(exc))
     finally:
-        opened.close()
         if progress:
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import socket
 import sys
 import time
@@ -21,6 +20,7 @@ from scanner.fleet.fingerprint import target_fingerprint
 from scanner.fleet.manifest import FleetTarget
 from scanner.fleet.store import FleetStore, StoredTarget
 from scanner.fleet.task import ScanLimits, TaskResult, run_target
+from scanner.options import usable_cores
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ def fleet_client(run: FleetRun) -> Iterator[Any]:
             check_scheduler(run.scheduler)
             client = Client(run.scheduler, timeout=CONNECT_SECONDS)
         else:
-            n = run.workers or _usable_cores()
+            n = run.workers or usable_cores()
             # A failed target is a recorded result, not a worker error worth a traceback on the user's terminal.
             cluster = LocalCluster(
                 n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.CRITICAL
@@ -214,7 +214,3 @@ def stderr_progress(summary: FleetSummary, running: int, elapsed: float) -> None
     sys.stderr.flush()
 
 
-def _usable_cores() -> int:
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return os.cpu_count() or 1

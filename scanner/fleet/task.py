@@ -1,4 +1,5 @@
-"""One fleet task: scan one target exactly as `modelcensus scan` does, in a subprocess, bounded in time and memory.
+"""One fleet task: scan one target as `modelcensus scan` does, through the library in a subprocess (`worker.py`)
+that is the fence: bounded in time and memory, its own session ended on a timeout.
 
 Runs on a dask worker. A task that cannot produce an inventory raises `ScanFailed`, so that dask's own retries
 apply; a target whose fingerprint and catalogs match the stored result is not scanned again (`unchanged`).
@@ -7,6 +8,7 @@ apply; a target whose fingerprint and catalogs match the stored result is not sc
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -33,7 +35,7 @@ class ScanLimits:
     timeout: float  # seconds per attempt
     memory: int  # bytes of resident memory of the scan process and its children
     catalogs: tuple[str, ...] = ()  # extra catalog files or directories, passed to every scan
-    max_file_size: str | None = None
+    max_file_size: int | None = None  # bytes
 
 
 @dataclass(frozen=True)
@@ -61,13 +63,13 @@ def run_target(target: FleetTarget, limits: ScanLimits, known_fingerprint: str |
     return TaskResult(target.name, "scanned", fingerprint, round(time.monotonic() - started, 3), inventory)
 
 
-def scan_command(target: FleetTarget, limits: ScanLimits, out: str) -> list[str]:
-    cmd = [sys.executable, "-m", "scanner", "scan", target.path, "--format", "json", "--output", out, "--quiet"]
-    for c in limits.catalogs:
-        cmd += ["--catalog", c]
-    if limits.max_file_size:
-        cmd += ["--max-file-size", limits.max_file_size]
-    return cmd
+def worker_command(target: FleetTarget, limits: ScanLimits, out: str) -> list[str]:
+    """The scan of one target through the library (`worker.py`), its request written beside its output."""
+    request = out + ".request.json"
+    with open(request, "w", encoding="utf-8") as f:
+        json.dump({"path": target.path, "out": out, "catalogs": list(limits.catalogs),
+                   "max_file_size": limits.max_file_size}, f)
+    return [sys.executable, "-m", "scanner.fleet.worker", request]
 
 
 def _run_scan(target: FleetTarget, limits: ScanLimits, out: str) -> None:
@@ -79,7 +81,7 @@ def _run_scan(target: FleetTarget, limits: ScanLimits, out: str) -> None:
     err_path = out + ".stderr"
     with open(err_path, "wb") as err_file:
         proc = subprocess.Popen(
-            scan_command(target, limits, out),
+            worker_command(target, limits, out),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=err_file,  # a file, not a pipe: a chatty scan can never block on a full pipe

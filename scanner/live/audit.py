@@ -1,7 +1,7 @@
 """The live part of an audit: gathered process facts become the inventory's processes, connections and host.
 
 Pure interpretation of what `snapshot` gathered, against the catalogs and the filesystem part's inventory; the
-audit itself (the scan that runs it) is `scanner.audit`.
+audit itself (the scan that runs it) is `scanner.api.audit`.
 """
 
 from __future__ import annotations

@@ -1,0 +1,135 @@
+"""The library: one call for each thing modelcensus does to a target. The command line, `diff`, the fleet's
+worker and the tests call these; nothing here prints, exits or reads the environment.
+
+    from scanner import api
+    inv = api.scan("/srv/vm")                       # a directory, a container image or a disk image
+    inv = api.scan("vm.qcow2", api.ScanRequest(options=ScanOptions(jobs=4)))
+    changes = api.diff(api.load(Path("old.json")), inv)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from scanner.catalog import Catalog
+from scanner.catalog import load as load_catalogs
+from scanner.detectors import DETECTORS, Detector
+from scanner.diff.compare import diff_inventories
+from scanner.diff.model import InventoryDiff
+from scanner.inventory.load import load_file
+from scanner.kinds import Evidence, Inventory
+from scanner.live.audit import LiveFacts, add_live, process_skips
+from scanner.live.environ import read_environment, settings_evidence
+from scanner.live.snapshot import Gone, ProcessFacts, Scope, gather, host_facts
+from scanner.model import Context, Location, Skip
+from scanner.options import ScanOptions
+from scanner.pipeline import Progress
+from scanner.pipeline import scan as scan_target
+from scanner.targets import Target, WalkOptions
+from scanner.targets.live import Unwalked, live_target
+from scanner.targets.pathglob import PathFilter
+from scanner.targets.registry import DEFAULT_PLATFORM, ImageError, TargetKind, open_target
+
+Gather = Callable[[Scope], tuple[list[ProcessFacts], list[Gone]]]
+
+
+class ScanError(Exception):
+    """A target that cannot be scanned (missing, unreadable, an image that cannot be opened): one line, no
+    secret."""
+
+
+@dataclass(frozen=True)
+class ScanRequest:
+    options: ScanOptions = field(default_factory=ScanOptions)
+    kind: TargetKind | None = None  # what the path is, when not what it looks like (--as)
+    platform: str = DEFAULT_PLATFORM  # of a container image index (--platform)
+    allow_backing: bool = False  # a disk image may read the files it names (--allow-backing-files)
+    paths: PathFilter = field(default_factory=PathFilter)  # --exclude and --skip-dirs
+    progress: Progress | None = None
+    detectors: Sequence[Detector] = DETECTORS  # tests narrow it
+
+
+@dataclass(frozen=True)
+class AuditRequest:
+    options: ScanOptions = field(default_factory=ScanOptions)
+    scope: Scope = field(default_factory=Scope)
+    live_only: bool = False
+    root: str = "/"  # the filesystem part's root; `/` except in tests
+    one_file_system: bool = True
+    paths: PathFilter = field(default_factory=PathFilter)  # --exclude and --skip-dirs
+    progress: Progress | None = None
+
+
+def load_catalog(extra: Iterable[Path] = ()) -> Catalog:
+    """The built-in catalogs and `extra` files or directories, compiled now (a bad pattern fails here, not
+    mid-scan). Raises `CatalogError`."""
+    catalog = load_catalogs(list(extra))
+    _ = catalog.matcher
+    return catalog
+
+
+def scan(source: str | os.PathLike[str] | Target, request: ScanRequest | None = None,
+         catalog: Catalog | None = None) -> Inventory:
+    """The inventory of a path (a directory as a machine's root, a container image, a disk image) or of a target
+    already open. Raises `ScanError`."""
+    request = request or ScanRequest()
+    catalog = catalog or load_catalog()
+    if not isinstance(source, (str, os.PathLike)):
+        return scan_target(source, catalog, request.options, request.detectors, request.progress)
+    path = os.fspath(source)
+    if not os.path.exists(path):
+        raise ScanError(f"{path}: no such file or directory")
+    walk = WalkOptions(request.options.include_pseudo, request.options.one_file_system, paths=request.paths)
+    try:
+        opened = open_target(path, request.kind, walk, request.platform, request.allow_backing)
+    except ImageError as exc:
+        raise ScanError(str(exc)) from None
+    except OSError as exc:
+        raise ScanError(f"{path}: {exc.strerror or exc}") from None
+    try:
+        extra: list[Evidence | Skip] = list(opened.skips)
+        # What an image's config sets (its environment, its command line) reads as settings of the image.
+        for where, pairs, env in opened.settings:
+            extra += settings_evidence(pairs, catalog, Location(where, None, Context.ENV if env else Context.CONFIG),
+                                       env)
+        return scan_target(opened.target, catalog, request.options, request.detectors, request.progress, extra)
+    finally:
+        opened.close()
+
+
+def audit(request: AuditRequest | None = None, catalog: Catalog | None = None, gather_processes: Gather = gather
+          ) -> Inventory:
+    """A one-shot live audit of the running machine: processes, their environments, the filesystem scanned as a
+    directory and their ties, in one inventory (a key in a daemon's environment and the same key in a file are
+    one credential with two locations)."""
+    request = request or AuditRequest()
+    catalog = catalog or load_catalog()
+    audit_time = datetime.now(timezone.utc)
+    facts, gone = gather_processes(request.scope)
+    readings = {f.pid: read_environment(f.pid, f.environ, catalog) for f in facts if f.environ is not None}
+    extra: list[Evidence | Skip] = [ev for r in readings.values() for ev in r.evidence]
+    extra += process_skips(facts, gone)
+    root = request.root
+    walked = live_target(root, request.one_file_system, request.options.include_pseudo, paths=request.paths)
+    target = Unwalked(walked) if request.live_only else walked
+    live = LiveFacts(facts, gone, readings, audit_time, host_facts(), root, request.live_only)
+
+    def with_processes(inv: Inventory) -> Inventory:
+        return add_live(inv, live, catalog, target.read_path("/etc/hosts", 1 << 20))
+
+    return scan_target(target, catalog, request.options, progress=request.progress, extra=extra,
+                       extend=with_processes)
+
+
+def load_inventory(path: Path) -> Inventory:
+    """An inventory JSON document read back. Raises `InventoryLoadError` (one line)."""
+    return load_file(path)
+
+
+def diff(old: Inventory, new: Inventory, mentions: bool = False) -> InventoryDiff:
+    """What changed from `old` to `new`, by each kind's identity."""
+    return diff_inventories(old, new, mentions)
