@@ -31,6 +31,7 @@ def main() -> None:
         print(f"weights ({tree}): one GGUF of {size / 1e9:.2f} GB; sha256sum {floor.seconds:.1f} s [load {bm.load()}]")
         scan = [str(bench_tree.REPO / ".venv/bin/modelcensus"), "scan", str(tree), "-f", "json", "-q", "-o",
                 str(out / "inv.json"), "--jobs", "1"]
+        expected = (out / "sha.out").read_text().split()[0]
         rg = [shutil.which("rg") or "rg", "-a", "--no-unicode", "-j", "1", "-c", "-f", str(patterns), str(tree)]
         for label, cmd in (("digest on", scan), ("--no-hash-weights", [*scan, "--no-hash-weights"])):
             runs = []
@@ -42,9 +43,12 @@ def main() -> None:
                       f"[load {bm.load()}]", flush=True)
             ratio = statistics.median(mc.seconds / r.seconds for mc, r in runs)
             peak = max(mc.pss for mc, _ in runs)
-            print(f"  => {label}: {ratio:.2f}x ripgrep's wall time, peak {peak >> 20} MiB PSS", flush=True)
-        files = [f for e in json.loads((out / "inv.json").read_text())["local_models"] for f in e["files"]]
-        print(f"  the inventory's file: {files[0]['path']} sha256 {files[0]['sha256']}")
+            cpu = statistics.median(mc.cpu / max(r.cpu, 0.05) for mc, r in runs)
+            (f,) = [f for e in json.loads((out / "inv.json").read_text())["local_models"] for f in e["files"]]
+            same = f["sha256"] == expected
+            digest = "no digest" if f["sha256"] is None else "sha256sum's digest" if same else "a WRONG digest"
+            print(f"  => {label}: {ratio:.2f}x ripgrep's wall time, {cpu:.2f}x its CPU time, peak {peak >> 20} MiB "
+                  f"PSS; the inventory gives {digest}", flush=True)
 
 
 if __name__ == "__main__":

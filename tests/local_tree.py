@@ -1,7 +1,8 @@
 """A machine with models on it, built from real parts: weights written by the formats' own libraries, stores laid
 out as their tools lay them out, servers run the way their docs say, and agent configs pointing at them.
 
-`build(root)` writes the tree and returns what is true of it, read off the files it wrote (never off a scan).
+`build(root)` writes the tree and returns what is true of it, read off the files it wrote (never off a scan). Nothing
+here imports the scanner: the eval's `local-models` corpus is this tree.
 """
 
 from __future__ import annotations
@@ -17,8 +18,6 @@ from typing import Any
 import gguf
 import numpy as np
 from safetensors.numpy import save_file
-
-from tests.test_local_stores import _blob, hf_cache
 
 HERE = Path(__file__).parent
 OLLAMA = "usr/share/ollama/.ollama/models"
@@ -41,6 +40,32 @@ Environment="PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin"
 [Install]
 WantedBy=default.target
 """
+
+
+def _blob(store: Path, data: bytes) -> dict[str, object]:
+    """Writes a layer as Ollama's NewLayer does (blobs/sha256-<hex>) and returns its manifest entry."""
+    hexdigest = hashlib.sha256(data).hexdigest()
+    (store / "blobs").mkdir(parents=True, exist_ok=True)
+    (store / "blobs" / f"sha256-{hexdigest}").write_bytes(data)
+    return {"digest": f"sha256:{hexdigest}", "size": len(data)}
+
+
+def hf_cache(root: Path, repo: str, files: dict[str, bytes], lfs: set[str]) -> Path:
+    """A repo downloaded into the hub cache as huggingface_hub lays it out: blobs, refs/main, relative links."""
+    cache = root / "home/dev/.cache/huggingface/hub"
+    folder = cache / ("models--" + repo.replace("/", "--"))
+    commit = hashlib.sha1(repo.encode()).hexdigest()
+    for name, data in files.items():
+        git = hashlib.sha1(b"blob %d\0" % len(data) + data)
+        etag = hashlib.sha256(data).hexdigest() if name in lfs else git.hexdigest()
+        (folder / "blobs").mkdir(parents=True, exist_ok=True)
+        (folder / "blobs" / etag).write_bytes(data)
+        link = folder / "snapshots" / commit / name
+        link.parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(os.path.relpath(folder / "blobs" / etag, link.parent), link)
+    (folder / "refs").mkdir(exist_ok=True)
+    (folder / "refs/main").write_text(commit)
+    return cache
 
 
 def gguf_file(path: Path, arch: str, name: str, size_label: str, ftype: gguf.LlamaFileType, ctx: int,
