@@ -144,7 +144,8 @@ def test_every_format_shows_local_models(scanned: tuple[Inventory, dict[str, Any
     if fmt == "cyclonedx":
         bom = json.loads(text)
         parts = {c["name"]: c for c in bom["components"] if c["bom-ref"].startswith("local-model:")}
-        assert parts["Qwen/Qwen3-0.6B"]["purl"] == "pkg:huggingface/Qwen/Qwen3-0.6B"
+        revision = next(e.revision for e in scanned[0].local_models if e.store == "hf-hub")
+        assert revision and parts["Qwen/Qwen3-0.6B"]["purl"] == f"pkg:huggingface/Qwen/Qwen3-0.6B@{revision}"
         assert parts["qwen3-coder:30b"]["purl"].startswith("pkg:generic/qwen3-coder@30b?checksum=sha256:")
         assert parts["qwen3-coder:30b"]["type"] == "machine-learning-model"
         assert parts["qwen3-coder:30b"]["hashes"][0]["alg"] == "SHA-256"

@@ -127,3 +127,4 @@ class LocalModelEntry:
     license_restricts: tuple[str, ...] = ()  # commercial | scale: what its license's own text restricts
     license_quote: str | None = None  # that text
     store_writable: bool = False  # a store record (an Ollama manifest) anyone may rewrite
+    revision: str | None = None  # the Hugging Face commit its cache's ref names

@@ -113,6 +113,7 @@ class _Group:
     missing: int = 0  # weight layers a manifest names that are not on disk
     remote: str | None = None
     world_writable: bool = False
+    revision: str | None = None
 
 
 class _Groups:
@@ -133,6 +134,7 @@ class _Groups:
         g.facts.insert(0, ev.facts)
         g.locations.append(ev.location)
         g.remote, g.world_writable = ev.remote, g.world_writable or ev.world_writable
+        g.revision = g.revision or ev.revision
         if ev.store == "ollama":
             for sha, _size in ev.weights:
                 path = f"{ev.root}/blobs/sha256-{sha}"
@@ -222,7 +224,7 @@ def _entry(g: _Group, catalog: Catalog) -> LocalModelEntry:
         size=sum(f.size for f in files), files=files[:MAX_LISTED], servers=servers, used_by=(), sessions=0,
         locations=tuple(sorted(locs.values(), key=location_key))[:MAX_LISTED], note=note,
         files_cut=max(0, len(files) - MAX_LISTED), license_restricts=terms.restricts if terms else (),
-        license_quote=terms.quote if terms else None, store_writable=g.world_writable,
+        license_quote=terms.quote if terms else None, store_writable=g.world_writable, revision=g.revision,
     )  # fmt: skip
 
 

@@ -100,7 +100,8 @@ def purl(e: LocalModelEntry) -> str:
     single weight file as its checksum."""
     if e.store == "hf-hub" and "/" in e.name:
         org, _, name = e.name.partition("/")
-        return f"pkg:huggingface/{quote(org, safe='')}/{quote(name, safe='')}"
+        at = f"@{e.revision}" if e.revision else ""
+        return f"pkg:huggingface/{quote(org, safe='')}/{quote(name, safe='')}{at}"
     name, _, tag = e.name.partition(":")
     out = f"pkg:generic/{quote(name.rsplit('/', 1)[-1], safe='')}" + (f"@{quote(tag, safe='')}" if tag else "")
     sums = [f.sha256 for f in e.files if f.sha256]
