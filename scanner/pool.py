@@ -18,8 +18,9 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 
+from scanner.analysis import analyze_file
+from scanner.filework import FileResult, FileWork
 from scanner.model import Skip
-from scanner.pipeline import FileResult, FileWork, analyze_file
 from scanner.targets.base import FileEntry
 
 BATCH_FILES = 64

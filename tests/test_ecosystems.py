@@ -163,9 +163,10 @@ def test_a_big_jar_is_read_in_place_from_its_directory(tmp_path: Path, scan_dir:
     # written after 3 MB of stored (incompressible) classes is still found, through the zip directory at the end.
     import os
 
-    from scanner.pipeline import FileWork, _head_size
+    from scanner.filework import FileWork
     from scanner.targets import DirectoryTarget
     from scanner.targets.ownership import Ownership
+    from scanner.windows import head_size
 
     pom = "groupId=com.openai\nartifactId=openai-java-core\nversion=4.3.0\n"
     buf = io.BytesIO()
@@ -185,4 +186,4 @@ def test_a_big_jar_is_read_in_place_from_its_directory(tmp_path: Path, scan_dir:
     target = DirectoryTarget(str(tmp_path))
     (entry,) = [e for e in target.walk() if getattr(e, "path", "").endswith(".jar")]
     work = FileWork(target, catalog, ScanOptions(**options), DETECTORS, Ownership.of(target))
-    assert _head_size(work, entry) == 256 << 10
+    assert head_size(work, entry) == 256 << 10

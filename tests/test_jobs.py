@@ -78,7 +78,7 @@ def test_a_container_image_is_the_same_with_one_or_two_jobs(tmp_path: Path, cata
     def doc(jobs: int) -> str:
         opened = open_target(str(image), None, WalkOptions())
         try:
-            assert getattr(opened.target, "shareable", False)
+            assert opened.target.shareable
             return _document(opened.target, catalog, jobs)  # type: ignore[arg-type]
         finally:
             opened.close()

@@ -11,7 +11,7 @@ import pytest
 
 from scanner.catalog import Catalog
 from scanner.detectors import DETECTORS
-from scanner.detectors.local_models import LocalModelDetector
+from scanner.detectors.local_models import hashing
 from scanner.diff import diff_inventories
 from scanner.inventory.document import dumps
 from scanner.kinds import Inventory
@@ -118,8 +118,7 @@ def test_a_blob_changed_in_place_is_a_digest_mismatch_and_a_change(
 
 def test_no_hash_weights_reads_headers_and_hashes_nothing(tmp_path: Path, catalog: Catalog) -> None:
     local_tree.build(tmp_path)
-    detectors = tuple(LocalModelDetector(hash_weights=False) if isinstance(d, LocalModelDetector) else d
-                      for d in DETECTORS)  # fmt: skip
+    detectors = hashing(DETECTORS, False)
     inv = scan(DirectoryTarget(str(tmp_path), WalkOptions()), catalog, ScanOptions(), detectors)
     files = [f for e in inv.local_models for f in e.files]
     assert files and all(f.sha256 is None for f in files)

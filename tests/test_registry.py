@@ -20,6 +20,7 @@ import scanner.render as render_pkg
 from scanner.catalog import load as load_catalog
 from scanner.cli import app
 from scanner.detectors import DETECTORS
+from scanner.detectors.base import Reading
 from scanner.findings.registry import RULES
 from scanner.inventory.builder import InventoryBuilder
 from scanner.kinds import KINDS, Evidence, Inventory
@@ -220,3 +221,27 @@ def test_values_are_scrubbed_in_two_named_places_only() -> None:
         rel = path.relative_to(REPO).as_posix()
         if rel not in allowed:
             assert ".scrub(" not in path.read_text(encoding="utf-8"), f"{rel} scrubs values itself"
+
+
+# --- detectors declare what they are; the pipeline asks by type and value --------------------------------
+
+
+def test_every_detector_declares_how_it_reads_a_big_file() -> None:
+    for d in DETECTORS:
+        assert isinstance(d.reading, Reading), f"{d.name} declares no Reading"
+
+
+def test_no_detector_constructs_another_or_reaches_into_a_cache() -> None:
+    classes = {type(d).__name__ for d in DETECTORS}
+    for path in sorted((REPO / "scanner" / "detectors").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if path.name != "__init__.py":
+            made = [c for c in classes if f"{c}(" in text]
+            assert not made, f"{path.name} constructs {made}: yield `Derived` bytes for the matchers instead"
+        assert "__dict__" not in text, f"{path.name} writes into another object's cache"
+    for name in ("pipeline", "filework", "windows", "analysis"):
+        source = (REPO / "scanner" / f"{name}.py").read_text(encoding="utf-8")
+        assert "__dict__" not in source and "getattr(" not in source, name
+        # The pipeline knows the detector contract and the registry, never a detector by module or name.
+        imported = set(re.findall(r"^from scanner\.detectors(?:\.(\w+))? import", source, re.M))
+        assert imported <= {"", "base"}, (name, imported)

@@ -24,8 +24,8 @@ from scanner.kinds import Evidence
 from scanner.kinds.models import ModelEvidence
 from scanner.model import Skip
 from scanner.options import WINDOW_OVERLAP, ScanOptions
-from scanner.pipeline import WINDOW_CONTEXT
 from scanner.targets.directory import DirectoryTarget
+from scanner.windows import WINDOW_CONTEXT
 from tests.conftest import write
 from tests.gobuildinfo import go_binary
 
@@ -40,7 +40,7 @@ class Recording:
         self.inner = inner
         self.name = inner.name
         self.description = inner.description
-        self.windowed = True
+        self.reading = inner.reading
         self.seen: list[Evidence | Skip] = []
 
     def wants(self, view: FileView) -> bool:

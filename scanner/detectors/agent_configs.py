@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from scanner.detectors.base import FileView
+from scanner.detectors.base import FileView, Reading
 from scanner.detectors.config_formats import ConfigItem, ParseFailure, parse_json, parse_toml, parse_yaml
 from scanner.detectors.mcp_shapes import GENERIC_CONTAINERS, norm, read_server, server_records
 from scanner.kinds import Evidence
@@ -30,6 +30,7 @@ _NOT_HERE = (Context.PACKAGE, Context.BINARY, Context.TEST, Context.DOCS)
 class AgentConfigDetector:
     name = "agent_configs"
     description = "MCP server lists of agent tools, catalogued or read by their shape in any home or /etc config"
+    reading = Reading.WHOLE
 
     def wants(self, view: FileView) -> bool:
         if view.entry.size > _MAX_BYTES:

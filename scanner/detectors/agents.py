@@ -21,7 +21,7 @@ from email.parser import BytesHeaderParser
 from scanner.catalog.schema import AgentProduct
 from scanner.detectors.agent_settings import read_settings
 from scanner.detectors.agent_ships import shipped
-from scanner.detectors.base import FileView
+from scanner.detectors.base import FileView, Reading
 from scanner.kinds import Evidence
 from scanner.kinds.agents import AgentFileEvidence, AgentPackageEvidence
 from scanner.kinds.models import ModelEvidence
@@ -72,7 +72,7 @@ class AgentDetector:
     name = "agents"
     description = "Agent products: installed packages, platform binaries, shipped model lists, users' settings"
     # A product's model list can sit 300 MB into its executable: later windows of the file give their ids too.
-    windowed = True
+    reading = Reading.WINDOWS
 
     def wants(self, view: FileView) -> bool:
         cat = view.catalog

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from enum import Enum
 from functools import cached_property
 from typing import Protocol
 
@@ -47,6 +48,25 @@ class Window:
         return self.owned_from <= start < self.owned_to
 
 
+class Reading(Enum):
+    """How a detector reads a file larger than --max-file-size (what the pipeline asks of it, by value)."""
+
+    WHOLE = "whole"  # parses from the head, up to --max-file-size (most detectors)
+    WINDOWS = "windows"  # parses from the head and is run again on every later window, which it respects
+    MATCH_ONLY = "match"  # only matches patterns: any window will do, the head too; also runs on `Derived` bytes
+    POSITIONAL = "positional"  # reads what it needs in place (`Window.read`): the head may be one window
+
+
+@dataclass(frozen=True)
+class Derived:
+    """Bytes a detector decoded from its file (inflated gzip, a binary's UTF-16 strings), handed back to the
+    pipeline: every `MATCH_ONLY` detector matches them as the file's own, in `context`, where they were yielded."""
+
+    data: bytes
+    context: Context
+    cut_label: str | None  # what a cap's cut of their matches is recorded as (None: not recorded)
+
+
 @dataclass
 class FileView:
     entry: FileEntry
@@ -59,8 +79,12 @@ class FileView:
     user_of: Callable[[str], str | None] = field(default=home_of_path, compare=False, repr=False)
     # Set when the view holds one window of a larger file; None when it holds the whole file.
     window: Window | None = None
+    # The context its bytes are read in when not their own (a later window is its file's head's; derived
+    # bytes are their file's).
+    fixed_context: Context | None = field(default=None, repr=False)
     _line_cursor: tuple[int, int] = field(default=(0, 1), repr=False)
     _start_cursor: tuple[int, int] = field(default=(0, 0), repr=False)  # (offset, start of its line)
+    _hits: Hits | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.window is not None:
@@ -80,21 +104,31 @@ class FileView:
 
     @cached_property
     def context(self) -> Context:
+        if self.fixed_context is not None:
+            return self.fixed_context
         if self.catalog.native_install(self.entry.path) is not None:
             # An agent product's own executable outside any package dir (a native installer's): what it ships,
             # like the same binary inside node_modules, not what the machine is wired to.
             return Context.PACKAGE
         return classify(self.entry.path, self.data[:8192])
 
-    @cached_property
+    @property
     def hits(self) -> Hits:
-        hits = self.catalog.matcher.scan(self.data)
-        window = self.window
-        if window is None:
-            return hits
-        owned = Hits(h for h in hits if window.owns(h.start))
-        owned.cut = hits.cut
-        return owned
+        """The catalog's matches in the bytes it owns (matched once, on first use)."""
+        if self._hits is None:
+            hits = self.catalog.matcher.scan(self.data)
+            window = self.window
+            if window is not None:
+                owned = Hits(h for h in hits if window.owns(h.start))
+                owned.cut = hits.cut
+                hits = owned
+            self._hits = hits
+        return self._hits
+
+    @property
+    def cut_matches(self) -> int:
+        """Matches the matcher left out past its bound; 0 when nothing matched the view."""
+        return self._hits.cut if self._hits is not None else 0
 
     @cached_property
     def text(self) -> str:
@@ -250,11 +284,13 @@ _COMMENTABLE = frozenset({Context.CONFIG, Context.ENV, Context.SOURCE})
 class Detector(Protocol):
     name: str
     description: str
-    # A detector that only matches patterns sets `windowed = True`: past --max-file-size it is then run
-    # again on each later window of the file (a view with `window` set), which it must respect.
-    # One that reads what it needs of a big file in place (`Window.read`) sets `positional = True`: the
-    # file's head is then one window, not --max-file-size (a 60 MB jar is its zip directory and a few members).
+    # How it reads a big file (see `Reading`): WINDOWS and MATCH_ONLY ones are run again on each later window
+    # of a file past --max-file-size (a view with `window` set), which they must respect; for a file only
+    # MATCH_ONLY and POSITIONAL ones want, its head is one window (a 60 MB jar is its zip directory and a few
+    # members).
+    reading: Reading
 
     def wants(self, view: FileView) -> bool: ...
 
-    def extract(self, view: FileView) -> Iterable[Evidence | Skip]: ...
+    # Evidence, skips, and bytes it decoded for the pattern matchers (`Derived`); never another detector's work.
+    def extract(self, view: FileView) -> Iterable[Evidence | Skip | Derived]: ...

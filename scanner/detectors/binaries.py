@@ -14,23 +14,15 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 
 from scanner.catalog.matcher import PatternKind
-from scanner.detectors.base import FileView
-from scanner.detectors.content import ContentDetector
+from scanner.detectors.base import Derived, FileView, Reading
 from scanner.formats import auditable, gobuild
+from scanner.formats.executables import EXECUTABLE_MAGICS
 from scanner.kinds import Evidence
 from scanner.kinds.clients import ClientEvidence
 from scanner.kinds.sdks import SdkEvidence
 from scanner.model import Context, Skip, SkipReason
 from scanner.textsafe import decode
 
-EXECUTABLE_MAGICS = (
-    b"\x7fELF",
-    b"MZ",
-    b"\xcf\xfa\xed\xfe",
-    b"\xce\xfa\xed\xfe",
-    b"\xfe\xed\xfa\xcf",
-    b"\xca\xfe\xba\xbe",
-)
 _MAX_PATH_HITS = 20_000
 _UTF16 = re.compile(rb"(?:[\x20-\x7e]\x00){6,512}")
 _MAX_UTF16_STRINGS = 50_000
@@ -40,12 +32,12 @@ _MAX_UTF16_BYTES = 4 << 20
 class BinaryDetector:
     name = "binaries"
     description = "Executables: provider client modules, Go build info, cargo-auditable data, registry paths"
-    windowed = True
+    reading = Reading.WINDOWS
 
     def wants(self, view: FileView) -> bool:
         return view.data.startswith(EXECUTABLE_MAGICS)
 
-    def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
+    def extract(self, view: FileView) -> Iterator[Evidence | Skip | Derived]:
         yield from self._code_paths(view)
         yield from self._go(view)
         if view.window is None or view.window.offset == 0:
@@ -121,7 +113,7 @@ class BinaryDetector:
         for name, version in found:
             yield from _sdk(view, "cargo", name, version)
 
-    def _utf16(self, view: FileView) -> Iterator[Evidence | Skip]:
+    def _utf16(self, view: FileView) -> Iterator[Evidence | Skip | Derived]:
         # PE files keep their strings in UTF-16; in ELF and Mach-O they are rare and the pass costs
         # seconds per large shared object (measured on a pip-installed litellm tree).
         if not view.head.startswith(b"MZ"):
@@ -145,9 +137,8 @@ class BinaryDetector:
             total += len(text)
         if not strings:
             return
-        derived = FileView(view.entry, b"\n".join(strings), view.catalog, view.owner_of, view.read_path)
-        derived.__dict__["context"] = Context.BINARY  # the decoded strings are still the binary's
-        yield from ContentDetector().extract(derived)
+        # The decoded strings are still the binary's: matched as its own bytes by the pattern matchers.
+        yield Derived(b"\n".join(strings), Context.BINARY, cut_label=None)
 
 
 def _owned(view: FileView) -> tuple[int, int]:

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from scanner.catalog.matcher import MAX_DISTINCT_PER_PATTERN
-from scanner.detectors.base import FileView
-from scanner.detectors.content import ContentDetector
+from scanner.detectors.base import Derived, FileView, Reading
 from scanner.detectors.contexts import classify
 from scanner.kinds import Evidence
 from scanner.model import Skip, SkipReason
@@ -23,11 +21,12 @@ MAX_INFLATED = 64 << 20
 class CompressedDetector:
     name = "compressed"
     description = "Catalog patterns (credentials above all) inside gzip-compressed files, inflated bounded"
+    reading = Reading.WHOLE
 
     def wants(self, view: FileView) -> bool:
         return view.data.startswith(GZIP_MAGIC)
 
-    def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
+    def extract(self, view: FileView) -> Iterator[Evidence | Skip | Derived]:
         notes = ReadNotes()
         inflated = bytearray()
         for piece in chunks(view.data, MAX_INFLATED, notes):
@@ -41,11 +40,6 @@ class CompressedDetector:
             return
         data = bytes(inflated)
         del inflated
-        derived = FileView(view.entry, data, view.catalog, view.owner_of, view.read_path)
         plain = view.entry.path[:-3] if view.entry.path.lower().endswith(".gz") else view.entry.path
-        derived.__dict__["context"] = classify(plain, data[:8192])
-        yield from ContentDetector().extract(derived)
-        cut = getattr(derived.__dict__.get("hits"), "cut", 0)
-        if cut:
-            detail = f"gzip content: {cut} match(es) past {MAX_DISTINCT_PER_PATTERN} distinct per pattern not kept"
-            yield Skip(view.path, SkipReason.CAP_REACHED, detail)
+        # The inflated bytes, matched as the file's own (in the context of the name without `.gz`).
+        yield Derived(data, classify(plain, data[:8192]), cut_label="gzip content")

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from scanner.catalog import Catalog
 from scanner.detectors import config_formats as fmt
-from scanner.detectors.base import FileView
+from scanner.detectors.base import FileView, Reading
 from scanner.detectors.config_parse import MAX_CONFIG_BYTES, key_parts, norm_path
 from scanner.detectors.config_parse import norm_key as _norm
 from scanner.detectors.contexts import is_comment_line
@@ -42,6 +42,7 @@ Locate = Callable[[int | None, bool], Location]
 class ConfigDetector:
     name = "config"
     description = "JSON, YAML, TOML, INI, .env and systemd units: model keys, base URLs, secrets, kill switches"
+    reading = Reading.WHOLE
 
     def wants(self, view: FileView) -> bool:
         return view.config is not None

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import Hit, PatternKind
-from scanner.detectors.base import FileView
+from scanner.detectors.base import FileView, Reading
 from scanner.detectors.contexts import is_package_test_file
 from scanner.kinds import Evidence
 from scanner.kinds.credentials import credential_evidence
@@ -48,7 +48,7 @@ _ELF = b"\x7fELF"
 class ContentDetector:
     name = "content"
     description = "Model ids, hosted forms, API hosts and credentials from the catalogs, in any file"
-    windowed = True
+    reading = Reading.MATCH_ONLY
 
     def wants(self, view: FileView) -> bool:
         return True

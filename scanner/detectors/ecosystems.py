@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Iterator
 
-from scanner.detectors.base import FileView
+from scanner.detectors.base import FileView, Reading
 from scanner.formats import jsonsize, ziparchive
 from scanner.formats.positional import PositionalFile
 from scanner.formats.ziparchive import ProblemKind, ZipProblem
@@ -31,7 +31,7 @@ _CRATES2_KEY = re.compile(r"^(?P<name>\S+) (?P<version>\S+) \(")
 class EcosystemDetector:
     name = "ecosystems"
     description = "Installed conda, Maven (jars), RubyGems, NuGet and Cargo packages that are LLM SDKs"
-    positional = True  # a big jar is read in place: its head is one window, its directory read positionally
+    reading = Reading.POSITIONAL  # a big jar is read in place: its head is one window, its directory read positionally
 
     def wants(self, view: FileView) -> bool:
         path, name = view.entry.path, view.name

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from scanner.catalog.matcher import PatternKind
-from scanner.detectors.base import FileView
+from scanner.detectors.base import FileView, Reading
 from scanner.kinds import Evidence
 from scanner.kinds.credentials import credential_evidence
 from scanner.model import Context
@@ -24,6 +24,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 class KeyFileDetector:
     name = "keyfiles"
     description = "Files holding a single prefix-less API key, named or placed like key files"
+    reading = Reading.WHOLE
 
     def wants(self, view: FileView) -> bool:
         if view.entry.size > 4096 or view.context in (Context.PACKAGE, Context.BINARY, Context.DOCS):

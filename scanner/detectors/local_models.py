@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import copy
 import posixpath
 import re
 from collections.abc import Iterator, Sequence
@@ -23,7 +24,7 @@ from functools import lru_cache
 import yaml
 
 from scanner.catalog.local_index import LocalModels
-from scanner.detectors.base import Detector, FileView
+from scanner.detectors.base import Detector, FileView, Reading
 from scanner.formats import digest, gguf, hfcache, modelcard, ollama, onnx, safetensors, torchfile, weights
 from scanner.formats.bounded import FailureKind, FormatFailure, bytes_reader
 from scanner.formats.servercmd import ServedModel
@@ -54,15 +55,19 @@ class LocalModelDetector:
         "Local model weights (GGUF, safetensors, ONNX, PyTorch, pickles), Ollama stores, Hugging Face caches, "
         "model servers"
     )
-    positional = True  # a weight file's header and digest are read in place: its head is one window
-
     # Run again on each later window of a big weight file: its digest is fed from the bytes the windows read anyway,
-    # so a 50 GB file is read once, in windows, with memory flat.
-    windowed = True
+    # so a 50 GB file is read once, in windows, with memory flat. Its header is read in place (`Window.read`).
+    reading = Reading.WINDOWS
 
     def __init__(self, hash_weights: bool = True) -> None:
         self.hash_weights = hash_weights
         self._pending: _Pending | None = None
+
+    def hashing(self, on: bool) -> LocalModelDetector:
+        """This detector with weight files hashed or not."""
+        other = copy.copy(self)
+        other.hash_weights, other._pending = on, None
+        return other
 
     def wants(self, view: FileView) -> bool:
         return self._role(view) is not None
@@ -151,7 +156,7 @@ class _Pending:
 
 def hashing(detectors: Sequence[Detector], on: bool) -> tuple[Detector, ...]:
     """`detectors` with weight files hashed or not (`--no-hash-weights`)."""
-    return tuple(LocalModelDetector(on) if isinstance(d, LocalModelDetector) else d for d in detectors)
+    return tuple(d.hashing(on) if isinstance(d, LocalModelDetector) else d for d in detectors)
 
 
 def _in_store(path: str) -> bool:

@@ -11,7 +11,7 @@ import re
 import sys
 from collections.abc import Iterator
 
-from scanner.detectors.base import FileView
+from scanner.detectors.base import FileView, Reading
 from scanner.formats import jsonsize
 from scanner.kinds import Evidence
 from scanner.kinds.sdks import SdkEvidence
@@ -35,6 +35,7 @@ _MAX_LOCKFILE = 32 << 20
 class LockfileDetector:
     name = "lockfiles"
     description = "Pinned SDK versions in package-lock, pnpm-lock, poetry/uv/Cargo locks, go.mod/go.sum, Gemfile.lock"
+    reading = Reading.WHOLE
 
     def wants(self, view: FileView) -> bool:
         if view.context in (Context.PACKAGE, Context.BINARY):

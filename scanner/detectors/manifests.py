@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from scanner.detectors.base import FileView
+from scanner.detectors.base import FileView, Reading
 from scanner.kinds import Evidence
 from scanner.kinds.sdks import SdkEvidence
 from scanner.model import Context, Skip, SkipReason
@@ -30,6 +30,7 @@ _MAX_MANIFEST = 4 << 20
 class ManifestDetector:
     name = "manifests"
     description = "Declared (not installed) SDK dependencies in requirements*.txt, pyproject.toml, package.json"
+    reading = Reading.WHOLE
 
     def wants(self, view: FileView) -> bool:
         if view.context in (Context.PACKAGE, Context.BINARY):

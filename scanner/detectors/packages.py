@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterator
 from email.parser import BytesHeaderParser
 
-from scanner.detectors.base import FileView
+from scanner.detectors.base import FileView, Reading
 from scanner.formats import jsonsize
 from scanner.kinds import Evidence
 from scanner.kinds.sdks import SdkEvidence
@@ -29,6 +29,7 @@ def _parent(path: str, levels: int = 1) -> str:
 class InstalledPackageDetector:
     name = "packages"
     description = "Installed Python (dist-info, egg-info) and npm (node_modules) packages that are LLM SDKs"
+    reading = Reading.WHOLE
 
     def wants(self, view: FileView) -> bool:
         path = view.entry.path

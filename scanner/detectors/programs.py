@@ -18,7 +18,7 @@ from email.parser import BytesHeaderParser
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternKind
 from scanner.detectors.agents import npm_package_of
-from scanner.detectors.base import FileView
+from scanner.detectors.base import FileView, Reading
 from scanner.kinds import Evidence
 from scanner.kinds.agents import ProgramEvidence, ProgramHostsEvidence
 from scanner.model import Context
@@ -89,6 +89,7 @@ def _known(catalog: Catalog, ecosystem: str, name: str) -> bool:
 class ProgramDetector:
     name = "programs"
     description = "Installed programs with a command that call models: agent products no catalog knows"
+    reading = Reading.WHOLE
 
     def wants(self, view: FileView) -> bool:
         path = view.entry.path

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from scanner.detectors.base import FileView
+from scanner.detectors.base import FileView, Reading
 from scanner.kinds import Evidence
 from scanner.kinds.endpoints import EndpointEvidence
 from scanner.kinds.models import ModelEvidence
@@ -22,6 +22,7 @@ _NOT_SESSIONS = frozenset({Context.PACKAGE})
 class SessionDetector:
     name = "sessions"
     description = "agent session logs: which provider served each session, reasoning visibility, model labels"
+    reading = Reading.WHOLE
 
     def wants(self, view: FileView) -> bool:
         if view.context in _NOT_SESSIONS:

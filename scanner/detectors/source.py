@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 
 from scanner.catalog.matcher import Hit, PatternKind
-from scanner.detectors.base import FileView
+from scanner.detectors.base import FileView, Reading
 from scanner.kinds import Evidence
 from scanner.kinds.clients import ClientEvidence
 from scanner.kinds.endpoints import EndpointEvidence
@@ -30,6 +30,7 @@ _HOST = re.compile(r"^https?://([^/:?#\s]+)", re.IGNORECASE)
 class SourceDetector:
     name = "source"
     description = "SDK imports, client constructions and calls in source, with the models and base URLs they get"
+    reading = Reading.WHOLE
 
     def wants(self, view: FileView) -> bool:
         return view.context is Context.SOURCE

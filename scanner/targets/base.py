@@ -52,6 +52,10 @@ class DecompressionLimit(ReadFailure):
 
 class Target(Protocol):
     info: TargetInfo
+    @property
+    def shareable(self) -> bool:
+        """Whether forked workers may read through it: positional reads only, no state a fork could tear."""
+        ...
 
     def walk(self) -> Iterator[FileEntry | Skip]:
         """Every regular file to scan, and a `Skip` for everything passed over, in a stable order."""

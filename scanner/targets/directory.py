@@ -109,7 +109,7 @@ class DirectoryTarget:
     @property
     def shareable(self) -> bool:
         """Whether forked scan workers may read through this target (its backend keeps no shared positions)."""
-        return bool(getattr(self.fs, "shareable", False))
+        return self.fs.shareable
 
     # --- paths ------------------------------------------------------------------------------------
 

@@ -25,6 +25,9 @@ _FILE_FLAGS = os.O_RDONLY | os.O_NONBLOCK | _O_NOFOLLOW | _O_CLOEXEC
 
 
 class Filesystem(Protocol):
+    # Forked scan workers may read through it: every call relative to a descriptor, reads positional.
+    shareable: bool
+
     def open_root(self) -> Handle:
         """The root directory of the target."""
         ...

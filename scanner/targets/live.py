@@ -90,6 +90,10 @@ class Unwalked:
         self.inner = inner
         self.info = inner.info
 
+    @property
+    def shareable(self) -> bool:
+        return False  # never walked: nothing to share
+
     def walk(self) -> Iterator[FileEntry | Skip]:
         return iter(())
 
