@@ -107,6 +107,11 @@ def report(inventory: Inventory, fmt: str, destination: Path | None, g: Gating, 
     gate(visible, ignored, g.threshold)
 
 
+NoHashWeights = Annotated[bool, typer.Option(
+    "--no-hash-weights", help="Read weight files' headers only: no SHA-256 of the whole file (store digests are then "
+    "left unchecked)")]
+
+
 def scan_command(
     ctx: typer.Context,
     path: Annotated[
@@ -149,10 +154,7 @@ def scan_command(
     ignore_file: IgnoreFile = None,
     ignore: Ignore = None,
     config: Config = None,
-    no_hash_weights: Annotated[
-        bool, typer.Option("--no-hash-weights", help="Read weight files' headers only: no SHA-256 of the whole file "
-                           "(store digests are then left unchecked)"),
-    ] = False,
+    no_hash: NoHashWeights = False,
 ) -> None:
     """Scan an agent VM (a directory as its root, a container image, or a disk image) and report the models,
     providers, SDKs, endpoints, credentials (redacted) and kill switches it is wired to. Disk images need the
@@ -165,8 +167,7 @@ def scan_command(
     destination = None if output is None or str(output) == "-" else output
     refuse_inside(destination, [path])
     size = parse_size(max_file_size)
-    options = ScanOptions(size, include_pseudo, one_file_system, jobs=parse_jobs(jobs),
-                          hash_weights=not no_hash_weights)
+    options = ScanOptions(size, include_pseudo, one_file_system, jobs=parse_jobs(jobs), hash_weights=not no_hash)
     walk = walk_options(options, exclude, skip_dirs)
     cat = load_catalog(list(catalog or []))
     inventory = run_scan(path, cat, options, quiet, as_kind, platform, allow_backing_files, walk)
