@@ -42,7 +42,8 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_weights.py
 
 # Not part of `test`: builds real-part corpora from the registries (network, ~6 GB under .eval/), then
-# scans and scores them against their truth files (eval/README.md). EVAL_ARGS="--only dev-machine" etc.
+# scans and scores them against their truth files (eval/README.md). EVAL_ARGS="--only dev-machine" etc.;
+# EVAL_ARGS="--golden-save DIR" keeps the JSON outputs, "--golden DIR" checks them byte for byte (stats apart).
 eval: $(STAMP)
 	$(BIN)/python eval/run_eval.py $(EVAL_ARGS)
 

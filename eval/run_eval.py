@@ -2,6 +2,10 @@
 every output format, score the JSON against the truth, score `modelcensus diff` old -> new, print a summary.
 
     python eval/run_eval.py [--only CORPUS ...] [--reuse] [--out DIR] [--formats FMT ...]
+                            [--golden-save DIR | --golden DIR]
+
+With --golden-save the JSON inventories and diffs are kept (less `stats`); with --golden they are compared byte
+for byte with those kept, and a difference exits 1 (eval/golden.py).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import common as c
+import golden
 import score
 import score_lived_in
 import score_local_models
@@ -160,6 +165,8 @@ def main() -> int:
                     help="where scan outputs go (default: the cache); one directory per corpus")
     ap.add_argument("--formats", nargs="*", choices=list(FORMATS), default=list(FORMATS),
                     help="formats to scan in (default: all six; the leak check covers only these)")
+    ap.add_argument("--golden-save", type=Path, metavar="DIR", help="keep the JSON outputs (less stats) in DIR")
+    ap.add_argument("--golden", type=Path, metavar="DIR", help="compare the JSON outputs with those kept in DIR")
     a = ap.parse_args()
     corpora = a.only or CORPORA
     score.SHOW = a.show
@@ -181,11 +188,22 @@ def main() -> int:
             s.print()
             rows.append((corpus, s.name.strip() if not s.notes or s.n_truth or s.n_reported else s.notes[0],
                          s.recall, s.precision))
+    outputs = dict(inventories)
     for old_name, new_name in PAIRS:
         if {old_name, new_name} <= set(inventories):
             rows += score_pair(old_name, new_name, inventories, a.out)
+            outputs[f"diff-{old_name}-{new_name}"] = diff_path(a.out, new_name)
     score.print_table(rows)
+    outputs = {name: path for name, path in outputs.items() if path.exists()}
+    if a.golden_save:
+        golden.save(outputs, a.golden_save)
+    if a.golden:
+        return 1 if golden.check(outputs, a.golden) else 0
     return 0
+
+
+def diff_path(out: Path, new_name: str) -> Path:
+    return out / ("diff.json" if new_name == "dev-machine" else f"diff-{new_name}.json")
 
 
 def pair_truth(old_name: str, new_name: str) -> dict[str, Any]:
@@ -203,7 +221,7 @@ def pair_truth(old_name: str, new_name: str) -> dict[str, Any]:
 def score_pair(old_name: str, new_name: str, inventories: dict[str, Path],
                out: Path) -> list[tuple[str, str, float | None, float | None]]:
     dt = pair_truth(old_name, new_name)
-    diff_json = out / ("diff.json" if new_name == "dev-machine" else f"diff-{new_name}.json")
+    diff_json = diff_path(out, new_name)
     proc = subprocess.run([str(MODELCENSUS), "diff", str(inventories[old_name]), str(inventories[new_name]),
                            "-f", "json", "-o", str(diff_json)], capture_output=True, text=True)
     if proc.returncode not in (0, 1) or not diff_json.exists():

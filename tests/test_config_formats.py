@@ -1,4 +1,4 @@
-"""Unit tests of scanner.detectors.config_formats on real-format text, plus property tests."""
+"""Unit tests of scanner.formats.config on real-format text, plus property tests."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scanner.detectors import config_formats as fmt
-from scanner.detectors.config_formats import ConfigItem, ParseFailure
+from scanner.formats import config as fmt
+from scanner.formats.config import ConfigItem, ParseFailure
 from tests.conftest import examples
 
 

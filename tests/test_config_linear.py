@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scanner.detectors import config_formats as fmt
+from scanner.formats import config as fmt
 from tests.conftest import ScanFn, entry, write
 
 Parser = Callable[[str], list[fmt.ConfigItem]]

@@ -31,7 +31,7 @@ from tests.conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 _HELPERS = {  # shared code of detectors, not detectors
-    "base", "contexts", "config_formats", "config_parse", "mcp_shapes", "providers", "agent_settings", "agent_ships",
+    "base", "contexts", "config_parse", "mcp_shapes", "providers", "agent_settings", "agent_ships",
     "vscdb",
 }
 
@@ -245,3 +245,13 @@ def test_no_detector_constructs_another_or_reaches_into_a_cache() -> None:
         # The pipeline knows the detector contract and the registry, never a detector by module or name.
         imported = set(re.findall(r"^from scanner\.detectors(?:\.(\w+))? import", source, re.M))
         assert imported <= {"", "base"}, (name, imported)
+
+
+def test_the_readme_shows_the_layout_rules_and_every_extension_point() -> None:
+    development = README.split("## Development", 1)[1]
+    for named in ("kinds/", "KINDS", "api.py", "joins.py", "Reading", "Derived", "redact_all", "scripts/sizes.py"):
+        assert named in development, f"README's Development section does not name {named}"
+    for point in ("A kind of fact", "A detector", "A file format", "A cross-kind join", "A finding rule",
+                  "A report format", "A vendor or catalog entry", "A session adapter", "A target backend",
+                  "A fleet table", "The library"):
+        assert f"**{point}.**" in development, f"README shows no worked example of: {point}"

@@ -15,9 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from scanner.catalog import Catalog
+from scanner.catalog.matcher import PatternKind
+from scanner.catalog.packed_ids import packed_tables
 from scanner.detectors.agents import AgentDetector
 from scanner.detectors.base import FileView
-from scanner.detectors.content import packed_tables
 from scanner.kinds.agents import AgentFileEvidence
 from scanner.model import FileMeta
 from scanner.targets.base import FileEntry
@@ -141,7 +142,8 @@ def test_shipped_ids_are_whole_quoted_literals(catalog: Catalog, pieces: list[by
                     lambda p, n: None)  # fmt: skip
     for ev in AgentDetector().extract(view):
         if isinstance(ev, AgentFileEvidence) and ev.role == "ships":
-            tables = packed_tables(view)
+            starts = [h.start for h in view.hits if h.kind in (PatternKind.MODEL, PatternKind.HOSTED)]
+            tables = packed_tables(view.catalog, view.data, starts)
             for name in ev.models:
                 text = name.encode()
                 # quoted; or a string of the binary's string table; or a packed table's

@@ -15,6 +15,7 @@ from scanner.catalog.schema import (
     CatalogError,
     CatalogFile,
     Examples,
+    Family,
     parse_catalog,
 )
 from scanner.vocab import PSEUDO_VENDORS
@@ -83,6 +84,18 @@ def searchable_patterns(cat: CatalogFile) -> list[tuple[str, str]]:
     return out
 
 
+def _family_lengths(origin: str, f: Family) -> list[str]:
+    """A family's pattern bounds its ids' length (or states one), and no example is longer."""
+    problems = []
+    if f.max_length is None and longest(f.pattern) is None:
+        problems.append(f"{origin}: family {f.id}: the pattern bounds no id length: state max_length")
+    return problems + [
+        f"{origin}: family {f.id}: example {s!r} is longer than the family's longest id ({f.longest})"
+        for s in f.examples.match
+        if len(s) > f.longest
+    ]
+
+
 def check_examples(cat: CatalogFile) -> list[str]:
     """Every way the catalog's patterns disagree with their own examples; empty when all is well."""
     problems: list[str] = []
@@ -105,13 +118,7 @@ def check_examples(cat: CatalogFile) -> list[str]:
 
     for f in cat.families:
         check(f"family {f.id}", f.pattern, f.examples)
-        if f.max_length is None and longest(f.pattern) is None:
-            problems.append(f"{cat.origin}: family {f.id}: the pattern bounds no id length: state max_length")
-        problems += [
-            f"{cat.origin}: family {f.id}: example {s!r} is longer than the family's longest id ({f.longest})"
-            for s in f.examples.match
-            if len(s) > f.longest
-        ]
+        problems += _family_lengths(cat.origin, f)
     for h in cat.hosted_forms:
         check(f"hosted form {h.route} {h.form}", h.form, h.examples, whole=True)
         if h.find:

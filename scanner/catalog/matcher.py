@@ -50,7 +50,7 @@ class Rule:
 
 
 @dataclass(frozen=True)
-class Hit:
+class PatternHit:
     kind: PatternKind
     index: int
     start: int
@@ -62,7 +62,7 @@ class MatchTimeout(Exception):
     pass
 
 
-class Hits(list[Hit]):
+class Hits(list[PatternHit]):
     """Hits of one scan; `cut` counts the matches of distinct texts left out past MAX_DISTINCT_PER_PATTERN."""
 
     cut: int = 0
@@ -158,7 +158,7 @@ class Matcher:
                 if m is None or m.end() == start:
                     continue
                 covered = m.end()
-                hits.append(Hit(rule.kind, rule.index, start, m.end(), m.group()))
+                hits.append(PatternHit(rule.kind, rule.index, start, m.end(), m.group()))
             if len(starts) >= MAX_HITS_PER_PATTERN:
                 hits.cut += _search_on(data, rule, confirm, max(covered, starts[-1] + 1), hits)
         hits.sort(key=lambda h: (h.start, h.end, h.kind.value, h.index))
@@ -178,5 +178,5 @@ def _search_on(data: bytes, rule: Rule, confirm: re.Pattern[bytes], pos: int, hi
             continue
         seen[text] += 1
         if seen[text] <= MAX_REPEATS_KEPT:
-            hits.append(Hit(rule.kind, rule.index, m.start(), m.end(), text))
+            hits.append(PatternHit(rule.kind, rule.index, m.start(), m.end(), text))
     return cut

@@ -58,28 +58,37 @@ target, config, catalog or file, 130 interrupted (Ctrl-C).
 """
 
 
+# The options only `diff` has.
+Sides = Annotated[
+    list[Path],
+    typer.Argument(
+        help="OLD NEW: each an inventory JSON file (scan -f json), a directory or an image to scan first; "
+        "with --baseline, only NEW",
+        metavar="OLD NEW",
+        show_default=False,
+    ),
+]
+Baseline = Annotated[
+    Path | None,
+    typer.Option("--baseline", help="An inventory JSON to compare against: fail only on what is new since it",
+                 metavar="FILE", show_default=False),
+]
+DiffFailOn = Annotated[
+    str | None, typer.Option("--fail-on", help=f"Exit 1 when a change shown is at or above this severity "
+                             f"({CHOICES}) [with --baseline: low]", metavar="SEVERITY", show_default=False)
+]
+Mentions = Annotated[
+    bool, typer.Option("--mentions", help="Also compare model ids only mentioned in sessions' conversations")
+]
+
+
 def diff_command(
     ctx: typer.Context,
-    sides: Annotated[
-        list[Path],
-        typer.Argument(
-            help="OLD NEW: each an inventory JSON file (scan -f json), a directory or an image to scan first; "
-            "with --baseline, only NEW",
-            metavar="OLD NEW",
-            show_default=False,
-        ),
-    ],
-    baseline: Annotated[
-        Path | None,
-        typer.Option("--baseline", help="An inventory JSON to compare against: fail only on what is new since it",
-                     metavar="FILE", show_default=False),
-    ] = None,
+    sides: Sides,
+    baseline: Baseline = None,
     format: Annotated[str, format_option(DIFF_RENDERERS)] = "table",
     output: Output = None,
-    fail_on: Annotated[
-        str | None, typer.Option("--fail-on", help=f"Exit 1 when a change shown is at or above this severity "
-                                 f"({CHOICES}) [with --baseline: low]", metavar="SEVERITY", show_default=False)
-    ] = None,
+    fail_on: DiffFailOn = None,
     severity: Severity = None,
     ignore_file: IgnoreFile = None,
     ignore: Ignore = None,
@@ -91,9 +100,7 @@ def diff_command(
     jobs: Jobs = None,
     quiet: Quiet = False,
     wide: Wide = False,
-    mentions: Annotated[
-        bool, typer.Option("--mentions", help="Also compare model ids only mentioned in sessions' conversations")
-    ] = False,
+    mentions: Mentions = False,
     config: Config = None,
 ) -> None:
     """Compare two inventories (or trees and images, scanned first) by stable identity: models, SDKs, endpoints,

@@ -72,13 +72,16 @@ def _stored_targets(store: Path) -> list[Path]:
         return []
 
 
-@app.command("scan", cls=CleanHelp, epilog="""
+_SCAN_EPILOG = """
 modelcensus fleet scan fleet.csv --store fleet.duckdb
 modelcensus fleet scan --glob '/images/*.qcow2' --workers 4 --timeout 900
 modelcensus fleet scan fleet.toml --scheduler tcp://scheduler:8786 --no-fail-on-error
 Exit status: 0 every target scanned, 1 a target failed (unless --no-fail-on-error), 2 bad usage, manifest,
 scheduler or store, 130 interrupted (Ctrl-C).
-""")
+"""
+
+
+@app.command("scan", cls=CleanHelp, epilog=_SCAN_EPILOG)
 def scan_command(
     manifest: Annotated[
         Path | None,

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 
 from scanner.catalog.schema import AgentAlias, AgentProduct, AgentSettingsFile
 from scanner.detectors.base import FileView
-from scanner.detectors.config_formats import ConfigItem, ParseFailure, parse_env, parse_json, parse_toml, parse_yaml
 from scanner.detectors.mcp_shapes import norm, read_server, server_records
 from scanner.detectors.vscdb import parse_vscdb
+from scanner.formats.config import ConfigItem, ParseFailure, parse_env, parse_json, parse_toml, parse_yaml
 from scanner.kinds import Evidence
 from scanner.kinds.agents import AgentConfigEvidence
 from scanner.kinds.credentials import CredentialEvidence, credential_evidence

@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 
 from scanner.catalog.matcher import PatternKind
+from scanner.catalog.packed_ids import packed_tables
 from scanner.catalog.schema import AgentProduct
 from scanner.detectors.agent_settings import Keys
 from scanner.detectors.base import FileView
-from scanner.detectors.config_formats import ParseFailure, parse_json, parse_yaml
-from scanner.detectors.content import in_sentence, packed_tables
+from scanner.formats.config import ParseFailure, parse_json, parse_yaml
+from scanner.formats.literals import in_sentence
 from scanner.textsafe import decode
 from scanner.vocab import CatalogStatus
 
@@ -100,7 +101,8 @@ def _literal_ids(view: FileView) -> tuple[str, ...]:
             continue  # `serves V4 flash as \`deepseek-flash\` (the`: a comment's word, not a model list's
         ids[name] = None
     if binary:
-        for name in packed_tables(view)[: max(0, _MAX_SHIPS - len(ids))]:
+        starts = [h.start for h in view.hits if h.kind in (PatternKind.MODEL, PatternKind.HOSTED)]
+        for name in packed_tables(view.catalog, view.data, starts)[: max(0, _MAX_SHIPS - len(ids))]:
             ids[name] = None
     return tuple(sorted(ids))
 

@@ -1,6 +1,6 @@
 """Structured configs: models by key (in-house ones too), base URLs, credentials, kill switches.
 
-Formats are parsed by `config_formats`; this module decides what the flattened items mean, using the
+Formats are parsed by `scanner/formats/config/`; this module decides what the flattened items mean, using the
 key names the catalogs list (`[config_keys]`), the env vars they know, and their kill-switch spellings.
 """
 
@@ -13,12 +13,12 @@ from collections.abc import Callable, Iterator, Sequence
 from urllib.parse import urlsplit
 
 from scanner.catalog import Catalog
-from scanner.detectors import config_formats as fmt
 from scanner.detectors.base import FileView, Reading
 from scanner.detectors.config_parse import MAX_CONFIG_BYTES, key_parts, norm_path
 from scanner.detectors.config_parse import norm_key as _norm
 from scanner.detectors.contexts import is_comment_line
 from scanner.detectors.providers import record_aliases, record_routes
+from scanner.formats import config as fmt
 from scanner.kinds import Evidence
 from scanner.kinds.credentials import CredentialEvidence, credential_evidence
 from scanner.kinds.endpoints import EndpointEvidence

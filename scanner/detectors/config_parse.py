@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from scanner.catalog import Catalog
-from scanner.detectors import config_formats as fmt
+from scanner.formats import config as fmt
 from scanner.model import Context, Skip, SkipReason
 from scanner.targets.base import FileEntry
 

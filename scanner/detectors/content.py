@@ -13,9 +13,11 @@ from collections import Counter
 from collections.abc import Iterator
 
 from scanner.catalog import Catalog
-from scanner.catalog.matcher import Hit, PatternKind
+from scanner.catalog.matcher import PatternHit, PatternKind
+from scanner.catalog.packed_ids import named_in_prose, recognised, split_packed
 from scanner.detectors.base import FileView, Reading
 from scanner.detectors.contexts import is_package_test_file
+from scanner.formats.literals import JOINED, in_sentence, marshal_string, run_around, sized, token_around
 from scanner.kinds import Evidence
 from scanner.kinds.credentials import credential_evidence
 from scanner.kinds.endpoints import EndpointEvidence
@@ -26,16 +28,9 @@ from scanner.secrets import fingerprint, safe_url
 from scanner.textsafe import decode
 from scanner.vocab import SwitchState
 
-# Characters a model token can be made of (`us.anthropic.claude-opus-4-7`, `azure/muse-special`).
-_TOKEN = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:@/-")
-_TOKEN_TRIM = "._:/-@"
-_MAX_TOKEN = 160
 _URL_BEFORE = re.compile(rb"https?://[A-Za-z0-9._:@\-]*$")
 _URL_AFTER = re.compile(rb"[^\s\x00-\x1f\x7f\"'<>`\\)\]}]*")
 _NEARBY = 256
-_ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-# Bytes that join a word to what follows: an id right after one of these is the tail of a longer word.
-_JOINED = _ALNUM | frozenset(b"-_")
 # Compiled code and bytecode (and bundles installed as packages): literals may sit back to back there.
 _PACKED = frozenset({Context.BINARY, Context.PACKAGE})
 # Where a setting or a served-by field selects a model: only there is a bare deployment name (`azure/<name>`) one.
@@ -106,28 +101,29 @@ class ContentDetector:
         if too_long:
             yield _too_long(view, too_long)
 
-    def _model(self, view: FileView, hit: Hit, context: Context | None = None) -> Iterator[Evidence]:
+    def _model(self, view: FileView, hit: PatternHit, context: Context | None = None) -> Iterator[Evidence]:
         name = decode(hit.text)
-        token = _token_around(view.data, hit.start, hit.end)
+        token = token_around(view.data, hit.start, hit.end)
         if token != name and view.catalog.is_hosted_form(token):
             name = token
         elif hit.kind is PatternKind.HOSTED and not view.catalog.is_hosted_form(name):
             return
-        elif hit.start > 0 and view.data[hit.start - 1] in _JOINED:
+        elif hit.start > 0 and view.data[hit.start - 1] in JOINED:
             return  # the tail of a longer word (`#when-to-consider-gpt-61-sol`, `prod-gpt-4o`): not this id
-        if in_sentence(view.data, *_run_around(view.data, hit.start, hit.end)) and not _named(view.catalog, name):
+        prose = in_sentence(view.data, *run_around(view.data, hit.start, hit.end))
+        if prose and not named_in_prose(view.catalog, name):
             return
         if name in view.label_words:
             return  # a word of a display name or description (the config detector read the structure)
         if context is Context.CONVERSATION and name in view.session_labels:
             return  # the session's own model, which the session detector places where its records name it
-        if context is Context.CONVERSATION and not _recognised(view.catalog, name):
+        if context is Context.CONVERSATION and not recognised(view.catalog, name):
             return  # a hosted form around no id the catalogs know (`claude-code@latest`, an npm package): no model
         if (context or view.context) not in _SELECTING and view.catalog.identify(name).catalog == CatalogStatus.UNKNOWN:
             return  # `azure/aks`, `azure/devops` in code or docs: a deployment's shape, but nothing selects it
         yield ModelEvidence(name, view.location(view.line_of(hit.start), context, offset=hit.start))
 
-    def _packed(self, view: FileView, hit: Hit, runs: list[int], starts: list[int]) -> Iterator[Evidence]:
+    def _packed(self, view: FileView, hit: PatternHit, runs: list[int], starts: list[int]) -> Iterator[Evidence]:
         """Model ids in compiled code and bytecode, where literals sit back to back.
 
         Rust and Go pack string literals without separators and `.pyc` marshals strings back to back, so
@@ -138,26 +134,26 @@ class ContentDetector:
         (`gpt-6-`, `claude-sonnet-4` of `claude-sonnet-4-5r`).
         """
         catalog, data = view.catalog, view.data
-        exact = _marshal_string(data, hit.start, hit.end) if view.head[2:4] == b"\r\n" else None
-        lo, hi = exact or _sized(data, *_run_around(data, hit.start, hit.end))
+        exact = marshal_string(data, hit.start, hit.end) if view.head[2:4] == b"\r\n" else None
+        lo, hi = exact or sized(data, *run_around(data, hit.start, hit.end))
         if runs[0] <= hit.start and hit.end <= runs[1]:
             return  # hits come in order: this one's run was split already
         runs[:] = [lo, hi]
         prose = in_sentence(data, lo, hi)
         whole = data[lo:hi].rstrip(b"./:@")
-        if _recognised(catalog, decode(whole)):
+        if recognised(catalog, decode(whole)):
             # One id, the whole run: `bedrock/anthropic.claude-…-v1:0` of a model list is that hosted form,
             # not the `anthropic.claude-…` a `find` pattern located inside it.
-            if not prose or _named(catalog, decode(whole)):
+            if not prose or named_in_prose(catalog, decode(whole)):
                 yield ModelEvidence(decode(whole), view.location(view.line_of(lo), offset=lo))
             return
         run = data[lo:hi]
         inside = sorted({s - lo for s in starts[bisect_left(starts, lo) : bisect_left(starts, hi)]})
-        for start, name in _split(catalog, run, inside):
-            if not prose or _named(catalog, name):
+        for start, name in split_packed(catalog, run, inside):
+            if not prose or named_in_prose(catalog, name):
                 yield ModelEvidence(name, view.location(view.line_of(lo + start), offset=lo + start))
 
-    def _host(self, view: FileView, hit: Hit, context: Context | None = None) -> Iterator[Evidence]:
+    def _host(self, view: FileView, hit: PatternHit, context: Context | None = None) -> Iterator[Evidence]:
         host = decode(hit.text).lower()
         url = None
         before = _URL_BEFORE.search(view.data, max(0, hit.start - 300), hit.start)
@@ -167,7 +163,7 @@ class ContentDetector:
             url = safe_url(decode(view.data[before.start() : hit.end] + tail[:300]))
         yield EndpointEvidence(host, url, view.location(view.line_of(hit.start), context, offset=hit.start))
 
-    def _credential(self, view: FileView, hit: Hit, claimed: set[tuple[int, int]]) -> Iterator[Evidence]:
+    def _credential(self, view: FileView, hit: PatternHit, claimed: set[tuple[int, int]]) -> Iterator[Evidence]:
         catalog = view.catalog
         spec = catalog.credentials[hit.index]
         found = _secret_of(catalog, hit)
@@ -195,7 +191,7 @@ def _too_long(view: FileView, runs: Counter[str]) -> Skip:
     return Skip(view.path, SkipReason.CAP_REACHED, detail)
 
 
-def _secret_of(catalog: Catalog, hit: Hit) -> tuple[str, int] | None:
+def _secret_of(catalog: Catalog, hit: PatternHit) -> tuple[str, int] | None:
     """A credential hit's secret and its offset, or None for a placeholder. A format known by the key that
     names it (`aws_secret_access_key = …`) holds the secret in its `secret` group; the rest is context."""
     spec = catalog.credentials[hit.index]
@@ -214,7 +210,7 @@ def _secret_of(catalog: Catalog, hit: Hit) -> tuple[str, int] | None:
 _PAIR_REACH = 1024
 
 
-def _pair(view: FileView, hit: Hit, at: int, types: tuple[str, ...]) -> str | None:
+def _pair(view: FileView, hit: PatternHit, at: int, types: tuple[str, ...]) -> str | None:
     """sha256 of the id that goes with a secret (a format of `types`, the catalog's `pairs_with`): the nearest
     one in the same INI section or block (no `[section]` line between them), within _PAIR_REACH bytes."""
     catalog, data, hits = view.catalog, view.data, view.hits
@@ -239,172 +235,3 @@ def _pair(view: FileView, hit: Hit, at: int, types: tuple[str, ...]) -> str | No
 
 
 _SECTION = re.compile(rb"\n[ \t]*\[[^\]\n]{1,200}\][ \t]*\r?\n")
-
-
-# marshal's short string types (ascii, ascii interned, and both with FLAG_REF): a type byte, a length byte,
-# then exactly that many bytes. A .pyc holds its strings this way, back to back.
-_MARSHAL_SHORT = frozenset({0x7A, 0x5A, 0xFA, 0xDA})
-
-
-# Running text around a token: a word and a blank before it (an opening bracket or quote may follow), and after
-# it, past closing punctuation, a blank and a word. `(e.g. anthropic.claude-sonnet-4-5-v1:0) or an`, `not
-# \`claude-opus-4-6-20251101\`). Guessing`, `(for example, `gemini-3-preview`). Defaults`.
-_WORD_BEFORE = re.compile(rb"(?:^|[\s(])[A-Za-z][A-Za-z.]+[,;]? [(\[`'\"\\]{0,3}\Z")
-_WORD_AFTER = re.compile(rb"[`'\"\\)\].,;:!?]{0,4} [(\[]?[A-Za-z]{2,}")
-_SENTENCE_REACH = 64
-
-
-def _named(catalog: Catalog, name: str) -> bool:
-    """Whether a sentence names this model: only by an id the catalogs list (`Removed support for
-    claude-3-opus-20240229` in a changelog). A family-grammar match or a cloud's spelling of an id in a sentence
-    (`(e.g. anthropic.claude-sonnet-4-5-v1:0)`, `not claude-opus-4-6-20251101`) is an example, not a model."""
-    ident = catalog.identify(name)
-    return ident.catalog == CatalogStatus.KNOWN and ident.served_via is None
-
-
-def in_sentence(data: bytes, lo: int, hi: int) -> bool:
-    """Whether the token data[lo:hi] is a word of a sentence (a message, help text, a docs example), which
-    names a model in passing: a family grammar matched inside a sentence is not an id (issue 16 section 2).
-    A whole quoted literal (`case "gpt-4o": return`) is code, never prose."""
-    if 0 < lo and hi < len(data) and data[lo - 1] == data[hi] and data[hi] in b"\"'":
-        return False
-    return bool(_WORD_BEFORE.search(data, max(0, lo - _SENTENCE_REACH), lo)) and bool(_WORD_AFTER.match(data, hi))
-
-
-def _marshal_string(data: bytes, start: int, end: int) -> tuple[int, int] | None:
-    """The bounds of the marshalled short string a hit starts in (a .pyc): a hit may run past its end."""
-    for p in range(start, max(1, start - _MAX_TOKEN) - 1, -1):
-        if p >= 2 and data[p - 2] in _MARSHAL_SHORT and p + data[p - 1] > start:
-            return p, p + data[p - 1]
-        if p < start and data[p] not in _TOKEN:
-            return None
-    return None
-
-
-_TABLE = 3
-
-
-def packed_tables(view: FileView) -> list[str]:
-    """The ids of a compiled binary's packed literal tables: runs of at least three recognised ids back to back
-    (Rust's `openai.gpt-5.6-solopenai.gpt-5.6-terraopenai.gpt-6-astra…`). One or two ids alone in a run are no
-    table: machine code and data can spell them by chance."""
-    catalog, data = view.catalog, view.data
-    starts = [h.start for h in view.hits if h.kind in (PatternKind.MODEL, PatternKind.HOSTED)]
-    out: dict[str, None] = {}
-    done = -1
-    for start in starts:
-        if start < done:
-            continue
-        lo, hi = _sized(data, *_run_around(data, start, start + 1))
-        done = hi
-        inside = sorted({s - lo for s in starts[bisect_left(starts, lo) : bisect_left(starts, hi)]})
-        ids = _split(catalog, data[lo:hi], inside)
-        if len(ids) >= _TABLE:
-            out.update((name, None) for _, name in ids)
-    return list(out)
-
-
-def _run_around(data: bytes, start: int, end: int) -> tuple[int, int]:
-    """The run of token characters around a hit, at most _MAX_TOKEN each side."""
-    lo = start
-    while lo > 0 and start - lo < _MAX_TOKEN and data[lo - 1] in _TOKEN:
-        lo -= 1
-    hi = end
-    while hi < len(data) and hi - end < _MAX_TOKEN and data[hi] in _TOKEN:
-        hi += 1
-    return lo, hi
-
-
-def _sized(data: bytes, lo: int, hi: int) -> tuple[int, int]:
-    """A run cut to the string it starts when a length header says how long that is: JavaScriptCore's (Bun's)
-    string table lays each string out as [u32 length | 1<<31][u32 hash, last byte 0][bytes], so the byte after
-    `claude-haiku-3-5` can be the next header's `5`, which is not part of the id.
-
-    x86-64 code compares a literal eight bytes at a time with `movabs r64, imm64` (REX.W 48-4F, opcode B8-BF):
-    `48 ba "gpt-5.6-" 31 f6` is the immediate `gpt-5.6-` then `xor esi, esi`, not an id `gpt-5.6-1`. The
-    immediate is the whole string there. (In UTF-8 text an ASCII byte is never followed by B8-BF, a
-    continuation byte, so this never cuts a literal of a string table.)"""
-    if lo >= 8 and data[lo - 5] == 0x80 and data[lo - 1] == 0:
-        length = int.from_bytes(data[lo - 8 : lo - 4], "little") & 0x7FFFFFFF
-        if 0 < length < hi - lo:
-            return lo, lo + length
-    if lo >= 2 and 0x48 <= data[lo - 2] <= 0x4F and 0xB8 <= data[lo - 1] <= 0xBF and hi - lo > _IMM64:
-        return lo, lo + _IMM64
-    return lo, hi
-
-
-_IMM64 = 8
-
-
-def _split(catalog: Catalog, run: bytes, starts: list[int]) -> list[tuple[int, str]]:
-    """The recognised ids a run of packed literals is made of, each with its offset in the run.
-
-    From each candidate start (where the matcher found a hit) the longest prefix the catalogs recognise
-    is taken. It must end at the run's end, at a separator (`/` `:` `@`, or `.` not starting a file
-    extension), or where another id begins; never before `-` or `_` (that is a cut id), and a run ending
-    in `-` is a prefix literal, not an id.
-    An id must begin at a separator or where the one before it ended: never inside a longer word, hyphenated
-    or not (`#when-to-consider-gpt-61-sol`, a URL anchor, holds no id `gpt-61-sol`).
-    """
-    while run and run[-1] in b"./:@":
-        run = run[:-1]
-    starts4 = _starts(catalog)
-
-    def longest(p: int) -> int | None:
-        # An id is at most _MAX_TOKEN long, so the work per run is bounded by its hits times that.
-        for e in range(min(len(run), p + _MAX_TOKEN), p, -1):
-            if run[e - 1] not in _ALNUM:
-                continue
-            if e < len(run):
-                nxt = run[e]
-                if nxt in _ALNUM:
-                    if run[e : e + 4] not in starts4:
-                        continue  # packed: the next literal must begin like an id, a vendor or a route
-                elif nxt not in b"./:@" or (nxt == 0x2E and e + 1 < len(run) and run[e + 1] in _ALNUM):
-                    continue  # `-` or `_` next: a cut id; `.rs`, `.json` next: a file name
-            if _recognised(catalog, decode(run[p:e])):
-                return e
-        return None
-
-    out: list[tuple[int, str]] = []
-    pending = sorted(s for s in starts if s < len(run))
-    ended = -1
-    while pending:
-        p = pending.pop(0)
-        if p < ended or (p > 0 and p != ended and run[p - 1] in _JOINED):
-            continue
-        e = longest(p)
-        if e is None:
-            continue
-        out.append((p, decode(run[p:e])))
-        ended = e
-        if e < len(run) and run[e] in _ALNUM:
-            pending.insert(0, e)  # packed: the next literal starts right here
-    return out
-
-
-def _recognised(catalog: Catalog, text: str) -> bool:
-    """A listed model, a family id or a hosted form of one. A deployment name (`azure/<name>`, free by
-    definition) is a model only where a setting selects it, never in compiled code (`azure/app-service`)."""
-    return catalog.identify(text).catalog != CatalogStatus.UNKNOWN
-
-
-_STARTS: dict[int, frozenset[bytes]] = {}
-
-
-def _starts(catalog: Catalog) -> frozenset[bytes]:
-    """The first four bytes an id (or a vendor or route prefix of one) can begin with, per catalog."""
-    known = _STARTS.get(id(catalog))
-    if known is None:
-        models = [m for f in catalog.files for m in f.models]
-        words = [m.id for m in models] + [a for m in models for a in m.aliases]
-        words += list(catalog.vendor_names) + [h.route for h in catalog.hosted_forms]
-        words += [f"{region}.a" for region in ("us", "eu", "jp", "au", "in", "ca")] + ["apac", "glob"]
-        known = frozenset(w.lower().encode()[:4] for w in words if len(w) >= 4 or "." in w)
-        _STARTS[id(catalog)] = known
-    return known
-
-
-def _token_around(data: bytes, start: int, end: int) -> str:
-    lo, hi = _run_around(data, start, end)
-    return decode(data[lo:hi]).strip(_TOKEN_TRIM)

@@ -231,7 +231,7 @@ def _manifest(view: FileView) -> Iterator[Evidence | Skip]:
         return  # a registry manifest of something else (a container image)
     root = view.entry.path.rsplit("/manifests/", 1)[0]
 
-    def blob(layer: ollama.Layer | None, limit: int = MAX_SIDE_FILE) -> bytes | None:
+    def blob(layer: ollama.OllamaLayer | None, limit: int = MAX_SIDE_FILE) -> bytes | None:
         return view.read_path(f"{root}/blobs/sha256-{layer.digest}", limit) if layer is not None else None
 
     config_data = blob(parsed.config)

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from scanner.detectors.config_formats import ConfigItem
+from scanner.formats.config import ConfigItem
 from scanner.secrets import safe_url
 
 # Keys whose map or list holds MCP servers (compared case-insensitively, `-` as `_`).

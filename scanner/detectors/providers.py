@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from scanner.catalog import Catalog
-from scanner.detectors.config_formats import ConfigItem
 from scanner.detectors.config_parse import norm_key
+from scanner.formats.config import ConfigItem
 
 _BLOCK_KEYS = frozenset({"providers", "model_providers", "modelproviders", "provider", "llm_providers", "routes"})
 _BASE_KEYS = frozenset({"base_url", "baseurl", "api_base", "apibase", "api_base_url", "openai_api_base"})

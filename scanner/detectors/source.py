@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from scanner.catalog.matcher import Hit, PatternKind
+from scanner.catalog.matcher import PatternHit, PatternKind
 from scanner.detectors.base import FileView, Reading
 from scanner.kinds import Evidence
 from scanner.kinds.clients import ClientEvidence
@@ -51,7 +51,7 @@ class SourceDetector:
                 yield from self._arguments(view, hit, _route(view, clients, hit))
         yield from self._named_models(view, hits, _proxied(view, hits))
 
-    def _named_models(self, view: FileView, hits: list[Hit], proxied: set[str]) -> Iterator[Evidence]:
+    def _named_models(self, view: FileView, hits: list[PatternHit], proxied: set[str]) -> Iterator[Evidence]:
         """A catalogued model named anywhere in the file (a constant, a default, a provider factory's argument)
         takes the route of its vendor's clients built here, else of its vendor's SDK imported here, when that is
         one route: `import anthropic` + `Anthropic()` + `MODEL = "claude-sonnet-5"` is the vendor's own API.
@@ -81,7 +81,7 @@ class SourceDetector:
                 location = view.location(view.line_of(hit.start), Context.SOURCE, offset=hit.start)
                 yield ModelEvidence(name, location, served_via=next(iter(routes)))
 
-    def _arguments(self, view: FileView, hit: Hit, route: Hit | None) -> Iterator[Evidence]:
+    def _arguments(self, view: FileView, hit: PatternHit, route: PatternHit | None) -> Iterator[Evidence]:
         model_keys = view.catalog.keys("model")
         url_keys = view.catalog.keys("base_url")
         end = min(len(view.data), hit.end + _WINDOW)
@@ -98,7 +98,7 @@ class SourceDetector:
                     yield EndpointEvidence(host.group(1).lower(), safe_url(value), location)
 
 
-def _proxied(view: FileView, hits: list[Hit]) -> set[str]:
+def _proxied(view: FileView, hits: list[PatternHit]) -> set[str]:
     """Vendors whose client construction here gets a base URL no catalog knows (a proxy, a gateway): their own
     API is no longer evident. Only the construction's own arguments count, up to the next signature."""
     sigs = view.catalog.source_signatures
@@ -119,7 +119,7 @@ def _proxied(view: FileView, hits: list[Hit]) -> set[str]:
     return out
 
 
-def _route_for(view: FileView, model: str, client: Hit | None) -> str | None:
+def _route_for(view: FileView, model: str, client: PatternHit | None) -> str | None:
     """The client's route, when the model can take it: a model maker's client serves that maker's models only
     (`genai.Client(vertexai=True)` never sends `mistral-large-latest`); a platform's (boto3 Bedrock, OpenRouter)
     serves any vendor's."""
@@ -133,7 +133,7 @@ def _route_for(view: FileView, model: str, client: Hit | None) -> str | None:
     return sig.served_via
 
 
-def _route(view: FileView, clients: list[Hit], hit: Hit) -> Hit | None:
+def _route(view: FileView, clients: list[PatternHit], hit: PatternHit) -> PatternHit | None:
     """The client built nearest before this hit (or the file's only client)."""
     before = [c for c in clients if c.start <= hit.start]
     chosen = before[-1] if before else (clients[0] if clients else None)

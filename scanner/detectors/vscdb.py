@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from scanner.detectors.config_formats import ConfigItem, ParseFailure, parse_json
+from scanner.formats.config import ConfigItem, ParseFailure, parse_json
 from scanner.sessions.sqlite_store import StoreBudgetExceeded, capped, is_table, open_store
 
 _MAX_ROWS = 2_000

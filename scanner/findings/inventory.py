@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from scanner.findings.modelkey import is_alias, keyer
-from scanner.findings.rule import FindingRule, Hit
+from scanner.findings.rule import FindingRule, RuleHit
 from scanner.kinds import Inventory
 from scanner.kinds.models import ModelEntry
 from scanner.model import WIRING_CONTEXTS, CatalogStatus, Context, Location, Severity, location_key
@@ -40,7 +40,7 @@ def _model_locations(entries: list[ModelEntry]) -> tuple[Location, ...]:
     return tuple(sorted(locs, key=location_key))
 
 
-def external_models(inv: Inventory) -> Iterator[Hit]:
+def external_models(inv: Inventory) -> Iterator[RuleHit]:
     """One finding per outside model and route it is wired through, so that one model (or one route) can be
     accepted alone: `external-model-wired:openai:azure:gpt-5.5`."""
     for key, entries in sorted(_by_model(inv).items()):
@@ -49,18 +49,18 @@ def external_models(inv: Inventory) -> Iterator[Hit]:
             if m.vendor:
                 routes[(m.vendor, m.served_via or "unstated route")].append(m)
         for (vendor, via), ms in sorted(routes.items()):
-            yield Hit(f"{vendor}:{via}:{key}", f"{key} ({vendor}) wired via {via}{_spelled(key, ms)}",
+            yield RuleHit(f"{vendor}:{via}:{key}", f"{key} ({vendor}) wired via {via}{_spelled(key, ms)}",
                       _model_locations(ms), more=sum(m.locations_cut for m in ms))
 
 
-def unknown_models(inv: Inventory) -> Iterator[Hit]:
+def unknown_models(inv: Inventory) -> Iterator[RuleHit]:
     names = sorted(m.name for m in inv.models if m.wired and m.catalog == CatalogStatus.UNKNOWN and not m.vendor)
     if names:
         shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
-        yield Hit("", f"{len(names)} model id(s) no catalog knows (in-house?): {shown}")
+        yield RuleHit("", f"{len(names)} model id(s) no catalog knows (in-house?): {shown}")
 
 
-def _lifecycle(inv: Inventory, stage: str) -> Iterator[Hit]:
+def _lifecycle(inv: Inventory, stage: str) -> Iterator[RuleHit]:
     for key, entries in sorted(_by_model(inv).items()):
         staged = [m for m in entries if m.lifecycle == stage]
         if not staged:
@@ -68,44 +68,45 @@ def _lifecycle(inv: Inventory, stage: str) -> Iterator[Hit]:
         retires = next((m.retires for m in staged if m.retires), None)
         verb = "shut down" if stage == "retired" else "shuts down"
         when = f" ({verb} {retires})" if retires else ""
-        yield Hit(key, f"{key} is {stage}{when} but still wired{_spelled(key, staged)}", _model_locations(staged),
+        yield RuleHit(key, f"{key} is {stage}{when} but still wired{_spelled(key, staged)}", _model_locations(staged),
                   more=sum(m.locations_cut for m in staged))
 
 
-def deprecated_models(inv: Inventory) -> Iterator[Hit]:
+def deprecated_models(inv: Inventory) -> Iterator[RuleHit]:
     return _lifecycle(inv, "deprecated")
 
 
-def retired_models(inv: Inventory) -> Iterator[Hit]:
+def retired_models(inv: Inventory) -> Iterator[RuleHit]:
     return _lifecycle(inv, "retired")
 
 
-def credentials(inv: Inventory) -> Iterator[Hit]:
+def credentials(inv: Inventory) -> Iterator[RuleHit]:
     for c in inv.credentials:
         locs = tuple(cl.location for cl in c.locations)
-        yield Hit(c.sha256[:16], f"{c.type} credential present ({c.redacted})", locs, more=c.locations_cut)
+        yield RuleHit(c.sha256[:16], f"{c.type} credential present ({c.redacted})", locs, more=c.locations_cut)
 
 
-def world_readable_credentials(inv: Inventory) -> Iterator[Hit]:
+def world_readable_credentials(inv: Inventory) -> Iterator[RuleHit]:
     for c in inv.credentials:
         loose = tuple(cl.location for cl in c.locations if cl.mode and int(cl.mode, 8) & 0o004)
         if loose:
-            yield Hit(
+            yield RuleHit(
                 c.sha256[:16], f"{c.type} credential ({c.redacted}) is in a world-readable file", loose
             )
 
 
-def disarmed_kill_switches(inv: Inventory) -> Iterator[Hit]:
+def disarmed_kill_switches(inv: Inventory) -> Iterator[RuleHit]:
     for k in inv.kill_switches:
         env = tuple(loc for loc in k.locations if loc.context is Context.ENV)
         if k.state is SwitchState.OFF and env:
-            yield Hit(k.name, f"kill switch {k.name} is disarmed ({k.name}={k.value}) by an environment setting", env)
+            title = f"kill switch {k.name} is disarmed ({k.name}={k.value}) by an environment setting"
+            yield RuleHit(k.name, title, env)
 
 
-def armed_kill_switches(inv: Inventory) -> Iterator[Hit]:
+def armed_kill_switches(inv: Inventory) -> Iterator[RuleHit]:
     for k in inv.kill_switches:
         if k.state is SwitchState.ON:
-            yield Hit(k.name, f"kill switch {k.name} is set ({k.value})", k.locations)
+            yield RuleHit(k.name, f"kill switch {k.name} is set ({k.value})", k.locations)
 
 
 _SWITCH_VERB = {SwitchState.ON: "arms", SwitchState.OFF: "disarms"}
@@ -117,7 +118,7 @@ def _words(name: str) -> tuple[str, ...]:
     return tuple(w.upper() for w in _WORD.findall(name))
 
 
-def kill_switch_overridden(inv: Inventory) -> Iterator[Hit]:
+def kill_switch_overridden(inv: Inventory) -> Iterator[RuleHit]:
     """A kill switch a config file sets and an environment assignment of the same switch sets otherwise: the
     environment override wins (`safety.kill_switch = true` in a TOML file, `SAFETY_KILL_SWITCH=0` in an env
     file or a unit's `Environment=`; an env name may carry a product prefix, `JARVIS_SAFETY_KILL_SWITCH`)."""
@@ -133,7 +134,7 @@ def kill_switch_overridden(inv: Inventory) -> Iterator[Hit]:
             if not words or _words(env.name)[-len(words) :] != words:
                 continue
             done.add((cfg.name, env.name))
-            yield Hit(
+            yield RuleHit(
                 f"{cfg.name}:{env.name}",
                 f"kill switch {cfg.name}: config {_SWITCH_VERB[cfg.state]} it ({cfg.name}={cfg.value} in "
                 f"{cfg_loc.path}); the environment {_SWITCH_VERB[env.state]} it ({env.name}={env.value} in "
@@ -143,22 +144,22 @@ def kill_switch_overridden(inv: Inventory) -> Iterator[Hit]:
             )
 
 
-def vendor_default_overridden(inv: Inventory) -> Iterator[Hit]:
+def vendor_default_overridden(inv: Inventory) -> Iterator[RuleHit]:
     """A vendor SDK's base-URL variable sends its traffic to another host: a reverse proxy in the path."""
     for e in inv.endpoints:
         for vendor, variable in e.overrides:
             locs = _wiring(e.locations) or e.locations
-            yield Hit(f"{vendor}:{e.host}",
+            yield RuleHit(f"{vendor}:{e.host}",
                       f"{variable} sends {vendor} traffic to {e.host} instead of {vendor}'s own API "
                       "(a proxy in the path)", locs)
 
 
-def unlisted_endpoints(inv: Inventory) -> Iterator[Hit]:
+def unlisted_endpoints(inv: Inventory) -> Iterator[RuleHit]:
     for e in inv.endpoints:
         if e.wired and e.vendor is None and e.served_via is None:  # a cloud's or router's host is listed as a route
             locs = _wiring(e.locations)
             if locs:
-                yield Hit(
+                yield RuleHit(
                     e.host,
                     f"traffic may go to {e.host}, a host no catalog lists (proxy or in-house)",
                     locs,
@@ -168,7 +169,7 @@ def unlisted_endpoints(inv: Inventory) -> Iterator[Hit]:
 _CONFIGURING = frozenset({Context.CONFIG, Context.ENV, Context.SESSION})
 
 
-def dormant_clients(inv: Inventory) -> Iterator[Hit]:
+def dormant_clients(inv: Inventory) -> Iterator[RuleHit]:
     """A provider client shipped (compiled in, built in source, installed) that no config routes to."""
     configured: set[str] = set()
     for m in inv.models:
@@ -190,7 +191,7 @@ def dormant_clients(inv: Inventory) -> Iterator[Hit]:
         what = sorted({label for label, _ in items})
         shown = ", ".join(what[:4]) + (f" and {len(what) - 4} more" if len(what) > 4 else "")
         locs = tuple(sorted({loc for _, loc in items}, key=location_key))
-        yield Hit(
+        yield RuleHit(
             vendor,
             f"{vendor} client shipped but no config routes to it: {shown}",
             locs,

@@ -11,7 +11,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator
 
-from scanner.findings.rule import FindingRule, Hit
+from scanner.findings.rule import FindingRule, RuleHit
 from scanner.kinds import Inventory
 from scanner.kinds.base import EnvSetting
 from scanner.kinds.kill_switches import KillSwitchEntry
@@ -28,7 +28,7 @@ def _pid(loc: Location) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def kill_switch_runtime_differs(inv: Inventory) -> Iterator[Hit]:
+def kill_switch_runtime_differs(inv: Inventory) -> Iterator[RuleHit]:
     if not inv.processes:
         return
     names = {p.pid: p.name for p in inv.processes}
@@ -46,7 +46,7 @@ def kill_switch_runtime_differs(inv: Inventory) -> Iterator[Hit]:
             cfg, cfg_loc = min(disagree, key=lambda kl: location_key(kl[1]))
             pid = _pid(run_loc)
             who = f"process {pid} ({names.get(pid or 0, '?')})"
-            yield Hit(
+            yield RuleHit(
                 f"{name}:{pid}",
                 f"kill switch {name}: config {_VERB[cfg.state]} it ({name}={cfg.value} in {cfg_loc.path}); "
                 f"the running {who} environment {_VERB[run.state]} it ({name}={run.value}); the running value wins",
@@ -55,7 +55,7 @@ def kill_switch_runtime_differs(inv: Inventory) -> Iterator[Hit]:
             )
 
 
-def setting_runtime_differs(inv: Inventory) -> Iterator[Hit]:
+def setting_runtime_differs(inv: Inventory) -> Iterator[RuleHit]:
     """A process's base URL or model variable that differs from a file's assignment of the same variable."""
     if not inv.processes:
         return
@@ -78,7 +78,7 @@ def setting_runtime_differs(inv: Inventory) -> Iterator[Hit]:
         else:
             # Traffic the config keeps with the vendor now leaves for another host.
             severity = Severity.HIGH if run.foreign and not cfg.foreign else Severity.MEDIUM
-        yield Hit(
+        yield RuleHit(
             f"{run.name}:{pid}",
             f"config sets {run.name}={_cut(cfg.value)} in {cfg.location.path}; the running process {pid} "
             f"({names[pid]}) has {_cut(run.value)}; the running value wins",
@@ -96,7 +96,7 @@ def _cut(value: str) -> str:
     return value if len(value) <= _SHOWN else value[:_SHOWN] + "…"
 
 
-def live_connections(inv: Inventory) -> Iterator[Hit]:
+def live_connections(inv: Inventory) -> Iterator[RuleHit]:
     """Which processes are talking to which endpoints right now (one finding per endpoint)."""
     if not inv.connections:
         return
@@ -106,7 +106,7 @@ def live_connections(inv: Inventory) -> Iterator[Hit]:
             talkers[c.endpoint].add(f"{c.pid} ({c.process})")
     for host, procs in sorted(talkers.items()):
         shown = ", ".join(sorted(procs)[:5]) + (f" and {len(procs) - 5} more" if len(procs) > 5 else "")
-        yield Hit(host, f"connected to {host} now: process {shown}")
+        yield RuleHit(host, f"connected to {host} now: process {shown}")
 
 
 LIVE_RULES = (

@@ -1,6 +1,6 @@
 """What a finding rule is: registered data (id, severity, title, help) and the pure function that finds.
 
-A rule's function yields `Hit`s; the rule makes them `Finding`s, so a finding's id always starts with its
+A rule's function yields `RuleHit`s; the rule makes them `Finding`s, so a finding's id always starts with its
 rule's id and a SARIF dashboard groups by the rule that made it. Finding ids hold no path or line number.
 """
 
@@ -19,7 +19,7 @@ MAX_FINDING_LOCATIONS = 20  # a finding lists this many locations; how many more
 
 
 @dataclass(frozen=True)
-class Hit:
+class RuleHit:
     """One thing a rule found in an inventory."""
 
     key: str  # what tells this hit from the rule's others ("" when the rule finds at most one thing)
@@ -35,7 +35,7 @@ class FindingRule:
     severity: Severity  # the worst a hit of this rule can be; SARIF's default level
     title: str  # SARIF's short description
     help: str  # what the finding means and what to do about it (SARIF's full description)
-    find: Callable[[Inventory], Iterator[Hit]]
+    find: Callable[[Inventory], Iterator[RuleHit]]
 
     def findings(self, inv: Inventory) -> Iterator[Finding]:
         for hit in self.find(inv):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from scanner.findings.rule import FindingRule, Hit
+from scanner.findings.rule import FindingRule, RuleHit
 from scanner.kinds import Inventory
 from scanner.kinds.sessions import SessionEntry, SessionProvider
 from scanner.model import Context, Severity
@@ -38,23 +38,23 @@ def _named(s: SessionEntry) -> str:
     return f"session {s.session_id}{label}"
 
 
-def session_served_externally(inv: Inventory) -> Iterator[Hit]:
+def session_served_externally(inv: Inventory) -> Iterator[RuleHit]:
     for s in inv.sessions:
         ext = _external(s)
         if ext:
             who = "; ".join(f"{_who(p)} in {p.records} record(s) ({ranges(p)})" for p in ext)
-            yield Hit(
+            yield RuleHit(
                 s.session_id,
                 f"{_named(s)} was served by {who}",
                 (s.location,),
             )
 
 
-def session_label_mismatch(inv: Inventory) -> Iterator[Hit]:
+def session_label_mismatch(inv: Inventory) -> Iterator[RuleHit]:
     for s in inv.sessions:
         if s.mismatched_labels and _external(s):
             who = ", ".join(_who(p) for p in _external(s))
-            yield Hit(
+            yield RuleHit(
                 s.session_id,
                 f"session {s.session_id} is labelled {', '.join(s.mismatched_labels)} but its records carry "
                 f"{who} fingerprints (reasoning {s.reasoning})",
@@ -62,7 +62,7 @@ def session_label_mismatch(inv: Inventory) -> Iterator[Hit]:
             )
 
 
-def session_reasoning_encrypted(inv: Inventory) -> Iterator[Hit]:
+def session_reasoning_encrypted(inv: Inventory) -> Iterator[RuleHit]:
     for s in inv.sessions:
         if s.reasoning in ("encrypted", "mixed") and _external(s):
             what = (
@@ -71,13 +71,13 @@ def session_reasoning_encrypted(inv: Inventory) -> Iterator[Hit]:
                 else "reasoning is partly encrypted at the source; the operator reads only a part (a summary, "
                 "some records)"
             )
-            yield Hit(s.session_id, f"{_named(s)}: {what}", (s.location,))
+            yield RuleHit(s.session_id, f"{_named(s)}: {what}", (s.location,))
 
 
-def session_fernet_time_mismatch(inv: Inventory) -> Iterator[Hit]:
+def session_fernet_time_mismatch(inv: Inventory) -> Iterator[RuleHit]:
     for s in inv.sessions:
         if s.fernet and s.fernet.inconsistent and s.location.context is not Context.TEST:
-            yield Hit(
+            yield RuleHit(
                 s.session_id,
                 f"{_named(s)}: {s.fernet.inconsistent} of {s.fernet.tokens} encrypted reasoning token(s) were made "
                 f"up to {s.fernet.max_skew_seconds}s away from their record (replayed or imported?)",

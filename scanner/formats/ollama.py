@@ -53,7 +53,7 @@ class OllamaName:
 
 
 @dataclass(frozen=True)
-class Layer:
+class OllamaLayer:
     media_type: str
     digest: str  # the 64 hex digits of its SHA-256, lowercased
     size: int
@@ -67,14 +67,14 @@ class Layer:
 
 @dataclass(frozen=True)
 class OllamaManifest:
-    config: Layer | None
-    layers: tuple[Layer, ...]
+    config: OllamaLayer | None
+    layers: tuple[OllamaLayer, ...]
 
-    def of_kind(self, *kinds: str) -> tuple[Layer, ...]:
+    def of_kind(self, *kinds: str) -> tuple[OllamaLayer, ...]:
         return tuple(layer for layer in self.layers if layer.kind in kinds)
 
     @property
-    def weights(self) -> tuple[Layer, ...]:
+    def weights(self) -> tuple[OllamaLayer, ...]:
         return tuple(layer for layer in self.layers if layer.media_type in WEIGHTS)
 
 
@@ -161,14 +161,14 @@ def parse_params(data: bytes) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((str(k)[:100], json.dumps(v)[:300]) for k, v in list(doc.items())[:64]))
 
 
-def _layer(raw: object) -> Layer | None:
+def _layer(raw: object) -> OllamaLayer | None:
     if not isinstance(raw, dict):
         return None
     media, digest, size, name = raw.get("mediaType"), raw.get("digest"), raw.get("size"), raw.get("name")
     m = _DIGEST.fullmatch(digest) if isinstance(digest, str) else None
     if not isinstance(media, str) or m is None or not isinstance(size, int) or isinstance(size, bool) or size < 0:
         return None
-    return Layer(media[:200], m.group(1).lower(), size, name[:300] if isinstance(name, str) else None)
+    return OllamaLayer(media[:200], m.group(1).lower(), size, name[:300] if isinstance(name, str) else None)
 
 
 def _json(data: bytes) -> object:

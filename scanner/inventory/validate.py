@@ -54,6 +54,19 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+def _type_check(declared: str | list[str]) -> Check:
+    types = [_TYPES[n] for n in (declared if isinstance(declared, list) else [declared])]
+    return types[0] if len(types) == 1 else (lambda v: any(t(v) for t in types))
+
+
+def _enum_check(options: list[Any]) -> Check:
+    plain = {o for o in options if type(o) is str} if all(type(o) in (str, type(None)) for o in options) else None
+    nullable = None in options
+    if plain is not None:
+        return lambda v: (type(v) is str and v in plain) or (v is None and nullable)
+    return lambda v: any(_same(v, o) for o in options)
+
+
 def compile_schema(root: Mapping[str, Any]) -> Check:
     """A check that is true exactly when jsonschema finds no error in the document (for the keywords above)."""
     refs: dict[str, Check] = {}
@@ -83,21 +96,12 @@ def compile_schema(root: Mapping[str, Any]) -> Check:
         if "$ref" in schema:
             checks.append(ref(schema["$ref"]))
         if "type" in schema:
-            names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-            types = [_TYPES[n] for n in names]
-            checks.append(types[0] if len(types) == 1 else (lambda v: any(t(v) for t in types)))
+            checks.append(_type_check(schema["type"]))
         if "const" in schema:
             const = schema["const"]
             checks.append(lambda v: _same(v, const))
         if "enum" in schema:
-            options = schema["enum"]
-            plain = {o for o in options if type(o) is str} if all(type(o) in (str, type(None)) for o in options) \
-                else None
-            nullable = None in options
-            if plain is not None:
-                checks.append(lambda v: (type(v) is str and v in plain) or (v is None and nullable))
-            else:
-                checks.append(lambda v: any(_same(v, o) for o in options))
+            checks.append(_enum_check(schema["enum"]))
         if "pattern" in schema:
             search = re.compile(schema["pattern"]).search
             checks.append(lambda v: type(v) is not str or search(v) is not None)

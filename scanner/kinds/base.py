@@ -1,6 +1,6 @@
 """The contract of a kind of fact: what one module of `scanner/kinds/` declares, and what it is given.
 
-A kind is one section of the inventory (`models`, `sdks`, …): its evidence and entry dataclasses, the `Fold`
+A kind is one section of the inventory (`models`, `sdks`, …): its evidence and entry dataclasses, the `EvidenceFold`
 that turns its evidence into entries as the evidence arrives, its JSON key and order, the shape of its JSON where
 that is not its plain fields, its identity for `diff`, its title and columns for the human formats, and what it
 may add beyond its section (finding rules, a join run on the built inventory). `scanner/kinds/__init__.py`
@@ -218,7 +218,7 @@ class FoldContext:
         return tuple(sorted(self._settings, key=lambda e: (e.name, location_key(e.location), e.role, e.value)))
 
 
-class Fold(Protocol[E_co]):
+class EvidenceFold(Protocol[E_co]):
     """Evidence of one kind folded as it arrives: memory bounded by what is distinct."""
 
     def add(self, evidence: Any) -> None: ...  # one of its kind's evidence types, in arrival order
@@ -241,7 +241,7 @@ class Kind(Generic[E]):
     key: str  # the JSON key and the `Inventory` field
     entry: type[E]
     evidence: tuple[type, ...] = ()  # what its fold takes; () for a derived kind (routes, findings, processes)
-    fold: Callable[[FoldContext], Fold[E]] | None = None
+    fold: Callable[[FoldContext], EvidenceFold[E]] | None = None
     # The sort key of its entries (the builder applies it); None: the order its producer gives.
     order: Callable[[E], Any] | None
     title: str

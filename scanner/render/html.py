@@ -356,14 +356,7 @@ def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
     catalogs = ", ".join(f"{c.name}@{c.version}" for c in inv.catalogs) or "none"
     colours = vendor_colours_of(inv)
     nw = not_wiring_lines(inv) if not opts.all else []
-    live = [
-        (sid, title, _generic(s))
-        for sid, title, s in (
-            ("processes", "Processes", table_of("processes", inv, opts)),
-            ("connections", "Connections", table_of("connections", inv, opts)),
-        )
-        if s is not None
-    ]
+    live = [(k, k.title(), _generic(s)) for k in ("processes", "connections") if (s := table_of(k, inv, opts))]
     # A kind this page does not lay out itself: its declared table, titled with its count.
     more = [
         (s.key, f"{s.title} ({len(getattr(inv, k.key))})", _generic(s))

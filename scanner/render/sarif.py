@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 from scanner.findings.registry import RULE_BY_ID
-from scanner.findings.rule import FindingRule, Hit
+from scanner.findings.rule import FindingRule, RuleHit
 from scanner.kinds import Inventory
 from scanner.model import Finding, Location, Severity
 from scanner.render._view import DEFAULT, ReportOptions
@@ -65,7 +65,7 @@ def _rules(inv: Inventory) -> list[FindingRule]:
     return [RULE_BY_ID.get(rid) or FindingRule(rid, worst[rid], *_GENERIC, find=_nothing) for rid in sorted(worst)]
 
 
-def _nothing(inv: Inventory) -> Iterator[Hit]:
+def _nothing(inv: Inventory) -> Iterator[RuleHit]:
     return iter(())
 
 

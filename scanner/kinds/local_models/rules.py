@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from scanner.findings.rule import Hit
+from scanner.findings.rule import RuleHit
 from scanner.kinds.local_models.facts import LocalFile, LocalModelEntry
 from scanner.model import Location
 from scanner.vocab import Context, Severity
@@ -21,49 +21,52 @@ def _at(entry: LocalModelEntry, f: LocalFile) -> tuple[Location, ...]:
     return tuple(loc for loc in entry.locations if loc.path == f.path) or (Location(f.path, None, Context.CONFIG),)
 
 
-def digest_mismatches(entries: Sequence[LocalModelEntry]) -> Iterator[Hit]:
+def digest_mismatches(entries: Sequence[LocalModelEntry]) -> Iterator[RuleHit]:
     for e in entries:
         for f in e.files:
             if f.digest_check == "mismatch" and f.store_digest:
-                yield Hit(f"{e.name}:{f.store_digest[:16]}",
+                yield RuleHit(f"{e.name}:{f.store_digest[:16]}",
                           f"weights of {e.name} are not what the store names them: {f.path} should have SHA-256 "
                           f"{f.store_digest}, its bytes give {f.sha256}", _at(e, f))  # fmt: skip
 
 
-def unsafe_pickles(entries: Sequence[LocalModelEntry]) -> Iterator[Hit]:
+def unsafe_pickles(entries: Sequence[LocalModelEntry]) -> Iterator[RuleHit]:
     for e in entries:
         for f in e.files:
             if f.unsafe_globals:
                 more = len(f.unsafe_globals) - 5
                 shown = ", ".join(f.unsafe_globals[:5]) + (f" (+{more})" if more > 0 else "")
-                yield Hit(f"{e.name}:{f.path.rsplit('/', 1)[-1]}",
+                yield RuleHit(f"{e.name}:{f.path.rsplit('/', 1)[-1]}",
                           f"{f.path} ({e.name}) is a pickle that imports {shown}: loading it runs that code",
                           _at(e, f))  # fmt: skip
 
 
-def restricted_licenses(entries: Sequence[LocalModelEntry]) -> Iterator[Hit]:
+def restricted_licenses(entries: Sequence[LocalModelEntry]) -> Iterator[RuleHit]:
     for e in entries:
         if not e.license_restricts or not (e.servers or e.used_by):
             continue
         uses = " and ".join(_RESTRICTED_USE.get(r, r) for r in e.license_restricts)
         how = "served by " + ", ".join(sorted({s.server for s in e.servers})) if e.servers else "used by agents"
-        yield Hit(e.name, f"{e.name} is {how} under {e.facts.license}, whose text restricts {uses}: "
+        yield RuleHit(e.name, f"{e.name} is {how} under {e.facts.license}, whose text restricts {uses}: "
                           f"\"{e.license_quote}\"", e.locations,
                   Severity.LOW if e.license_restricts == ("scale",) else None)  # fmt: skip
 
 
-def world_writable(entries: Sequence[LocalModelEntry]) -> Iterator[Hit]:
+def world_writable(entries: Sequence[LocalModelEntry]) -> Iterator[RuleHit]:
     for e in entries:
         paths = [f.path for f in e.files if f.world_writable]
         if e.store_writable:
             paths = [loc.path for loc in e.locations if loc.path not in {f.path for f in e.files}] + paths
         if paths:
             locs = tuple(loc for loc in e.locations if loc.path in paths)
-            yield Hit(e.name, f"weights of {e.name} can be replaced by any user: {', '.join(paths[:3])} "
+            yield RuleHit(e.name, f"weights of {e.name} can be replaced by any user: {', '.join(paths[:3])} "
                               "world-writable", locs)  # fmt: skip
 
 
-def on_inventory(find: Callable[[Sequence[LocalModelEntry]], Iterator[Hit]]) -> Callable[[Inventory], Iterator[Hit]]:
+Finder = Callable[[Sequence[LocalModelEntry]], Iterator[RuleHit]]
+
+
+def on_inventory(find: Finder) -> Callable[[Inventory], Iterator[RuleHit]]:
     return lambda inv: find(inv.local_models)
 
 

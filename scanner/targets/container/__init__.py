@@ -15,7 +15,7 @@ from scanner.targets.container.blobs import BlobStore
 from scanner.targets.container.errors import ImageError
 from scanner.targets.container.layout import LayerRef, read_image
 from scanner.targets.container.spool import Spool
-from scanner.targets.container.squash import Layer, squash
+from scanner.targets.container.squash import SquashLayer, squash
 from scanner.targets.directory import DirectoryTarget, WalkOptions
 from scanner.targets.memfs import MemoryFilesystem
 
@@ -103,13 +103,13 @@ def open_container(path: str, platform: str = DEFAULT_PLATFORM, options: WalkOpt
     return ContainerImage(target, env, labels, command, tuple(skips), store, spool)
 
 
-def _layer(store: BlobStore, ref: LayerRef) -> Layer:
+def _layer(store: BlobStore, ref: LayerRef) -> SquashLayer:
     """A layer with its blob; one the image does not hold (a cut archive, a missing or refused file) is a layer
     that fails when it is read, so the layers around it are still read."""
     try:
-        return Layer(ref.digest, store.blob(ref.blob), ref.check)
+        return SquashLayer(ref.digest, store.blob(ref.blob), ref.check)
     except ImageError as exc:
-        return Layer(ref.digest, None, ref.check, str(exc))
+        return SquashLayer(ref.digest, None, ref.check, str(exc))
 
 
 def _pair(assignment: str) -> tuple[str, str]:

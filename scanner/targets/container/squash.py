@@ -48,7 +48,7 @@ class LayerSlice:
 
 
 @dataclass(frozen=True)
-class Layer:
+class SquashLayer:
     digest: str  # the layer's id as shown: its blob digest, or an old docker save's diff_id
     blob: Range | None  # None: the image does not hold it (`missing` says why)
     check: Digest | None = None  # what the blob (or its tar stream) must hash to
@@ -99,7 +99,7 @@ class _Squash:
     members: int = 0
 
 
-def squash(layers: list[Layer], spool: Spool) -> tuple[Node, list[Skip], list[LayerState]]:
+def squash(layers: list[SquashLayer], spool: Spool) -> tuple[Node, list[Skip], list[LayerState]]:
     """The visible tree of `layers` (bottom first, as manifests list them), what could not be read, and what
     became of each layer (bottom first)."""
     state = _Squash(spool)
@@ -119,7 +119,7 @@ def squash(layers: list[Layer], spool: Spool) -> tuple[Node, list[Skip], list[La
 class _Pass:
     """One layer being read: what it deletes and hides for the layers below (applied once it is read)."""
 
-    layer: Layer
+    layer: SquashLayer
     index: int
     plain: bool = False
     deleted: set[_Parts] = field(default_factory=set)
@@ -127,7 +127,7 @@ class _Pass:
     copying: str = ""  # the file whose bytes were being copied if the stream failed
 
 
-def _apply(state: _Squash, layer: Layer, index: int) -> str | None:
+def _apply(state: _Squash, layer: SquashLayer, index: int) -> str | None:
     """One layer read through once; returns what failed, if anything (also recorded as a skip)."""
     now = _Pass(layer, index)
     reason, detail = SkipReason.READ_ERROR, ""
@@ -231,7 +231,7 @@ def _visible(state: _Squash, parts: _Parts, index: int, is_dir: bool) -> bool:
     return found.layer == -1 and is_dir  # an implied directory; a non-directory never replaces it
 
 
-def _node(member: tarfile.TarInfo, layer: Layer, content: Content | None) -> Node | None:
+def _node(member: tarfile.TarInfo, layer: SquashLayer, content: Content | None) -> Node | None:
     mode, uid, gid, mtime = member.mode, member.uid, member.gid, int(member.mtime)
     if member.isdir():
         return directory(mode, uid, gid, mtime)

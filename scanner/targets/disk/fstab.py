@@ -25,7 +25,7 @@ class FstabEntry:
 
 
 @dataclass(frozen=True)
-class Identity:
+class VolumeIdentity:
     """What an fstab line can name a filesystem by."""
 
     fstype: str
@@ -74,7 +74,7 @@ def _norm(value: str) -> str:
     return value.strip().strip('"').lower()
 
 
-def names(entry: FstabEntry, ident: Identity) -> bool:
+def names(entry: FstabEntry, ident: VolumeIdentity) -> bool:
     """Whether the entry's device (and for btrfs its `subvol=`/`subvolid=`) is this filesystem."""
     if not _device_matches(entry.device, ident):
         return False
@@ -90,7 +90,7 @@ def names(entry: FstabEntry, ident: Identity) -> bool:
     return ident.default_subvolume
 
 
-def _device_matches(device: str, ident: Identity) -> bool:
+def _device_matches(device: str, ident: VolumeIdentity) -> bool:
     key, eq, value = device.partition("=")
     if eq and key.upper() in ("UUID", "LABEL", "PARTUUID", "PARTLABEL"):
         kind, wanted = key.upper(), value
@@ -107,7 +107,7 @@ def _device_matches(device: str, ident: Identity) -> bool:
     return _norm(have) == _norm(wanted) if kind in ("UUID", "PARTUUID") else have == wanted.strip('"')
 
 
-def _dev_path_matches(device: str, ident: Identity) -> bool:
+def _dev_path_matches(device: str, ident: VolumeIdentity) -> bool:
     if device.startswith("/dev/mapper/"):
         return ident.volume is not None and ident.volume == device[len("/dev/mapper/") :]
     lvm = re.match(r"^/dev/([^/]+)/([^/]+)$", device)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scanner.targets.disk.fstab import FstabEntry, Identity, names, parse_fstab
+from scanner.targets.disk.fstab import FstabEntry, VolumeIdentity, names, parse_fstab
 
 UNMOUNTED_TOP = "/$fs$"
 _TOP_LEVEL = 5  # a btrfs's top-level subvolume: every other subvolume is a directory somewhere below it
@@ -27,7 +27,7 @@ _ENCRYPTED = ((0, b"LUKS\xba\xbe", "LUKS"), (0, b"SKUL\xba\xbe", "LUKS"), (3, b"
 class Mount:
     """One filesystem (or btrfs subvolume) the image holds, and where it is walked (None: not walked)."""
 
-    ident: Identity
+    ident: VolumeIdentity
     fs: Any  # a dissect filesystem; None for a volume that cannot be read (encrypted)
     volume: str | None
     size: int | None
@@ -49,7 +49,7 @@ def found_in(target: Any) -> list[Mount]:
             continue
         kind = _encryption(vol)
         if kind:
-            out.append(Mount(Identity(kind.lower()), None, _name(vol), getattr(vol, "size", None),
+            out.append(Mount(VolumeIdentity(kind.lower()), None, _name(vol), getattr(vol, "size", None),
                              not_read=f"encrypted ({kind})"))
     return out
 
@@ -71,7 +71,7 @@ def _encryption(vol: Any) -> str | None:
     return None
 
 
-def _identity(fs: Any, vol: Any) -> Identity:
+def _identity(fs: Any, vol: Any) -> VolumeIdentity:
     fstype = str(getattr(fs, "__type__", "unknown"))
     uid = label = subvolume = None
     subvolume_id: int | None = None
@@ -91,7 +91,7 @@ def _identity(fs: Any, vol: Any) -> Identity:
     part_uuid = getattr(vol, "guid", None)
     if isinstance(part_uuid, bytes) and len(part_uuid) == 16:
         part_uuid = uuid.UUID(bytes_le=part_uuid)
-    return Identity(
+    return VolumeIdentity(
         fstype=fstype,
         uuid=str(uid) if uid else None,
         label=str(label).rstrip("\0") or None if label else None,

@@ -1,0 +1,85 @@
+"""Literals in bytes: the token a match sits in, the string a length header or a marshalled .pyc bounds, and
+whether a token is a word of a sentence. Byte-level and catalog-free; `catalog/packed_ids.py` reads ids in them."""
+
+from __future__ import annotations
+
+import re
+
+from scanner.textsafe import decode
+
+# Characters a model token can be made of (`us.anthropic.claude-opus-4-7`, `azure/muse-special`).
+TOKEN = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:@/-")
+_TOKEN_TRIM = "._:/-@"
+MAX_TOKEN = 160
+ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+# Bytes that join a word to what follows: an id right after one of these is the tail of a longer word.
+JOINED = ALNUM | frozenset(b"-_")
+
+
+# marshal's short string types (ascii, ascii interned, and both with FLAG_REF): a type byte, a length byte,
+# then exactly that many bytes. A .pyc holds its strings this way, back to back.
+_MARSHAL_SHORT = frozenset({0x7A, 0x5A, 0xFA, 0xDA})
+
+
+# Running text around a token: a word and a blank before it (an opening bracket or quote may follow), and after
+# it, past closing punctuation, a blank and a word. `(e.g. anthropic.claude-sonnet-4-5-v1:0) or an`, `not
+# \`claude-opus-4-6-20251101\`). Guessing`, `(for example, `gemini-3-preview`). Defaults`.
+_WORD_BEFORE = re.compile(rb"(?:^|[\s(])[A-Za-z][A-Za-z.]+[,;]? [(\[`'\"\\]{0,3}\Z")
+_WORD_AFTER = re.compile(rb"[`'\"\\)\].,;:!?]{0,4} [(\[]?[A-Za-z]{2,}")
+_SENTENCE_REACH = 64
+
+
+def in_sentence(data: bytes, lo: int, hi: int) -> bool:
+    """Whether the token data[lo:hi] is a word of a sentence (a message, help text, a docs example), which
+    names a model in passing: a family grammar matched inside a sentence is not an id.
+    A whole quoted literal (`case "gpt-4o": return`) is code, never prose."""
+    if 0 < lo and hi < len(data) and data[lo - 1] == data[hi] and data[hi] in b"\"'":
+        return False
+    return bool(_WORD_BEFORE.search(data, max(0, lo - _SENTENCE_REACH), lo)) and bool(_WORD_AFTER.match(data, hi))
+
+
+def marshal_string(data: bytes, start: int, end: int) -> tuple[int, int] | None:
+    """The bounds of the marshalled short string a hit starts in (a .pyc): a hit may run past its end."""
+    for p in range(start, max(1, start - MAX_TOKEN) - 1, -1):
+        if p >= 2 and data[p - 2] in _MARSHAL_SHORT and p + data[p - 1] > start:
+            return p, p + data[p - 1]
+        if p < start and data[p] not in TOKEN:
+            return None
+    return None
+
+
+def run_around(data: bytes, start: int, end: int) -> tuple[int, int]:
+    """The run of token characters around a hit, at most MAX_TOKEN each side."""
+    lo = start
+    while lo > 0 and start - lo < MAX_TOKEN and data[lo - 1] in TOKEN:
+        lo -= 1
+    hi = end
+    while hi < len(data) and hi - end < MAX_TOKEN and data[hi] in TOKEN:
+        hi += 1
+    return lo, hi
+
+
+def sized(data: bytes, lo: int, hi: int) -> tuple[int, int]:
+    """A run cut to the string it starts when a length header says how long that is: JavaScriptCore's (Bun's)
+    string table lays each string out as [u32 length | 1<<31][u32 hash, last byte 0][bytes], so the byte after
+    `claude-haiku-3-5` can be the next header's `5`, which is not part of the id.
+
+    x86-64 code compares a literal eight bytes at a time with `movabs r64, imm64` (REX.W 48-4F, opcode B8-BF):
+    `48 ba "gpt-5.6-" 31 f6` is the immediate `gpt-5.6-` then `xor esi, esi`, not an id `gpt-5.6-1`. The
+    immediate is the whole string there. (In UTF-8 text an ASCII byte is never followed by B8-BF, a
+    continuation byte, so this never cuts a literal of a string table.)"""
+    if lo >= 8 and data[lo - 5] == 0x80 and data[lo - 1] == 0:
+        length = int.from_bytes(data[lo - 8 : lo - 4], "little") & 0x7FFFFFFF
+        if 0 < length < hi - lo:
+            return lo, lo + length
+    if lo >= 2 and 0x48 <= data[lo - 2] <= 0x4F and 0xB8 <= data[lo - 1] <= 0xBF and hi - lo > _IMM64:
+        return lo, lo + _IMM64
+    return lo, hi
+
+
+_IMM64 = 8
+
+
+def token_around(data: bytes, start: int, end: int) -> str:
+    lo, hi = run_around(data, start, end)
+    return decode(data[lo:hi]).strip(_TOKEN_TRIM)
