@@ -69,6 +69,7 @@ def test_headers_and_store_configs_say_what_each_model_is(scanned: tuple[Invento
     coder = found["qwen3-coder:30b"]["facts"]
     assert (coder["architecture"], coder["size_label"], coder["quantization"], coder["context_length"],
             coder["license"]) == ("qwen3moe", "30.5B", "Q4_K_M", 262144, "apache-2.0")  # fmt: skip
+    assert found["qwen3-coder:30b"]["params"] == [["temperature", "0.6"]]  # Ollama's params layer
     hub = found["Qwen/Qwen3-0.6B"]["facts"]
     assert (hub["architecture"], hub["license"]) == ("qwen3", "apache-2.0")
     assert hub["base_models"] == ["Qwen/Qwen3-0.6B-Base"]

@@ -249,6 +249,7 @@ def _manifest(view: FileView) -> Iterator[Evidence | Skip]:
         "ollama", display_path(root), name.display, view.location(None, Context.CONFIG), facts,
         tuple((layer.digest, layer.size) for layer in parsed.weights), None,
         config.remote_host if config else None, bool(view.entry.mode & 0o002),
+        next((ollama.parse_params(data) for layer in parsed.of_kind("params") if (data := blob(layer))), ()),
     )  # fmt: skip
 
 

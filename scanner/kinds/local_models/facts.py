@@ -62,6 +62,7 @@ class StoreModelEvidence:
     revision: str | None = None
     remote: str | None = None  # a cloud model's host: its weights are elsewhere
     world_writable: bool = False
+    params: tuple[tuple[str, str], ...] = ()  # Ollama's params layer: default parameters (name, JSON value)
 
 
 @dataclass(frozen=True)
@@ -128,3 +129,4 @@ class LocalModelEntry:
     license_quote: str | None = None  # that text
     store_writable: bool = False  # a store record (an Ollama manifest) anyone may rewrite
     revision: str | None = None  # the Hugging Face commit its cache's ref names
+    params: tuple[tuple[str, str], ...] = ()  # default parameters its store sets (Ollama's params layer)

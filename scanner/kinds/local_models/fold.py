@@ -114,6 +114,7 @@ class _Group:
     remote: str | None = None
     world_writable: bool = False
     revision: str | None = None
+    params: tuple[tuple[str, str], ...] = ()
 
 
 class _Groups:
@@ -134,7 +135,7 @@ class _Groups:
         g.facts.insert(0, ev.facts)
         g.locations.append(ev.location)
         g.remote, g.world_writable = ev.remote, g.world_writable or ev.world_writable
-        g.revision = g.revision or ev.revision
+        g.revision, g.params = g.revision or ev.revision, g.params or ev.params
         if ev.store == "ollama":
             for sha, _size in ev.weights:
                 path = f"{ev.root}/blobs/sha256-{sha}"
@@ -225,6 +226,7 @@ def _entry(g: _Group, catalog: Catalog) -> LocalModelEntry:
         locations=tuple(sorted(locs.values(), key=location_key))[:MAX_LISTED], note=note,
         files_cut=max(0, len(files) - MAX_LISTED), license_restricts=terms.restricts if terms else (),
         license_quote=terms.quote if terms else None, store_writable=g.world_writable, revision=g.revision,
+        params=g.params,
     )  # fmt: skip
 
 
