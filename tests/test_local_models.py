@@ -149,6 +149,9 @@ def test_every_format_shows_local_models(scanned: tuple[Inventory, dict[str, Any
         assert parts["qwen3-coder:30b"]["purl"].startswith("pkg:generic/qwen3-coder@30b?checksum=sha256:")
         assert parts["qwen3-coder:30b"]["type"] == "machine-learning-model"
         assert parts["qwen3-coder:30b"]["hashes"][0]["alg"] == "SHA-256"
+        agent = next(c["bom-ref"] for c in bom["components"] if c["type"] == "application" and c["name"] == "opencode")
+        (deps,) = [d.get("dependsOn", []) for d in bom["dependencies"] if d["ref"] == agent]
+        assert parts["qwen3-coder:30b"]["bom-ref"] in deps and parts["llama3.3:70b"]["bom-ref"] in deps
         from cyclonedx.schema import SchemaVersion
         from cyclonedx.validation.json import JsonStrictValidator
 

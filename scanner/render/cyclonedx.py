@@ -141,6 +141,10 @@ def to_bom(inv: Inventory, every_model: bool = False) -> Bom:
         if vendor_services:
             bom.register_dependency(c, vendor_services)
     agents = _agents(bom, inv, models, services, mcp, sdks)
+    for e, c in zip(inv.local_models, local, strict=True):  # an agent that uses a local model depends on it
+        for a, ac in zip(inv.agents, agents, strict=True):
+            if any(u == a.name or u.startswith(f"{a.name} (") for u in e.used_by):
+                bom.register_dependency(ac, [c])
     bom.register_dependency(subject, [*models.values(), *local, *others, *(c for _, c in sdks), *agents])
     return bom
 
