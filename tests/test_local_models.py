@@ -231,3 +231,21 @@ def test_pooled_workers_hash_big_files_as_one_worker_does(tmp_path: Path, scan_d
     two, _ = scan_dir(tmp_path, jobs=2, **small)
     assert one.local_models == two.local_models
     assert any(f.sha256 == local_tree.sha(big) for e in two.local_models for f in e.files)
+
+
+def test_a_session_a_local_model_served_counts_as_a_use(tmp_path: Path, scan_dir: ScanFn) -> None:
+    from tests.test_sessions import json_block
+
+    root = tmp_path
+    weights = local_tree.gguf_file(tmp_path / "coder.gguf", "qwen2", "Qwen2.5 Coder 7B Instruct", "7B",
+                                   local_tree.gguf.LlamaFileType.MOSTLY_Q8_0, 32768)  # fmt: skip
+    local_tree.ollama_model(root, "qwen2.5-coder", "7b-instruct-q8_0", weights.read_bytes(),
+                            {"model_format": "gguf", "model_family": "qwen2", "file_type": "Q8_0"}, "")  # fmt: skip
+    weights.unlink()
+    # A capture of Ollama's OpenAI-compatible API serving that model (a real one: tests/data/sessions/ollama).
+    capture = root / "var/log/x/capture.json"
+    capture.parent.mkdir(parents=True)
+    capture.write_bytes(json_block("ollama/ollama-openai-compat-sses.md"))
+    inv, _ = scan_dir(root)
+    (entry,) = inv.local_models
+    assert entry.name == "qwen2.5-coder:7b-instruct-q8_0" and entry.present and entry.sessions == 1
