@@ -49,17 +49,7 @@ def read_settings(view: FileView, product: AgentProduct, settings: AgentSettings
     keys = Keys(items)
     user = view.user_of(view.entry.path)
     vendor = product.vendor
-    route = None
-    for rule in product.routes:
-        for item in keys.at(rule.key):
-            value = item.value.strip()
-            if (rule.equals and value.lower() in {v.lower() for v in rule.equals}) or (
-                rule.prefix is not None and value.startswith(rule.prefix)
-            ):
-                route = rule.route
-                break
-        if route:
-            break
+    route = _route(keys, product)
     models: dict[str, None] = {}
     model_evidence: list[ModelEvidence] = []
     overridden = _overridden(keys, settings.selection)
@@ -88,16 +78,7 @@ def read_settings(view: FileView, product: AgentProduct, settings: AgentSettings
         server = read_server(key, record)  # a map or a list of servers, read by their shape
         if server is not None and len(servers) < _MAX_NAMES:
             servers[server.name] = None
-    creds: list[CredentialEvidence] = []
-    for pattern in settings.credentials:
-        for item in keys.at(pattern):
-            value = item.value.strip()
-            if len(value) < 8 or _REFERENCE.match(value) or view.catalog.is_placeholder(value):
-                continue
-            kind = f"{vendor}-api-key" if vendor else "api-key"
-            loc = view.location(item.line, Context.CONFIG)
-            if loc.context is Context.CONFIG:
-                creds.append(credential_evidence(value, kind, vendor, "", loc, view.meta))
+    creds = _credentials(view, keys, settings, vendor)
     if not (models or route or base_url or servers or creds):
         return
     yield from model_evidence
@@ -115,6 +96,38 @@ def read_settings(view: FileView, product: AgentProduct, settings: AgentSettings
     )
 
 
+def _route(keys: Keys, product: AgentProduct) -> str | None:
+    """The route the product's own route keys state (`"provider": "bedrock"`, a `bedrock/` prefix)."""
+    route = None
+    for rule in product.routes:
+        for item in keys.at(rule.key):
+            value = item.value.strip()
+            if (rule.equals and value.lower() in {v.lower() for v in rule.equals}) or (
+                rule.prefix is not None and value.startswith(rule.prefix)
+            ):
+                route = rule.route
+                break
+        if route:
+            break
+    return route
+
+
+def _credentials(
+    view: FileView, keys: Keys, settings: AgentSettingsFile, vendor: str | None
+) -> list[CredentialEvidence]:
+    """Keys in the product's credential settings: a literal value, not a reference or a placeholder."""
+    creds: list[CredentialEvidence] = []
+    for pattern in settings.credentials:
+        for item in keys.at(pattern):
+            value = item.value.strip()
+            if len(value) < 8 or _REFERENCE.match(value) or view.catalog.is_placeholder(value):
+                continue
+            kind = f"{vendor}-api-key" if vendor else "api-key"
+            loc = view.location(item.line, Context.CONFIG)
+            if loc.context is Context.CONFIG:
+                creds.append(credential_evidence(value, kind, vendor, "", loc, view.meta))
+    return creds
+
 
 def _overridden(keys: Keys, selection: tuple[str, ...]) -> set[tuple[str, int | None]]:
     """The model settings a key the product reads first shadows: all but the first one set, in `selection`."""
@@ -130,7 +143,6 @@ def _alias_base(keys: Keys, alias: AgentAlias) -> str | None:
             if _MODELISH.match(value) and not _REFERENCE.match(value):
                 return value
     return alias.default
-
 
 
 class Keys:

@@ -33,6 +33,25 @@ class _HclFrame:
     index: int = 0
 
 
+def _heredoc_end(text: str, tok: str, pos: int) -> int:
+    """Past a heredoc (`<<EOF` ... `EOF`), or the text's end when it is never closed."""
+    term = re.compile(r"^[ \t]*" + re.escape(tok.lstrip("<-")) + r"[ \t]*$", re.MULTILINE)
+    found = term.search(text, pos)
+    return found.end() if found else len(text)
+
+
+def _opened(top: _HclFrame, key: tuple[str, ...] | None, labels: list[tuple[str, ...]], first: str) -> _HclFrame:
+    """The frame a `{`, `[` or `(` opens: named by its key, its list position, or its block's labels."""
+    if key is not None:
+        name = key
+    elif top.is_list:
+        name = (f"[{top.index}]",)
+        top.index += 1
+    else:
+        name = tuple(part for label in labels for part in label)
+    return _HclFrame(top.path if first == "(" else top.path + name, first == "[")
+
+
 def parse_hcl(text: str) -> list[ConfigItem]:
     """Terraform / HCL: `block "label" { key = "value" }`, nested blocks, object and list literals (also
     inside `yamlencode({...})`); Nix attribute sets read the same way (`a.b = "v";`). Values that are
@@ -53,24 +72,14 @@ def parse_hcl(text: str) -> list[ConfigItem]:
         if first in " \t\r#" or tok.startswith(("//", "/*")):
             continue
         if tok.startswith("<<"):
-            term = re.compile(r"^[ \t]*" + re.escape(tok.lstrip("<-")) + r"[ \t]*$", re.MULTILINE)
-            found = term.search(text, pos)
-            pos = found.end() if found else end
+            pos = _heredoc_end(text, tok, pos)
             key = None
             continue
         if first == "\n":
             labels = []
             continue
         if first in "{[(":
-            if key is not None:
-                name: tuple[str, ...] = key
-            elif top.is_list:
-                name = (f"[{top.index}]",)
-                top.index += 1
-            else:
-                name = tuple(part for label in labels for part in label)
-            path = top.path if first == "(" else top.path + name
-            stack.append(_HclFrame(path, first == "["))
+            stack.append(_opened(top, key, labels, first))
             if first != "(":
                 key = None
             labels = []

@@ -98,6 +98,16 @@ def _yaml_events(events: Iterator[yaml.Event], items: list[ConfigItem], budget: 
         _yaml_event(ev, stack, items, budget, anchors, dropped, sources)
 
 
+def _skipping(top: _YamlSkip, ev: yaml.Event, stack: list[_YamlFrame]) -> None:
+    """An event inside a node being skipped (a complex key and its value): only its depth is followed."""
+    if isinstance(ev, yaml.CollectionStartEvent):
+        top.depth += 1
+    elif isinstance(ev, yaml.CollectionEndEvent):
+        top.depth -= 1
+        if top.depth == 0:
+            stack.pop()
+
+
 def _yaml_event(
     ev: yaml.Event,
     stack: list[_YamlFrame],
@@ -109,12 +119,7 @@ def _yaml_event(
 ) -> None:
     top = stack[-1] if stack else None
     if isinstance(top, _YamlSkip):
-        if isinstance(ev, yaml.CollectionStartEvent):
-            top.depth += 1
-        elif isinstance(ev, yaml.CollectionEndEvent):
-            top.depth -= 1
-            if top.depth == 0:
-                stack.pop()
+        _skipping(top, ev, stack)
         return
     if isinstance(ev, yaml.CollectionEndEvent):
         if stack:
