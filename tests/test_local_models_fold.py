@@ -99,3 +99,14 @@ def test_a_configured_model_resolves_by_its_ollama_spellings(catalog: Catalog) -
 def test_any_configured_name_resolves_or_is_said_absent(catalog: Catalog, name: str) -> None:
     entries = resolve_uses((), [_model(name or "x", "/etc/x.yaml", "self-hosted")], [], [], [], catalog)
     assert len(entries) == 1 and not entries[0].present and entries[0].note == "configured, weights not on this machine"
+
+
+def test_a_manifest_anyone_may_rewrite_is_a_finding_on_the_manifest(catalog: Catalog) -> None:
+    from dataclasses import replace
+
+    from scanner.kinds.local_models.rules import world_writable
+
+    store = replace(_store("qwen3-coder:30b", A), world_writable=True)
+    fold, _ = _fold(catalog, store, _blob(A))
+    (hit,) = world_writable(fold.build())
+    assert [loc.path for loc in hit.locations] == [store.location.path]
