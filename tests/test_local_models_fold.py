@@ -16,8 +16,8 @@ from scanner.kinds.local_models import (
     WeightFacts,
     WeightFileEvidence,
 )
-from scanner.kinds.local_models import fold as fold_module
-from scanner.kinds.local_models.fold import LocalModelFold
+from scanner.kinds.local_models import grouping as fold_module
+from scanner.kinds.local_models.grouping import LocalModelFold
 from scanner.kinds.local_models.join import resolve_uses
 from scanner.kinds.models import ModelEntry
 from scanner.model import Location
@@ -104,7 +104,7 @@ def test_any_configured_name_resolves_or_is_said_absent(catalog: Catalog, name: 
 def test_a_manifest_anyone_may_rewrite_is_a_finding_on_the_manifest(catalog: Catalog) -> None:
     from dataclasses import replace
 
-    from scanner.kinds.local_models.rules import world_writable
+    from scanner.kinds.local_models.hazards import world_writable
 
     store = replace(_store("qwen3-coder:30b", A), world_writable=True)
     fold, _ = _fold(catalog, store, _blob(A))

@@ -2,9 +2,9 @@
 agents and sessions that use them.
 
 Evidence comes from one detector (`detectors/local_models.py`): a weight file's header and digest, a store's
-record of a model (an Ollama manifest, a Hugging Face cache repo), a server's command line. `fold` groups them
+record of a model (an Ollama manifest, a Hugging Face cache repo), a server's command line. `grouping` folds them
 into one entry per model; `join` reads the built inventory, so that a model an agent configures through a
-server on this machine resolves to its entry and one no store holds is said plainly; `rules` are its findings
+server on this machine resolves to its entry and one no store holds is said plainly; `hazards` are its finding rules
 and `views` what the report formats show of it.
 """
 
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from scanner.findings.rule import FindingRule
 from scanner.kinds.base import DiffIdentity, FoldContext, Join, Kind, ReportTable, table_of, where
-from scanner.kinds.local_models import rules, views
+from scanner.kinds.local_models import hazards, views
 from scanner.kinds.local_models.facts import (
     LocalEvidence,
     LocalFile,
@@ -28,7 +28,7 @@ from scanner.kinds.local_models.facts import (
     WeightFacts,
     WeightFileEvidence,
 )
-from scanner.kinds.local_models.fold import EVIDENCE, LocalModelFold
+from scanner.kinds.local_models.grouping import EVIDENCE, LocalModelFold
 from scanner.kinds.local_models.join import resolve_uses
 
 if TYPE_CHECKING:
@@ -59,8 +59,8 @@ KIND: Kind[LocalModelEntry] = Kind(
     walked=True,
     table=_table,
     report_rank=25,
-    rules=tuple(FindingRule(rule_id, severity, title, text, rules.on_inventory(find))
-                for rule_id, severity, title, text, find in rules.RULES),  # fmt: skip
+    rules=tuple(FindingRule(rule_id, severity, title, text, hazards.on_inventory(find))
+                for rule_id, severity, title, text, find in hazards.RULES),  # fmt: skip
     joins=(Join("a model configured through a local route resolves to the entry that answers to its name; one no "
                 "store holds is said plainly; sessions that name it count as uses", _uses),),
 )
