@@ -17,7 +17,8 @@ from hypothesis import strategies as hs
 from scanner import api
 from scanner.catalog import Catalog
 from scanner.catalog.loader import load_catalogs
-from scanner.catalog.schema import CatalogError, parse_catalog
+from scanner.catalog.schema import parse_catalog
+from scanner.catalog.specs import CatalogError
 from scanner.detectors.agents import AgentDetector
 from scanner.detectors.base import FileView
 from scanner.diff.compare import diff_inventories

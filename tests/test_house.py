@@ -16,17 +16,16 @@ from tests.conftest import REPO
 
 # Over the limits today; each cut removes its line.
 MODULES_OVER = {
-    "scanner/catalog/schema.py": 694,
     "scanner/targets/directory.py": 608,
     "scanner/catalog/index.py": 470,
 }
 FUNCTIONS_OVER = {
     "scanner/sessions/shape.py:read_shape": 146,
-    "scanner/detectors/config.py:interpret": 133,
     "scanner/sessions/collect.py:read_log": 113,
+    "scanner/detectors/config.py:interpret": 86,
     "scanner/catalog/schema.py:parse_catalog": 111,
     "scanner/catalog/index.py:Catalog.__init__": 89,
-    "scanner/catalog/schema.py:_check_values": 76,
+    "scanner/catalog/checks.py:check_values": 76,
     "scanner/sessions/metadata.py:_joined": 69,
 }
 # Classes that share a name today (none: keep it so).

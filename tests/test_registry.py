@@ -31,7 +31,7 @@ from tests.conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 _HELPERS = {  # shared code of detectors, not detectors
-    "base", "contexts", "config_parse", "mcp_shapes", "providers", "agent_settings", "agent_ships",
+    "base", "contexts", "config_parse", "config_records", "mcp_shapes", "providers", "agent_settings", "agent_ships",
     "vscdb",
 }
 

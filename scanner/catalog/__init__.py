@@ -7,7 +7,7 @@ from pathlib import Path
 
 from scanner.catalog.index import Catalog, Identity
 from scanner.catalog.loader import load_catalogs
-from scanner.catalog.schema import CatalogError
+from scanner.catalog.specs import CatalogError
 
 __all__ = ["Catalog", "CatalogError", "Identity", "load"]
 

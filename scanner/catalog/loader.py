@@ -11,13 +11,8 @@ from scanner.catalog.globs import glob_regex
 from scanner.catalog.local_schema import check_local_examples
 from scanner.catalog.matcher import searchable
 from scanner.catalog.regexwidth import longest
-from scanner.catalog.schema import (
-    CatalogError,
-    CatalogFile,
-    Examples,
-    Family,
-    parse_catalog,
-)
+from scanner.catalog.schema import parse_catalog
+from scanner.catalog.specs import CatalogError, CatalogFile, Examples, Family
 from scanner.vocab import PSEUDO_VENDORS
 
 if sys.version_info >= (3, 11):

@@ -15,7 +15,7 @@ from enum import Enum
 
 import yara_x
 
-from scanner.catalog.schema import CatalogError
+from scanner.catalog.specs import CatalogError
 
 # A hostile file must not turn one scan into millions of Python confirmations: the engine stops a pattern
 # after MAX_HITS_PER_PATTERN matches. A pattern that reached it is searched on by its confirming regex from

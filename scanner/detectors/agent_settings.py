@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from scanner.catalog.schema import AgentAlias, AgentProduct, AgentSettingsFile
+from scanner.catalog.specs import AgentAlias, AgentProduct, AgentSettingsFile
 from scanner.detectors.base import FileView
 from scanner.detectors.mcp_shapes import norm, read_server, server_records
 from scanner.detectors.vscdb import parse_vscdb

@@ -11,7 +11,7 @@ import re
 
 from scanner.catalog.matcher import PatternKind
 from scanner.catalog.packed_ids import packed_tables
-from scanner.catalog.schema import AgentProduct
+from scanner.catalog.specs import AgentProduct
 from scanner.detectors.agent_settings import Keys
 from scanner.detectors.base import FileView
 from scanner.formats.config import ParseFailure, parse_json, parse_yaml

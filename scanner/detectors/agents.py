@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 from email.parser import BytesHeaderParser
 
-from scanner.catalog.schema import AgentProduct
+from scanner.catalog.specs import AgentProduct
 from scanner.detectors.agent_settings import read_settings
 from scanner.detectors.agent_ships import shipped
 from scanner.detectors.base import FileView, Reading

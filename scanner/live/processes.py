@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 
 from scanner.catalog import Catalog
-from scanner.catalog.schema import SdkSpec
+from scanner.catalog.specs import SdkSpec
 from scanner.kinds import Inventory
 from scanner.kinds.connections import ConnectionEntry
 from scanner.kinds.processes import ProcessEntry, ProcessEnvVar, ProcessSdk, ProcessTie
