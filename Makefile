@@ -39,6 +39,7 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_real.py
 	$(BIN)/python scripts/bench_fleet.py
 	$(BIN)/python scripts/bench_images.py
+	$(BIN)/python scripts/bench_weights.py
 
 # Not part of `test`: builds real-part corpora from the registries (network, ~6 GB under .eval/), then
 # scans and scores them against their truth files (eval/README.md). EVAL_ARGS="--only dev-machine" etc.;

@@ -22,10 +22,12 @@ import common as c
 import golden
 import score
 import score_lived_in
+import score_local_models
 import tomllib
 import zoo_diff
 
-CORPORA = ["dev-machine", "debian-agent", "dev-machine-old", "lived-in", "agent-zoo", "agent-zoo-old"]
+CORPORA = ["dev-machine", "debian-agent", "dev-machine-old", "lived-in", "agent-zoo", "agent-zoo-old",
+           "local-models"]
 # Release pairs scored with `modelcensus diff OLD NEW`; each one's expected changes, by inspection of the trees.
 PAIRS = [("dev-machine-old", "dev-machine"), ("agent-zoo-old", "agent-zoo")]
 FORMATS = {"json": "inventory.json", "table": "scan.txt", "markdown": "scan.md", "html": "scan.html",
@@ -39,7 +41,8 @@ def build(corpus: str) -> None:
         return
     builder = {"dev-machine": ["build_dev_machine.py"], "dev-machine-old": ["build_dev_machine.py", "--old"],
                "debian-agent": ["build_debian_agent.py"], "lived-in": ["build_lived_in.py"],
-               "agent-zoo": ["build_agent_zoo.py"], "agent-zoo-old": ["build_agent_zoo.py", "--old"]}[corpus]
+               "agent-zoo": ["build_agent_zoo.py"], "agent-zoo-old": ["build_agent_zoo.py", "--old"],
+               "local-models": ["build_local_models.py"]}[corpus]
     c.run([sys.executable, str(c.EVAL_DIR / builder[0]), *builder[1:]], cwd=c.EVAL_DIR)
     stamp.write_text("ok\n")
 
@@ -177,6 +180,8 @@ def main() -> int:
         print(f"\n######## {corpus}")
         if corpus == "lived-in":
             sections = score_lived_in.score(truth, inv)
+        elif corpus == "local-models":
+            sections = score_local_models.score(truth, inv)
         else:
             sections = score.score(truth, inv, a.out / corpus / "outputs", c.CACHE / corpus / "planted-secrets.json")
         for s in sections:

@@ -22,7 +22,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 JOBS = int(os.environ.get("BENCH_JOBS", "2"))
 PAIRS = int(os.environ.get("BENCH_PAIRS", "3"))
-PARTS = ("/usr", "/opt", "/home", "/var")
+PARTS = ("/usr", "/opt", "/home", "/var", "/srv")
 MIB = 1 << 20
 
 

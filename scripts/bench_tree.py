@@ -7,7 +7,9 @@ Laid out as a machine is, one kind of file per top-level part, so each part can 
 - `/home`: ~425 MB of Claude Code, Codex and Kimi sessions, and `/var`: ~75 MB of LiteLLM proxy spend logs
   beside the host's dpkg database. The sessions are written by the lived-in eval corpus's writers
   (`eval/lived_*.py`): fresh ids and text in every record, tool output quoting real files (the SDKs' sources,
-  litellm's price list, the host's `/usr/share/doc`), as sessions on a machine in use are.
+  litellm's price list, the host's `/usr/share/doc`), as sessions on a machine in use are;
+- `/srv`: one 2 GB GGUF weight file (`srv/models/bench-2g.gguf`), written by llama.cpp's `gguf` writer with its
+  tensor data in full (not sparse): its header read in place and its SHA-256 fed from the windows.
 """
 
 from __future__ import annotations
@@ -47,7 +49,40 @@ def _copy_tree(src: Path, dest: Path) -> None:
     subprocess.run(["cp", flag, "--no-clobber", f"{src}/.", str(dest)], check=False, stderr=subprocess.DEVNULL)
 
 
+WEIGHTS = Path("srv/models/bench-2g.gguf")
+WEIGHT_TENSORS = 16  # of 8192 x 8192 float16 values (128 MiB) each: 2 GiB of tensor data
+
+
+def weights(root: Path) -> Path:
+    """A 2 GB GGUF under `root`, written once: the gguf writer's header and tensor infos, then the tensors."""
+    import gguf
+    import numpy as np
+
+    path = root / WEIGHTS
+    if path.is_file() and path.stat().st_size > WEIGHT_TENSORS * 128 * MIB:
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_suffix(".part")
+    w = gguf.GGUFWriter(str(part), "llama")
+    w.add_name("Bench Llama 2G")
+    w.add_size_label("1B")
+    w.add_context_length(8192)
+    w.add_file_type(gguf.LlamaFileType.MOSTLY_F16)
+    tensor = np.random.default_rng(SEED).standard_normal((8192, 8192), dtype=np.float32).astype(np.float16)
+    for i in range(WEIGHT_TENSORS):
+        w.add_tensor_info(f"blk.{i}.ffn_up.weight", tensor.shape, tensor.dtype, tensor.nbytes)
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_ti_data_to_file()
+    for _ in range(WEIGHT_TENSORS):
+        w.write_tensor_data(tensor)
+    w.close()
+    part.rename(path)
+    return path
+
+
 def build() -> None:
+    weights(REAL)  # added to a tree built before it, without rebuilding the rest
     if STAMP.is_file() and STAMP.read_text().strip() == VERSION and REAL.is_dir():
         return
     old = BENCH / "real.old"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -15,17 +14,10 @@ from hypothesis import strategies as st
 from scanner.catalog import Catalog
 from scanner.formats import digest, gguf, hfcache, localnames, modelcard, ollama
 from scanner.formats.bounded import FormatFailure, bytes_reader
+from tests.local_tree import _blob, hf_cache
 from tests.test_weight_headers import write_gguf
 
 LICENSE_31 = "LLAMA 3.1 COMMUNITY LICENSE AGREEMENT\n Llama 3.1 Version Release Date: July 23, 2024\n…"
-
-
-def _blob(store: Path, data: bytes) -> dict[str, object]:
-    """Writes a layer as Ollama's NewLayer does (blobs/sha256-<hex>) and returns its manifest entry."""
-    hexdigest = hashlib.sha256(data).hexdigest()
-    (store / "blobs").mkdir(parents=True, exist_ok=True)
-    (store / "blobs" / f"sha256-{hexdigest}").write_bytes(data)
-    return {"digest": f"sha256:{hexdigest}", "size": len(data)}
 
 
 def ollama_store(root: Path, model_gguf: bytes) -> Path:
@@ -111,24 +103,6 @@ def test_an_ollama_blob_whose_bytes_changed_is_a_mismatch(tmp_path: Path) -> Non
 def test_ollama_manifest_paths_name_models_as_ollama_list_shows_them(relative: str, display: str | None) -> None:
     name = ollama.manifest_name(relative)
     assert (name.display if name else None) == display
-
-
-def hf_cache(root: Path, repo: str, files: dict[str, bytes], lfs: set[str]) -> Path:
-    """A repo downloaded into the hub cache as huggingface_hub lays it out: blobs, refs/main, relative links."""
-    cache = root / "home/dev/.cache/huggingface/hub"
-    folder = cache / ("models--" + repo.replace("/", "--"))
-    commit = hashlib.sha1(repo.encode()).hexdigest()
-    for name, data in files.items():
-        git = hashlib.sha1(b"blob %d\0" % len(data) + data)
-        etag = hashlib.sha256(data).hexdigest() if name in lfs else git.hexdigest()
-        (folder / "blobs").mkdir(parents=True, exist_ok=True)
-        (folder / "blobs" / etag).write_bytes(data)
-        link = folder / "snapshots" / commit / name
-        link.parent.mkdir(parents=True, exist_ok=True)
-        os.symlink(os.path.relpath(folder / "blobs" / etag, link.parent), link)
-    (folder / "refs").mkdir(exist_ok=True)
-    (folder / "refs/main").write_text(commit)
-    return cache
 
 
 def test_hf_cache_as_huggingface_hub_writes_and_reads_it(tmp_path: Path, catalog: Catalog) -> None:

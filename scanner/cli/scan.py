@@ -41,6 +41,8 @@ from scanner.cli.output import refuse_inside, write_output
 from scanner.cli.policy import gate, load_ignores, parse_fail_on, parse_severities, settle
 from scanner.cli.settings import source
 from scanner.cli.terminal import terminal_for
+from scanner.detectors import DETECTORS
+from scanner.detectors.local_models import hashing
 from scanner.kinds import Inventory
 from scanner.model import Severity as Level
 from scanner.options import ScanOptions
@@ -105,6 +107,11 @@ def report(inventory: Inventory, fmt: str, destination: Path | None, g: Gating, 
     gate(visible, ignored, g.threshold)
 
 
+NoHashWeights = Annotated[bool, typer.Option(
+    "--no-hash-weights", help="Read weight files' headers only: no SHA-256 of the whole file (store digests are then "
+    "left unchecked)")]
+
+
 def scan_command(
     ctx: typer.Context,
     path: Annotated[
@@ -147,6 +154,7 @@ def scan_command(
     ignore_file: IgnoreFile = None,
     ignore: Ignore = None,
     config: Config = None,
+    no_hash: NoHashWeights = False,
 ) -> None:
     """Scan an agent VM (a directory as its root, a container image, or a disk image) and report the models,
     providers, SDKs, endpoints, credentials (redacted) and kill switches it is wired to. Disk images need the
@@ -159,7 +167,7 @@ def scan_command(
     destination = None if output is None or str(output) == "-" else output
     refuse_inside(destination, [path])
     size = parse_size(max_file_size)
-    options = ScanOptions(size, include_pseudo, one_file_system, jobs=parse_jobs(jobs))
+    options = ScanOptions(size, include_pseudo, one_file_system, jobs=parse_jobs(jobs), hash_weights=not no_hash)
     walk = walk_options(options, exclude, skip_dirs)
     cat = load_catalog(list(catalog or []))
     inventory = run_scan(path, cat, options, quiet, as_kind, platform, allow_backing_files, walk)
@@ -182,7 +190,8 @@ def run_scan(
     inventory): a progress line on a terminal, a one-line error, a warning when the target was not read whole."""
     progress = stderr_progress if (not quiet and sys.stderr.isatty()) else None
     paths = walk.paths if walk is not None else PathFilter()
-    request = api.ScanRequest(options, kind, platform, allow_backing, paths, progress)
+    request = api.ScanRequest(options, kind, platform, allow_backing, paths, progress,
+                              hashing(DETECTORS, options.hash_weights))
     try:
         inventory = api.scan(path, request, cat)
     except api.ScanError as exc:

@@ -15,6 +15,7 @@ from scanner.detectors.config import ConfigDetector
 from scanner.detectors.content import ContentDetector
 from scanner.detectors.ecosystems import EcosystemDetector
 from scanner.detectors.keyfiles import KeyFileDetector
+from scanner.detectors.local_models import LocalModelDetector
 from scanner.detectors.lockfiles import LockfileDetector
 from scanner.detectors.manifests import ManifestDetector
 from scanner.detectors.packages import InstalledPackageDetector
@@ -37,6 +38,7 @@ DETECTORS: tuple[Detector, ...] = (
     EcosystemDetector(),
     LockfileDetector(),
     SourceDetector(),
+    LocalModelDetector(),
 )
 
 __all__ = ["DETECTORS", "Detector", "FileView"]

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from scanner.kinds import Inventory
 from scanner.model import Finding, Location, Severity
+
+if TYPE_CHECKING:  # a kind declares its own rules: this module is a leaf the kinds import
+    from scanner.kinds import Inventory
 
 MAX_FINDING_LOCATIONS = 20  # a finding lists this many locations; how many more there were is counted
 

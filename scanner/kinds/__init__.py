@@ -21,6 +21,7 @@ from scanner.kinds import (
     endpoints,
     findings,
     kill_switches,
+    local_models,
     mcp_servers,
     models,
     processes,
@@ -43,6 +44,7 @@ from scanner.kinds.connections import ConnectionEntry
 from scanner.kinds.credentials import CredentialEntry, CredentialEvidence
 from scanner.kinds.endpoints import EndpointEntry, EndpointEvidence
 from scanner.kinds.kill_switches import KillSwitchEntry, KillSwitchEvidence
+from scanner.kinds.local_models import LocalEvidence, LocalModelEntry
 from scanner.kinds.mcp_servers import McpServerEntry, McpServerEvidence
 from scanner.kinds.models import ModelEntry, ModelEvidence
 from scanner.kinds.processes import ProcessEntry
@@ -80,6 +82,7 @@ KINDS: tuple[Kind[Any], ...] = (
     clients.KIND,
     mcp_servers.KIND,
     agents.KIND,
+    local_models.KIND,
     processes.KIND,
     connections.KIND,
 )
@@ -118,6 +121,7 @@ Evidence = (
     | AgentConfigEvidence
     | ProgramEvidence
     | ProgramHostsEvidence
+    | LocalEvidence
 )
 
 
@@ -142,6 +146,7 @@ class Inventory:
     clients: tuple[ClientEntry, ...] = ()
     mcp_servers: tuple[McpServerEntry, ...] = ()
     agents: tuple[AgentEntry, ...] = ()
+    local_models: tuple[LocalModelEntry, ...] = ()
     env_settings: tuple[EnvSetting, ...] = ()  # input of live findings; not serialised
     # Sections a document read back did not have (not inspected). A live audit that walked no files needs no
     # entry here: its `target.live.parts` says so, and the sections only files fill are absent (`Kind.walked`).

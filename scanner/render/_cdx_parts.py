@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Any
 from urllib.parse import quote
 
-from cyclonedx.model import Property, XsUri
+from cyclonedx.model import HashAlgorithm, HashType, Property, XsUri
 from cyclonedx.model.component import Component, ComponentType
 from cyclonedx.model.component_evidence import (
     AnalysisTechnique,
@@ -30,6 +30,7 @@ from packageurl import PackageURL
 from scanner.kinds import Inventory
 from scanner.kinds.agents import AgentEntry
 from scanner.kinds.endpoints import EndpointEntry
+from scanner.kinds.local_models.views import ModelPart
 from scanner.kinds.mcp_servers import McpServerEntry
 from scanner.kinds.models import ModelEntry
 from scanner.kinds.sdks import SdkEntry
@@ -137,6 +138,19 @@ def model(inv: Inventory, m: ModelEntry) -> Component:
         ),
         evidence=evidence(ref, m.locations, identities),
     )
+
+
+def local_model(part: ModelPart) -> Component:
+    """A model whose weights are (or are configured to be) on the machine: its files' digests are its hashes."""
+    return Component(
+        type=ComponentType.MACHINE_LEARNING_MODEL, name=safe(part.name), bom_ref=safe(part.ref),
+        version=safe(part.version) if part.version else None, group=part.supplier,
+        supplier=OrganizationalEntity(name=part.supplier) if part.supplier else None,
+        purl=PackageURL.from_string(part.purl), description=part.description,
+        hashes=[HashType(alg=HashAlgorithm.SHA_256, content=h) for alg, h in part.hashes if alg == "SHA-256"],
+        properties=[Property(name=k, value=safe(v)) for k, v in part.properties],
+        evidence=evidence(part.ref, part.locations, [_identity(IdentityField.NAME, part.name, [])]),
+    )  # fmt: skip
 
 
 def model_card(m: ModelEntry) -> dict[str, Any] | None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from scanner.findings.modelkey import is_alias, keyer
 from scanner.kinds import Inventory
+from scanner.kinds.local_models import views as local_views
 from scanner.kinds.models import ModelEntry
 from scanner.kinds.sdks import SdkEntry
 from scanner.model import MAX_LOCATIONS, Context, Location, Severity, SkipReason
@@ -164,7 +165,9 @@ def gap_lines(inv: Inventory) -> list[Line]:
 
 def headline(inv: Inventory) -> list[Line]:
     gaps = [Line(depth, text) for depth, text in incomplete_lines(inv)]  # an image not read whole says so first
-    return gaps + wiring_lines(inv) + session_lines(inv) + switch_lines(inv) + credential_lines(inv) + gap_lines(inv)
+    local = [Line(0, text)] if (text := local_views.headline(inv.local_models)) else []
+    return (gaps + wiring_lines(inv) + local + session_lines(inv) + switch_lines(inv) + credential_lines(inv)
+            + gap_lines(inv))
 
 
 def _kind(fid: str) -> str:
