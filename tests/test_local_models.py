@@ -138,6 +138,26 @@ def test_a_weight_file_past_the_read_cap_is_hashed_whole_in_place(tmp_path: Path
     assert e.files[0].sha256 == local_tree.sha(big) and e.facts.architecture == "llama"
 
 
+def test_spdx_local_models_are_verified_ai_packages_agents_depend_on(
+    scanned: tuple[Inventory, dict[str, Any]]
+) -> None:
+    from tests.test_aibom import spdx_strict
+
+    text = render("spdx", scanned[0], ReportOptions(all=True))
+    spdx_strict(text)  # the SPDX project's own bindings read it back strictly
+    graph = json.loads(text)["@graph"]
+    local = {o["name"]: o for o in graph if "#local-model:" in o.get("spdxId", "")}
+    coder = local["qwen3-coder:30b"]
+    assert coder["type"] == "ai_AIPackage" and coder["software_primaryPurpose"] == "model"
+    assert coder["software_packageUrl"].startswith("pkg:generic/qwen3-coder@30b?checksum=sha256:")
+    entry = next(e for e in scanned[0].local_models if e.name == "qwen3-coder:30b")
+    assert [h["hashValue"] for h in coder["verifiedUsing"]] == [f.sha256 for f in entry.files if f.sha256]
+    agent = next(o["spdxId"] for o in graph if o["type"] == "ai_AIPackage" and o["name"] == "opencode")
+    uses = {t for o in graph if o["type"] == "Relationship" and o["from"] == agent
+            and o["relationshipType"] == "dependsOn" for t in o["to"]}
+    assert {coder["spdxId"], local["llama3.3:70b"]["spdxId"]} <= uses
+
+
 @pytest.mark.parametrize("fmt", ["table", "markdown", "html", "sarif", "cyclonedx"])
 def test_every_format_shows_local_models(scanned: tuple[Inventory, dict[str, Any]], fmt: str) -> None:
     text = render(fmt, scanned[0], ReportOptions(all=True, wide=True))

@@ -15,6 +15,7 @@ from scanner.kinds import Inventory
 from scanner.kinds.agents import AgentEntry
 from scanner.kinds.credentials import CredentialEntry
 from scanner.kinds.endpoints import EndpointEntry
+from scanner.kinds.local_models.views import ModelPart
 from scanner.kinds.mcp_servers import McpServerEntry
 from scanner.kinds.models import ModelEntry
 from scanner.kinds.sdks import SdkEntry
@@ -27,6 +28,10 @@ CREATION = "_:creationinfo"
 _PURPOSE = {"container-image": "container", "disk-image": "diskImage", "live": "platform"}
 _SUPPORT = {"retired": "noSupport", "deprecated": "limitedSupport", "active": "support"}
 Obj = dict[str, Any]
+
+
+_FILE_PROPERTY = "modelcensus:local:file:"  # a weight file's digest: the package's verifiedUsing says it
+_ARCHITECTURE = "modelcensus:local:architecture"
 
 
 def namespace(inv: Inventory) -> str:
@@ -61,12 +66,6 @@ def model_id(base: str, m: ModelEntry) -> str:
     return element_id(base, "model", m.vendor, m.served_via, m.name)
 
 
-def weights_integrity(m: ModelEntry) -> list[Obj]:
-    """Hashes of a model's local weights (`verifiedUsing`), once the inventory hashes weight files it finds; hosted
-    models have none."""
-    return []
-
-
 def model(base: str, inv: Inventory, w: _aibom.Wiring, m: ModelEntry) -> Obj:
     """A model as an `ai_AIPackage`: its id as named, the vendor as supplier, the catalog's canonical id as the
     version it resolves to, what it does and how it is built where the catalogs know, how it is used (route and
@@ -90,8 +89,31 @@ def model(base: str, inv: Inventory, w: _aibom.Wiring, m: ModelEntry) -> Obj:
         ai_domain=[m.task] if m.task else None,
         ai_informationAboutApplication=safe("; ".join(use)),
         ai_limitation=safe("; ".join(limits)) if limits else None,
-        verifiedUsing=weights_integrity(m),
         comment=safe(f"catalog: {m.catalog}" + (f"; family {m.family}" if m.family else "")),
+    )
+
+
+def local_model_id(base: str, p: ModelPart) -> str:
+    return element_id(base, "local-model", p.ref)
+
+
+def local_model(base: str, p: ModelPart) -> Obj:
+    """A model whose weights are (or are configured to be) on the machine: an `ai_AIPackage` verified by the
+    SHA-256 of each weight file, named by its package URL (`pkg:huggingface/…@revision`, `pkg:generic/…`)."""
+    facts = dict(p.properties)
+    about = "; ".join(f"{k.rsplit(':', 1)[-1].replace('_', ' ')} {v}" for k, v in p.properties
+                      if not k.startswith(_FILE_PROPERTY))
+    return element(
+        "ai_AIPackage", local_model_id(base, p), p.name,
+        suppliedBy=organization_id(base, p.supplier),
+        software_packageVersion=safe(p.version) if p.version else None,
+        software_packageUrl=p.purl,
+        software_primaryPurpose="model",
+        ai_typeOfModel=[safe(arch)] if (arch := facts.get(_ARCHITECTURE)) else None,
+        ai_informationAboutApplication=safe(about) if about else None,
+        verifiedUsing=[{"type": "Hash", "algorithm": "sha256", "hashValue": h} for alg, h in p.hashes
+                       if alg == "SHA-256"],
+        comment=safe(p.description) if p.description else None,
     )
 
 

@@ -1,13 +1,13 @@
 """The inventory as an SPDX 3.0.1 AI bill of materials: JSON-LD with the Core, Software and AI profiles.
 
 The scanned machine is the root `software_Package`; the `CreationInfo` names modelcensus and every catalog with its
-version. Each model is an `ai_AIPackage`; agent products are `ai_AIPackage`s of purpose `application` and SDKs
-`software_Package`s, both with package URLs; endpoints, credentials (their SHA-256 only) and MCP servers are named
-packages. Relationships: the machine `contains` what is on it (marked `incomplete` when the scan could not read
-everything) and `dependsOn` the models and endpoints it is configured for; an agent `dependsOn` its SDKs,
-endpoints, credentials and models (with a comment: SPDX 3.1's `usesModel` will say it) and `usesTool` its MCP
-servers; an endpoint `dependsOn` the models it serves; a model `hasEvidence` the annotations of what sessions
-observed behind it.
+version. Each model is an `ai_AIPackage`, a local model's verified by its weight files' SHA-256; agent products are
+`ai_AIPackage`s of purpose `application` and SDKs `software_Package`s, both with package URLs; endpoints,
+credentials (their SHA-256 only) and MCP servers are named packages. Relationships: the machine `contains` what is
+on it (marked `incomplete` when the scan could not read everything) and `dependsOn` the models and endpoints it is
+configured for; an agent `dependsOn` its SDKs, endpoints, credentials, models and the local models its configs
+select (with a comment: SPDX 3.1's `usesModel` will say it) and `usesTool` its MCP servers; an endpoint `dependsOn`
+the models it serves; a model `hasEvidence` the annotations of what sessions observed behind it.
 
 Written as JSON-LD directly: the graph is plain data, and the tests read every document back with the SPDX
 project's own bindings (`spdx-python-model`), strictly and offline.
@@ -20,6 +20,9 @@ from datetime import datetime, timezone
 from typing import Any
 
 from scanner.kinds import Inventory
+from scanner.kinds.agents import AgentEntry
+from scanner.kinds.local_models.facts import LocalModelEntry
+from scanner.kinds.local_models.views import bom_part
 from scanner.kinds.sessions import SessionEntry
 from scanner.render import _aibom
 from scanner.render import _spdx_parts as part
@@ -108,6 +111,19 @@ def _observations(base: str, inv: Inventory, machine: str, models: dict[str, str
     return out
 
 
+def _uses(a: AgentEntry, e: LocalModelEntry) -> bool:
+    """Whether an agent's config selects the local model (`used_by` names the product, or it and its user)."""
+    return any(u == a.name or u.startswith(f"{a.name} (") for u in e.used_by)
+
+
+def _organizations(base: str, inv: Inventory) -> list[dict[str, Any]]:
+    """Every vendor the inventory names, as the `Organization` that supplies its models, SDKs and services."""
+    vendors = {m.vendor for m in inv.models} | {s.vendor for s in inv.sdks} | {e.vendor for e in inv.endpoints} \
+        | {c.vendor for c in inv.credentials} | {e.vendor for e in inv.local_models}
+    return [part.element("Organization", oid, v) for v in sorted(filter(None, vendors))
+            if (oid := part.organization_id(base, v))]
+
+
 def _graph(inv: Inventory, every_model: bool) -> tuple[str, list[dict[str, Any]]]:
     base = part.namespace(inv)
     w = _aibom.wiring(inv)
@@ -122,14 +138,13 @@ def _graph(inv: Inventory, every_model: bool) -> tuple[str, list[dict[str, Any]]
     endpoints = {e.host: part.endpoint(base, e) for e in inv.endpoints}
     creds = {c.sha256: part.credential(base, c) for c in inv.credentials}
     mcp = {part.mcp_id(base, s): part.mcp_server(base, s) for s in inv.mcp_servers}
-    vendors = {m.vendor for m in inv.models} | {s.vendor for s in inv.sdks} | {e.vendor for e in inv.endpoints} \
-        | {c.vendor for c in inv.credentials}
-    orgs = [part.element("Organization", oid, v) for v in sorted(filter(None, vendors))
-            if (oid := part.organization_id(base, v))]
+    local = [(e, part.local_model(base, bom_part(e))) for e in inv.local_models]
+    orgs = _organizations(base, inv)
     rels = [
         part.relationship(mid, "contains", [o["spdxId"] for _, o in agents] + [o["spdxId"] for o in sdks.values()]
                           + [o["spdxId"] for o in creds.values()]
-                          + [part.mcp_id(base, s) for s in inv.mcp_servers if s.transport == "stdio"],
+                          + [part.mcp_id(base, s) for s in inv.mcp_servers if s.transport == "stdio"]
+                          + [o["spdxId"] for e, o in local if e.present],
                           completeness="complete" if done.complete else "incomplete"),
         part.relationship(mid, "dependsOn", [endpoints[e.host]["spdxId"] for e in inv.endpoints if e.wired],
                           "endpoints"),
@@ -153,6 +168,8 @@ def _graph(inv: Inventory, every_model: bool) -> tuple[str, list[dict[str, Any]]
             part.relationship(obj["spdxId"], "dependsOn", [model_ids[m.name] for m in w.agent_models.get(key, ())
                                                            if m.name in model_ids], "models", comment=_USES_MODEL),
             part.relationship(obj["spdxId"], "usesTool", [part.mcp_id(base, s) for s in w.agent_mcp.get(key, ())]),
+            part.relationship(obj["spdxId"], "dependsOn", [o["spdxId"] for e, o in local if _uses(a, e)],
+                              "local-models", comment=_USES_MODEL),
         ]
     notes = _observations(base, inv, mid, model_ids)
     notes += [part.annotation(base, f"not-wiring:{m.source}", mid, f"{m.models} model id(s) in {m.context} of "
@@ -162,7 +179,8 @@ def _graph(inv: Inventory, every_model: bool) -> tuple[str, list[dict[str, Any]]
         listed = ", ".join(f"{g.path} ({g.reason.value})" for g in done.gaps[:_MAX_GAPS])
         notes.append(part.annotation(base, "incomplete", mid, "incomplete scan: " + "; ".join(done.why)
                                      + (f"; not fully read: {listed}" if listed else "")))
-    elements = [machine, *orgs, *models.values(), *sdks.values(), *(o for _, o in agents), *endpoints.values(),
+    elements = [machine, *orgs, *models.values(), *(o for _, o in local), *sdks.values(),
+                *(o for _, o in agents), *endpoints.values(),
                 *creds.values(), *mcp.values(), *(r for r in rels if r.get("to")), *notes]
     return mid, elements
 
