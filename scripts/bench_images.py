@@ -25,7 +25,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from bench_real import Run, timed
+from bench_measure import Run, timed
 
 REPO = Path(__file__).resolve().parent.parent
 ROOT = REPO / ".eval" / "debian-agent" / "root"
