@@ -4,11 +4,13 @@ worker and the tests call these; nothing here prints, exits or reads the environ
     from scanner import api
     inv = api.scan("/srv/vm")                       # a directory, a container image or a disk image
     inv = api.scan("vm.qcow2", api.ScanRequest(options=ScanOptions(jobs=4)))
-    changes = api.diff(api.load(Path("old.json")), inv)
+    changes = api.diff(api.load_inventory(Path("old.json")), inv)
+    report = api.sessions("/srv/vm")                # the inventory with the session findings only
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +27,7 @@ from scanner.kinds import Evidence, Inventory
 from scanner.live.audit import LiveFacts, add_live, process_skips
 from scanner.live.environ import read_environment, settings_evidence
 from scanner.live.snapshot import Gone, ProcessFacts, Scope, gather, host_facts
-from scanner.model import Context, Location, Skip
+from scanner.model import Context, Finding, Location, Skip
 from scanner.options import ScanOptions
 from scanner.pipeline import Progress
 from scanner.pipeline import scan as scan_target
@@ -123,6 +125,20 @@ def audit(request: AuditRequest | None = None, catalog: Catalog | None = None, g
 
     return scan_target(target, catalog, request.options, progress=request.progress, extra=extra,
                        extend=with_processes)
+
+
+def session_findings(inv: Inventory) -> tuple[Finding, ...]:
+    """The findings about sessions (`session-*`): who served them against what they were labelled, reasoning
+    that cannot be read."""
+    return tuple(f for f in inv.findings if f.id.startswith("session-"))
+
+
+def sessions(source: str | os.PathLike[str] | Target, request: ScanRequest | None = None,
+             catalog: Catalog | None = None) -> Inventory:
+    """What the sessions report reads: the scan's inventory (its sessions and routes) with the session findings
+    only. Raises `ScanError`."""
+    inv = scan(source, request, catalog)
+    return dataclasses.replace(inv, findings=session_findings(inv))
 
 
 def load_inventory(path: Path) -> Inventory:

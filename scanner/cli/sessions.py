@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from scanner import api
 from scanner.cli.common import load_catalog, parse_jobs, parse_size
 from scanner.cli.options import (
     DEFAULT_SIZE,
@@ -83,8 +84,7 @@ def sessions_command(
     options = ScanOptions(parse_size(max_file_size), one_file_system=one_file_system, jobs=parse_jobs(jobs))
     walk = walk_options(options, exclude, skip_dirs)
     inv = run_scan(path, load_catalog(catalog), options, quiet, walk=walk)  # any target kind, with progress
-    session_findings = [f for f in inv.findings if f.id.startswith("session-")]
-    visible, ignored, hidden = settle(session_findings, g.entries, g.shown)
+    visible, ignored, hidden = settle(list(api.session_findings(inv)), g.entries, g.shown)
     if fmt == "json":
         write_output(_json(dataclasses.replace(inv, findings=visible), ignored), destination)
     else:
