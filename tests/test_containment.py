@@ -212,7 +212,7 @@ def test_walk_holds_one_descriptor_per_level_and_closes_them(tmp_path: Path) -> 
 
 
 def test_tree_deeper_than_the_descriptor_cap_is_a_recorded_skip(tmp_path: Path) -> None:
-    from scanner.targets.directory import MAX_DEPTH
+    from scanner.targets.contained import MAX_DEPTH
 
     deep = tmp_path
     for _ in range(MAX_DEPTH + 40):

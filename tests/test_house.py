@@ -15,10 +15,7 @@ from types import ModuleType
 from tests.conftest import REPO
 
 # Over the limits today; each cut removes its line.
-MODULES_OVER = {
-    "scanner/targets/directory.py": 608,
-    "scanner/catalog/index.py": 473,
-}
+MODULES_OVER: dict[str, int] = {}
 FUNCTIONS_OVER = {
     "scanner/sessions/shape.py:read_shape": 140,
     "scanner/sessions/collect.py:read_log": 114,

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from scanner.formats import digest
 from scanner.formats.bounded import bytes_reader
-from scanner.targets import directory
+from scanner.targets import walked_entry
 
 
 def _windows(size: int, window: int, overlap: int) -> list[tuple[int, int]]:
@@ -87,5 +87,5 @@ def test_a_sparse_file_is_recorded_not_hashed(tmp_path: Path) -> None:
     assert found.hexdigest is None and found.reason is not None and found.reason.startswith("sparse")
     assert calls == []
     # The walker records the same file as sparse by the same rule.
-    assert (directory.SPARSE_MIN_SIZE, directory.SPARSE_RATIO) == (digest.SPARSE_MIN_SIZE, digest.SPARSE_RATIO)
+    assert (walked_entry.SPARSE_MIN_SIZE, walked_entry.SPARSE_RATIO) == (digest.SPARSE_MIN_SIZE, digest.SPARSE_RATIO)
     assert digest.is_sparse(st_.st_size, allocated)

@@ -21,7 +21,7 @@ from enum import Enum
 from scanner.formats.bounded import ReadAt
 
 PIECE = 1 << 20
-# The walker's rule (scanner/targets/directory.py): a file of 1 MiB or more with under 1/8 of it allocated.
+# The walker's rule (scanner/targets/walked_entry.py): a file of 1 MiB or more with under 1/8 of it allocated.
 SPARSE_MIN_SIZE = 1 << 20
 SPARSE_RATIO = 8
 

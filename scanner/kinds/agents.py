@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scanner.catalog.index import _package_key as package_key
+from scanner.catalog.package_names import package_key
 from scanner.kinds.base import DiffIdentity, FoldContext, Kind, Locations, ReportTable, table_of, text
 from scanner.kinds.sdks import SdkKey
 from scanner.model import Location, location_key

@@ -6,37 +6,39 @@ follows a symlink (`O_NOFOLLOW`, `AT_SYMLINK_NOFOLLOW`), so a directory swapped 
 never followed. The walk keeps its chain of open directories (one descriptor per level, so at most the depth of the
 tree) and reads each file relative to the directory it was listed in. Non-blocking: only regular files are opened,
 with O_NONBLOCK as a second guard. Read-only: O_NOATIME on directories and files where the kernel allows it.
-The filesystem calls themselves are `hostfs.Filesystem`; this module is the walker over them.
+The filesystem calls themselves are `hostfs.Filesystem`; this module is the walker over them. Resolution inside the
+root is `contained.ContainedResolver`, the readers' kept chain `open_chain`, what a listed name is `walked_entry`.
 """
 
 from __future__ import annotations
 
-import errno
 import os
 import stat
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from os import stat_result
 
 from scanner.model import Skip, SkipReason, TargetInfo
 from scanner.targets.base import FileEntry, ReadFailure, ReadResult
+from scanner.targets.contained import (
+    MAX_DEPTH,
+    PSEUDO_TOP_DIRS,
+    ContainedResolver,
+    DirFrame,
+    DirKey,
+    Unresolvable,
+    dir_failure,
+    dir_key,
+    join_inside,
+    path_parts,
+)
 from scanner.targets.hostfs import Filesystem, Handle, HostFilesystem
+from scanner.targets.open_chain import OpenChain, open_file_at
 from scanner.targets.pathglob import PathFilter
+from scanner.targets.walked_entry import entry_or_skip
 from scanner.textsafe import display_path
-
-MAX_SYMLINK_HOPS = 40
-# The walk holds one descriptor per level; a hostile tree deeper than this would exhaust them (the common soft
-# limit is 1024), so deeper directories are a recorded skip. Real trees stay far below; PATH_MAX stopped the old walk
-# around 2,000 levels anyway.
-MAX_DEPTH = 512
-PSEUDO_TOP_DIRS = frozenset({"proc", "sys", "dev"})
-# A file counts as sparse when less than 1/8 of it is allocated and it is big enough to matter.
-SPARSE_MIN_SIZE = 1 << 20
-SPARSE_RATIO = 8
-
-_Key = tuple[int, int]  # (st_dev, st_ino): one directory however it is reached
 
 
 @dataclass(frozen=True)
@@ -48,37 +50,7 @@ class WalkOptions:
     paths: PathFilter = PathFilter()  # --exclude and --skip-dirs
 
 
-class _Unresolvable(Exception):
-    def __init__(self, reason: SkipReason, detail: str) -> None:
-        super().__init__(detail)
-        self.reason = reason
-        self.detail = detail
-
-
-@dataclass
-class _Frame:
-    """One open directory of the walk's chain (root first)."""
-
-    inside: str
-    handle: Handle
-    via: str | None = None
-    owned: bool = True  # closed by whoever popped it; a borrowed frame belongs to an outer chain
-    pending: deque[tuple[str, _Key]] = field(default_factory=deque)  # subdirectories not walked yet
-
-
-def _parts(path: str) -> list[str]:
-    return [p for p in path.split("/") if p not in ("", ".")]
-
-
-def _join(parent: str, name: str) -> str:
-    return f"/{name}" if parent == "/" else f"{parent}/{name}"
-
-
-def _key(st: stat_result) -> _Key:
-    return (st.st_dev, st.st_ino)
-
-
-class DirectoryTarget:
+class DirectoryTarget(ContainedResolver):
     """A host directory as the root. One walk or read at a time (the target is not shared between threads)."""
 
     def __init__(
@@ -102,8 +74,8 @@ class DirectoryTarget:
         finally:
             fs.close(handle)
         self._exclude = dict(self.options.exclude)
-        self._current: _Frame | None = None  # the directory the walk is listing: its files are opened from it
-        self._opened = _OpenChain(fs)
+        self._current: DirFrame | None = None  # the directory the walk is listing: its files are opened from it
+        self._opened = OpenChain(fs)
         weakref.finalize(self, self._opened.close)
 
     @property
@@ -117,99 +89,6 @@ class DirectoryTarget:
         """For display and tests only: never opened."""
         return self.root if inside == "/" else self.root + inside
 
-    def resolve(self, inside: str) -> str:
-        """The inside path with every symlink resolved inside the root (raises `_Unresolvable`)."""
-        root = self.fs.open_root()
-        try:
-            found, _ = self._resolve([_Frame("/", root, owned=False)], _parts(inside))
-        finally:
-            self.fs.close(root)
-        return found[0]
-
-    def _refused(self, inside: str) -> str | None:
-        """Why a path may not be entered, however it was reached (by name, through a link, from a config)."""
-        if inside in self._exclude:
-            return self._exclude[inside]
-        if not self.options.include_pseudo and inside.count("/") == 1 and inside[1:] in PSEUDO_TOP_DIRS:
-            return f"-> {display_path(inside)}"
-        return None
-
-    def _resolve(
-        self,
-        base: list[_Frame],
-        parts: list[str],
-        opener: Callable[[Handle, str, stat_result], Handle | None] | None = None,
-    ) -> tuple[tuple[str, stat_result], Handle | None]:
-        """Resolve `parts` from the open chain `base`, as in a chroot at the root.
-
-        Absolute link targets restart at the root and `..` stops there. A relative link whose `..` climbs above the
-        root would leave it on the host: refused, as documented. Returns the resolved inside path with its stat
-        and, when `opener` is given, what it opened from the final parent directory (while that is still open).
-        """
-        chain = list(base)
-        pending = deque(parts)
-        hops = 0
-        fs = self.fs
-        try:
-            while pending:
-                part = pending.popleft()
-                if part == "..":
-                    if len(chain) > 1:
-                        self._drop(chain.pop())
-                    continue
-                parent = chain[-1]
-                inside = _join(parent.inside, part)
-                refusal = self._refused(inside)
-                if refusal is not None:
-                    raise _Unresolvable(SkipReason.PSEUDO_FILESYSTEM, refusal)
-                st = _lstat(fs, parent.handle, part)
-                if stat.S_ISLNK(st.st_mode):
-                    hops += 1
-                    if hops > MAX_SYMLINK_HOPS:
-                        raise _Unresolvable(SkipReason.SYMLINK_LOOP, f"more than {MAX_SYMLINK_HOPS} links")
-                    link = _readlink(fs, parent.handle, part)
-                    if link.startswith("/"):
-                        while len(chain) > 1:
-                            self._drop(chain.pop())
-                    elif _climbs_above(len(chain) - 1, link):
-                        raise _Unresolvable(SkipReason.SYMLINK_OUTSIDE_ROOT, f"-> {display_path(link)} leaves the root")
-                    pending.extendleft(reversed(_parts(link)))
-                    continue
-                if not pending:
-                    return (inside, st), (opener(parent.handle, part, st) if opener else None)
-                if not stat.S_ISDIR(st.st_mode):
-                    raise _Unresolvable(SkipReason.SYMLINK_BROKEN, "a component is not a directory")
-                if len(chain) > MAX_DEPTH:
-                    raise _Unresolvable(SkipReason.CAP_REACHED, f"deeper than {MAX_DEPTH} directory levels")
-                chain.append(_Frame(inside, self._open_dir(parent.handle, part, _key(st))))
-            top = chain[-1]  # resolved to a directory already open: the root, or one reached by `..`
-            return (top.inside, fs.fstat(top.handle)), None
-        finally:
-            for frame in chain:
-                self._drop(frame)
-
-    def _open_dir(self, parent: Handle, name: str, expected: _Key) -> Handle:
-        """A directory seen as `expected`: refused if it changed (became a link, or was swapped) since."""
-        try:
-            handle = self.fs.open_dir(parent, name)
-        except OSError as exc:
-            raise _dir_failure(exc) from None
-        try:
-            same = _key(self.fs.fstat(handle)) == expected
-        except OSError:
-            same = False
-        if not same:
-            self.fs.close(handle)
-            raise _Unresolvable(SkipReason.CHANGED, "directory replaced while walking")
-        return handle
-
-    def _drop(self, frame: _Frame) -> None:
-        if frame.owned:
-            frame.owned = False
-            if self._current is frame:
-                self._current = None
-            self.fs.close(frame.handle)
-
     # --- walk -------------------------------------------------------------------------------------
 
     def walk(self) -> Iterator[FileEntry | Skip]:
@@ -220,9 +99,9 @@ class DirectoryTarget:
         except OSError as exc:
             yield Skip("/", SkipReason.READ_ERROR, exc.strerror or str(exc))
             return
-        frames = [_Frame("/", root)]
-        visited = {_key(self.fs.fstat(root))}
-        linked: deque[tuple[str, str, _Key]] = deque()  # (resolved dir, link path, key): walked after the real tree
+        frames = [DirFrame("/", root)]
+        visited = {dir_key(self.fs.fstat(root))}
+        linked: deque[tuple[str, str, DirKey]] = deque()  # (resolved dir, link path, key): walked after the real tree
         try:
             yield from self._list(frames, linked, visited)
             while frames or linked:
@@ -232,7 +111,7 @@ class DirectoryTarget:
                         continue
                     try:
                         frames.extend(self._open_chain(real, key))
-                    except _Unresolvable as exc:
+                    except Unresolvable as exc:
                         yield Skip(display_path(link), exc.reason, exc.detail)
                         continue
                     visited.add(key)
@@ -244,7 +123,7 @@ class DirectoryTarget:
                     self._drop(frames.pop())
                     continue
                 name, key = top.pending.popleft()
-                inside = _join(top.inside, name)
+                inside = join_inside(top.inside, name)
                 if len(frames) > MAX_DEPTH:
                     yield Skip(
                         display_path(inside), SkipReason.CAP_REACHED, f"deeper than {MAX_DEPTH} directory levels"
@@ -252,27 +131,27 @@ class DirectoryTarget:
                     continue
                 try:
                     handle = self._open_dir(top.handle, name, key)
-                except _Unresolvable as exc:
+                except Unresolvable as exc:
                     yield Skip(display_path(inside), exc.reason, exc.detail)
                     continue
-                frames.append(_Frame(inside, handle, f"{top.via}/{name}" if top.via else None))
+                frames.append(DirFrame(inside, handle, f"{top.via}/{name}" if top.via else None))
                 yield from self._list(frames, linked, visited)
         finally:
             while frames:
                 self._drop(frames.pop())
 
-    def _open_chain(self, real: str, key: _Key) -> list[_Frame]:
+    def _open_chain(self, real: str, key: DirKey) -> list[DirFrame]:
         """The open directories from the root down to `real` (already resolved: no link may appear on the way)."""
-        chain = [_Frame("/", self.fs.open_root())]
+        chain = [DirFrame("/", self.fs.open_root())]
         try:
-            for part in _parts(real):
+            for part in path_parts(real):
                 try:
                     handle = self.fs.open_dir(chain[-1].handle, part)
                 except OSError as exc:
-                    raise _dir_failure(exc) from None
-                chain.append(_Frame(_join(chain[-1].inside, part), handle))
-            if _key(self.fs.fstat(chain[-1].handle)) != key:
-                raise _Unresolvable(SkipReason.CHANGED, "directory replaced while walking")
+                    raise dir_failure(exc) from None
+                chain.append(DirFrame(join_inside(chain[-1].inside, part), handle))
+            if dir_key(self.fs.fstat(chain[-1].handle)) != key:
+                raise Unresolvable(SkipReason.CHANGED, "directory replaced while walking")
         except BaseException:
             for frame in chain:
                 self._drop(frame)
@@ -280,7 +159,7 @@ class DirectoryTarget:
         return chain  # the ancestors stay open for resolving links below; they have nothing pending
 
     def _list(
-        self, frames: list[_Frame], linked: deque[tuple[str, str, _Key]], visited: set[_Key]
+        self, frames: list[DirFrame], linked: deque[tuple[str, str, DirKey]], visited: set[DirKey]
     ) -> Iterator[FileEntry | Skip]:
         top = frames[-1]
         try:
@@ -299,15 +178,15 @@ class DirectoryTarget:
 
     def _entries(
         self,
-        frames: list[_Frame],
+        frames: list[DirFrame],
         entries: Iterable[tuple[str, stat_result]],
-        linked: deque[tuple[str, str, _Key]],
-        visited: set[_Key],
+        linked: deque[tuple[str, str, DirKey]],
+        visited: set[DirKey],
     ) -> Iterator[FileEntry | Skip]:
         top = frames[-1]
         at_root = top.inside == "/"
         for name, st in entries:
-            inside = _join(top.inside, name)
+            inside = join_inside(top.inside, name)
             if inside in self._exclude:
                 yield Skip(display_path(inside), SkipReason.PSEUDO_FILESYSTEM, self._exclude[inside])
                 continue
@@ -326,29 +205,29 @@ class DirectoryTarget:
                 if self.options.one_file_system and st.st_dev != self._root_dev:
                     yield Skip(display_path(inside), SkipReason.PSEUDO_FILESYSTEM, "other filesystem")
                     continue
-                key = _key(st)
+                key = dir_key(st)
                 if key in visited:
                     continue  # a bind mount or hard-linked directory already walked
                 visited.add(key)
                 top.pending.append((name, key))
                 continue
-            yield _entry_or_skip(inside, st, f"{top.via}/{name}" if top.via else None)
+            yield entry_or_skip(inside, st, f"{top.via}/{name}" if top.via else None)
 
     def _follow(
-        self, frames: list[_Frame], name: str, link: str, linked: deque[tuple[str, str, _Key]], visited: set[_Key]
+        self, frames: list[DirFrame], name: str, link: str, linked: deque[tuple[str, str, DirKey]], visited: set[DirKey]
     ) -> Iterator[FileEntry | Skip]:
         try:
-            (real, st), _ = self._resolve([_Frame(f.inside, f.handle, owned=False) for f in frames], [name])
-        except _Unresolvable as exc:
+            (real, st), _ = self._resolve([DirFrame(f.inside, f.handle, owned=False) for f in frames], [name])
+        except Unresolvable as exc:
             yield Skip(display_path(link), exc.reason, exc.detail)
             return
         if stat.S_ISDIR(st.st_mode):
             if self.options.one_file_system and st.st_dev != self._root_dev:
                 yield Skip(display_path(link), SkipReason.PSEUDO_FILESYSTEM, "other filesystem")
-            elif _key(st) not in visited:
-                linked.append((real, link, _key(st)))
+            elif dir_key(st) not in visited:
+                linked.append((real, link, dir_key(st)))
             return
-        yield _entry_or_skip(real, st, link)
+        yield entry_or_skip(real, st, link)
 
     # --- read -------------------------------------------------------------------------------------
 
@@ -399,20 +278,20 @@ class DirectoryTarget:
         parent = parent or "/"
         current = self._current
         if current is not None and current.inside == parent:
-            return _open_file(self.fs, current.handle, name)
+            return open_file_at(self.fs, current.handle, name)
         # Reached through a link, or read in a worker (which does not walk): from the kept chain of the last
         # such file's directories, which the next file most often shares. A failure there may be the chain's
         # staleness (a directory replaced since): it is asked once more from a fresh chain.
-        parts = _parts(parent)
+        parts = path_parts(parent)
         try:
-            handle = _open_file(self.fs, self._opened.parent_of(parts), name)
-        except (ReadFailure, _Unresolvable):
+            handle = open_file_at(self.fs, self._opened.parent_of(parts), name)
+        except (ReadFailure, Unresolvable):
             self._opened.close()
             try:
-                handle = _open_file(self.fs, self._opened.parent_of(parts), name)
-            except _Unresolvable as failure:
+                handle = open_file_at(self.fs, self._opened.parent_of(parts), name)
+            except Unresolvable as failure:
                 raise ReadFailure(failure.reason, failure.detail) from None
-        if len(parts) > _OpenChain.MAX_KEPT:
+        if len(parts) > OpenChain.MAX_KEPT:
             self._opened.close()
         return handle
 
@@ -455,11 +334,11 @@ class DirectoryTarget:
             return None
         handle: Handle | None = None
         try:
-            _, handle = self._resolve([_Frame("/", root, owned=False)], _parts(inside_path), self._open_named)
+            _, handle = self._resolve([DirFrame("/", root, owned=False)], path_parts(inside_path), self._open_named)
             if handle is None:
                 return None
             return self._read_open(handle, limit).data
-        except (_Unresolvable, ReadFailure):
+        except (Unresolvable, ReadFailure):
             return None
         finally:
             if handle is not None:
@@ -467,142 +346,14 @@ class DirectoryTarget:
             self.fs.close(root)
 
     def _open_named(self, parent: Handle, name: str, st: stat_result) -> Handle | None:
-        if not isinstance(_entry_or_skip(name, st, None), FileEntry):
+        if not isinstance(entry_or_skip(name, st, None), FileEntry):
             return None
         try:
-            handle = _open_file(self.fs, parent, name)
+            handle = open_file_at(self.fs, parent, name)
         except ReadFailure:
             return None
-        if _key(self.fs.fstat(handle)) != _key(st):
+        if dir_key(self.fs.fstat(handle)) != dir_key(st):
             self.fs.close(handle)
             return None
         return handle
 
-
-def _lstat(fs: Filesystem, parent: Handle, name: str) -> stat_result:
-    try:
-        return fs.lstat(parent, name)
-    except FileNotFoundError:
-        raise _Unresolvable(SkipReason.SYMLINK_BROKEN, "target does not exist") from None
-    except NotADirectoryError:
-        raise _Unresolvable(SkipReason.SYMLINK_BROKEN, "a component is not a directory") from None
-    except PermissionError:
-        raise _Unresolvable(SkipReason.PERMISSION_DENIED, "cannot inspect link target") from None
-    except OSError as exc:
-        raise _Unresolvable(SkipReason.READ_ERROR, exc.strerror or str(exc)) from None
-
-
-def _readlink(fs: Filesystem, parent: Handle, name: str) -> str:
-    try:
-        return fs.readlink(parent, name)
-    except OSError as exc:
-        if exc.errno in (errno.EINVAL, errno.ENOENT):  # no longer a link (or gone) since its lstat
-            raise _Unresolvable(SkipReason.CHANGED, "link replaced while walking") from None
-        raise _Unresolvable(SkipReason.READ_ERROR, exc.strerror or str(exc)) from None
-
-
-class _OpenChain:
-    """The open directories, root first, of the last file read off the walk (through a link, or in a worker).
-
-    A worker reads files the walk listed in another process: opening each one's directories from the root, one
-    level at a time, cost a tenth of a scan's reads in descriptors alone. Kept open, the chain serves the next
-    file from the levels it shares with the last one (in walk order, most often all of them). Each level is
-    opened by name from the one above with no link followed, as the walk opens it; a chain deeper than
-    MAX_KEPT levels is opened for its file and closed again (a hostile depth never holds descriptors).
-    """
-
-    MAX_KEPT = 64
-
-    def __init__(self, fs: Filesystem) -> None:
-        self.fs = fs
-        self.names: list[str] = []
-        self.handles: list[Handle] = []  # handles[0] is the root; handles[i] is names[:i]
-
-    def parent_of(self, parts: list[str]) -> Handle:
-        """The open directory at `parts` (borrowed: valid until the next call or `close`)."""
-        fs, names, handles = self.fs, self.names, self.handles
-        if not handles:
-            try:
-                handles.append(fs.open_root())
-            except OSError as exc:
-                raise ReadFailure(SkipReason.READ_ERROR, exc.strerror or str(exc)) from None
-        shared = 0
-        for have, want in zip(names, parts, strict=False):
-            if have != want:
-                break
-            shared += 1
-        while len(names) > shared:
-            names.pop()
-            fs.close(handles.pop())
-        for part in parts[shared:]:
-            try:
-                handles.append(fs.open_dir(handles[-1], part))
-            except OSError as exc:
-                raise _dir_failure(exc) from None
-            names.append(part)
-        return handles[-1]
-
-    def close(self) -> None:
-        while self.handles:
-            self.fs.close(self.handles.pop())
-        self.names.clear()
-
-
-def _dir_failure(exc: OSError) -> _Unresolvable:
-    if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-        return _Unresolvable(SkipReason.CHANGED, "directory replaced while walking")
-    if isinstance(exc, PermissionError):
-        return _Unresolvable(SkipReason.PERMISSION_DENIED, "directory not listable")
-    return _Unresolvable(SkipReason.READ_ERROR, exc.strerror or str(exc))
-
-
-def _open_file(fs: Filesystem, parent: Handle, name: str) -> Handle:
-    try:
-        return fs.open_file(parent, name)
-    except PermissionError:
-        raise ReadFailure(SkipReason.PERMISSION_DENIED, "open refused") from None
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise ReadFailure(SkipReason.CHANGED, "became a symlink") from None
-        raise ReadFailure(SkipReason.READ_ERROR, exc.strerror or str(exc)) from None
-
-
-def _climbs_above(depth: int, link: str) -> bool:
-    for part in _parts(link):
-        depth += -1 if part == ".." else 1
-        if depth < 0:
-            return True
-    return False
-
-
-def _entry_or_skip(inside: str, st: stat_result, via: str | None) -> FileEntry | Skip:
-    mode = st.st_mode
-    if stat.S_ISREG(mode) and st.st_size < SPARSE_MIN_SIZE:  # the common case, decided in one test
-        return FileEntry(inside, st.st_size, mode, st.st_uid, st.st_gid, via, st.st_dev, st.st_ino, st.st_nlink)
-    # A skip names what the walk met: the symlink, when the file was reached through one.
-    shown = display_path(via or inside)
-    to = f" (-> {display_path(inside)})" if via else ""
-    if not stat.S_IFMT(mode):  # a backend lists a name whose inode it cannot read (a damaged image)
-        return Skip(shown, SkipReason.READ_ERROR, "its inode cannot be read" + to)
-    if stat.S_ISFIFO(mode):
-        return Skip(shown, SkipReason.FIFO, "named pipe" + to)
-    if stat.S_ISSOCK(mode):
-        return Skip(shown, SkipReason.SOCKET, "unix socket" + to)
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return Skip(shown, SkipReason.DEVICE, ("character device" if stat.S_ISCHR(mode) else "block device") + to)
-    if not stat.S_ISREG(mode):
-        return Skip(shown, SkipReason.OTHER_TYPE, oct(stat.S_IFMT(mode)) + to)
-    allocated = getattr(st, "st_blocks", 0) * 512
-    if st.st_size >= SPARSE_MIN_SIZE and allocated * SPARSE_RATIO < st.st_size:
-        return Skip(shown, SkipReason.SPARSE, f"size {st.st_size} bytes, {allocated} allocated" + to)
-    return FileEntry(
-        path=inside,
-        size=st.st_size,
-        mode=mode,
-        uid=st.st_uid,
-        gid=st.st_gid,
-        via=via,
-        dev=st.st_dev,
-        ino=st.st_ino,
-        nlink=st.st_nlink,
-    )
