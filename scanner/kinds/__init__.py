@@ -2,7 +2,8 @@
 
 `KINDS` is the one registry: the builder dispatches evidence to each kind's fold by the evidence's type, the
 codec takes each kind's JSON shapes, the document writer and loader walk it in JSON order, `diff` compares each
-kind's identity, and the human formats take each kind's title and columns. Adding a kind is one module here
+kind's identity, the human formats take each kind's title and columns, and the bills of materials and the
+headline each kind's own hooks (`bom`, `headline`). Adding a kind is one module here
 (its `KIND`), its line in `KINDS` and its field on `Inventory` (`tests/test_registry.py` names a missing piece).
 """
 

@@ -3,7 +3,8 @@
 A kind is one section of the inventory (`models`, `sdks`, …): its evidence and entry dataclasses, the `EvidenceFold`
 that turns its evidence into entries as the evidence arrives, its JSON key and order, the shape of its JSON where
 that is not its plain fields, its identity for `diff`, its title and columns for the human formats, and what it
-may add beyond its section (finding rules, a join run on the built inventory). `scanner/kinds/__init__.py`
+may add beyond its section (finding rules, a join run on the built inventory, its parts of a bill of materials,
+its line of the headline). `scanner/kinds/__init__.py`
 registers every kind in `KINDS`; the builder, codec, loader, diff and the human formats read that registry.
 """
 
@@ -105,6 +106,31 @@ class ReportTable:
     note: str = ""  # said under the table (e.g. what was collapsed)
     wrap: str | None = None  # the column whose cells wrap in a terminal rather than being cut
     main: str | None = None  # the column that says what a row is: the last a narrow terminal cuts
+
+
+@dataclass(frozen=True)
+class BomPart:
+    """One entry as a bill of materials lists it, in neutral words: the CycloneDX and SPDX formats write every
+    kind's parts alike (a `machine-learning-model` component, an SPDX `ai_AIPackage`)."""
+
+    ref: str  # "<what>:<identity>", unique across kinds; `what` also names its SPDX id
+    type: str  # the CycloneDX component type ("machine-learning-model")
+    name: str
+    version: str | None
+    supplier: str | None  # a vendor: the supplying organisation
+    purl: str
+    hashes: tuple[tuple[str, str], ...]  # (algorithm as CycloneDX names it, "SHA-256"; hex digest)
+    properties: tuple[tuple[str, str], ...]
+    locations: tuple[Location, ...]
+    description: str | None
+    architecture: str | None = None  # what kind of model it is (SPDX `ai_typeOfModel`)
+    about: str | None = None  # its facts in one sentence (SPDX `ai_informationAboutApplication`)
+    present: bool = True  # here on the machine: the machine contains it
+    used_by: tuple[str, ...] = ()  # the agents whose configs select it: a product, or "product (its user)"
+
+    def used_by_agent(self, name: str) -> bool:
+        """Whether the agent named `name` uses it (an agent depends on it)."""
+        return any(u == name or u.startswith(f"{name} (") for u in self.used_by)
 
 
 MAX_WHERE = 3
@@ -256,6 +282,9 @@ class Kind(Generic[E]):
     report_rank: int = 0
     rules: tuple[FindingRule, ...] = ()  # finding rules of its own, derived with every other rule
     joins: tuple[Join, ...] = ()  # run on the built inventory after the core joins, in KINDS order
+    bom: Callable[[E], BomPart] | None = None  # each entry as the bills of materials list it; None: not listed
+    # Its line of the headline from its entries, after the wiring (None from it: nothing to say), in KINDS order.
+    headline: Callable[[Sequence[E]], str | None] | None = None
 
     def entries(self, inv: Inventory) -> tuple[E, ...] | None:
         """The kind's entries, None when it was not inspected."""

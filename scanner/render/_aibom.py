@@ -13,8 +13,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from scanner.kinds import Inventory
+from scanner.kinds import KINDS, Inventory
 from scanner.kinds.agents import AgentEntry
+from scanner.kinds.base import BomPart
 from scanner.kinds.endpoints import EndpointEntry
 from scanner.kinds.mcp_servers import McpServerEntry
 from scanner.kinds.models import ModelEntry
@@ -126,6 +127,11 @@ def source_date_epoch() -> int | None:
 
 
 # --- who reaches what -------------------------------------------------------------------------------
+
+
+def bom_parts(inv: Inventory) -> list[tuple[str, list[BomPart]]]:
+    """(kind key, its parts) of every kind that lists its entries in a bill of materials, in KINDS order."""
+    return [(k.key, [k.bom(e) for e in k.entries(inv) or ()]) for k in KINDS if k.bom is not None]
 
 
 def agent_key(a: AgentEntry) -> str:

@@ -29,8 +29,8 @@ from packageurl import PackageURL
 
 from scanner.kinds import Inventory
 from scanner.kinds.agents import AgentEntry
+from scanner.kinds.base import BomPart
 from scanner.kinds.endpoints import EndpointEntry
-from scanner.kinds.local_models.views import ModelPart
 from scanner.kinds.mcp_servers import McpServerEntry
 from scanner.kinds.models import ModelEntry
 from scanner.kinds.sdks import SdkEntry
@@ -140,10 +140,11 @@ def model(inv: Inventory, m: ModelEntry) -> Component:
     )
 
 
-def local_model(part: ModelPart) -> Component:
-    """A model whose weights are (or are configured to be) on the machine: its files' digests are its hashes."""
+def bom_part(part: BomPart) -> Component:
+    """A kind's entry as the kind lists it (a model whose weights are on the machine: its files' digests are its
+    hashes)."""
     return Component(
-        type=ComponentType.MACHINE_LEARNING_MODEL, name=safe(part.name), bom_ref=safe(part.ref),
+        type=ComponentType(part.type), name=safe(part.name), bom_ref=safe(part.ref),
         version=safe(part.version) if part.version else None, group=part.supplier,
         supplier=OrganizationalEntity(name=part.supplier) if part.supplier else None,
         purl=PackageURL.from_string(part.purl), description=part.description,

@@ -14,8 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from scanner.findings.modelkey import is_alias, keyer
-from scanner.kinds import Inventory
-from scanner.kinds.local_models import views as local_views
+from scanner.kinds import KINDS, Inventory
 from scanner.kinds.models import ModelEntry
 from scanner.kinds.sdks import SdkEntry
 from scanner.model import MAX_LOCATIONS, Context, Location, Severity, SkipReason
@@ -165,8 +164,8 @@ def gap_lines(inv: Inventory) -> list[Line]:
 
 def headline(inv: Inventory) -> list[Line]:
     gaps = [Line(depth, text) for depth, text in incomplete_lines(inv)]  # an image not read whole says so first
-    local = [Line(0, text)] if (text := local_views.headline(inv.local_models)) else []
-    return (gaps + wiring_lines(inv) + local + session_lines(inv) + switch_lines(inv) + credential_lines(inv)
+    kinds = [Line(0, text) for k in KINDS if k.headline is not None and (text := k.headline(k.entries(inv) or ()))]
+    return (gaps + wiring_lines(inv) + kinds + session_lines(inv) + switch_lines(inv) + credential_lines(inv)
             + gap_lines(inv))
 
 

@@ -13,9 +13,9 @@ from urllib.parse import quote
 
 from scanner.kinds import Inventory
 from scanner.kinds.agents import AgentEntry
+from scanner.kinds.base import BomPart
 from scanner.kinds.credentials import CredentialEntry
 from scanner.kinds.endpoints import EndpointEntry
-from scanner.kinds.local_models.views import ModelPart
 from scanner.kinds.mcp_servers import McpServerEntry
 from scanner.kinds.models import ModelEntry
 from scanner.kinds.sdks import SdkEntry
@@ -30,8 +30,8 @@ _SUPPORT = {"retired": "noSupport", "deprecated": "limitedSupport", "active": "s
 Obj = dict[str, Any]
 
 
-_FILE_PROPERTY = "modelcensus:local:file:"  # a weight file's digest: the package's verifiedUsing says it
-_ARCHITECTURE = "modelcensus:local:architecture"
+# What a part of a kind is in SPDX: its element type and primary purpose, by its CycloneDX component type.
+_PART_TYPE = {"machine-learning-model": ("ai_AIPackage", "model")}
 
 
 def namespace(inv: Inventory) -> str:
@@ -93,24 +93,22 @@ def model(base: str, inv: Inventory, w: _aibom.Wiring, m: ModelEntry) -> Obj:
     )
 
 
-def local_model_id(base: str, p: ModelPart) -> str:
-    return element_id(base, "local-model", p.ref)
+def part_id(base: str, p: BomPart) -> str:
+    return element_id(base, p.ref.partition(":")[0], p.ref)
 
 
-def local_model(base: str, p: ModelPart) -> Obj:
-    """A model whose weights are (or are configured to be) on the machine: an `ai_AIPackage` verified by the
-    SHA-256 of each weight file, named by its package URL (`pkg:huggingface/…@revision`, `pkg:generic/…`)."""
-    facts = dict(p.properties)
-    about = "; ".join(f"{k.rsplit(':', 1)[-1].replace('_', ' ')} {v}" for k, v in p.properties
-                      if not k.startswith(_FILE_PROPERTY))
+def bom_part(base: str, p: BomPart) -> Obj:
+    """A kind's entry as the kind lists it, verified by its hashes' SHA-256 and named by its package URL (a local
+    model: an `ai_AIPackage` verified by each weight file, `pkg:huggingface/…@revision`, `pkg:generic/…`)."""
+    type_, purpose = _PART_TYPE.get(p.type, ("software_Package", "other"))
     return element(
-        "ai_AIPackage", local_model_id(base, p), p.name,
+        type_, part_id(base, p), p.name,
         suppliedBy=organization_id(base, p.supplier),
         software_packageVersion=safe(p.version) if p.version else None,
         software_packageUrl=p.purl,
-        software_primaryPurpose="model",
-        ai_typeOfModel=[safe(arch)] if (arch := facts.get(_ARCHITECTURE)) else None,
-        ai_informationAboutApplication=safe(about) if about else None,
+        software_primaryPurpose=purpose,
+        ai_typeOfModel=[safe(p.architecture)] if p.architecture and type_ == "ai_AIPackage" else None,
+        ai_informationAboutApplication=safe(p.about) if p.about and type_ == "ai_AIPackage" else None,
         verifiedUsing=[{"type": "Hash", "algorithm": "sha256", "hashValue": h} for alg, h in p.hashes
                        if alg == "SHA-256"],
         comment=safe(p.description) if p.description else None,

@@ -33,7 +33,6 @@ from cyclonedx.model.lifecycle import LifecyclePhase, PredefinedLifecycle
 from cyclonedx.output.json import JsonV1Dot6, JsonV1Dot7
 
 from scanner.kinds import Inventory
-from scanner.kinds.local_models.views import bom_part
 from scanner.kinds.sdks import SdkEntry
 from scanner.render import _aibom, _cdx_parts
 from scanner.render._cdx_parts import clean_url as clean_url
@@ -133,19 +132,21 @@ def to_bom(inv: Inventory, every_model: bool = False) -> Bom:
     gaps = [_cdx_parts.frozen(_cdx_parts.gap(s)) for s in done.gaps[:_MAX_GAPS]]
     for svc in [*services.values(), *mcp.values()]:
         bom.services.add(svc)
-    local = [_cdx_parts.frozen(_cdx_parts.local_model(bom_part(e))) for e in inv.local_models]
-    for c in [*models.values(), *local, *others, *(c for _, c in sdks), *gaps]:
+    parts = [(p, _cdx_parts.frozen(_cdx_parts.bom_part(p))) for _, kind_parts in _aibom.bom_parts(inv)
+             for p in kind_parts]
+    listed = [c for _, c in parts]
+    for c in [*models.values(), *listed, *others, *(c for _, c in sdks), *gaps]:
         bom.components.add(c)
     for s, c in sdks:
         vendor_services = [services[e.host] for e in inv.endpoints if s.vendor and e.vendor == s.vendor]
         if vendor_services:
             bom.register_dependency(c, vendor_services)
     agents = _agents(bom, inv, models, services, mcp, sdks)
-    for e, c in zip(inv.local_models, local, strict=True):  # an agent that uses a local model depends on it
+    for p, c in parts:  # an agent that uses a kind's part (a local model its config selects) depends on it
         for a, ac in zip(inv.agents, agents, strict=True):
-            if any(u == a.name or u.startswith(f"{a.name} (") for u in e.used_by):
+            if p.used_by_agent(a.name):
                 bom.register_dependency(ac, [c])
-    bom.register_dependency(subject, [*models.values(), *local, *others, *(c for _, c in sdks), *agents])
+    bom.register_dependency(subject, [*models.values(), *listed, *others, *(c for _, c in sdks), *agents])
     return bom
 
 

@@ -20,9 +20,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from scanner.kinds import Inventory
-from scanner.kinds.agents import AgentEntry
-from scanner.kinds.local_models.facts import LocalModelEntry
-from scanner.kinds.local_models.views import bom_part
+from scanner.kinds.base import BomPart
 from scanner.kinds.sessions import SessionEntry
 from scanner.render import _aibom
 from scanner.render import _spdx_parts as part
@@ -111,15 +109,10 @@ def _observations(base: str, inv: Inventory, machine: str, models: dict[str, str
     return out
 
 
-def _uses(a: AgentEntry, e: LocalModelEntry) -> bool:
-    """Whether an agent's config selects the local model (`used_by` names the product, or it and its user)."""
-    return any(u == a.name or u.startswith(f"{a.name} (") for u in e.used_by)
-
-
-def _organizations(base: str, inv: Inventory) -> list[dict[str, Any]]:
+def _organizations(base: str, inv: Inventory, parts: list[BomPart]) -> list[dict[str, Any]]:
     """Every vendor the inventory names, as the `Organization` that supplies its models, SDKs and services."""
     vendors = {m.vendor for m in inv.models} | {s.vendor for s in inv.sdks} | {e.vendor for e in inv.endpoints} \
-        | {c.vendor for c in inv.credentials} | {e.vendor for e in inv.local_models}
+        | {c.vendor for c in inv.credentials} | {p.supplier for p in parts}
     return [part.element("Organization", oid, v) for v in sorted(filter(None, vendors))
             if (oid := part.organization_id(base, v))]
 
@@ -138,13 +131,14 @@ def _graph(inv: Inventory, every_model: bool) -> tuple[str, list[dict[str, Any]]
     endpoints = {e.host: part.endpoint(base, e) for e in inv.endpoints}
     creds = {c.sha256: part.credential(base, c) for c in inv.credentials}
     mcp = {part.mcp_id(base, s): part.mcp_server(base, s) for s in inv.mcp_servers}
-    local = [(e, part.local_model(base, bom_part(e))) for e in inv.local_models]
-    orgs = _organizations(base, inv)
+    by_kind = [(key.replace("_", "-"), [(p, part.bom_part(base, p)) for p in ps]) for key, ps in _aibom.bom_parts(inv)]
+    parts = [po for _, pos in by_kind for po in pos]
+    orgs = _organizations(base, inv, [p for p, _ in parts])
     rels = [
         part.relationship(mid, "contains", [o["spdxId"] for _, o in agents] + [o["spdxId"] for o in sdks.values()]
                           + [o["spdxId"] for o in creds.values()]
                           + [part.mcp_id(base, s) for s in inv.mcp_servers if s.transport == "stdio"]
-                          + [o["spdxId"] for e, o in local if e.present],
+                          + [o["spdxId"] for p, o in parts if p.present],
                           completeness="complete" if done.complete else "incomplete"),
         part.relationship(mid, "dependsOn", [endpoints[e.host]["spdxId"] for e in inv.endpoints if e.wired],
                           "endpoints"),
@@ -168,9 +162,9 @@ def _graph(inv: Inventory, every_model: bool) -> tuple[str, list[dict[str, Any]]
             part.relationship(obj["spdxId"], "dependsOn", [model_ids[m.name] for m in w.agent_models.get(key, ())
                                                            if m.name in model_ids], "models", comment=_USES_MODEL),
             part.relationship(obj["spdxId"], "usesTool", [part.mcp_id(base, s) for s in w.agent_mcp.get(key, ())]),
-            part.relationship(obj["spdxId"], "dependsOn", [o["spdxId"] for e, o in local if _uses(a, e)],
-                              "local-models", comment=_USES_MODEL),
         ]
+        rels += [part.relationship(obj["spdxId"], "dependsOn", [o["spdxId"] for p, o in pos if p.used_by_agent(a.name)],
+                                   tag, comment=_USES_MODEL) for tag, pos in by_kind]
     notes = _observations(base, inv, mid, model_ids)
     notes += [part.annotation(base, f"not-wiring:{m.source}", mid, f"{m.models} model id(s) in {m.context} of "
                               f"{m.source}: not wiring (--all lists each)") for m in ([] if every_model else
@@ -179,7 +173,7 @@ def _graph(inv: Inventory, every_model: bool) -> tuple[str, list[dict[str, Any]]
         listed = ", ".join(f"{g.path} ({g.reason.value})" for g in done.gaps[:_MAX_GAPS])
         notes.append(part.annotation(base, "incomplete", mid, "incomplete scan: " + "; ".join(done.why)
                                      + (f"; not fully read: {listed}" if listed else "")))
-    elements = [machine, *orgs, *models.values(), *(o for _, o in local), *sdks.values(),
+    elements = [machine, *orgs, *models.values(), *(o for _, o in parts), *sdks.values(),
                 *(o for _, o in agents), *endpoints.values(),
                 *creds.values(), *mcp.values(), *(r for r in rels if r.get("to")), *notes]
     return mid, elements

@@ -61,6 +61,8 @@ KIND: Kind[LocalModelEntry] = Kind(
     report_rank=25,
     rules=tuple(FindingRule(rule_id, severity, title, text, hazards.on_inventory(find))
                 for rule_id, severity, title, text, find in hazards.RULES),  # fmt: skip
+    bom=views.bom_part,
+    headline=views.headline,
     joins=(Join("a model configured through a local route resolves to the entry that answers to its name; one no "
                 "store holds is said plainly; sessions that name it count as uses", _uses),),
 )

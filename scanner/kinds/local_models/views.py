@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
+from scanner.kinds.base import BomPart
 from scanner.kinds.local_models.facts import LocalModelEntry
-from scanner.model import Location
 
 TITLE = "Local models"
 COLUMNS = ("model", "vendor", "store", "here", "format", "params", "quant", "license", "served by", "used by",
@@ -80,21 +79,6 @@ def diff_facets(e: LocalModelEntry) -> Mapping[str, Any]:
     }  # fmt: skip
 
 
-@dataclass(frozen=True)
-class ModelPart:
-    """A local model as a bill of materials lists it: a machine-learning-model component, in neutral words."""
-
-    ref: str
-    name: str
-    version: str | None
-    supplier: str | None
-    purl: str
-    hashes: tuple[tuple[str, str], ...]  # ("SHA-256", hex) of each weight file
-    properties: tuple[tuple[str, str], ...]
-    locations: tuple[Location, ...]
-    description: str | None
-
-
 def purl(e: LocalModelEntry) -> str:
     """`pkg:huggingface/org/name@revision` for a Hub repo; `pkg:generic/name@tag` otherwise, with the digest of a
     single weight file as its checksum."""
@@ -108,7 +92,12 @@ def purl(e: LocalModelEntry) -> str:
     return out + (f"?checksum=sha256:{sums[0]}" if len(sums) == 1 else "")
 
 
-def bom_part(e: LocalModelEntry) -> ModelPart:
+_FILE_PROPERTY = "modelcensus:local:file:"  # a weight file's digest: the part's hashes say it
+
+
+def bom_part(e: LocalModelEntry) -> BomPart:
+    """A local model as a bill of materials lists it: a machine-learning-model component, its weight files' digests
+    its hashes; the machine contains it when its weights are here."""
     props = {
         "modelcensus:local:store": e.store, "modelcensus:local:present": str(e.present).lower(),
         "modelcensus:local:route": e.route, "modelcensus:local:format": e.format, "modelcensus:local:family": e.family,
@@ -118,9 +107,14 @@ def bom_part(e: LocalModelEntry) -> ModelPart:
         "modelcensus:local:license": e.facts.license, "modelcensus:local:served_by": _served(e) or None,
         "modelcensus:local:used_by": ", ".join(e.used_by) or None,
     }  # fmt: skip
-    props.update({f"modelcensus:local:file:{f.path}": f.sha256 or "not hashed" for f in e.files})
-    return ModelPart(
-        ref=f"local-model:{e.store}:{e.name}", name=e.name, version=e.name.partition(":")[2] or None,
-        supplier=e.vendor, purl=purl(e), hashes=tuple(("SHA-256", f.sha256) for f in e.files if f.sha256),
-        properties=tuple((k, v) for k, v in props.items() if v), locations=e.locations, description=e.note,
+    props.update({f"{_FILE_PROPERTY}{f.path}": f.sha256 or "not hashed" for f in e.files})
+    properties = tuple((k, v) for k, v in props.items() if v)
+    about = "; ".join(f"{k.rsplit(':', 1)[-1].replace('_', ' ')} {v}" for k, v in properties
+                      if not k.startswith(_FILE_PROPERTY))
+    return BomPart(
+        ref=f"local-model:{e.store}:{e.name}", type="machine-learning-model", name=e.name,
+        version=e.name.partition(":")[2] or None, supplier=e.vendor, purl=purl(e),
+        hashes=tuple(("SHA-256", f.sha256) for f in e.files if f.sha256), properties=properties,
+        locations=e.locations, description=e.note, architecture=e.facts.architecture, about=about or None,
+        present=e.present, used_by=e.used_by,
     )  # fmt: skip
