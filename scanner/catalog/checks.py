@@ -24,13 +24,24 @@ from scanner.catalog.specs import (
 
 
 def check_values(cat: CatalogFile) -> None:
+    """Every value a catalog file sets is one its schema allows; the first that is not raises CatalogError."""
     where = cat.origin
+    for check in (_models, _fingerprints, _vocabularies, _agent_configs, _agents):
+        check(cat, where)
+
+
+def _models(cat: CatalogFile, where: str) -> None:
+    """Lifecycles and dates of the models."""
     for m in cat.models:
         if m.lifecycle not in LIFECYCLES:
             raise CatalogError(f"{where}: model {m.id}: lifecycle {m.lifecycle!r} not in {LIFECYCLES}")
         for d in (m.released, m.deprecated, m.retires):
             if d is not None and not _DATE.match(str(d)):
                 raise CatalogError(f"{where}: model {m.id}: date {d!r} is not YYYY-MM-DD")
+
+
+def _fingerprints(cat: CatalogFile, where: str) -> None:
+    """Fingerprint ids once each, what they read and where."""
     seen: set[str] = set()
     for fp in cat.fingerprints:
         label = f"{where}: fingerprint {fp.id}"
@@ -48,6 +59,10 @@ def check_values(cat: CatalogFile) -> None:
             raise CatalogError(f"{label}: roles {unknown_roles} not in {FINGERPRINT_ROLES}")
         if any("/" in name for name in fp.fields):
             raise CatalogError(f"{label}: fields name keys, not paths (a tool call's id is the role tool-call)")
+
+
+def _vocabularies(cat: CatalogFile, where: str) -> None:
+    """Processes, code paths, source signatures and environment variables: a known role or kind."""
     for p in cat.processes:
         if p.role not in PROCESS_ROLES:
             raise CatalogError(f"{where}: process {p.pattern}: role {p.role!r} not in {PROCESS_ROLES}")
@@ -60,6 +75,10 @@ def check_values(cat: CatalogFile) -> None:
     for e in cat.env_vars:
         if e.role not in ROLES:
             raise CatalogError(f"{where}: env var {e.name}: role {e.role!r} not in {ROLES}")
+
+
+def _agent_configs(cat: CatalogFile, where: str) -> None:
+    """Agent config files: a known format, named containers and a safe path glob."""
     for a in cat.agent_configs:
         label = f"{where}: agent config {a.tool} {a.path}"
         if a.format not in AGENT_CONFIG_FORMATS:
@@ -69,6 +88,10 @@ def check_values(cat: CatalogFile) -> None:
         problem = glob_problem(a.path)
         if problem:
             raise CatalogError(f"{label}: {problem}")
+
+
+def _agents(cat: CatalogFile, where: str) -> None:
+    """Agent products: a slug id once, something to recognise them by, and sound settings, ships and routes."""
     ids: set[str] = set()
     for product in cat.agents:
         label = f"{where}: agent {product.id}"

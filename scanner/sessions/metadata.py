@@ -190,16 +190,6 @@ def _joined(folder: str, parts: list[SessionEntry], catalog: Catalog) -> Session
         providers = (
             labels_only(labels, declared, offset, min(starts, default=None), max(ends, default=None), catalog),
         )
-    tokens = [p.fernet for p in parts if p.fernet]
-    fernet = None
-    if tokens:
-        skews = [f.max_skew_seconds for f in tokens if f.max_skew_seconds is not None]
-        fernet = FernetTimes(
-            sum(f.tokens for f in tokens),
-            sum(f.consistent for f in tokens),
-            sum(f.inconsistent for f in tokens),
-            max(skews) if skews else None,
-        )
     mismatched = (*(m for p in parts for m in p.mismatched_labels), *mismatched_labels(labels, providers, catalog))
     return replace(
         first,
@@ -211,7 +201,7 @@ def _joined(folder: str, parts: list[SessionEntry], catalog: Catalog) -> Session
         labels=labels,
         reasoning=session_reasoning({state for p in parts for state in _states(p.reasoning)}),
         providers=providers,
-        fernet=fernet,
+        fernet=_fernet_of(parts),
         declared=declared,
         parent_session_id=next((p.parent_session_id for p in parts if p.parent_session_id), None),
         mismatched_labels=tuple(dict.fromkeys(mismatched)),
@@ -220,6 +210,20 @@ def _joined(folder: str, parts: list[SessionEntry], catalog: Catalog) -> Session
         served_models=tuple(dict.fromkeys(m for p in parts for m in p.served_models))[:MAX_LABELS],
         title=next((p.title for p in parts if p.title), None),
         mentioned=tuple(sorted({m for p in parts for m in p.mentioned}))[:MAX_MENTIONED],
+    )
+
+
+def _fernet_of(parts: list[SessionEntry]) -> FernetTimes | None:
+    """The Fernet token times of the parts, summed: the largest skew of any."""
+    tokens = [p.fernet for p in parts if p.fernet]
+    if not tokens:
+        return None
+    skews = [f.max_skew_seconds for f in tokens if f.max_skew_seconds is not None]
+    return FernetTimes(
+        sum(f.tokens for f in tokens),
+        sum(f.consistent for f in tokens),
+        sum(f.inconsistent for f in tokens),
+        max(skews) if skews else None,
     )
 
 
