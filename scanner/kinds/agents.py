@@ -154,6 +154,7 @@ class AgentFold:
         self.program_hosts: set[ProgramHostsEvidence] = set()
         self.sdks: Iterable[SdkKey] = ()  # the SDK installs (set by the `bundled SDKs` join)
         self._user_configs: dict[str, tuple[AgentConfig, ...]] | None = None
+        self._built: tuple[AgentEntry, ...] | None = None
         # Set by the `config routes` join: the route a file states for a model as that model's own record.
         self.own_route: Callable[[Iterable[str], set[str]], str | None] = lambda models, dirs: None
 
@@ -240,7 +241,13 @@ class AgentFold:
 
     def build(self) -> tuple[AgentEntry, ...]:
         """One entry per install of an agent product: its main package, with the platform packages, binaries,
-        model-list files and bundled SDKs inside or beside it; every user's settings of that product."""
+        model-list files and bundled SDKs inside or beside it; every user's settings of that product. Built once:
+        the sessions join reads the entries before the builder asks for them (no evidence arrives in between)."""
+        if self._built is None:
+            self._built = self._build()
+        return self._built
+
+    def _build(self) -> tuple[AgentEntry, ...]:
         configs = self.user_configs()
         mains = sorted((ev for ev in self.packages.values() if not ev.platform), key=lambda e: e.install_path)
         groups: dict[tuple[str, str], list[AgentPackageEvidence]] = {(m.product, m.install_path): [m] for m in mains}
