@@ -303,4 +303,4 @@ def test_an_encrypted_volume_is_named_encrypted(ext4: Path, catalog: Catalog) ->
     inv = from_document(doc)
     [composition] = json.loads(render("cyclonedx", inv))["compositions"]
     assert composition["aggregate"] == "incomplete"
-    assert "luks filesystem secret not-read" in render("spdx", inv)
+    assert "volume secret (luks) not read: encrypted (LUKS)" in render("spdx", inv)

@@ -20,7 +20,8 @@ from scanner.kinds.endpoints import EndpointEntry
 from scanner.kinds.mcp_servers import McpServerEntry
 from scanner.kinds.models import ModelEntry
 from scanner.kinds.routes import RouteEntry
-from scanner.model import PART_COMPLETE, Confidence, Context, Location, Skip, SkipReason, TargetInfo
+from scanner.model import Confidence, Context, Location, Skip, SkipReason
+from scanner.render._incomplete import incomplete_lines
 from scanner.vocab import PSEUDO_VENDORS, CatalogStatus
 
 # How a location's context found a fact, in CycloneDX's analysis-technique words, and how much it says: a config
@@ -239,16 +240,6 @@ class Completeness:
     gaps: tuple[Skip, ...]  # the files whose content was not (fully) read
 
 
-def image_part_gaps(target: TargetInfo) -> list[str]:
-    """An image's layers and a disk's filesystems that were not read whole, in words (`layer sha256:… incomplete`)."""
-    layers = target.image.layers if target.image else ()
-    gaps = [f"layer {x.digest} {x.status}" for x in layers if x.status != PART_COMPLETE]
-    volumes = target.disk.filesystems if target.disk else ()
-    gaps += [f"{f.type} filesystem {f.mount or f.volume or '?'} {f.status}"
-             for f in volumes if f.status != PART_COMPLETE]
-    return gaps
-
-
 def completeness(inv: Inventory) -> Completeness:
     """Whether the scan read everything it looked at. A file skipped for a reason that left its content unread,
     a live-audit part not `complete`, or a section not inspected each make the inventory incomplete: a partial
@@ -259,7 +250,7 @@ def completeness(inv: Inventory) -> Completeness:
         why.append(f"{len(gaps)} file(s) not fully read")
     if inv.target.live:
         why += [f"{p.name} {p.status}" for p in inv.target.live.parts if p.status != "complete"]
-    why += image_part_gaps(inv.target)
+    why += [text for depth, text in incomplete_lines(inv) if depth]  # the image parts not read whole
     if inv.absent:
         why.append("not inspected: " + ", ".join(sorted(inv.absent)))
     return Completeness(not why, tuple(why), gaps)
