@@ -200,3 +200,20 @@ def test_path_grammars_survive_any_text(text: str) -> None:
     hfcache.cache_path(text)
     localnames.candidates(text)
     localnames.lmstudio_name(text)
+
+
+def test_a_weight_in_any_catalogued_store_is_the_stores_own(catalog: Catalog) -> None:
+    from scanner.detectors.local_models import _in_store
+
+    local = catalog.local_models
+    assert _in_store("/home/dev/.cache/lm-studio/models/bartowski/x/y.gguf", local)
+    assert _in_store("/root/.cache/llama.cpp/Qwen_Qwen3-8B-GGUF_Qwen3-8B-Q4_K_M.gguf", local)
+    assert _in_store("/srv/hf/models--Qwen--Qwen3-8B/blobs/abc", local)
+    assert not _in_store("/usr/lib/python3/dist-packages/pkg/tests/tiny.safetensors", local)
+
+
+def test_an_ollama_cloud_models_remote_host_keeps_no_key() -> None:
+    key = "sk-" + "proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+    doc = {"model_format": "gguf", "remote_host": f"https://me:{key}@ollama.example:443/?key={key}"}
+    config = ollama.parse_config(json.dumps(doc).encode())
+    assert isinstance(config, ollama.OllamaConfig) and config.remote_host == "https://ollama.example:443/"

@@ -170,6 +170,22 @@ def test_positional_model_is_not_guessed_after_an_ambiguous_flag(catalog: Catalo
     assert parse_argv(["pip", "install", "vllm"], {}, grammars) is None
 
 
+HF_TOKEN = "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz01234567"
+
+
+def test_tokens_in_a_servers_host_or_model_url_are_not_kept(catalog: Catalog) -> None:
+    grammars = catalog.local_models.servers
+    unit = merge_units(
+        [OLLAMA_UNIT, f'[Service]\nEnvironment="OLLAMA_HOST=https://admin:{HF_TOKEN}@gpu1.lan:11500/"\n']
+    )
+    (served,) = served_by_unit(unit, grammars)
+    assert (served.host, served.port) == ("gpu1.lan", 11500)
+    url = f"https://user:{HF_TOKEN}@hf.example/org/model?token={HF_TOKEN}"
+    served = parse_argv(["vllm", "serve", "--model", url, "--host", f"u:{HF_TOKEN}@0.0.0.0"], {}, grammars)
+    assert served is not None and (served.model, served.host) == ("https://hf.example/org/model", "0.0.0.0")
+    assert HF_TOKEN not in repr(served)
+
+
 @given(st.lists(st.text(max_size=40), max_size=30), st.dictionaries(st.text(max_size=20), st.text(max_size=40)))
 def test_command_lines_of_any_shape_never_raise(argv: list[str], env: dict[str, str]) -> None:
     from scanner.catalog import load

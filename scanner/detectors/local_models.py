@@ -75,7 +75,7 @@ class LocalModelDetector:
     def _role(self, view: FileView) -> str | None:
         path, name, size = view.entry.path, view.name, view.entry.size
         if weights.sniff(view.head, name, size) is not None:
-            return "weight" if _in_store(path) or view.context not in _FOREIGN else None
+            return "weight" if view.context not in _FOREIGN or _in_store(path, view.catalog.local_models) else None
         if size > MAX_SERVER_FILE:
             return None
         if "/manifests/" in path and view.data[:1] == b"{" and _manifest_name(path) is not None:
@@ -159,8 +159,9 @@ def hashing(detectors: Sequence[Detector], on: bool) -> tuple[Detector, ...]:
     return tuple(d.hashing(on) if isinstance(d, LocalModelDetector) else d for d in detectors)
 
 
-def _in_store(path: str) -> bool:
-    return "/models--" in path or "/blobs/sha256-" in path or "/.lmstudio/models/" in path or "/GPT4All/" in path
+def _in_store(path: str, local: LocalModels) -> bool:
+    """A Hugging Face or Ollama store wherever it was moved, or any catalogued store where it lives by default."""
+    return "/models--" in path or "/blobs/sha256-" in path or local.store_at(path) is not None
 
 
 def _manifest_name(path: str) -> ollama.OllamaName | None:
@@ -174,7 +175,7 @@ def _mentions_server(view: FileView) -> bool:
         return False
     lines = view.text.splitlines()
     return any(g.args_after(line.split()) is not None for line in lines for g in local.servers) or any(
-        re.search(image, view.text) for g in local.servers for image in g.images
+        g.runs_image(view.text) for g in local.servers
     )
 
 

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from scanner.formats.bounded import FailureKind, FormatFailure
+from scanner.secrets import safe_url
 
 DEFAULT_HOST = "registry.ollama.ai"
 DEFAULT_NAMESPACE = "library"
@@ -146,7 +147,7 @@ def parse_config(data: bytes) -> OllamaConfig | FormatFailure:
         families=texts("model_families"),
         parameter_size=text("model_type"),
         quantization=text("file_type"),
-        remote_host=text("remote_host"),
+        remote_host=safe_url(host) if (host := text("remote_host")) else None,  # a key may ride in the URL
         remote_model=text("remote_model"),
         context_length=ctx if isinstance(ctx, int) and not isinstance(ctx, bool) and ctx > 0 else None,
         capabilities=texts("capabilities"),

@@ -5,7 +5,8 @@ Every server (vLLM, Ollama, llama.cpp's llama-server, TGI, SGLang, LMDeploy, Tab
 images, the flags that carry the model, host, port and aliases, whether the model may be the first
 positional argument, the environment variables it reads for the same, and its defaults. `parse_argv` reads
 any of them with the same code. Only those values are kept: the rest of a command line (an `--api-key`) is
-never copied out.
+never copied out,
+nor a token written into the model's URL or before the host (`http://user:hf_…@host`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+
+from scanner.secrets import safe_url
 
 MAX_ARGS = 512
 MAX_ARG = 4096
@@ -88,8 +91,8 @@ def parse_args(grammar: CommandGrammar, args: Sequence[str], env: Mapping[str, s
     """The model, aliases, host and port in a server's arguments and environment (flags win over env)."""
     values = _flag_values(args[:MAX_ARGS], grammar)
     positional = _positional(args) if grammar.positional_model else None
-    model = _first(values, grammar.model_flags) or positional or _env(env, grammar.model_env)
-    host, port = _first(values, grammar.host_flags), _port(_first(values, grammar.port_flags))
+    model = _keyless(_first(values, grammar.model_flags) or positional or _env(env, grammar.model_env))
+    host, port = _bare_host(_first(values, grammar.host_flags)), _port(_first(values, grammar.port_flags))
     env_host = _env(env, grammar.host_env)
     if host is None and env_host:
         host, _, env_port = _split_host(env_host)
@@ -162,9 +165,19 @@ def _store(env: Mapping[str, str], names: Sequence[str]) -> str | None:
     return None
 
 
+def _keyless(model: str | None) -> str | None:
+    """A model given as a URL loses its user info, query and fragment: where a token rides (`?token=hf_…`)."""
+    return safe_url(model) if model is not None and "://" in model else model
+
+
+def _bare_host(value: str | None) -> str | None:
+    """A host as written, without the `user:token@` some write before it."""
+    return value.rpartition("@")[2] if value is not None else None
+
+
 def _split_host(value: str) -> tuple[str, str, str]:
-    """`0.0.0.0:11434` -> ("0.0.0.0", ":", "11434"); `[::1]:8000`; a bare host; `http://host:port`."""
-    value = value.split("://", 1)[-1].rstrip("/")
+    """`0.0.0.0:11434` -> ("0.0.0.0", ":", "11434"); `[::1]:8000`; a bare host; `http://user:key@host:port`."""
+    value = value.split("://", 1)[-1].split("/", 1)[0].rpartition("@")[2]
     if value.startswith("["):
         host, _, rest = value[1:].partition("]")
         return host, ":", rest.lstrip(":")
