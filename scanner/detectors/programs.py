@@ -20,6 +20,7 @@ from scanner.catalog.matcher import PatternKind
 from scanner.catalog.package_names import package_key
 from scanner.detectors.agents import extension_of, npm_package_of, requires_dist
 from scanner.detectors.base import FileView, Reading
+from scanner.formats.entry_points import script_names
 from scanner.kinds import Evidence
 from scanner.kinds.agents import ProgramEvidence, ProgramHostsEvidence
 from scanner.model import Context
@@ -253,18 +254,8 @@ def _hosts(view: FileView, package_path: str) -> Iterator[Evidence]:
 
 
 def _console_scripts(data: bytes | None) -> tuple[str, ...]:
-    """The `[console_scripts]` names of an `entry_points.txt`."""
-    if not data:
-        return ()
-    names: list[str] = []
-    section = ""
-    for line in decode(data).splitlines():
-        line = line.strip()
-        if line.startswith("["):
-            section = line.strip("[]").strip()
-        elif section in ("console_scripts", "gui_scripts") and "=" in line:
-            names.append(line.split("=", 1)[0].strip())
-    return tuple(sorted(set(names)))
+    """The commands an `entry_points.txt` installs."""
+    return script_names(decode(data)) if data else ()
 
 
 def _modules(data: bytes | None) -> tuple[str, ...]:
