@@ -175,3 +175,26 @@ def test_server_shapes_never_fail_on_any_document(doc: object) -> None:
         if server is not None:
             assert server.name and server.transport in ("stdio", "http", "sse", "unknown")
             assert server.command or server.url
+
+
+def test_secrets_in_a_command_string_or_an_argument_url_never_show(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # The MCP docs' Postgres server takes its connection URL (password included) as an argument; a command
+    # written as one string carries its flags in it.
+    password = "Vq8" + "rT2mLx9Kp4Zw"
+    key = "sk-proj-" + "Qm4Tz8" * 8
+    servers = {
+        "pg": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-postgres",
+                                          f"postgresql://admin:{password}@db.internal:5432/app?sslpassword={password}"]},
+        "one": {"command": f"npx -y search-mcp --api-key {key}"},
+    }  # fmt: skip
+    write(tmp_path, "/home/dev/.cursor/mcp.json", json.dumps({"mcpServers": servers}))
+    inv, doc = scan_dir(tmp_path)
+    assert entry(doc, "mcp_servers", name="pg")["command"] == (
+        "npx -y @modelcontextprotocol/server-postgres postgresql://db.internal:5432/app"
+    )
+    assert entry(doc, "mcp_servers", name="one")["command"] == "npx -y search-mcp --api-key ***"
+    from scanner.render import render
+
+    for fmt in ("json", "table", "markdown", "html", "sarif", "cyclonedx"):
+        out = render(fmt, inv)
+        assert password not in out and key not in out and key[-12:] not in out, fmt

@@ -123,3 +123,11 @@ def test_every_editor_extension_entry_matches_its_real_manifest(tmp_path: Path, 
              for f in load_catalogs()]
     problems = check_installed(Catalog(files), tmp_path).problems
     assert problems and all(p.startswith("roo-code: vscode RooVeterinaryInc.roo-cline") for p in problems)
+
+
+def test_entry_points_give_console_and_gui_scripts_to_both_readers() -> None:
+    # One reader of `entry_points.txt` for `catalogs validate --installed` and the programs detector.
+    from scanner.formats.entry_points import script_names
+
+    text = "[console_scripts]\nagent = agent.cli:main\n\n[gui_scripts]\nagent-gui = agent.gui:main\n\n[x]\ny = z\n"
+    assert script_names(text) == ("agent", "agent-gui")

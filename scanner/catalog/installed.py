@@ -20,6 +20,7 @@ from pathlib import Path
 
 from scanner.catalog.globs import glob_regex
 from scanner.catalog.index import Catalog
+from scanner.formats.entry_points import script_names
 
 _PLATFORM_WORD = re.compile(r"(?:^|[-/])(?:linux|darwin|win32|windows|macos)(?:-|$)")
 _MAX_PACKAGES = 20_000
@@ -99,7 +100,7 @@ def _packages(root: Path) -> Iterator[tuple[str, str, list[str], list[str], str]
             continue
         entry_points = metadata.parent / "entry_points.txt"
         text = entry_points.read_text("utf-8", "replace") if entry_points.is_file() else ""
-        yield "pypi", str(name), _console_scripts(text), [], "/" + metadata.relative_to(root).as_posix()
+        yield "pypi", str(name), list(script_names(text)), [], "/" + metadata.relative_to(root).as_posix()
     yield from _extensions(root)
 
 
@@ -116,14 +117,3 @@ def _extensions(root: Path) -> Iterator[tuple[str, str, list[str], list[str], st
         publisher, name = doc.get("publisher"), doc.get("name")
         if isinstance(publisher, str) and isinstance(name, str):
             yield "vscode", f"{publisher}.{name}", [], [], "/" + manifest.relative_to(root).as_posix()
-
-
-def _console_scripts(text: str) -> list[str]:
-    names, section = [], ""
-    for line in text.splitlines():
-        line = line.strip()
-        if line.startswith("["):
-            section = line.strip("[]").strip()
-        elif section == "console_scripts" and "=" in line:
-            names.append(line.split("=", 1)[0].strip())
-    return names

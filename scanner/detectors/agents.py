@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from email.message import Message
 from email.parser import BytesHeaderParser
 
 from scanner.catalog.specs import AgentProduct
@@ -190,11 +191,7 @@ class AgentDetector:
             return
         product, _ = found
         site = view.entry.path.rsplit("/", 2)[0]
-        deps = set()
-        for req in headers.get_all("Requires-Dist") or []:
-            m = _REQUIRES.match(str(req))
-            if m and "extra ==" not in str(req):
-                deps.add(m.group(1))
+        deps = requires_dist(headers)
         shown = display_path(site)
         yield AgentPackageEvidence(
             product.id, "pypi", str(name), str(version) if version else None, shown, shown, False, (),
@@ -288,3 +285,11 @@ def _join(pkg_dir: str, relative: str) -> str:
     return pkg_dir + "/" + "/".join(parts)
 
 
+def requires_dist(headers: Message) -> set[str]:
+    """The names of the packages a PyPI METADATA requires always (its `Requires-Dist` without an extra)."""
+    deps = set()
+    for req in headers.get_all("Requires-Dist") or []:
+        m = _REQUIRES.match(str(req))
+        if m and "extra ==" not in str(req):
+            deps.add(m.group(1))
+    return deps

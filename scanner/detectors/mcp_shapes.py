@@ -29,6 +29,8 @@ _SECRET_WORD = re.compile(r"(?i)(?:key|token|secret|password|passwd|auth|bearer)
 _SECRET_ASSIGN = re.compile(r"(?i)^(-{0,2}[a-z0-9_.-]*(?:key|token|secret|password|auth)[a-z0-9_.-]*[=:]).+$")
 _URL_KEYS = ("url", "uri", "serverurl", "httpurl", "endpoint")
 _ENV_KEYS = ("env", "envs", "environment", "headers", "http_headers", "env_vars")
+# A URL inside an argument (`postgresql://user:pass@db/app`, `--db=https://…?key=…`): its user info and query go.
+_ARG_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://\S+")
 _HTTP_KINDS = ("http", "streamable-http", "streamablehttp", "streamable_http", "remote-http")
 
 
@@ -131,7 +133,8 @@ def _command(record: dict[tuple[str, ...], list[ConfigItem]], base: tuple[str, .
         else:
             args = [it.value for it in record.get((*base, "args"), [])]
         if parts and parts[0].strip():
-            return " ".join([parts[0], *redact_args(parts[1:] + args)])
+            # A command written as one string carries its arguments in it (`"command": "srv --api-key …"`).
+            return " ".join(redact_args([*parts[0].split(" "), *parts[1:], *args]))
     return None
 
 
@@ -168,5 +171,5 @@ def redact_args(args: list[str]) -> list[str]:
         elif i > 0 and args[i - 1].startswith("-") and _SECRET_WORD.search(args[i - 1]):
             out.append("***")
         else:
-            out.append(arg)
+            out.append(_ARG_URL.sub(lambda m: safe_url(m.group()), arg) if "://" in arg else arg)
     return out

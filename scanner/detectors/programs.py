@@ -17,8 +17,10 @@ from email.parser import BytesHeaderParser
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternKind
-from scanner.detectors.agents import extension_of, npm_package_of
+from scanner.catalog.package_names import package_key
+from scanner.detectors.agents import extension_of, npm_package_of, requires_dist
 from scanner.detectors.base import FileView, Reading
+from scanner.formats.entry_points import script_names
 from scanner.kinds import Evidence
 from scanner.kinds.agents import ProgramEvidence, ProgramHostsEvidence
 from scanner.model import Context
@@ -29,7 +31,6 @@ _HEADER = BytesHeaderParser()
 _NODE_MODULES = "/node_modules/"
 _SITE_DIRS = ("/site-packages/", "/dist-packages/")
 _MAX_META = 1 << 20
-_REQUIRES = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 # A Python tool's own venv: `~/.local/share/uv/tools/<name>/`, `~/.local/pipx/venvs/<name>/` (or pipx's
 # `~/.local/share/pipx/venvs/<name>/`); a user site `~/.local/lib/pythonX.Y/site-packages`.
 _TOOL_VENV = re.compile(r"/(?:uv/tools|pipx/venvs)/([^/]+)/")
@@ -39,10 +40,6 @@ _MIN_MODELS = 2  # listed model ids one file of its own code must name to count 
 _MAX_COMMANDS = 20  # an extension's command ids kept (it may contribute hundreds)
 _REPO_NAME = re.compile(r"[/:]([A-Za-z0-9][A-Za-z0-9._-]{1,100}?)(?:\.git)?/?$")
 _EXTENSION_DIR = re.compile(r"-\d+(?:\.\d+)+.*$")  # the version (and platform) an extension's folder ends with
-
-
-def _pep503(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def npm_top_level(path: str) -> tuple[str, str, str, bool] | None:
@@ -205,14 +202,10 @@ class ProgramDetector:
         commands = _console_scripts(view.read_path(dist_info + "/entry_points.txt", _MAX_META))
         if not commands:
             return
-        deps = set()
-        for req in headers.get_all("Requires-Dist") or []:
-            m = _REQUIRES.match(str(req))
-            if m and "extra ==" not in str(req):
-                deps.add(m.group(1))
+        deps = requires_dist(headers)
         sdks = tuple(sorted(d for d in deps if view.catalog.sdk("pypi", d) is not None))
         owner = python_tool_site(site)
-        tool = owner == "" or (owner is not None and _pep503(owner) == _pep503(str(name)))
+        tool = owner == "" or (owner is not None and package_key("pypi", owner) == package_key("pypi", str(name)))
         if not (tool or sdks):
             return
         modules = _modules(view.read_path(dist_info + "/RECORD", _MAX_META))
@@ -261,18 +254,8 @@ def _hosts(view: FileView, package_path: str) -> Iterator[Evidence]:
 
 
 def _console_scripts(data: bytes | None) -> tuple[str, ...]:
-    """The `[console_scripts]` names of an `entry_points.txt`."""
-    if not data:
-        return ()
-    names: list[str] = []
-    section = ""
-    for line in decode(data).splitlines():
-        line = line.strip()
-        if line.startswith("["):
-            section = line.strip("[]").strip()
-        elif section in ("console_scripts", "gui_scripts") and "=" in line:
-            names.append(line.split("=", 1)[0].strip())
-    return tuple(sorted(set(names)))
+    """The commands an `entry_points.txt` installs."""
+    return script_names(decode(data)) if data else ()
 
 
 def _modules(data: bytes | None) -> tuple[str, ...]:
