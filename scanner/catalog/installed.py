@@ -94,12 +94,15 @@ def _packages(root: Path) -> Iterator[tuple[str, str, list[str], list[str], str]
         optional = list(doc.get("optionalDependencies") or {})
         yield "npm", doc["name"], [str(c) for c in commands], [str(o) for o in optional], "/" + rel
     for metadata in sorted(root.rglob("*.dist-info/METADATA")):
-        headers = BytesHeaderParser().parsebytes(metadata.read_bytes()[:_MAX_BYTES])
+        try:  # an unreadable package is left out, as an unreadable npm manifest is
+            headers = BytesHeaderParser().parsebytes(metadata.read_bytes()[:_MAX_BYTES])
+            entry_points = metadata.parent / "entry_points.txt"
+            text = entry_points.read_text("utf-8", "replace") if entry_points.is_file() else ""
+        except OSError:
+            continue
         name = headers.get("Name")
         if not name:
             continue
-        entry_points = metadata.parent / "entry_points.txt"
-        text = entry_points.read_text("utf-8", "replace") if entry_points.is_file() else ""
         yield "pypi", str(name), list(script_names(text)), [], "/" + metadata.relative_to(root).as_posix()
     yield from _extensions(root)
 
