@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from tabulate import tabulate
-
 from scanner.kinds import Inventory
 from scanner.kinds.sessions import SessionEntry, SessionProvider
 from scanner.textsafe import escape_control
@@ -16,13 +14,6 @@ Table = tuple[str, list[str], list[list[str]]]  # title, headers, rows of cells 
 
 def _table(title: str, headers: list[str], rows: list[list[object]]) -> Table:
     return title, headers, [[escape_control("" if c is None else str(c)) for c in row] for row in rows]
-
-
-def _text(table: Table) -> str:
-    title, headers, rows = table
-    if not rows:
-        return f"{title}: none\n"
-    return f"{title} ({len(rows)})\n{tabulate(rows, headers=headers, tablefmt='simple')}\n"
 
 
 def _first(items: list[str], most: int) -> str:
@@ -101,7 +92,3 @@ def routes(inv: Inventory) -> Table:
 
 def tables(inv: Inventory) -> list[Table]:
     return [by_vendor(inv), sessions(inv), routes(inv)]
-
-
-def sections(inv: Inventory) -> list[str]:
-    return [_text(t) for t in tables(inv)]
