@@ -153,6 +153,11 @@ def text(value: object) -> str:
     return "" if value is None else str(value)
 
 
+def first_of(items: Sequence[str], most: int) -> str:
+    """A cell listing at most `most` items, saying how many it left out."""
+    return ", ".join(items[:most]) + (f" (+{len(items) - most})" if len(items) > most else "")
+
+
 class Locations:
     """An entry's locations as sightings arrive: bounded, the best context of one place kept, cuts counted."""
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scanner.kinds.base import DiffIdentity, JsonShape, Kind, ReportTable, table_of, text
+from scanner.kinds.base import DiffIdentity, JsonShape, Kind, ReportTable, first_of, table_of, text
 from scanner.model import Location
 from scanner.vocab import Confidence
 
@@ -33,7 +33,7 @@ def _table(routes: Sequence[RouteEntry], show_all: bool) -> ReportTable:
     rows = tuple(
         (r.alias, text(r.declared_via), text(r.base_model),
          "/".join(x for x in (r.observed_vendor, r.observed_via) if x) or "never observed", text(r.observed_api),
-         str(r.sessions), ", ".join(r.days[:3]) + (f" (+{len(r.days) - 3})" if len(r.days) > 3 else ""),
+         str(r.sessions), first_of(r.days, 3),
          text(r.confidence))
         for r in routes
     )

@@ -11,7 +11,17 @@ from typing import TYPE_CHECKING, TypeVar
 if TYPE_CHECKING:
     from scanner.kinds.agents import AgentEntry
 
-from scanner.kinds.base import DiffIdentity, DiffItem, FoldContext, JsonShape, Kind, ReportTable, table_of, text
+from scanner.kinds.base import (
+    DiffIdentity,
+    DiffItem,
+    FoldContext,
+    JsonShape,
+    Kind,
+    ReportTable,
+    first_of,
+    table_of,
+    text,
+)
 from scanner.model import Location
 from scanner.vocab import Confidence
 
@@ -186,7 +196,7 @@ def _table(sessions: Sequence[SessionEntry], show_all: bool) -> ReportTable:
             f"{p.vendor}{'/' + p.served_via if p.served_via else ''}{' ' + p.api if p.api else ''} ×{p.records}"
             for p in s.providers)
         fernet = f"{s.fernet.consistent}/{s.fernet.tokens} ok" if s.fernet else ""
-        labels = ", ".join(s.labels[:3]) + (f" (+{len(s.labels) - 3})" if len(s.labels) > 3 else "")
+        labels = first_of(s.labels, 3)
         rows.append((s.session_id, s.format, text(s.started_at), str(s.records), labels,
                      providers or "unknown", s.reasoning, fernet, s.location.path))
     return table_of(KIND, tuple(rows))

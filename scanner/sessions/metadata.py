@@ -155,12 +155,15 @@ def _coalesced(runs: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
 def _joined(folder: str, parts: list[SessionEntry], catalog: Catalog) -> SessionEntry:
     """One session of the parts in order: each part's records follow the last part's."""
     first = parts[0]
-    served = [p for p in parts if any(e.rule not in _LABEL_RULES for pr in p.providers for e in pr.evidence)]
+    # Whether a record of each part names who served it: flags by position, not `part in served` (a deep equality
+    # test of every earlier part, for each of a store's thousands of event files).
+    named = [any(e.rule not in _LABEL_RULES for pr in p.providers for e in pr.evidence) for p in parts]
+    served = [p for p, n in zip(parts, named, strict=True) if n]
     keyed: dict[tuple[str, str | None, str | None], list[tuple[SessionProvider, int]]] = defaultdict(list)
     runs: list[tuple[int, int, tuple[str, str | None, str | None]]] = []
     offset = 0
-    for part in parts:
-        if part in served or not served:  # a part no record of which names who served adds only its labels
+    for part, names_server in zip(parts, named, strict=True):
+        if names_server or not served:  # a part no record of which names who served adds only its labels
             for pr in part.providers:
                 key = (pr.vendor, pr.served_via, pr.api)
                 keyed[key].append((pr, offset))

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from tabulate import tabulate
-
 from scanner.kinds import Inventory
+from scanner.kinds.base import first_of
 from scanner.kinds.sessions import SessionEntry, SessionProvider
 from scanner.textsafe import escape_control
 from scanner.vocab import PSEUDO_VENDORS
@@ -16,18 +15,6 @@ Table = tuple[str, list[str], list[list[str]]]  # title, headers, rows of cells 
 
 def _table(title: str, headers: list[str], rows: list[list[object]]) -> Table:
     return title, headers, [[escape_control("" if c is None else str(c)) for c in row] for row in rows]
-
-
-def _text(table: Table) -> str:
-    title, headers, rows = table
-    if not rows:
-        return f"{title}: none\n"
-    return f"{title} ({len(rows)})\n{tabulate(rows, headers=headers, tablefmt='simple')}\n"
-
-
-def _first(items: list[str], most: int) -> str:
-    """A list cut to its first `most` items says how many it left out."""
-    return ", ".join(items[:most]) + (f" (+{len(items) - most})" if len(items) > most else "")
 
 
 def _main(s: SessionEntry) -> SessionProvider | None:
@@ -49,7 +36,7 @@ def by_vendor(inv: Inventory) -> Table:
     for (vendor, via, api, day), runs in sorted(groups.items(), key=lambda kv: (kv[0][0] in PSEUDO_VENDORS, kv[0])):
         labels = sorted({label for s in runs for label in s.labels})
         reasoning = ",".join(sorted({s.reasoning for s in runs}))
-        rows.append([vendor, via, api, day, len(runs), sum(s.records for s in runs), reasoning, _first(labels, 4)])
+        rows.append([vendor, via, api, day, len(runs), sum(s.records for s in runs), reasoning, first_of(labels, 4)])
     headers = ["observed vendor", "via", "api", "day", "sessions", "records", "reasoning", "labels"]
     return _table("Sessions by observed vendor", headers, rows)
 
@@ -70,7 +57,7 @@ def sessions(inv: Inventory) -> Table:
                 s.format,
                 s.started_at or "",
                 s.records,
-                _first(list(s.labels), 3),
+                first_of(s.labels, 3),
                 providers or "unknown",
                 s.reasoning,
                 fernet,
@@ -90,7 +77,7 @@ def routes(inv: Inventory) -> Table:
             "/".join(x for x in (r.observed_vendor, r.observed_via) if x) or "",
             r.observed_api or "",
             r.sessions,
-            ", ".join(r.days[:3]) + (f" (+{len(r.days) - 3})" if len(r.days) > 3 else ""),
+            first_of(r.days, 3),
             r.confidence or "",
         ]
         for r in inv.routes
@@ -101,7 +88,3 @@ def routes(inv: Inventory) -> Table:
 
 def tables(inv: Inventory) -> list[Table]:
     return [by_vendor(inv), sessions(inv), routes(inv)]
-
-
-def sections(inv: Inventory) -> list[str]:
-    return [_text(t) for t in tables(inv)]
