@@ -163,7 +163,10 @@ def mcp_and_wired_changes(old: dict[str, Any], new: dict[str, Any]) -> list[dict
     return out
 
 
-def sdk_changes(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
+def sdk_changes(old: dict[str, Any], new: dict[str, Any],
+                aliases: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """Each SDK version added, removed or changed per environment; with `aliases` (`ecosystem/name` to the
+    package's other name) a version change also lists the other name the diff may report it under."""
     def index(t: dict[str, Any]) -> dict[tuple[str, str, str], str]:
         return {(s["ecosystem"], s["name"], env): s["version"] for s in t["sdks"] for env in s["environments"]}
     do, dn = index(old), index(new)
@@ -178,8 +181,11 @@ def sdk_changes(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]
         elif b is None:
             out.append({"section": "sdks", "kind": "removed", "key": k, "old": a, "environment": key[2]})
         else:
-            out.append({"section": "sdks", "kind": "changed", "key": k, "field": "version", "old": a, "new": b,
-                        "environment": key[2]})
+            change: dict[str, Any] = {"section": "sdks", "kind": "changed", "key": k, "field": "version",
+                                      "old": a, "new": b, "environment": key[2]}
+            if aliases is not None:
+                change["aliases"] = [aliases[k]] if k in aliases else []
+            out.append(change)
     return out
 
 
