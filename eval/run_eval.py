@@ -115,12 +115,7 @@ def diff_truth(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
             if before != after:
                 expected.append({"section": "agents", "kind": "changed", "key": name, "field": field,
                                  "old": before, "new": after})
-    mo = {(m["name"], m["user"]) for m in old["mcp_servers"]}
-    mn = {(m["name"], m["user"]) for m in new["mcp_servers"]}
-    for name, user in sorted(mn - mo):
-        expected.append({"section": "mcp_servers", "kind": "added", "key": name, "user": user})
-    for name, user in sorted(mo - mn):
-        expected.append({"section": "mcp_servers", "kind": "removed", "key": name, "user": user})
+    expected += zoo_diff.mcp_changes(old, new)
     return {"corpus": "dev-machine-old -> dev-machine", "expected": expected, "ambiguous": sorted(ambiguous)}
 
 
