@@ -96,23 +96,9 @@ def diff_truth(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
                                       {f for a in tr["agents"] for f in a.get("ships_files", [])})
     expected = [e for e in expected if not (e["section"] == "models" and e["key"] in ambiguous)]
 
-    def sdks(t: dict[str, Any]) -> dict[tuple[str, str, str], str]:
-        return {(s["ecosystem"], s["name"], env): s["version"] for s in t["sdks"] for env in s["environments"]}
     alias = {f"{s['ecosystem']}/{s['name']}": f"{s['ecosystem']}/{s['alias']}"
              for t in (old, new) for s in t["sdks"] if s.get("alias")}
-    do, dn = sdks(old), sdks(new)
-    for key in sorted(set(do) | set(dn)):
-        a, b = do.get(key), dn.get(key)
-        if a == b:
-            continue
-        k = f"{key[0]}/{key[1]}"
-        if a is None:
-            expected.append({"section": "sdks", "kind": "added", "key": k, "new": b, "environment": key[2]})
-        elif b is None:
-            expected.append({"section": "sdks", "kind": "removed", "key": k, "old": a, "environment": key[2]})
-        else:
-            expected.append({"section": "sdks", "kind": "changed", "key": k, "field": "version", "old": a, "new": b,
-                             "environment": key[2], "aliases": [alias[k]] if k in alias else []})
+    expected += zoo_diff.sdk_changes(old, new, alias)
     packages = {a["name"]: a.get("package", "") for a in new["agents"] if a.get("package")}
     ao = {a["name"]: a["version"] for a in old["agents"]}
     an = {a["name"]: a["version"] for a in new["agents"]}
@@ -129,12 +115,7 @@ def diff_truth(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
             if before != after:
                 expected.append({"section": "agents", "kind": "changed", "key": name, "field": field,
                                  "old": before, "new": after})
-    mo = {(m["name"], m["user"]) for m in old["mcp_servers"]}
-    mn = {(m["name"], m["user"]) for m in new["mcp_servers"]}
-    for name, user in sorted(mn - mo):
-        expected.append({"section": "mcp_servers", "kind": "added", "key": name, "user": user})
-    for name, user in sorted(mo - mn):
-        expected.append({"section": "mcp_servers", "kind": "removed", "key": name, "user": user})
+    expected += zoo_diff.mcp_changes(old, new)
     return {"corpus": "dev-machine-old -> dev-machine", "expected": expected, "ambiguous": sorted(ambiguous)}
 
 

@@ -140,17 +140,21 @@ def agent_changes(old: dict[str, Any], new: dict[str, Any],
     return out
 
 
+def mcp_changes(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
+    """MCP servers added or removed, per user."""
+    mo = {(m["name"], m["user"]) for m in old["mcp_servers"]}
+    mn = {(m["name"], m["user"]) for m in new["mcp_servers"]}
+    added = [("added", name, user) for name, user in sorted(mn - mo)]
+    removed = [("removed", name, user) for name, user in sorted(mo - mn)]
+    return [{"section": "mcp_servers", "kind": kind, "key": name, "user": user} for kind, name, user in added + removed]
+
+
 def mcp_and_wired_changes(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
     """MCP servers added or removed per user; models a config newly selects or no longer selects. A model the
     other tree's configs already declare (an alias block not selected yet: Kimi's `[models.gpt51-prod]`) is wired
     in both trees: its selection is the product's change (`models`), not the model's."""
-    out: list[dict[str, Any]] = []
-    mo = {(m["name"], m["user"]) for m in old["mcp_servers"]}
-    mn = {(m["name"], m["user"]) for m in new["mcp_servers"]}
-    for name, user in sorted(mn - mo):
-        out.append({"section": "mcp_servers", "kind": "added", "key": name, "user": user})
-    for name, user in sorted(mo - mn):
-        out.append({"section": "mcp_servers", "kind": "removed", "key": name, "user": user})
+    out: list[dict[str, Any]] = mcp_changes(old, new)
+
     def declared(t: dict[str, Any]) -> set[str]:
         return {w["id"] for w in t["wired"]} | set(t.get("acceptable", {}).get("wired", []))
     wo = {w["id"] for w in old["wired"]}
@@ -163,7 +167,10 @@ def mcp_and_wired_changes(old: dict[str, Any], new: dict[str, Any]) -> list[dict
     return out
 
 
-def sdk_changes(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
+def sdk_changes(old: dict[str, Any], new: dict[str, Any],
+                aliases: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """Each SDK version added, removed or changed per environment; with `aliases` (`ecosystem/name` to the
+    package's other name) a version change also lists the other name the diff may report it under."""
     def index(t: dict[str, Any]) -> dict[tuple[str, str, str], str]:
         return {(s["ecosystem"], s["name"], env): s["version"] for s in t["sdks"] for env in s["environments"]}
     do, dn = index(old), index(new)
@@ -178,8 +185,11 @@ def sdk_changes(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]
         elif b is None:
             out.append({"section": "sdks", "kind": "removed", "key": k, "old": a, "environment": key[2]})
         else:
-            out.append({"section": "sdks", "kind": "changed", "key": k, "field": "version", "old": a, "new": b,
-                        "environment": key[2]})
+            change: dict[str, Any] = {"section": "sdks", "kind": "changed", "key": k, "field": "version",
+                                      "old": a, "new": b, "environment": key[2]}
+            if aliases is not None:
+                change["aliases"] = [aliases[k]] if k in aliases else []
+            out.append(change)
     return out
 
 

@@ -20,6 +20,7 @@ from scanner.kinds.endpoints import EndpointEntry
 from scanner.kinds.mcp_servers import McpServerEntry
 from scanner.kinds.models import ModelEntry
 from scanner.kinds.routes import RouteEntry
+from scanner.kinds.sdks import SdkEntry
 from scanner.model import Confidence, Context, Location, Skip, SkipReason
 from scanner.render._incomplete import incomplete_lines
 from scanner.vocab import PSEUDO_VENDORS, CatalogStatus
@@ -157,6 +158,11 @@ class Wiring:
     agent_mcp: dict[str, tuple[McpServerEntry, ...]]
     agent_credentials: dict[str, tuple[str, ...]]  # sha256
     endpoint_models: dict[str, tuple[ModelEntry, ...]]  # by host
+
+
+def vendor_endpoints(inv: Inventory, s: SdkEntry) -> list[EndpointEntry]:
+    """The endpoints of an SDK's vendor, in inventory order: the services the SDK calls."""
+    return [e for e in inv.endpoints if s.vendor and e.vendor == s.vendor]
 
 
 def _unique(items: Iterable[ModelEntry]) -> tuple[ModelEntry, ...]:

@@ -138,7 +138,7 @@ def to_bom(inv: Inventory, every_model: bool = False) -> Bom:
     for c in [*models.values(), *listed, *others, *(c for _, c in sdks), *gaps]:
         bom.components.add(c)
     for s, c in sdks:
-        vendor_services = [services[e.host] for e in inv.endpoints if s.vendor and e.vendor == s.vendor]
+        vendor_services = [services[e.host] for e in _aibom.vendor_endpoints(inv, s)]
         if vendor_services:
             bom.register_dependency(c, vendor_services)
     agents = _agents(bom, inv, models, services, mcp, sdks)

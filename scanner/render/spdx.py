@@ -146,7 +146,7 @@ def _graph(inv: Inventory, every_model: bool) -> tuple[str, list[dict[str, Any]]
                           comment=_USES_MODEL),
     ]
     for s in inv.sdks:
-        served = [endpoints[e.host]["spdxId"] for e in inv.endpoints if s.vendor and e.vendor == s.vendor]
+        served = [endpoints[e.host]["spdxId"] for e in _aibom.vendor_endpoints(inv, s)]
         rels.append(part.relationship(sdks[(s.ecosystem, s.name, s.version)]["spdxId"], "dependsOn", served))
     for host, served_models in w.endpoint_models.items():
         rels.append(part.relationship(endpoints[host]["spdxId"], "dependsOn",

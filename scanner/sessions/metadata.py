@@ -155,8 +155,7 @@ def _coalesced(runs: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
 def _joined(folder: str, parts: list[SessionEntry], catalog: Catalog) -> SessionEntry:
     """One session of the parts in order: each part's records follow the last part's."""
     first = parts[0]
-    # Whether a record of each part names who served it: flags by position, not `part in served` (a deep equality
-    # test of every earlier part, for each of a store's thousands of event files).
+    # By position, not `part in served`: that is a deep equality test per part, for thousands of event files.
     named = [any(e.rule not in _LABEL_RULES for pr in p.providers for e in pr.evidence) for p in parts]
     served = [p for p, n in zip(parts, named, strict=True) if n]
     keyed: dict[tuple[str, str | None, str | None], list[tuple[SessionProvider, int]]] = defaultdict(list)
@@ -169,16 +168,7 @@ def _joined(folder: str, parts: list[SessionEntry], catalog: Catalog) -> Session
                 keyed[key].append((pr, offset))
                 runs += [(a, b, key) for a, b in _shifted(pr.record_ranges, offset)]
         offset += part.records
-    # A provider's run spans records no provider claimed (a user's event) but never another provider's.
-    ranges: dict[tuple[str, str | None, str | None], list[list[int]]] = defaultdict(list)
-    last_key = None
-    for a, b, key in sorted(runs):
-        mine = ranges[key]
-        if mine and (last_key == key or len(mine) >= MAX_RANGES):
-            mine[-1][1] = max(mine[-1][1], b)
-        else:
-            mine.append([a, b])
-        last_key = key
+    ranges = _merged_runs(runs)
     labels = tuple(dict.fromkeys(label for p in parts for label in p.labels))[:MAX_LABELS]
     starts = [p.started_at for p in parts if p.started_at]
     ends = [p.ended_at for p in parts if p.ended_at]
@@ -214,6 +204,23 @@ def _joined(folder: str, parts: list[SessionEntry], catalog: Catalog) -> Session
         title=next((p.title for p in parts if p.title), None),
         mentioned=tuple(sorted({m for p in parts for m in p.mentioned}))[:MAX_MENTIONED],
     )
+
+
+def _merged_runs(
+    runs: list[tuple[int, int, tuple[str, str | None, str | None]]],
+) -> dict[tuple[str, str | None, str | None], list[list[int]]]:
+    """Each provider's record ranges: a run spans records no provider claimed (a user's event) but never another
+    provider's."""
+    ranges: dict[tuple[str, str | None, str | None], list[list[int]]] = defaultdict(list)
+    last_key = None
+    for a, b, key in sorted(runs):
+        mine = ranges[key]
+        if mine and (last_key == key or len(mine) >= MAX_RANGES):
+            mine[-1][1] = max(mine[-1][1], b)
+        else:
+            mine.append([a, b])
+        last_key = key
+    return ranges
 
 
 def _fernet_of(parts: list[SessionEntry]) -> FernetTimes | None:
