@@ -20,7 +20,7 @@ from scanner.inventory.document import dumps
 from scanner.kinds import Inventory
 from scanner.model import Severity
 from scanner.options import ScanOptions
-from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.targets import Walker, WalkOptions
 from tests.conftest import SAMPLE_VM
 from tests.releases import ROTATED_KEY, SITE, copy_release, make_next_release
 
@@ -39,7 +39,7 @@ EXPECTED = {
 
 
 def _scan(root: Path, catalog: Catalog) -> Inventory:
-    return api.scan(DirectoryTarget(str(root), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
+    return api.scan(Walker(str(root), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
 
 
 @pytest.fixture(scope="module")
