@@ -14,7 +14,7 @@ from scanner import api
 from scanner.catalog import Catalog
 from scanner.cli import app
 from scanner.diff import ChangeKind, InventoryDiff, diff_inventories
-from scanner.diff.document import load_schema
+from scanner.diff.diff_document import load_schema
 from scanner.diffrender import DIFF_RENDERERS, render_diff
 from scanner.inventory.document import dumps
 from scanner.kinds import Inventory
