@@ -124,6 +124,19 @@ def test_findings_are_derived_in_one_place() -> None:
     assert callers == ["scanner/findings/derive.py", "scanner/inventory/builder.py"]
 
 
+def test_only_the_library_runs_the_pipeline() -> None:
+    """The command line, diff, the fleet's worker, eval, the scripts and the tests scan through `scanner.api`."""
+    runs = re.compile(r"^\s*(?:from scanner\.pipeline import|from scanner import pipeline|import scanner\.pipeline)",
+                      re.M)
+    found = sorted(
+        path.relative_to(REPO).as_posix()
+        for folder in ("scanner", "tests", "eval", "scripts")
+        for path in (REPO / folder).rglob("*.py")
+        if runs.search(path.read_text(encoding="utf-8", errors="replace"))
+    )
+    assert found == ["scanner/api.py"]
+
+
 def test_live_interprets_facts_and_runs_no_scan() -> None:
     """live/ turns what the running system shows into inventory parts; the audit that scans is above it."""
     upward = r"pipeline|pool|api|cli|render|findings|inventory"
