@@ -20,19 +20,19 @@ from pathlib import Path
 from scanner.catalog import Catalog
 from scanner.catalog import load as load_catalogs
 from scanner.detectors import DETECTORS, Detector
+from scanner.diff.changes import InventoryDiff
 from scanner.diff.compare import diff_inventories
-from scanner.diff.model import InventoryDiff
 from scanner.inventory.load import load_file
 from scanner.kinds import Evidence, Inventory
-from scanner.live.audit import LiveFacts, add_live, process_skips
 from scanner.live.environ import read_environment, settings_evidence
+from scanner.live.interpret import LiveFacts, add_live, process_skips
 from scanner.live.snapshot import Gone, ProcessFacts, Scope, gather, host_facts
 from scanner.model import Context, Finding, Location, Skip
 from scanner.options import ScanOptions
 from scanner.pipeline import Progress
 from scanner.pipeline import scan as scan_target
 from scanner.targets import Target, WalkOptions
-from scanner.targets.live import Unwalked, live_target
+from scanner.targets.live_root import Unwalked, live_target
 from scanner.targets.pathglob import PathFilter
 from scanner.targets.registry import DEFAULT_PLATFORM, ImageError, TargetKind, open_target
 

@@ -26,10 +26,10 @@ from scanner.options import ScanOptions  # noqa: E402
 from scanner.render import render  # noqa: E402
 from scanner.render._view import ReportOptions  # noqa: E402
 from scanner.targets import WalkOptions  # noqa: E402
-from scanner.targets.directory import DirectoryTarget  # noqa: E402
+from scanner.targets.walker import Walker  # noqa: E402
 
 
-def part_target(root: str, parts: list[str]) -> DirectoryTarget:
+def part_target(root: str, parts: list[str]) -> Walker:
     """The tree at `root` with everything outside `parts` (`/usr`, or deeper: `/usr/lib/x`) left out: each
     directory on the way down keeps only the entries on the way (each left out is recorded as a skip)."""
     kept = {"/" + "/".join(p.strip("/").split("/")[:depth]) for p in parts
@@ -42,7 +42,7 @@ def part_target(root: str, parts: list[str]) -> DirectoryTarget:
             inside = f"{above.rstrip('/')}/{name}"
             if inside not in kept and not any(k.startswith(inside + "/") for k in kept):
                 left_out.append((inside, "not in the part measured"))
-    return DirectoryTarget(root, WalkOptions(exclude=tuple(left_out)))
+    return Walker(root, WalkOptions(exclude=tuple(left_out)))
 
 
 def cpu_seconds() -> tuple[float, float]:

@@ -17,7 +17,7 @@ from scanner.catalog import Catalog, load
 from scanner.inventory.document import dumps, load_schema
 from scanner.kinds import Inventory
 from scanner.options import ScanOptions
-from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.targets import Walker, WalkOptions
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_VM = REPO / "sample_vm"
@@ -44,7 +44,7 @@ def scan_dir(catalog: Catalog) -> ScanFn:
 
     def run(root: Path, **options: Any) -> tuple[Inventory, dict[str, Any]]:
         opts = ScanOptions(**options)
-        target = DirectoryTarget(str(root), WalkOptions(opts.include_pseudo, opts.one_file_system))
+        target = Walker(str(root), WalkOptions(opts.include_pseudo, opts.one_file_system))
         inv = api.scan(target, api.ScanRequest(opts), catalog)
         doc = json.loads(dumps(inv))
         validate_document(doc)

@@ -91,10 +91,10 @@ def demo(inventory_of: Path | None = None) -> str:
     from scanner import api
     from scanner.catalog import load
     from scanner.options import ScanOptions
-    from scanner.targets import DirectoryTarget, WalkOptions
+    from scanner.targets import Walker, WalkOptions
 
     assert inventory_of is not None
-    inv = api.scan(DirectoryTarget(str(inventory_of), WalkOptions()), api.ScanRequest(ScanOptions()), load([]))
+    inv = api.scan(Walker(str(inventory_of), WalkOptions()), api.ScanRequest(ScanOptions()), load([]))
     text = render("table", inv, ReportOptions(width=DEMO_WIDTH))
     lines = text.splitlines()
     lines[0] = "modelcensus 0.1.0: directory sample_vm"

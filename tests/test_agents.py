@@ -27,7 +27,7 @@ from scanner.inventory.load import from_document
 from scanner.kinds.agents import AgentConfigEvidence
 from scanner.model import FileMeta
 from scanner.options import ScanOptions
-from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.targets import Walker, WalkOptions
 from scanner.targets.base import FileEntry
 from tests.conftest import ScanFn, entry, validate_document, write
 
@@ -290,7 +290,7 @@ route = "bedrock"
         ),
     )
     catalog = Catalog(load_catalogs([catalog_file]))
-    inv = api.scan(DirectoryTarget(str(root), WalkOptions(False, False)), api.ScanRequest(ScanOptions()), catalog)
+    inv = api.scan(Walker(str(root), WalkOptions(False, False)), api.ScanRequest(ScanOptions()), catalog)
     doc = json.loads(dumps(inv))
     validate_document(doc)
     muse = _agent(doc, "muse-agent")

@@ -25,7 +25,7 @@ from scanner.model import Skip, SkipReason
 from scanner.options import ScanOptions
 from scanner.render import render
 from scanner.render._view import ReportOptions
-from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.targets import Walker, WalkOptions
 from tests.conftest import SAMPLE_VM, sample_vm_copy
 from tests.large_tree import build
 
@@ -44,7 +44,7 @@ def spdx_strict(text: str) -> Any:
 
 
 def _scan(root: Path, catalog: Catalog) -> Inventory:
-    return api.scan(DirectoryTarget(str(root), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
+    return api.scan(Walker(str(root), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from scanner.kinds.credentials import CredentialEvidence
 from scanner.model import FileMeta
 from scanner.options import ScanOptions
 from scanner.render import RENDERERS, render
-from scanner.targets import DirectoryTarget
+from scanner.targets import Walker
 from scanner.targets.base import FileEntry
 from tests.conftest import REPO, ScanFn, write
 
@@ -131,7 +131,7 @@ def test_jwt_is_a_credential_and_no_secret_reaches_any_format(
     _tree(tmp_path)
     write(tmp_path, "/var/log/agent/agent.log", f"auth ok bearer={JWT}\nexample {JWT_IO}\n")
     write(tmp_path, "/etc/ssl/private/agent.key", pem + "\n")
-    inv = api.scan(DirectoryTarget(str(tmp_path)), api.ScanRequest(ScanOptions()), catalog)
+    inv = api.scan(Walker(str(tmp_path)), api.ScanRequest(ScanOptions()), catalog)
     jwt = [c for c in inv.credentials if c.sha256 == sha(JWT)]
     assert jwt and (jwt[0].type, jwt[0].redacted) == ("jwt", "eyJ…" + JWT[-4:])
     assert not [c for c in inv.credentials if c.sha256 == sha(JWT_IO)]

@@ -20,10 +20,11 @@ from scanner.catalog import Catalog
 from scanner.inventory.document import dumps
 from scanner.model import Skip
 from scanner.options import ScanOptions
-from scanner.targets import DirectoryTarget, FileEntry, WalkOptions
+from scanner.targets import FileEntry, Walker, WalkOptions
 from scanner.targets.container import ImageError, open_container
 from scanner.targets.container.blobs import Range
 from scanner.targets.container.layers import DecompressionLimit, Digest, LayerFailure, LayerStream
+from scanner.targets.hostfs import HostFilesystem, KnowsOrigins, OpensWalked
 from scanner.targets.memfs import MemoryFilesystem
 from scanner.targets.registry import TargetKind, detect_kind, open_target
 from tests.conftest import SAMPLE_VM, build_link_tree, link_tree_ops, validate_document, write
@@ -67,7 +68,7 @@ def _sample_layers() -> list[bytes]:
 
 @pytest.fixture(scope="module")
 def directory_doc(catalog: Catalog) -> dict[str, Any]:
-    return json.loads(dumps(api.scan(DirectoryTarget(str(SAMPLE_VM)), api.ScanRequest(ScanOptions()), catalog)))
+    return json.loads(dumps(api.scan(Walker(str(SAMPLE_VM)), api.ScanRequest(ScanOptions()), catalog)))
 
 
 @pytest.mark.parametrize("shape", ["docker-archive", "oci-layout-gzip", "oci-archive-plain", "oci-layout-zstd"])
@@ -267,7 +268,7 @@ def test_a_bomb_layer_is_a_recorded_skip(tmp_path: Path, catalog: Catalog) -> No
 # --- the one walker over another backend -------------------------------------------------------
 
 
-def _walk(target: DirectoryTarget) -> list[tuple[str, str, str | None]]:
+def _walk(target: Walker) -> list[tuple[str, str, str | None]]:
     out = []
     for item in target.walk():
         if isinstance(item, Skip):
@@ -284,8 +285,8 @@ def test_memory_backend_walks_exactly_as_the_host_directory(tmp_path_factory: py
     """Containment, loops, broken and escaping links: the walker gives the same answer over either backend."""
     root = tmp_path_factory.mktemp("tree")
     build_link_tree(root, ops)
-    host = _walk(DirectoryTarget(str(root)))
-    memory = _walk(DirectoryTarget("memory", fs=MemoryFilesystem(mirror(root))))
+    host = _walk(Walker(str(root)))
+    memory = _walk(Walker("memory", fs=MemoryFilesystem(mirror(root))))
     assert memory == host
 
 
@@ -298,13 +299,27 @@ def test_memory_backend_holds_the_fixed_containment_cases(tmp_path: Path) -> Non
     (tmp_path / "a").symlink_to("b")
     (tmp_path / "b").symlink_to("a")
     os.mkfifo(tmp_path / "fifo")
-    target = DirectoryTarget("memory", fs=MemoryFilesystem(mirror(tmp_path)))
-    assert _walk(target) == _walk(DirectoryTarget(str(tmp_path)))
+    target = Walker("memory", fs=MemoryFilesystem(mirror(tmp_path)))
+    assert _walk(target) == _walk(Walker(str(tmp_path)))
     skips = {s.split(" ")[0]: s.split(" ")[1] for k, s, _ in _walk(target) if k == "skip"}
     assert skips == {"/a": "symlink-loop", "/b": "symlink-loop", "/escape": "symlink-outside-root",
                      "/fifo": "fifo", "/proc": "pseudo-filesystem", "/to-proc": "pseudo-filesystem"}
     assert target.read_path("/etc/pw", 1 << 10) == b"root:x:0:0:root:/root:/bin/sh\n"
     assert target.read_path("/to-proc", 1 << 10) is None
+
+
+def test_the_walker_uses_what_a_backend_declares_by_type(tmp_path: Path) -> None:
+    """A backend's abilities past the `Filesystem` calls are types the walker checks: memfs knows each file's origin
+    and reopens a walked file by its inode, which a worker's walker (it never walked) uses before any path."""
+    write(tmp_path, "/etc/agent/config.yaml", "model: claude-opus-4-1\n")
+    memory = MemoryFilesystem(mirror(tmp_path))
+    assert isinstance(memory, KnowsOrigins) and isinstance(memory, OpensWalked)
+    host = HostFilesystem(str(tmp_path))
+    assert not isinstance(host, KnowsOrigins) and not isinstance(host, OpensWalked)
+    entry = next(e for e in Walker("memory", fs=memory).walk() if isinstance(e, FileEntry))
+    del memory.root.children["etc"].children["agent"].children["config.yaml"]  # no longer found by its path
+    worker = Walker("memory", fs=memory)
+    assert worker.read(entry, 1 << 10).data == b"model: claude-opus-4-1\n"
 
 
 def test_a_file_read_across_the_layer_cap_is_a_recorded_skip(tmp_path: Path, catalog: Catalog) -> None:

@@ -20,7 +20,7 @@ from scanner import api
 from scanner.catalog import Catalog
 from scanner.inventory.document import dumps
 from scanner.options import ScanOptions
-from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.targets import Walker, WalkOptions
 from scanner.targets.container import open_container
 from scanner.targets.container.errors import ImageError
 from scanner.targets.container.spool import SpoolSlice
@@ -167,7 +167,7 @@ def test_an_unsorted_zstd_layer_is_read_once_in_its_own_order(tmp_path: Path, ca
     finally:
         opened.close()
     doc = scan_image(image, catalog)
-    direct = json.loads(dumps(api.scan(DirectoryTarget(str(SAMPLE_VM)), api.ScanRequest(ScanOptions()), catalog)))
+    direct = json.loads(dumps(api.scan(Walker(str(SAMPLE_VM)), api.ScanRequest(ScanOptions()), catalog)))
     assert _without(doc, "layer") == _without(direct)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from scanner.model import Skip
-from scanner.targets import DirectoryTarget, FileEntry, WalkOptions
+from scanner.targets import FileEntry, Walker, WalkOptions
 from tests.conftest import write
 
 _RENAMEAT2 = {"x86_64": 316, "aarch64": 276}.get(platform.machine())
@@ -62,7 +62,7 @@ def test_directory_swapped_for_a_symlink_mid_scan_never_leads_to_the_host(tmp_pa
         # At least 8 rounds, and on a loaded machine more, until the swapper has really raced them (bounded).
         while rounds < 8 or (swaps <= 50 and time.monotonic() < give_up):
             rounds += 1
-            target = DirectoryTarget(str(root))
+            target = Walker(str(root))
             for item in target.walk():
                 text = item.path + (item.detail if isinstance(item, Skip) else str(item.via))
                 if "hostonly" in text or str(host) in text:
@@ -117,12 +117,12 @@ def test_environment_file_and_links_into_proc_are_not_read(tmp_path: Path, scan_
         "/etc/agent/procdir": "pseudo-filesystem",
         "/etc/agent/sys.yaml": "pseudo-filesystem",
     }
-    target = DirectoryTarget(str(tmp_path))
+    target = Walker(str(tmp_path))
     for named in ("/proc/1/env.txt", "/etc/agent/proc.env", "/etc/agent/procdir/env.txt", "/x/../proc/1/env.txt"):
         assert target.read_path(named, 1 << 10) is None, named
     assert target.read_path("/etc/agent/real.env", 1 << 10) == b"AGENT_MODEL=muse-real-1\n"
     # Included on request, the same paths are read like any other.
-    included = DirectoryTarget(str(tmp_path), WalkOptions(include_pseudo=True))
+    included = Walker(str(tmp_path), WalkOptions(include_pseudo=True))
     assert included.read_path("/etc/agent/proc.env", 1 << 10) == b"AGENT_MODEL=muse-proc-1\n"
     _, doc = scan_dir(tmp_path, include_pseudo=True)
     assert {"muse-proc-1", "muse-sys-1"} <= _models(doc)
@@ -134,7 +134,7 @@ def test_excluded_mount_is_not_read_by_name_either(tmp_path: Path) -> None:
     (tmp_path / "etc").mkdir()
     (tmp_path / "etc/share").symlink_to("/mnt/nfs/share")
     options = WalkOptions(exclude=(("/mnt/nfs", "network filesystem nfs4"),))
-    target = DirectoryTarget(str(tmp_path), options)
+    target = Walker(str(tmp_path), options)
     assert target.read_path("/mnt/nfs/share/agent.env", 1 << 10) is None
     assert target.read_path("/etc/share/agent.env", 1 << 10) is None
     walked = list(target.walk())
@@ -195,7 +195,7 @@ def test_walk_holds_one_descriptor_per_level_and_closes_them(tmp_path: Path) -> 
         write(tmp_path, f"/b{branch:02d}/{chain}/x.yaml", "a: b\n")
     (tmp_path / "b00/up").symlink_to("/b01/d0")  # a linked directory is walked with its own chain
     before = _open_fds()
-    target = DirectoryTarget(str(tmp_path))
+    target = Walker(str(tmp_path))
     peak, files = 0, 0
     for item in target.walk():
         peak = max(peak, _open_fds() - before)
@@ -222,7 +222,7 @@ def test_tree_deeper_than_the_descriptor_cap_is_a_recorded_skip(tmp_path: Path) 
     (tmp_path / "shallow.yaml").write_text("a: b\n")
     (tmp_path / "down").symlink_to("/".join(["d"] * (MAX_DEPTH + 20)))  # resolution is capped the same way
     before = _open_fds()
-    items = list(DirectoryTarget(str(tmp_path)).walk())
+    items = list(Walker(str(tmp_path)).walk())
     assert [i.path for i in items if isinstance(i, FileEntry)] == ["/shallow.yaml"]
     skips = [(s.path.split("/")[1], s.path.count("/"), s.reason.value) for s in items if isinstance(s, Skip)]
     assert skips == [("down", 1, "cap-reached"), ("d", MAX_DEPTH + 1, "cap-reached")]
@@ -232,7 +232,7 @@ def test_tree_deeper_than_the_descriptor_cap_is_a_recorded_skip(tmp_path: Path) 
 def test_read_window_opens_from_the_walked_directory_or_again_from_the_root(tmp_path: Path) -> None:
     write(tmp_path, "/a/b/data.bin", bytes(range(256)))
     (tmp_path / "a/link.bin").symlink_to("b/data.bin")
-    target = DirectoryTarget(str(tmp_path))
+    target = Walker(str(tmp_path))
     entries = [i for i in target.walk() if isinstance(i, FileEntry)]
     assert [(e.path, e.via) for e in entries] == [("/a/b/data.bin", "/a/link.bin"), ("/a/b/data.bin", None)]
     for entry in entries:  # after the walk: each file is opened again one component at a time
@@ -247,7 +247,7 @@ def test_reads_after_the_walk_keep_one_chain_of_directories_and_release_it(tmp_p
     for branch in range(20):
         write(tmp_path, f"/b{branch:02d}/{chain}/x.yaml", f"n: {branch}\n")
     before = _open_fds()
-    target = DirectoryTarget(str(tmp_path))
+    target = Walker(str(tmp_path))
     entries = [i for i in target.walk() if isinstance(i, FileEntry)]
     peak = 0
     for n, entry in enumerate(entries):
@@ -268,7 +268,7 @@ def test_a_kept_directory_swapped_for_a_symlink_is_never_followed_to_the_host(tm
         write(root, f"/srv/s/{name}", "model: claude-opus-4-8\n")
         write(host, f"/{name}", "model: canary-model-zz9\n")
     (root / "srv/.l").symlink_to(host)
-    target = DirectoryTarget(str(root))
+    target = Walker(str(root))
     entries = {i.path: i for i in target.walk() if isinstance(i, FileEntry)}
     assert b"claude" in target.read(entries["/srv/s/f00.yaml"], 64).data  # /srv/s is now a kept directory
     if _exchange(root / "srv/s", root / "srv/.l") != 0:

@@ -17,7 +17,7 @@ from scanner.inventory.document import dumps
 from scanner.kinds import Inventory
 from scanner.options import ScanOptions
 from scanner.render import render
-from scanner.targets.directory import DirectoryTarget, WalkOptions
+from scanner.targets.walker import Walker, WalkOptions
 from tests.conftest import REPO, ScanFn, entry, names, write
 
 
@@ -480,7 +480,7 @@ def test_no_detector_depends_on_another_having_run(tmp_path: Path, catalog: Cata
     )
 
     def run(detectors: tuple[Detector, ...]) -> dict[str, Any]:
-        target = DirectoryTarget(str(tmp_path), WalkOptions())
+        target = Walker(str(tmp_path), WalkOptions())
         request = api.ScanRequest(ScanOptions(), detectors=detectors)
         doc: dict[str, Any] = json.loads(dumps(api.scan(target, request, catalog)))
         doc.pop("stats")

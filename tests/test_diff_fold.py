@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 
 from scanner.diff import InventoryDiff, diff_inventories
-from scanner.diff.document import load_schema, to_document
+from scanner.diff.diff_document import load_schema, to_document
 from scanner.diffrender import render_diff
 from scanner.inventory.load import load_file
 from scanner.kinds import Inventory

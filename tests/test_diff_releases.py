@@ -14,13 +14,13 @@ from scanner import api
 from scanner.catalog import Catalog
 from scanner.cli import app
 from scanner.diff import ChangeKind, InventoryDiff, diff_inventories
-from scanner.diff.document import load_schema
+from scanner.diff.diff_document import load_schema
 from scanner.diffrender import DIFF_RENDERERS, render_diff
 from scanner.inventory.document import dumps
 from scanner.kinds import Inventory
 from scanner.model import Severity
 from scanner.options import ScanOptions
-from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.targets import Walker, WalkOptions
 from tests.conftest import SAMPLE_VM
 from tests.releases import ROTATED_KEY, SITE, copy_release, make_next_release
 
@@ -39,7 +39,7 @@ EXPECTED = {
 
 
 def _scan(root: Path, catalog: Catalog) -> Inventory:
-    return api.scan(DirectoryTarget(str(root), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
+    return api.scan(Walker(str(root), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ from scanner import api
 from scanner.catalog import Catalog
 from scanner.inventory.document import dumps
 from scanner.options import ScanOptions
-from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.targets import Walker, WalkOptions
 from scanner.targets.registry import open_target
 from tests.conftest import SAMPLE_VM
 from tests.diskbuild import MIB, ext4_of, need, run, xfs_of
@@ -179,7 +179,7 @@ def test_each_filesystem_scans_as_its_tree(tree: Path, catalog: Catalog, kind: s
         doc = json.loads(dumps(api.scan(opened.target, api.ScanRequest(ScanOptions(jobs=2)), catalog)))
     finally:
         opened.close()
-    direct = json.loads(dumps(api.scan(DirectoryTarget(str(tree)), api.ScanRequest(ScanOptions()), catalog)))
+    direct = json.loads(dumps(api.scan(Walker(str(tree)), api.ScanRequest(ScanOptions()), catalog)))
     if kind != "ext4":  # mkfs.xfs -p and mkfs.btrfs --rootdir write a sparse file's zeros: read as they are held
         direct["skipped"] = [s for s in direct["skipped"] if s["reason"] != "sparse"]
     else:

@@ -19,7 +19,7 @@ from scanner.inventory.document import dumps
 from scanner.inventory.load import from_document
 from scanner.options import ScanOptions
 from scanner.render import render
-from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.targets import Walker, WalkOptions
 from scanner.targets.container.errors import ImageError
 from scanner.targets.registry import TargetKind, detect_kind, open_target
 from tests.conftest import SAMPLE_VM, validate_document
@@ -72,7 +72,7 @@ def gpt_raw(ext4: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def directory_doc(catalog: Catalog) -> dict[str, Any]:
-    return json.loads(dumps(api.scan(DirectoryTarget(str(SAMPLE_VM)), api.ScanRequest(ScanOptions()), catalog)))
+    return json.loads(dumps(api.scan(Walker(str(SAMPLE_VM)), api.ScanRequest(ScanOptions()), catalog)))
 
 
 def _convert(raw: Path, fmt: str, *opts: str) -> Path:
@@ -159,7 +159,7 @@ def test_btrfs_image_with_a_symlink_to_a_symlink(tmp_path: Path, catalog: Catalo
     _run("mkfs.btrfs", "-q", "--rootdir", str(root), str(image))
     doc = scan_path(image, catalog)
     assert doc["target"]["filesystems"][0]["type"] == "btrfs"
-    direct = json.loads(dumps(api.scan(DirectoryTarget(str(root)), api.ScanRequest(ScanOptions()), catalog)))
+    direct = json.loads(dumps(api.scan(Walker(str(root)), api.ScanRequest(ScanOptions()), catalog)))
     assert _without(doc) == _without(direct)
 
 
@@ -184,7 +184,7 @@ def test_lvm_volumes_inside_a_qcow2_mounted_by_fstab(tmp_path: Path, catalog: Ca
     doc = scan_path(image, catalog)
     walked = {(f["type"], f["mount"], f["volume"]) for f in doc["target"]["filesystems"]}
     assert walked == {("ext", "/", "mc--vg-root"), ("xfs", "/home", "mc--vg-home")}
-    direct = json.loads(dumps(api.scan(DirectoryTarget(str(root)), api.ScanRequest(ScanOptions()), catalog)))
+    direct = json.loads(dumps(api.scan(Walker(str(root)), api.ScanRequest(ScanOptions()), catalog)))
     assert _without(doc) == _without(direct)
 
 
@@ -219,7 +219,7 @@ def test_btrfs_subvolumes_are_mounted_as_its_fstab_says(tmp_path: Path, catalog:
     walked = {(f["mount"], f.get("subvolume")) for f in doc["target"]["filesystems"]}
     assert walked == {("/", "@"), ("/home", "@home"), (None, "/")}
     assert {f["status"] for f in doc["target"]["filesystems"]} == {"complete"}
-    direct = json.loads(dumps(api.scan(DirectoryTarget(str(root)), api.ScanRequest(ScanOptions()), catalog)))
+    direct = json.loads(dumps(api.scan(Walker(str(root)), api.ScanRequest(ScanOptions()), catalog)))
     assert _without(doc) == _without(direct)
     assert any(s["path"] == "/var/lib/sparse.img" and s["reason"] == "sparse" for s in doc["skipped"])
     assert any(loc.get("via") == "/usr/sbin/halt" for m in doc["models"] for loc in m["locations"])

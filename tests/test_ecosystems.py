@@ -164,7 +164,7 @@ def test_a_big_jar_is_read_in_place_from_its_directory(tmp_path: Path, scan_dir:
     import os
 
     from scanner.filework import FileWork
-    from scanner.targets import DirectoryTarget
+    from scanner.targets import Walker
     from scanner.targets.ownership import Ownership
     from scanner.windows import head_size
 
@@ -183,7 +183,7 @@ def test_a_big_jar_is_read_in_place_from_its_directory(tmp_path: Path, scan_dir:
     from scanner.detectors import DETECTORS
     from scanner.options import ScanOptions
 
-    target = DirectoryTarget(str(tmp_path))
+    target = Walker(str(tmp_path))
     (entry,) = [e for e in target.walk() if getattr(e, "path", "").endswith(".jar")]
     work = FileWork(target, catalog, ScanOptions(**options), DETECTORS, Ownership.of(target))
     assert head_size(work, entry) == 256 << 10

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from scanner.diff import diff_inventories
-from scanner.diff.document import to_document
+from scanner.diff.diff_document import to_document
 from scanner.inventory.load import load_file
 
 EVAL = Path(__file__).resolve().parent.parent / "eval"

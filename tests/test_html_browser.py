@@ -23,7 +23,7 @@ from scanner.model import TargetInfo
 from scanner.options import ScanOptions
 from scanner.render import render
 from scanner.render.html import vendor_colours_of
-from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.targets import Walker, WalkOptions
 from tests.conftest import sample_vm_copy
 from tests.large_tree import build
 
@@ -67,7 +67,7 @@ def report(tmp_path_factory: pytest.TempPathFactory, catalog: Catalog) -> Path:
     """sample_vm's HTML report, with the sessions and routes its session logs give."""
     base = tmp_path_factory.mktemp("browser")
     root = sample_vm_copy(base / "vm")
-    inv = api.scan(DirectoryTarget(str(root), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
+    inv = api.scan(Walker(str(root), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
     inv = dataclasses.replace(inv, target=TargetInfo(inv.target.kind, "sample_vm"))
     page = base / "report.html"
     page.write_text(render("html", inv), encoding="utf-8")
@@ -105,7 +105,7 @@ def large_report(tmp_path_factory: pytest.TempPathFactory, catalog: Catalog) -> 
     """A large tree's report: 36 aliases over five routes, four months of sessions, 1,800 package-only ids."""
     base = tmp_path_factory.mktemp("large")
     root = build(base / "vm")
-    inv = api.scan(DirectoryTarget(str(root), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
+    inv = api.scan(Walker(str(root), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
     inv = dataclasses.replace(inv, target=TargetInfo(inv.target.kind, "large_vm"))
     page = base / "large.html"
     page.write_text(render("html", inv), encoding="utf-8")

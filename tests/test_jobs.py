@@ -14,24 +14,24 @@ from scanner import api
 from scanner.catalog import Catalog
 from scanner.inventory.document import dumps
 from scanner.options import ScanOptions
-from scanner.targets import DirectoryTarget
-from scanner.targets.directory import WalkOptions
+from scanner.targets import Walker
 from scanner.targets.registry import open_target
+from scanner.targets.walker import WalkOptions
 from tests.conftest import SAMPLE_VM, write
 from tests.imagebuild import layer_tar, oci_layout, tree_members
 
 MODELS = ["claude-opus-4-1", "claude-sonnet-4-5", "gpt-5.1", "gemini-2.5-pro", "muse-2.0", "kimi-k2"]
 
 
-def _document(target: DirectoryTarget, catalog: Catalog, jobs: int) -> str:
+def _document(target: Walker, catalog: Catalog, jobs: int) -> str:
     doc = json.loads(dumps(api.scan(target, api.ScanRequest(ScanOptions(jobs=jobs)), catalog)))
     doc.pop("stats")
     return json.dumps(doc, sort_keys=True)
 
 
 def test_sample_vm_is_the_same_with_one_or_two_jobs(catalog: Catalog) -> None:
-    one = _document(DirectoryTarget(str(SAMPLE_VM)), catalog, 1)
-    assert one == _document(DirectoryTarget(str(SAMPLE_VM)), catalog, 2)
+    one = _document(Walker(str(SAMPLE_VM)), catalog, 1)
+    assert one == _document(Walker(str(SAMPLE_VM)), catalog, 2)
 
 
 @pytest.fixture(scope="module")
@@ -67,9 +67,9 @@ def tree_2000(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_a_2000_file_tree_is_the_same_with_one_or_two_jobs(tree_2000: Path, catalog: Catalog) -> None:
-    one = _document(DirectoryTarget(str(tree_2000)), catalog, 1)
-    assert one == _document(DirectoryTarget(str(tree_2000)), catalog, 2)
-    assert one == _document(DirectoryTarget(str(tree_2000)), catalog, 3)
+    one = _document(Walker(str(tree_2000)), catalog, 1)
+    assert one == _document(Walker(str(tree_2000)), catalog, 2)
+    assert one == _document(Walker(str(tree_2000)), catalog, 3)
 
 
 def test_a_container_image_is_the_same_with_one_or_two_jobs(tmp_path: Path, catalog: Catalog) -> None:
@@ -97,7 +97,7 @@ def test_a_file_reached_twice_is_read_once_and_located_at_both(tmp_path: Path, c
     os.link(tmp_path / "etc/agent/models.yaml", tmp_path / "etc/agent/models-copy.yaml")
     (tmp_path / "etc/current.yaml").symlink_to("/etc/agent/models-copy.yaml")
     for jobs in (1, 2):
-        inv = api.scan(DirectoryTarget(str(tmp_path)), api.ScanRequest(ScanOptions(jobs=jobs)), catalog)
+        inv = api.scan(Walker(str(tmp_path)), api.ScanRequest(ScanOptions(jobs=jobs)), catalog)
         assert (inv.stats.files_seen, inv.stats.files_read) == (3, 1)
         (model,) = [m for m in inv.models if m.name == "claude-opus-4-1"]
         assert {(loc.path, loc.via) for loc in model.locations} == {

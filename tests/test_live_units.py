@@ -14,13 +14,13 @@ from scanner.catalog import Catalog
 from scanner.cli.audit import live_alias
 from scanner.kinds.credentials import CredentialEvidence
 from scanner.kinds.kill_switches import KillSwitchEvidence
-from scanner.live.audit import audit_parts, process_skips
-from scanner.live.connections import map_sockets, parse_hosts
 from scanner.live.environ import read_environment
-from scanner.live.processes import SdkIndex, scrub_cmdline, sdks_loaded, to_inside
+from scanner.live.interpret import audit_parts, process_skips
+from scanner.live.relevance import SdkIndex, scrub_cmdline, sdks_loaded, to_inside
 from scanner.live.snapshot import Gone, ProcessFacts, Scope, Socket, matches_scope
+from scanner.live.sockets import map_sockets, parse_hosts
 from scanner.options import ScanOptions
-from scanner.targets.live import excluded_mounts, live_target, parse_mounts
+from scanner.targets.live_root import excluded_mounts, live_target, parse_mounts
 from scanner.vocab import SwitchState
 from tests.conftest import write
 from tests.test_live import FAKE_KEY

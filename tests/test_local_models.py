@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from scanner import api
 from scanner.catalog import Catalog
 from scanner.detectors import DETECTORS
 from scanner.detectors.local_models import hashing
@@ -16,10 +17,9 @@ from scanner.diff import diff_inventories
 from scanner.inventory.document import dumps
 from scanner.kinds import Inventory
 from scanner.options import ScanOptions
-from scanner.pipeline import scan
 from scanner.render import render
 from scanner.render._view import ReportOptions
-from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.targets import Walker, WalkOptions
 from tests import local_tree
 from tests.conftest import ScanFn, validate_document
 
@@ -32,7 +32,7 @@ def machine(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, A
 
 @pytest.fixture(scope="module")
 def scanned(machine: tuple[Path, dict[str, Any]], catalog: Catalog) -> tuple[Inventory, dict[str, Any]]:
-    inv = scan(DirectoryTarget(str(machine[0]), WalkOptions()), catalog, ScanOptions())
+    inv = api.scan(Walker(str(machine[0]), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
     doc = json.loads(dumps(inv))
     validate_document(doc)
     return inv, doc
@@ -120,7 +120,7 @@ def test_a_blob_changed_in_place_is_a_digest_mismatch_and_a_change(
 def test_no_hash_weights_reads_headers_and_hashes_nothing(tmp_path: Path, catalog: Catalog) -> None:
     local_tree.build(tmp_path)
     detectors = hashing(DETECTORS, False)
-    inv = scan(DirectoryTarget(str(tmp_path), WalkOptions()), catalog, ScanOptions(), detectors)
+    inv = api.scan(Walker(str(tmp_path), WalkOptions()), api.ScanRequest(ScanOptions(), detectors=detectors), catalog)
     files = [f for e in inv.local_models for f in e.files]
     assert files and all(f.sha256 is None for f in files)
     assert {f.digest_check for f in files if f.store_digest} == {"unchecked"}

@@ -13,7 +13,7 @@ from scanner.catalog import Catalog
 from scanner.catalog.loader import load_catalogs
 from scanner.inventory.document import dumps
 from scanner.options import ScanOptions
-from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.targets import Walker, WalkOptions
 from tests.conftest import ScanFn, entry, validate_document, write
 
 DATA = Path(__file__).parent / "data" / "programs"
@@ -56,7 +56,7 @@ def catalog_without(*product_ids: str) -> Catalog:
 
 
 def scan_with(catalog: Catalog, root: Path) -> dict[str, object]:
-    inv = api.scan(DirectoryTarget(str(root), WalkOptions(False, False)), api.ScanRequest(ScanOptions()), catalog)
+    inv = api.scan(Walker(str(root), WalkOptions(False, False)), api.ScanRequest(ScanOptions()), catalog)
     doc: dict[str, object] = json.loads(dumps(inv))
     validate_document(doc)
     return doc
@@ -140,7 +140,7 @@ def test_hosts_anywhere_in_a_native_executable(tmp_path: Path) -> None:
     body = bytearray(b"\x7fELF\x02\x01\x01" + b"\x00" * (3 << 20))
     body[-4096:-4096 + 40] = b"\x00https://api.anthropic.com/v1/messages\x00"
     write(tmp_path, f"{pkg}/bin/agentx", bytes(body))
-    inv = api.scan(DirectoryTarget(str(tmp_path), WalkOptions(False, False)),
+    inv = api.scan(Walker(str(tmp_path), WalkOptions(False, False)),
                    api.ScanRequest(ScanOptions(window_size=1 << 20, max_file_size=1 << 20)), catalog_without())
     (agent,) = json.loads(dumps(inv))["agents"]
     assert (agent["name"], agent["catalog"]) == ("agentx", "unknown")

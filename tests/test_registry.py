@@ -21,7 +21,7 @@ from scanner.catalog import load as load_catalog
 from scanner.cli import app
 from scanner.detectors import DETECTORS
 from scanner.detectors.base import Reading
-from scanner.findings.registry import RULES
+from scanner.findings.derive import RULES
 from scanner.inventory.builder import InventoryBuilder
 from scanner.kinds import KINDS, Evidence, Inventory
 from scanner.kinds.base import Kind
@@ -121,7 +121,20 @@ def test_findings_are_derived_in_one_place() -> None:
     callers = sorted(
         str(p.relative_to(REPO)) for p in (REPO / "scanner").rglob("*.py") if "derive_findings(" in p.read_text()
     )
-    assert callers == ["scanner/findings/registry.py", "scanner/inventory/builder.py"]
+    assert callers == ["scanner/findings/derive.py", "scanner/inventory/builder.py"]
+
+
+def test_only_the_library_runs_the_pipeline() -> None:
+    """The command line, diff, the fleet's worker, eval, the scripts and the tests scan through `scanner.api`."""
+    runs = re.compile(r"^\s*(?:from scanner\.pipeline import|from scanner import pipeline|import scanner\.pipeline)",
+                      re.M)
+    found = sorted(
+        path.relative_to(REPO).as_posix()
+        for folder in ("scanner", "tests", "eval", "scripts")
+        for path in (REPO / folder).rglob("*.py")
+        if runs.search(path.read_text(encoding="utf-8", errors="replace"))
+    )
+    assert found == ["scanner/api.py"]
 
 
 def test_live_interprets_facts_and_runs_no_scan() -> None:
@@ -136,7 +149,7 @@ def test_every_diff_renderer_module_is_registered_and_documented() -> None:
     import scanner.diffrender as diffrender_pkg
     from scanner.diffrender import DIFF_RENDERERS
 
-    modules = sorted(m.name for m in pkgutil.iter_modules(diffrender_pkg.__path__) if m.name != "common")
+    modules = _modules(diffrender_pkg)
     assert set(modules) == set(DIFF_RENDERERS)
     result = CliRunner().invoke(app, ["diff", "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0

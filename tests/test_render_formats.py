@@ -26,7 +26,7 @@ from scanner.options import ScanOptions
 from scanner.render import RENDERERS, render
 from scanner.render.cyclonedx import purl
 from scanner.render.sarif import rule_id
-from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.targets import Walker, WalkOptions
 from tests.conftest import REPO, SAMPLE_VM, ScanFn, sample_vm_copy, write
 
 GOLDEN = REPO / "tests" / "data" / "golden"
@@ -41,7 +41,7 @@ _EXT = {"table": "txt", "json": "json", "markdown": "md", "html": "html", "sarif
 
 
 def _scan(root: Path, catalog: Catalog) -> Inventory:
-    return api.scan(DirectoryTarget(str(root), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
+    return api.scan(Walker(str(root), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
 
 
 def stable(inv: Inventory) -> Inventory:

@@ -28,7 +28,7 @@ from scanner.options import ScanOptions
 from scanner.render import RENDERERS, render
 from scanner.render._view import ReportOptions
 from scanner.render.markdown import LIMIT
-from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.targets import Walker, WalkOptions
 from tests.conftest import REPO, SAMPLE_VM, write
 
 runner = CliRunner()
@@ -260,7 +260,7 @@ def test_colour_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     assert terminal_for(None).colour is False  # pytest's stdout is not a terminal
     assert "\x1b[" not in runner.invoke(app, ["scan", str(SAMPLE_VM), "-q"]).stdout
-    inv = api.scan(DirectoryTarget(str(SAMPLE_VM), WalkOptions()), api.ScanRequest(ScanOptions()), load([]))
+    inv = api.scan(Walker(str(SAMPLE_VM), WalkOptions()), api.ScanRequest(ScanOptions()), load([]))
     coloured = render("table", inv, ReportOptions(colour=True))
     assert "\x1b[1;31mhigh" in coloured and "\x1b[0m" in coloured
 

@@ -21,7 +21,7 @@ from scanner.kinds import Inventory
 from scanner.model import Stats
 from scanner.options import ScanOptions
 from scanner.render import render
-from scanner.targets import DirectoryTarget, WalkOptions
+from scanner.targets import Walker, WalkOptions
 from tests.conftest import REPO, SAMPLE_VM, entry, names, validate_document
 
 KEY_DIR = "/etc/inference-proxy/keys"
@@ -39,7 +39,7 @@ def _apply_perms(root: Path) -> None:
 
 
 def _scan(root: Path, catalog: Catalog) -> tuple[Inventory, dict[str, Any]]:
-    inv = api.scan(DirectoryTarget(str(root), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
+    inv = api.scan(Walker(str(root), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
     doc = json.loads(dumps(inv))
     validate_document(doc)
     return inv, doc

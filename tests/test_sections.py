@@ -19,8 +19,8 @@ from scanner.diff.compare import diff_inventories
 from scanner.diff.identity import COMPARED
 from scanner.inventory.codec import json_keys
 from scanner.inventory.document import dumps, load_schema, to_document
+from scanner.inventory.json_schema import schema_text
 from scanner.inventory.load import from_document
-from scanner.inventory.schema import schema_text
 from scanner.inventory.validate import compile_schema
 from scanner.kinds import KINDS as SECTIONS
 from scanner.kinds import WALKED, Inventory

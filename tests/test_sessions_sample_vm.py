@@ -17,10 +17,10 @@ def doc(catalog) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     from scanner import api
     from scanner.inventory.document import to_document
     from scanner.options import ScanOptions
-    from scanner.targets import DirectoryTarget, WalkOptions
+    from scanner.targets import Walker, WalkOptions
     from tests.conftest import validate_document
 
-    inv = api.scan(DirectoryTarget(str(SAMPLE_VM), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
+    inv = api.scan(Walker(str(SAMPLE_VM), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
     out = json.loads(json.dumps(to_document(inv)))
     validate_document(out)
     return out

@@ -1,4 +1,4 @@
-"""The directory target: contained, non-blocking, read-only, bounded. Real files in tmp_path only."""
+"""The walker: contained, non-blocking, read-only, bounded. Real files in tmp_path only."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from scanner.model import Skip
 from scanner.render import render
 from scanner.render._view import ReportOptions
-from scanner.targets import DirectoryTarget, FileEntry, WalkOptions
+from scanner.targets import FileEntry, Walker, WalkOptions
 from tests.conftest import REPO, build_link_tree, link_tree_ops, write
 
 MODEL = "claude-opus-4-8"
@@ -28,7 +28,7 @@ MODEL = "claude-opus-4-8"
 def walk(root: Path, **opts: bool) -> tuple[list[FileEntry], list[Skip]]:
     files: list[FileEntry] = []
     skips: list[Skip] = []
-    for item in DirectoryTarget(str(root), WalkOptions(**opts)).walk():
+    for item in Walker(str(root), WalkOptions(**opts)).walk():
         (skips if isinstance(item, Skip) else files).append(item)  # type: ignore[arg-type]
     return files, skips
 
@@ -295,7 +295,7 @@ def _interpreter_for_others() -> str | None:
 def test_walk_is_contained_and_terminates(tmp_path_factory: pytest.TempPathFactory, ops: list) -> None:
     root = tmp_path_factory.mktemp("tree")
     build_link_tree(root, ops)
-    target = DirectoryTarget(str(root))
+    target = Walker(str(root))
     real_root = os.path.realpath(root)
     for seen, item in enumerate(target.walk()):
         assert seen < 10_000, "walk does not terminate"

@@ -104,9 +104,9 @@ def test_fleet_report_fits_and_colours_on_a_terminal(tmp_path: Path) -> None:
     from scanner.fleet.store import FleetStore
     from scanner.inventory.document import dumps
     from scanner.options import ScanOptions
-    from scanner.targets import DirectoryTarget, WalkOptions
+    from scanner.targets import Walker, WalkOptions
 
-    inv = api.scan(DirectoryTarget(str(SAMPLE_VM), WalkOptions()), api.ScanRequest(ScanOptions()), load([]))
+    inv = api.scan(Walker(str(SAMPLE_VM), WalkOptions()), api.ScanRequest(ScanOptions()), load([]))
     with FleetStore(tmp_path / "fleet.duckdb") as db:
         db.put_scanned(FleetTarget("vm-1", str(SAMPLE_VM), (("release", "A"),)), dumps(inv), "fp", "builtin", 0.1)
     for columns in (80, 200):

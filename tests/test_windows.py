@@ -24,7 +24,7 @@ from scanner.kinds import Evidence
 from scanner.kinds.models import ModelEvidence
 from scanner.model import Skip
 from scanner.options import WINDOW_OVERLAP, ScanOptions
-from scanner.targets.directory import DirectoryTarget
+from scanner.targets.walker import Walker
 from scanner.windows import WINDOW_CONTEXT
 from tests.conftest import write
 from tests.gobuildinfo import go_binary
@@ -55,7 +55,7 @@ class Recording:
 def _scan(root: Path, catalog: Catalog, options: ScanOptions) -> tuple[Recording, dict[str, object]]:
     rec = Recording(ContentDetector())
     others = [d for d in DETECTORS if d.name != "content"]
-    inv = api.scan(DirectoryTarget(str(root)), api.ScanRequest(options, detectors=[rec, *others]), catalog)
+    inv = api.scan(Walker(str(root)), api.ScanRequest(options, detectors=[rec, *others]), catalog)
     return rec, {"inv": inv}
 
 
@@ -133,7 +133,7 @@ def test_id_at_the_head_edge_is_never_cut(tmp_path: Path, catalog: Catalog) -> N
 
 def test_whole_file_read_once_when_under_the_cap(tmp_path: Path, catalog: Catalog) -> None:
     write(tmp_path, "/etc/agent/a.yaml", "model: gpt-4o\n")
-    inv = api.scan(DirectoryTarget(str(tmp_path)), api.ScanRequest(SMALL), catalog)
+    inv = api.scan(Walker(str(tmp_path)), api.ScanRequest(SMALL), catalog)
     assert inv.stats.bytes_read == len("model: gpt-4o\n")
     assert not inv.skipped
 
@@ -141,7 +141,7 @@ def test_whole_file_read_once_when_under_the_cap(tmp_path: Path, catalog: Catalo
 def test_bytes_read_count_each_byte_once(tmp_path: Path, catalog: Catalog) -> None:
     data, _ = _planted(150_001, 997, ["gpt-4o"], line=True)
     write(tmp_path, "/var/log/big.log", data)
-    inv = api.scan(DirectoryTarget(str(tmp_path)), api.ScanRequest(SMALL), catalog)
+    inv = api.scan(Walker(str(tmp_path)), api.ScanRequest(SMALL), catalog)
     assert inv.stats.bytes_read == len(data)
     [skip] = inv.skipped
     assert skip.reason.value == "too-large" and "patterns matched in all of it" in skip.detail
@@ -161,7 +161,7 @@ def test_go_build_info_past_the_head_is_read(tmp_path: Path, catalog: Catalog) -
     blob = go_binary([("github.com/openai/openai-go/v2", "v2.7.1")])
     data = b"\x7fELF" + b"\x00" * (100_000 - 4) + blob + b"\x00" * 50_000
     write(tmp_path, "/usr/local/bin/agent", data)
-    inv = api.scan(DirectoryTarget(str(tmp_path)), api.ScanRequest(SMALL), catalog)
+    inv = api.scan(Walker(str(tmp_path)), api.ScanRequest(SMALL), catalog)
     sdks = {(s.ecosystem, s.name, s.version) for s in inv.sdks}
     assert ("go", "github.com/openai/openai-go", "v2.7.1") in sdks
 
@@ -199,7 +199,7 @@ def test_a_pem_key_across_a_window_edge_is_one_credential(tmp_path: Path, catalo
     edge = _owned_edges(SMALL, 2)[1]
     data = b"x" * (edge - 700) + b"\n" + pem.encode() + b"\n" + b"y" * 60_000
     write(tmp_path, "/srv/deploy/notes.txt", data)
-    inv = api.scan(DirectoryTarget(str(tmp_path)), api.ScanRequest(SMALL), catalog)
+    inv = api.scan(Walker(str(tmp_path)), api.ScanRequest(SMALL), catalog)
     keys = [c for c in inv.credentials if c.type == "private-key"]
     assert len(keys) == 1 and keys[0].sha256 == hashlib.sha256(pem.encode()).hexdigest()
     assert [loc.location.line for loc in keys[0].locations] == [2]
@@ -218,8 +218,8 @@ def test_a_big_file_only_matching_wants_gives_what_a_whole_head_gives(
     write(tmp_path, inside, magic + data)
     windowed = ScanOptions(max_file_size=1 << 20, window_size=32 << 10, window_overlap=8 << 10)
     whole = ScanOptions(max_file_size=1 << 20, window_size=1 << 20, window_overlap=8 << 10)
-    got = json.loads(dumps(api.scan(DirectoryTarget(str(tmp_path)), api.ScanRequest(windowed), catalog)))
-    expected = json.loads(dumps(api.scan(DirectoryTarget(str(tmp_path)), api.ScanRequest(whole), catalog)))
+    got = json.loads(dumps(api.scan(Walker(str(tmp_path)), api.ScanRequest(windowed), catalog)))
+    expected = json.loads(dumps(api.scan(Walker(str(tmp_path)), api.ScanRequest(whole), catalog)))
     got.pop("stats"), expected.pop("stats")
     assert got == expected
     assert got["models"]

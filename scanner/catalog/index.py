@@ -71,12 +71,23 @@ class Catalog(AgentProductIndex):
     def __init__(self, files: list[CatalogFile]) -> None:
         self.files = files
         self.refs = tuple(CatalogRef(f.name, f.version, f.origin) for f in files)
+        self._index_models(files)
+        self._index_routes(files)
+        self._index_credentials(files)
+        self._index_config_words(files)
+        # Answers kept per string asked: a scan asks about the same names again and again.
+        self._identity_cache: dict[str, Identity] = {}
+        self._scrubbed: dict[str, str] = {}
+        self._hosted: dict[str, bool] = {}
+        self._kill_keys: dict[str, bool] = {}
+        self._deployment_names: dict[str, bool] = {}
+        self._index_code(files)
+        self._index_agent_configs(files)
+        self._index_products(files)
+
+    def _index_models(self, files: list[CatalogFile]) -> None:
+        """Vendors, model families (with their patterns) and model ids with their aliases."""
         self.families: list[Family] = [x for f in files for x in f.families]
-        self.hosted_forms: list[HostedForm] = [x for f in files for x in f.hosted_forms]
-        self.hosts: list[HostSpec] = [x for f in files for x in f.hosts]
-        self.credentials: list[CredentialSpec] = [x for f in files for x in f.credentials]
-        self.kill_switches: list[KillSwitchSpec] = [x for f in files for x in f.kill_switches]
-        self.fingerprints: list[FingerprintSpec] = [x for f in files for x in f.fingerprints]
         self.vendor_names = {vid: name for f in files for vid, name in f.vendors}
         # A route's company, when its catalog file names exactly one vendor (azure -> microsoft).
         self.route_vendor = {
@@ -93,6 +104,11 @@ class Catalog(AgentProductIndex):
             for m in f.models:
                 for name in (m.id, *m.aliases):
                     self._models.setdefault(name.lower(), m)
+
+    def _index_routes(self, files: list[CatalogFile]) -> None:
+        """How a model is reached: hosted forms of its id, API hosts, SDK packages and environment variables."""
+        self.hosted_forms: list[HostedForm] = [x for f in files for x in f.hosted_forms]
+        self.hosts: list[HostSpec] = [x for f in files for x in f.hosts]
         # Highest priority first; ties keep catalog order, so the result never depends on hashing.
         order = sorted(range(len(self.hosted_forms)), key=lambda i: -self.hosted_forms[i].priority)
         self._forms = [
@@ -107,12 +123,22 @@ class Catalog(AgentProductIndex):
         for f in files:
             for e in f.env_vars:
                 self._env.setdefault(e.name.upper(), e)
+
+    def _index_credentials(self, files: list[CatalogFile]) -> None:
+        """Credential formats (each pair a format names must exist), kill switches and session fingerprints."""
+        self.credentials: list[CredentialSpec] = [x for f in files for x in f.credentials]
+        self.kill_switches: list[KillSwitchSpec] = [x for f in files for x in f.kill_switches]
+        self.fingerprints: list[FingerprintSpec] = [x for f in files for x in f.fingerprints]
         self._credential_rx = [_rx(c.pattern, c.type) for c in self.credentials]
         types = {c.type for c in self.credentials}
         for c in self.credentials:
             if unknown := sorted(set(c.pairs_with) - types):
                 raise CatalogError(f"credential {c.type}: pairs_with names no credential format: {unknown}")
         self._kill_rx = [_rx(k.pattern, "kill switch") for k in self.kill_switches]
+
+    def _index_config_words(self, files: list[CatalogFile]) -> None:
+        """The words configs and processes are read by: process roles, tasks, config keys, switch values, route
+        names and placeholders."""
         self._process_rx = [(p, _rx(p.pattern, f"process {p.role}")) for f in files for p in f.processes]
         self._task_rx = [(t.task, _rx(t.pattern, f"task {t.task}")) for f in files for t in f.tasks]
         keys: dict[str, set[str]] = {}
@@ -128,11 +154,9 @@ class Catalog(AgentProductIndex):
                 for spelling in (route, *spellings):
                     self._route_names.setdefault(spelling.replace("_", "-"), route)
         self._placeholders = [_rx(f.placeholders.pattern, f.origin) for f in files if f.placeholders]
-        self._identity_cache: dict[str, Identity] = {}
-        self._scrubbed: dict[str, str] = {}
-        self._hosted: dict[str, bool] = {}
-        self._kill_keys: dict[str, bool] = {}
-        self._deployment_names: dict[str, bool] = {}
+
+    def _index_code(self, files: list[CatalogFile]) -> None:
+        """What source code gives away: code paths, source signatures, module names and HTTP client names."""
         self.code_paths: list[CodePath] = [x for f in files for x in f.code_paths]
         self.code_path_rx = [(c, _rx_bytes(c.pattern, "code path")) for c in self.code_paths]
         self.source_signatures: list[SourceSignature] = [x for f in files for x in f.source_signatures]
@@ -144,6 +168,8 @@ class Catalog(AgentProductIndex):
         for f in files:
             for cn in f.client_names:
                 self._client_names.setdefault(cn.name.lower(), cn)
+
+    def _index_agent_configs(self, files: list[CatalogFile]) -> None:
         self.agent_configs: list[AgentConfigSpec] = [x for f in files for x in f.agent_configs]
         # Every file of a scan is asked about: index the globs by the file name they require, so most
         # paths are answered by one dict lookup; globs ending in a wildcard are tried on every path.
@@ -156,7 +182,6 @@ class Catalog(AgentProductIndex):
                 self._agent_any.append(entry)
             else:
                 self._agent_by_name.setdefault(file_name, []).append(entry)
-        self._index_products(files)
 
     @cached_property
     def local_models(self) -> LocalModels:

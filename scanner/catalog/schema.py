@@ -117,6 +117,63 @@ _CONFIG_KEY_KINDS = {
 
 def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
     """Typed records from a parsed TOML document; raises CatalogError on any schema violation."""
+    head = _header(data, origin)
+    rows = {name: _rows(origin, name, data.get(name, [])) for name in _ARRAY_SECTIONS}
+    config_keys = _config_keys(origin, data.get("config_keys") or {})
+    switch_values = _switch_values(origin, data.get("switch_values") or {})
+    route_names = {str(route): tuple(v.lower() for v in _strs(names)) for route, names in
+                   (data.get("route_names") or {}).items()}  # fmt: skip
+    placeholders = _placeholders(origin, data["placeholders"]) if "placeholders" in data else None
+    catalog = CatalogFile(
+        name=str(head["name"]),
+        version=str(head["version"]),
+        origin=origin,
+        description=str(head.get("description", "")),
+        sources=tuple(_strs(head.get("sources", []))),
+        vendors=tuple((r["id"], r["name"]) for r in rows["vendors"]),
+        families=tuple(_family(origin, r) for r in rows["families"]),
+        models=tuple(_model(r) for r in rows["models"]),
+        hosted_forms=tuple(
+            HostedForm(r["route"], r["form"], _examples(r), r.get("vendor"), r.get("find"), int(r.get("priority", 0)))
+            for r in rows["hosted_forms"]
+        ),
+        hosts=tuple(HostSpec(r["pattern"], _examples(r), r.get("vendor"), r.get("served_via")) for r in rows["hosts"]),
+        sdks=tuple(
+            SdkSpec(r["ecosystem"], r["name"], r.get("vendor"), r.get("served_via"), tuple(r.get("imports", [])))
+            for r in rows["sdks"]
+        ),
+        env_vars=tuple(EnvVarSpec(r["name"], r["role"], r.get("vendor")) for r in rows["env_vars"]),
+        credentials=tuple(_credential(origin, r) for r in rows["credentials"]),
+        kill_switches=tuple(KillSwitchSpec(r["pattern"], _examples(r), r.get("note")) for r in rows["kill_switches"]),
+        fingerprints=tuple(_fingerprint(r, _examples(r)) for r in rows["fingerprints"]),
+        processes=tuple(
+            ProcessSpec(r["role"], r["pattern"], _examples(r), r.get("vendor"), r.get("note"))
+            for r in rows["processes"]
+        ),
+        tasks=tuple(TaskSpec(r["task"], r["pattern"], _examples(r)) for r in rows["tasks"]),
+        config_keys=config_keys,
+        switch_values=switch_values,
+        route_names=route_names,
+        placeholders=placeholders,
+        code_paths=tuple(
+            CodePath(r["kind"], r["pattern"], _examples(r), r.get("ecosystem")) for r in rows["code_paths"]
+        ),
+        client_names=tuple(ClientName(r["name"], r.get("vendor"), r.get("served_via")) for r in rows["client_names"]),
+        source_signatures=tuple(
+            SourceSignature(r["kind"], r["name"], r["pattern"], _examples(r), r.get("vendor"), r.get("served_via"))
+            for r in rows["source_signatures"]
+        ),
+        module_names=_str_table(origin, data.get("module_names") or {}),
+        agent_configs=tuple(_agent_config(r) for r in rows["agent_configs"]),
+        agents=tuple(_agent(origin, r) for r in rows["agents"]),
+        local=_local(data, origin),
+    )
+    check_values(catalog)
+    return catalog
+
+
+def _header(data: dict[str, Any], origin: str) -> dict[str, Any]:
+    """The `[catalog]` table, once no table of the document is unknown."""
     tables = {"catalog", "config_keys", "switch_values", "route_names", "placeholders", "module_names",
               *_ARRAY_SECTIONS}
     tables |= LOCAL_TABLES
@@ -127,105 +184,71 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
     if not isinstance(head, dict):
         raise CatalogError(f"{origin}: missing [catalog] table")
     _check_keys(origin, "[catalog]", head, {"name", "version"}, {"description", "sources"})
-    rows = {name: _rows(origin, name, data.get(name, [])) for name in _ARRAY_SECTIONS}
+    return head
 
-    def ex(row: dict[str, Any]) -> Examples:
-        return Examples(tuple(_strs(row["match"])), tuple(_strs(row["no_match"])))
 
+def _examples(row: dict[str, Any]) -> Examples:
+    return Examples(tuple(_strs(row["match"])), tuple(_strs(row["no_match"])))
+
+
+def _config_keys(origin: str, table: dict[str, Any]) -> dict[str, tuple[str, ...]]:
     config_keys: dict[str, tuple[str, ...]] = {}
-    for kind, names in (data.get("config_keys") or {}).items():
+    for kind, names in table.items():
         if kind not in _CONFIG_KEY_KINDS:
             raise CatalogError(f"{origin}: [config_keys] unknown kind {kind!r}")
         config_keys[kind] = tuple(n.lower() for n in _strs(names))
+    return config_keys
+
+
+def _switch_values(origin: str, table: dict[str, Any]) -> dict[str, tuple[str, ...]]:
     switch_values: dict[str, tuple[str, ...]] = {}
-    for state, spellings in (data.get("switch_values") or {}).items():
+    for state, spellings in table.items():
         if state not in ("on", "off"):
             raise CatalogError(f"{origin}: [switch_values] unknown state {state!r} (on or off)")
         switch_values[state] = tuple(v.lower() for v in _strs(spellings))
-    route_names = {str(route): tuple(v.lower() for v in _strs(names)) for route, names in
-                   (data.get("route_names") or {}).items()}  # fmt: skip
-    placeholders = None
-    if "placeholders" in data:
-        row = data["placeholders"]
-        _check_keys(origin, "[placeholders]", row, {"pattern", "match", "no_match"}, set())
-        placeholders = Placeholders(row["pattern"], ex(row))
+    return switch_values
 
-    catalog = CatalogFile(
-        name=str(head["name"]),
-        version=str(head["version"]),
-        origin=origin,
-        description=str(head.get("description", "")),
-        sources=tuple(_strs(head.get("sources", []))),
-        vendors=tuple((r["id"], r["name"]) for r in rows["vendors"]),
-        families=tuple(
-            Family(r["id"], r["vendor"], r["pattern"], ex(r), r.get("task"), r.get("architecture"),
-                   _length(origin, r))
-            for r in rows["families"]
-        ),
-        models=tuple(
-            ModelSpec(
-                id=r["id"],
-                family=r["family"],
-                aliases=tuple(_strs(r.get("aliases", []))),
-                lifecycle=r.get("lifecycle", "active"),
-                released=_date(r.get("released")),
-                deprecated=_date(r.get("deprecated")),
-                retires=_date(r.get("retires")),
-            )
-            for r in rows["models"]
-        ),
-        hosted_forms=tuple(
-            HostedForm(r["route"], r["form"], ex(r), r.get("vendor"), r.get("find"), int(r.get("priority", 0)))
-            for r in rows["hosted_forms"]
-        ),
-        hosts=tuple(HostSpec(r["pattern"], ex(r), r.get("vendor"), r.get("served_via")) for r in rows["hosts"]),
-        sdks=tuple(
-            SdkSpec(r["ecosystem"], r["name"], r.get("vendor"), r.get("served_via"), tuple(r.get("imports", [])))
-            for r in rows["sdks"]
-        ),
-        env_vars=tuple(EnvVarSpec(r["name"], r["role"], r.get("vendor")) for r in rows["env_vars"]),
-        credentials=tuple(
-            CredentialSpec(
-                r["type"],
-                r["pattern"],
-                r["prefix"],
-                ex(r),
-                r.get("vendor"),
-                tuple(_strs(r.get("nearby", []))),
-                r.get("route"),
-                tuple(_strs(r.get("pairs_with", []))),
-                _bool(origin, "credentials", r, "in_packages", True),
-            )
-            for r in rows["credentials"]
-        ),
-        kill_switches=tuple(KillSwitchSpec(r["pattern"], ex(r), r.get("note")) for r in rows["kill_switches"]),
-        fingerprints=tuple(_fingerprint(r, ex(r)) for r in rows["fingerprints"]),
-        processes=tuple(
-            ProcessSpec(r["role"], r["pattern"], ex(r), r.get("vendor"), r.get("note")) for r in rows["processes"]
-        ),
-        tasks=tuple(TaskSpec(r["task"], r["pattern"], ex(r)) for r in rows["tasks"]),
-        config_keys=config_keys,
-        switch_values=switch_values,
-        route_names=route_names,
-        placeholders=placeholders,
-        code_paths=tuple(CodePath(r["kind"], r["pattern"], ex(r), r.get("ecosystem")) for r in rows["code_paths"]),
-        client_names=tuple(ClientName(r["name"], r.get("vendor"), r.get("served_via")) for r in rows["client_names"]),
-        source_signatures=tuple(
-            SourceSignature(r["kind"], r["name"], r["pattern"], ex(r), r.get("vendor"), r.get("served_via"))
-            for r in rows["source_signatures"]
-        ),
-        module_names=_str_table(origin, data.get("module_names") or {}),
-        agent_configs=tuple(
-            AgentConfigSpec(
-                str(r["tool"]), str(r["path"]), str(r["format"]), tuple(_strs(r["containers"])), ex(r), r.get("note")
-            )
-            for r in rows["agent_configs"]
-        ),
-        agents=tuple(_agent(origin, r) for r in rows["agents"]),
-        local=_local(data, origin),
+
+def _placeholders(origin: str, row: dict[str, Any]) -> Placeholders:
+    _check_keys(origin, "[placeholders]", row, {"pattern", "match", "no_match"}, set())
+    return Placeholders(row["pattern"], _examples(row))
+
+
+def _family(origin: str, r: dict[str, Any]) -> Family:
+    return Family(r["id"], r["vendor"], r["pattern"], _examples(r), r.get("task"), r.get("architecture"),
+                  _length(origin, r))
+
+
+def _model(r: dict[str, Any]) -> ModelSpec:
+    return ModelSpec(
+        id=r["id"],
+        family=r["family"],
+        aliases=tuple(_strs(r.get("aliases", []))),
+        lifecycle=r.get("lifecycle", "active"),
+        released=_date(r.get("released")),
+        deprecated=_date(r.get("deprecated")),
+        retires=_date(r.get("retires")),
     )
-    check_values(catalog)
-    return catalog
+
+
+def _credential(origin: str, r: dict[str, Any]) -> CredentialSpec:
+    return CredentialSpec(
+        r["type"],
+        r["pattern"],
+        r["prefix"],
+        _examples(r),
+        r.get("vendor"),
+        tuple(_strs(r.get("nearby", []))),
+        r.get("route"),
+        tuple(_strs(r.get("pairs_with", []))),
+        _bool(origin, "credentials", r, "in_packages", True),
+    )
+
+
+def _agent_config(r: dict[str, Any]) -> AgentConfigSpec:
+    return AgentConfigSpec(
+        str(r["tool"]), str(r["path"]), str(r["format"]), tuple(_strs(r["containers"])), _examples(r), r.get("note")
+    )
 
 
 def _local(data: dict[str, Any], origin: str) -> LocalModelsData:

@@ -18,17 +18,17 @@ from typer import _click
 
 from scanner import __version__
 from scanner.cli import catalogs, fleet
+from scanner.cli.arguments import error_line, fail
 from scanner.cli.audit import EXAMPLES as AUDIT_EXAMPLES
 from scanner.cli.audit import audit_command, live_alias
-from scanner.cli.common import error_line, fail
 from scanner.cli.diff import EXAMPLES as DIFF_EXAMPLES
 from scanner.cli.diff import diff_command
 from scanner.cli.helptext import CleanGroup, CleanHelp, command_settings
-from scanner.cli.options import Config, format_option
 from scanner.cli.scan import EXAMPLES as SCAN_EXAMPLES
 from scanner.cli.scan import scan_command
 from scanner.cli.sessions import EXAMPLES as SESSIONS_EXAMPLES
 from scanner.cli.sessions import sessions_command
+from scanner.cli.shared_options import Config, format_option
 
 EXAMPLES = """
 modelcensus scan /mnt/agent-vm

@@ -12,8 +12,10 @@ import typer
 
 from scanner import api
 from scanner.api import AuditRequest
-from scanner.cli.common import fail, load_catalog, parse_size, stderr_progress
-from scanner.cli.options import (
+from scanner.cli.arguments import fail, load_catalog, parse_size, stderr_progress
+from scanner.cli.output import refuse_inside
+from scanner.cli.scan import check_cyclonedx_version, choose, gating, report, walk_options
+from scanner.cli.shared_options import (
     DEFAULT_SIZE,
     Catalog,
     Config,
@@ -33,8 +35,6 @@ from scanner.cli.options import (
     Wide,
     format_option,
 )
-from scanner.cli.output import refuse_inside
-from scanner.cli.scan import check_cyclonedx_version, choose, gating, report, walk_options
 from scanner.live.snapshot import Scope
 from scanner.options import ScanOptions
 from scanner.render import RENDERERS

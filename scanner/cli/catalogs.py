@@ -12,9 +12,9 @@ from scanner.catalog import Catalog, CatalogError
 from scanner.catalog.installed import check_installed
 from scanner.catalog.loader import check_examples, check_references, load_catalogs, load_file, searchable_patterns
 from scanner.catalog.matcher import check_yara_pattern
-from scanner.cli.common import fail
+from scanner.cli.arguments import fail
 from scanner.cli.helptext import CleanGroup, CleanHelp, command_settings
-from scanner.cli.options import Config
+from scanner.cli.shared_options import Config
 from scanner.cli.terminal import terminal_for
 from scanner.render._view import ReportOptions
 from scanner.render.table import fit_line, grid

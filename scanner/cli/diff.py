@@ -12,8 +12,12 @@ import typer
 
 from scanner import api
 from scanner.catalog import Catalog
-from scanner.cli.common import fail, load_catalog, parse_jobs, parse_size, scrub_message
-from scanner.cli.options import (
+from scanner.cli.arguments import fail, load_catalog, parse_jobs, parse_size, scrub_message
+from scanner.cli.output import refuse_inside, write_output
+from scanner.cli.policy import CHOICES, load_ignores, parse_fail_on, parse_severities, warn_expired
+from scanner.cli.scan import choose, run_scan, walk_options
+from scanner.cli.settings import source
+from scanner.cli.shared_options import (
     DEFAULT_SIZE,
     Config,
     Exclude,
@@ -29,11 +33,7 @@ from scanner.cli.options import (
     Wide,
     format_option,
 )
-from scanner.cli.options import Catalog as CatalogOpt
-from scanner.cli.output import refuse_inside, write_output
-from scanner.cli.policy import CHOICES, load_ignores, parse_fail_on, parse_severities, warn_expired
-from scanner.cli.scan import choose, run_scan, walk_options
-from scanner.cli.settings import source
+from scanner.cli.shared_options import Catalog as CatalogOpt
 from scanner.cli.terminal import terminal_for
 from scanner.diff import InventoryDiff
 from scanner.diffrender import DIFF_RENDERERS, render_diff

@@ -13,9 +13,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from scanner.cli.common import fail, load_catalog, parse_size
+from scanner.cli.arguments import fail, load_catalog, parse_size
 from scanner.cli.helptext import CleanGroup, CleanHelp, command_settings
-from scanner.cli.options import (
+from scanner.cli.output import refuse_inside, write_output
+from scanner.cli.policy import load_ignores, parse_fail_on, parse_severities
+from scanner.cli.scan import choose
+from scanner.cli.settings import source
+from scanner.cli.shared_options import (
     Catalog,
     Config,
     FailOn,
@@ -27,10 +31,6 @@ from scanner.cli.options import (
     Wide,
     format_option,
 )
-from scanner.cli.output import refuse_inside, write_output
-from scanner.cli.policy import load_ignores, parse_fail_on, parse_severities
-from scanner.cli.scan import choose
-from scanner.cli.settings import source
 from scanner.cli.terminal import terminal_for
 from scanner.fleet import FleetError
 from scanner.render._view import ReportOptions

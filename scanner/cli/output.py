@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from scanner.cli.common import fail
+from scanner.cli.arguments import fail
 from scanner.textsafe import unsurrogate
 
 

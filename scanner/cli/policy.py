@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from scanner.cli.common import fail
+from scanner.cli.arguments import fail
 from scanner.model import Finding, Severity
 from scanner.policy.gate import SEVERITIES, at_or_above, split_findings
 from scanner.policy.ignore import DEFAULT_NAME, IgnoreEntry, IgnoreFileError, expired_entries, load_ignore_file

@@ -13,8 +13,11 @@ import typer
 
 from scanner import api
 from scanner.catalog import Catalog
-from scanner.cli.common import fail, load_catalog, parse_jobs, parse_size, stderr_progress
-from scanner.cli.options import (
+from scanner.cli.arguments import fail, load_catalog, parse_jobs, parse_size, stderr_progress
+from scanner.cli.output import refuse_inside, write_output
+from scanner.cli.policy import gate, load_ignores, parse_fail_on, parse_severities, settle
+from scanner.cli.settings import source
+from scanner.cli.shared_options import (
     DEFAULT_SIZE,
     Config,
     CycloneDxVersion,
@@ -34,12 +37,9 @@ from scanner.cli.options import (
     Wide,
     format_option,
 )
-from scanner.cli.options import (
+from scanner.cli.shared_options import (
     Catalog as CatalogOpt,
 )
-from scanner.cli.output import refuse_inside, write_output
-from scanner.cli.policy import gate, load_ignores, parse_fail_on, parse_severities, settle
-from scanner.cli.settings import source
 from scanner.cli.terminal import terminal_for
 from scanner.detectors import DETECTORS
 from scanner.detectors.local_models import hashing

@@ -10,8 +10,11 @@ from typing import Annotated
 import typer
 
 from scanner import api
-from scanner.cli.common import load_catalog, parse_jobs, parse_size
-from scanner.cli.options import (
+from scanner.cli.arguments import load_catalog, parse_jobs, parse_size
+from scanner.cli.output import refuse_inside, write_output
+from scanner.cli.policy import gate, settle
+from scanner.cli.scan import choose, gating, run_scan, walk_options
+from scanner.cli.shared_options import (
     DEFAULT_SIZE,
     Catalog,
     Config,
@@ -29,9 +32,6 @@ from scanner.cli.options import (
     Wide,
     format_option,
 )
-from scanner.cli.output import refuse_inside, write_output
-from scanner.cli.policy import gate, settle
-from scanner.cli.scan import choose, gating, run_scan, walk_options
 from scanner.cli.terminal import terminal_for
 from scanner.inventory.document import to_document
 from scanner.kinds import Inventory
@@ -39,7 +39,7 @@ from scanner.options import ScanOptions
 from scanner.render._view import ReportOptions
 from scanner.render.json import clean
 from scanner.render.table import COLOURS, grid
-from scanner.sessions import report
+from scanner.sessions import session_tables
 
 _FORMATS = ("table", "json")
 # The JSON document `sessions -f json` writes; its JSON Schema ships as scanner/cli/sessions.schema.json.
@@ -115,7 +115,7 @@ def _table(inv: Inventory, opts: ReportOptions) -> str:
         paints = [COLOURS[f.severity] if f.id not in opts.ignored else "" for f in findings]
         out += grid(["severity", "finding"], cells, opts, paints, wrap=1)
     out.append("")
-    for title, headers, rows in report.tables(inv):
+    for title, headers, rows in session_tables.tables(inv):
         if not rows:
             out += [f"{title}: none", ""]
             continue

@@ -1,6 +1,6 @@
 """Installed programs no agent catalog entry names: the facts that make one an agent product of unknown kind.
 
-Two kinds of file feed it, joined by the builder (`scanner/inventory/programs.py`) with the configs it found:
+Two kinds of file feed it, joined by the builder (`scanner/inventory/unknown_agents.py`) with the configs it found:
 - a package's metadata (npm `package.json` of a top-level package, a PyPI `*.dist-info/METADATA` with its
   `entry_points.txt` and `RECORD`): its name, version and commands, the catalogued LLM SDKs it declares, and
   whether it is installed as a tool (a global npm package, a uv tool's or pipx venv's own package, a user site);

@@ -12,8 +12,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
+from scanner.diff.changes import Change, ChangeKind
 from scanner.diff.identity import COMPARED
-from scanner.diff.model import Change, ChangeKind
 from scanner.kinds import Inventory
 from scanner.kinds.agents import AgentEntry
 

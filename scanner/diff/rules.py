@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from scanner.diff.model import ChangeKind
+from scanner.diff.changes import ChangeKind
 from scanner.kinds.base import DiffItem
 from scanner.model import Severity
 from scanner.vocab import PSEUDO_VENDORS

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from scanner.diff.model import InventoryDiff
+from scanner.diff.changes import InventoryDiff
 from scanner.diffrender import json, markdown, table
 from scanner.policy.ignore import IgnoreEntry
 from scanner.render._view import DEFAULT, ReportOptions

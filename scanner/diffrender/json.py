@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from scanner.diff.document import dumps
-from scanner.diff.model import InventoryDiff
+from scanner.diff.changes import InventoryDiff
+from scanner.diff.diff_document import dumps
 from scanner.policy.ignore import IgnoreEntry
 
 description = "every change as JSON (schema modelcensus/diff@1)"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from scanner.diff.model import InventoryDiff
-from scanner.diffrender.common import catalog_note, grouped, headline, where
+from scanner.diff.changes import InventoryDiff
+from scanner.diffrender._text_parts import catalog_note, grouped, headline, where
 from scanner.policy.ignore import IgnoreEntry
 from scanner.textsafe import escape_control
 

@@ -2,7 +2,8 @@
 
 Optional (`pip install 'modelcensus[fleet]'`): nothing here is imported by a single-target scan. The engine is an
 existing one (dask.distributed), the store an embedded one (DuckDB); modelcensus adds only what a target is, how
-one is scanned (the same `modelcensus scan`, in a subprocess) and which tables an inventory yields.
+one is scanned (the library's scan in `worker.py`, the inventory `modelcensus scan` writes, inside a subprocess
+that fences its time and memory) and which tables an inventory yields.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from scanner.catalog import Catalog
-from scanner.findings.registry import derive_findings
+from scanner.findings.derive import derive_findings
 from scanner.inventory import joins
 from scanner.inventory.redact import redact_all
 from scanner.kinds import KINDS, Evidence, Inventory, in_declared_order, in_order

@@ -1,7 +1,7 @@
 """The inventory as a JSON document: the contract other tools and later commands build on.
 
 `to_document` is the only place the shape is written, from the kinds' declarations (`scanner/kinds/`) by the one
-encoder (`codec.py`); the schema (assembled from the kinds' blocks by `schema.py`, written out as
+encoder (`codec.py`); the schema (assembled from the kinds' blocks by `json_schema.py`, written out as
 `schema.json`) describes the same shape and every test validates against it.
 Output is sorted and stable; only `stats` varies between runs. A section not inspected is absent, not empty.
 """
@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from scanner.inventory.codec import encode, encoder_of
-from scanner.inventory.schema import inventory_schema
+from scanner.inventory.json_schema import inventory_schema
 from scanner.kinds import KINDS, Inventory
 from scanner.kinds.agents import AgentEntry
 from scanner.kinds.sessions import SessionEntry

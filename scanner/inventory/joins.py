@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scanner.catalog.spelling import identify_spelled
-from scanner.inventory.programs import Found, unknown_agents
+from scanner.inventory.unknown_agents import Found, unknown_agents
 from scanner.kinds import Inventory
 from scanner.kinds.agents import AgentFold
 from scanner.kinds.base import FoldContext, Kind
@@ -33,7 +33,7 @@ from scanner.kinds.models import ModelFold
 from scanner.kinds.sdks import SdkFold
 from scanner.kinds.sessions import SessionEntry, SessionFold
 from scanner.model import Context
-from scanner.sessions.routes import build_routes, declared_agree
+from scanner.sessions.alias_routes import build_routes, declared_agree
 
 
 def before_build(folds: dict[str, Any], ctx: FoldContext) -> None:

@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Iterable
 from datetime import date
 
-from scanner.diff.model import SEVERITY_RANK, Change, ChangeKind, InventoryDiff
+from scanner.diff.changes import SEVERITY_RANK, Change, ChangeKind, InventoryDiff
 from scanner.model import Finding, Severity
 from scanner.policy.ignore import IgnoreEntry, Subject, first_match, hashes_in
 

@@ -2,7 +2,7 @@
 
 One rule per kind of finding: the part of a finding id before the first ':' (`credential`, `kill-switch-disarmed`)
 is the rule id, so a dashboard groups every credential under one rule; its text and default level are the finding
-rule's registered data (`scanner.findings.registry.RULES`). The full finding id is the result's
+rule's registered data (`scanner.findings.derive.RULES`). The full finding id is the result's
 fingerprint: finding ids hold no path or line number, so the same fact keeps the same fingerprint across scans and
 a dashboard de-duplicates it. Paths are inside-VM paths, made relative to the scanned root (`uriBaseId` VMROOT).
 """
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
-from scanner.findings.registry import RULE_BY_ID
+from scanner.findings.derive import RULE_BY_ID
 from scanner.findings.rule import FindingRule, RuleHit
 from scanner.kinds import Inventory
 from scanner.model import Finding, Location, Severity

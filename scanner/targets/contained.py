@@ -1,7 +1,7 @@
 """Paths resolved inside a root, as if chrooted there: the contained walker's resolution.
 
 Every path is resolved by hand, one component at a time, relative to open directory descriptors; no call follows a
-symlink, so a directory swapped for a symlink mid-scan is refused, never followed. `DirectoryTarget` is built on
+symlink, so a directory swapped for a symlink mid-scan is refused, never followed. `Walker` is built on
 `ContainedResolver`; the filesystem calls themselves are `hostfs.Filesystem`.
 """
 
@@ -20,7 +20,7 @@ from scanner.targets.hostfs import Filesystem, Handle
 from scanner.textsafe import display_path
 
 if TYPE_CHECKING:  # the walker's options; the walker imports this module, not the other way round
-    from scanner.targets.directory import WalkOptions
+    from scanner.targets.walker import WalkOptions
 
 MAX_SYMLINK_HOPS = 40
 # The walk holds one descriptor per level; a hostile tree deeper than this would exhaust them (the common soft
@@ -63,7 +63,7 @@ def dir_key(st: stat_result) -> DirKey:
 
 
 class ContainedResolver:
-    """The resolution half of `DirectoryTarget`: it owns the attributes below and the walk's chain of frames."""
+    """The resolution half of `Walker`: it owns the attributes below and the walk's chain of frames."""
 
     fs: Filesystem
     options: WalkOptions

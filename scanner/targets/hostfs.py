@@ -1,6 +1,6 @@
 """The filesystem under a walk: a handful of calls, every one relative to an open directory, none following a link.
 
-The contained walker (`directory.py`) resolves paths itself, one component at a time, and asks the filesystem only
+The contained walker (`walker.py`) resolves paths itself, one component at a time, and asks the filesystem only
 for these operations. Nothing here takes a path of more than one component, so the host's own resolution never
 runs on target paths: a directory swapped for a symlink between two calls is refused by `O_NOFOLLOW`, not followed.
 A handle is an open descriptor here; another backend (an in-memory tree, a disk image) may number its nodes instead.
@@ -12,7 +12,9 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Iterable, Iterator
-from typing import Protocol
+from typing import Protocol, runtime_checkable
+
+from scanner.targets.base import FileEntry
 
 Handle = int
 
@@ -56,6 +58,23 @@ class Filesystem(Protocol):
     def pread(self, handle: Handle, size: int, offset: int) -> bytes: ...
 
     def close(self, handle: Handle) -> None: ...
+
+
+# What a backend can do beyond the calls above, declared by the methods it has (the walker checks each once, by
+# type, when it is handed the filesystem).
+@runtime_checkable
+class KnowsOrigins(Protocol):
+    def origin_of(self, inside: str) -> str | None:
+        """Where the file at a resolved inside path came from (a container layer's digest), for locations."""
+        ...
+
+
+@runtime_checkable
+class OpensWalked(Protocol):
+    def open_walked(self, entry: FileEntry) -> Handle:
+        """A walked file reopened by the identity the walk gave it (its inode), without a lookup by path; raises
+        `OSError` when it is not known so (the walker then opens it by its path)."""
+        ...
 
 
 class HostFilesystem:

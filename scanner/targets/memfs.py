@@ -1,7 +1,7 @@
 """A filesystem held as a tree of nodes: the backend for trees that are not host directories.
 
 A container image's squashed layers (and a test's in-memory tree) become `Node`s; the one contained walker in
-`directory.py` runs over them exactly as over a host directory, through the same `Filesystem` calls. Handles are
+`walker.py` runs over them exactly as over a host directory, through the same `Filesystem` calls. Handles are
 numbers in a table of open nodes. A node's bytes come from its `Content`, read on demand (a layer blob, memory).
 Failures are `OSError`s with the errno the kernel would give, so the walker cannot tell the backends apart.
 """
@@ -13,8 +13,9 @@ import itertools
 import os
 import stat
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
+from scanner.targets.base import FileEntry
 from scanner.targets.hostfs import Handle
 
 
@@ -194,7 +195,7 @@ class MemoryFilesystem:
     def close(self, handle: Handle) -> None:
         self._open.pop(handle, None)
 
-    def open_walked(self, entry: Any) -> Handle:
+    def open_walked(self, entry: FileEntry) -> Handle:
         """A walked regular file by its inode (a `FileEntry`'s `ino`), without a path lookup through the tree."""
         known = self._known.get(entry.ino)
         if known is None or not stat.S_ISREG(entry.mode):

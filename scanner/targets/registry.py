@@ -12,7 +12,7 @@ from enum import Enum
 from scanner.model import Skip
 from scanner.targets.base import Target
 from scanner.targets.container import CONFIG_LOCATION, DEFAULT_PLATFORM, ImageError, is_container_image, open_container
-from scanner.targets.directory import DirectoryTarget, WalkOptions
+from scanner.targets.walker import Walker, WalkOptions
 
 __all__ = [
     "CONFIG_LOCATION",
@@ -74,7 +74,7 @@ def open_target(
     if kind is TargetKind.DIRECTORY:
         if not os.path.isdir(path):
             raise ImageError(f"{path}: not a directory")
-        return OpenedTarget(DirectoryTarget(path, options))
+        return OpenedTarget(Walker(path, options))
     if kind is TargetKind.DISK:
         from scanner.targets.disk import open_disk  # dissect (AGPL, the images extra) only for disk images
 

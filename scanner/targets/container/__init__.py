@@ -16,8 +16,8 @@ from scanner.targets.container.errors import ImageError
 from scanner.targets.container.layout import LayerRef, read_image
 from scanner.targets.container.spool import Spool
 from scanner.targets.container.squash import SquashLayer, squash
-from scanner.targets.directory import DirectoryTarget, WalkOptions
 from scanner.targets.memfs import MemoryFilesystem
+from scanner.targets.walker import Walker, WalkOptions
 
 DEFAULT_PLATFORM = "linux/amd64"
 CONFIG_LOCATION = "image-config"  # the path shown for settings of the image config (it is no file of the tree)
@@ -27,7 +27,7 @@ __all__ = ["DEFAULT_PLATFORM", "ContainerImage", "ImageError", "is_container_ima
 
 @dataclass
 class ContainerImage:
-    target: DirectoryTarget
+    target: Walker
     env: tuple[tuple[str, str], ...]  # ENV of the image config, in order
     labels: tuple[tuple[str, str], ...]
     command: tuple[str, ...]  # entrypoint then cmd
@@ -94,7 +94,7 @@ def open_container(path: str, platform: str = DEFAULT_PLATFORM, options: WalkOpt
         location=path,
         image=ImageInfo(ref.format, ref.digest, ref.platform, described, ref.tags),
     )
-    target = DirectoryTarget(path, options, kind="container-image", fs=MemoryFilesystem(root))
+    target = Walker(path, options, kind="container-image", fs=MemoryFilesystem(root))
     target.info = info
     config = ref.config.get("config") or {}
     env = tuple(_pair(e) for e in config.get("Env") or [] if isinstance(e, str))

@@ -18,8 +18,8 @@ from typing import Any
 
 from scanner.model import PART_COMPLETE, PART_INCOMPLETE, PART_NOT_READ, DiskFilesystem, DiskInfo, TargetInfo
 from scanner.targets.container.errors import ImageError
-from scanner.targets.directory import DirectoryTarget, WalkOptions
 from scanner.targets.disk.chain import ImageChain
+from scanner.targets.walker import Walker, WalkOptions
 
 IMAGES_EXTRA_HINT = "disk images need the images extra (dissect.target, AGPL-3.0): pip install 'modelcensus[images]'"
 MAX_FSTAB = 1 << 20
@@ -39,7 +39,7 @@ def sniff_disk(path: str) -> str | None:
         chain.close()
 
 
-class DiskTarget(DirectoryTarget):
+class DiskTarget(Walker):
     """The walker over an image's mounts; `info` says, after the walk, which filesystem failed part-way."""
 
     def __init__(self, path: str, options: WalkOptions | None, fmt: str, mounts: list[Any], chain: ImageChain) -> None:
@@ -123,7 +123,7 @@ def _fstab(root: Any) -> str | None:
     """The root filesystem's /etc/fstab, resolved inside it like any path the scan names."""
     from scanner.targets.disk.dissectfs import DissectFilesystem
 
-    alone = DirectoryTarget("", fs=DissectFilesystem([replace(root, point="/")]))
+    alone = Walker("", fs=DissectFilesystem([replace(root, point="/")]))
     data = alone.read_path("/etc/fstab", MAX_FSTAB)
     return data.decode("utf-8", "replace") if data is not None else None
 

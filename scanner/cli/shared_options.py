@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from scanner.cli.common import completion
+from scanner.cli.arguments import completion
 from scanner.options import DEFAULT_MAX_FILE_SIZE
 from scanner.policy.gate import SEVERITIES
 

@@ -14,9 +14,8 @@ from scanner.catalog import Catalog
 from scanner.kinds import Inventory
 from scanner.kinds.connections import ConnectionEntry
 from scanner.kinds.processes import ProcessEntry
-from scanner.live.connections import map_sockets, parse_hosts
 from scanner.live.environ import EnvReading
-from scanner.live.processes import (
+from scanner.live.relevance import (
     FileIndex,
     SdkIndex,
     iso,
@@ -27,6 +26,7 @@ from scanner.live.processes import (
     ties,
 )
 from scanner.live.snapshot import Gone, ProcessFacts
+from scanner.live.sockets import map_sockets, parse_hosts
 from scanner.model import AuditPart, LiveHost, Skip, SkipReason, TargetInfo
 from scanner.textsafe import display_path
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from scanner.findings.inventory import INVENTORY_RULES
-from scanner.findings.live import LIVE_RULES
+from scanner.findings.inventory_rules import INVENTORY_RULES
+from scanner.findings.live_rules import LIVE_RULES
 from scanner.findings.rule import FindingRule
-from scanner.findings.sessions import SESSION_RULES
+from scanner.findings.session_rules import SESSION_RULES
 from scanner.kinds import KINDS, Inventory
 
 # The rules of a live audit find nothing in an inventory without processes. A kind's own rules follow, in

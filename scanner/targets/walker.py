@@ -1,4 +1,6 @@
-"""A directory treated as the root (`/`) of an agent VM.
+"""The one contained walker: every target (a host directory, the live root, a container image's squashed tree, a
+disk image's mounts) is this walk over its backend's `Filesystem` (hostfs.py, memfs.py, disk/dissectfs.py), with
+the target's root as `/`.
 
 Contained: every path is resolved by hand, one component at a time, relative to open directory descriptors, as if
 chrooted at the root. The host's own resolution never runs on a path of more than one component, and no call
@@ -6,8 +8,9 @@ follows a symlink (`O_NOFOLLOW`, `AT_SYMLINK_NOFOLLOW`), so a directory swapped 
 never followed. The walk keeps its chain of open directories (one descriptor per level, so at most the depth of the
 tree) and reads each file relative to the directory it was listed in. Non-blocking: only regular files are opened,
 with O_NONBLOCK as a second guard. Read-only: O_NOATIME on directories and files where the kernel allows it.
-The filesystem calls themselves are `hostfs.Filesystem`; this module is the walker over them. Resolution inside the
-root is `contained.ContainedResolver`, the readers' kept chain `open_chain`, what a listed name is `walked_entry`.
+Resolution inside the root is `contained.ContainedResolver`, the readers' kept chain `open_chain`, what a listed
+name is `walked_entry`. What a backend can do beyond the `Filesystem` calls it declares by type
+(`KnowsOrigins`, `OpensWalked`), read once here.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from scanner.targets.contained import (
     join_inside,
     path_parts,
 )
-from scanner.targets.hostfs import Filesystem, Handle, HostFilesystem
+from scanner.targets.hostfs import Filesystem, Handle, HostFilesystem, KnowsOrigins, OpensWalked
 from scanner.targets.open_chain import OpenChain, open_file_at
 from scanner.targets.pathglob import PathFilter
 from scanner.targets.walked_entry import entry_or_skip
@@ -50,8 +53,9 @@ class WalkOptions:
     paths: PathFilter = PathFilter()  # --exclude and --skip-dirs
 
 
-class DirectoryTarget(ContainedResolver):
-    """A host directory as the root. One walk or read at a time (the target is not shared between threads)."""
+class Walker(ContainedResolver):
+    """A target's tree as the root: a host directory, or another backend's `fs`. One walk or read at a time (the
+    target is not shared between threads)."""
 
     def __init__(
         self, root: str, options: WalkOptions | None = None, kind: str = "directory", fs: Filesystem | None = None
@@ -66,6 +70,8 @@ class DirectoryTarget(ContainedResolver):
             fs = HostFilesystem(root)
         self.root = root
         self.fs: Filesystem = fs
+        self._origins = fs if isinstance(fs, KnowsOrigins) else None
+        self._by_identity = fs if isinstance(fs, OpensWalked) else None
         self.options = options or WalkOptions()
         self.info = TargetInfo(kind=kind, location=self.location)
         handle = fs.open_root()
@@ -232,8 +238,7 @@ class DirectoryTarget(ContainedResolver):
     # --- read -------------------------------------------------------------------------------------
 
     def origin_of(self, inside_path: str) -> str | None:
-        origin = getattr(self.fs, "origin_of", None)  # a backend that knows layers (memfs of an image)
-        return origin(inside_path) if origin is not None else None
+        return self._origins.origin_of(inside_path) if self._origins is not None else None
 
     def read(self, entry: FileEntry, limit: int) -> ReadResult:
         handle = self._open_walked(entry)
@@ -261,13 +266,11 @@ class DirectoryTarget(ContainedResolver):
     def _open_walked(self, entry: FileEntry) -> Handle:
         """The walked file: from the directory the walk is listing, or by the identity the walk gave it where the
         backend can (a disk image's inode, in a worker: nothing on the host is named by it), else by its path."""
-        by_identity = getattr(self.fs, "open_walked", None)
         current = self._current
         listed_here = current is not None and current.inside == (entry.path.rpartition("/")[0] or "/")
-        if by_identity is not None and not listed_here:
+        if self._by_identity is not None and not listed_here:
             try:
-                handle: Handle = by_identity(entry)
-                return handle
+                return self._by_identity.open_walked(entry)
             except OSError:
                 pass  # not found as walked: by its path, as any backend
         return self._open_entry(entry.path)

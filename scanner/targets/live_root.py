@@ -1,6 +1,6 @@
-"""The running machine's own filesystem: the directory target rooted at `/`, with the live root's rules.
+"""The running machine's own filesystem: the walker rooted at `/`, with the live root's rules.
 
-There is no second walker: this is `DirectoryTarget` with kind `live`, one filesystem by default, and
+There is no second walker: this is `Walker` with kind `live`, one filesystem by default, and
 the pseudo and network filesystems that `/proc/self/mounts` names left out (by fstype, wherever they
 are mounted), so an audit never reads kernel state as files nor sends a byte over the network.
 """
@@ -12,8 +12,8 @@ from collections.abc import Iterator
 
 from scanner.model import Skip
 from scanner.targets.base import FileEntry, ReadResult
-from scanner.targets.directory import DirectoryTarget, WalkOptions
 from scanner.targets.pathglob import PathFilter
+from scanner.targets.walker import Walker, WalkOptions
 
 # Kernel and virtual filesystems: their "files" are live state (and reading some has side effects).
 PSEUDO_FS = frozenset(
@@ -75,18 +75,18 @@ def live_target(
     include_pseudo: bool = False,
     mounts: list[tuple[str, str]] | None = None,
     paths: PathFilter | None = None,
-) -> DirectoryTarget:
+) -> Walker:
     """The filesystem part of a live audit. `root` is `/` except in tests, which point it at a tree of their own."""
     table = read_mounts() if mounts is None else mounts
     options = WalkOptions(include_pseudo, one_file_system, excluded_mounts(table, root, include_pseudo),
                           paths or PathFilter())
-    return DirectoryTarget(root, options, kind="live")
+    return Walker(root, options, kind="live")
 
 
 class Unwalked:
     """A target whose files are read on demand (`/etc/hosts`, `/etc/passwd`) but never walked: `--live-only`."""
 
-    def __init__(self, inner: DirectoryTarget) -> None:
+    def __init__(self, inner: Walker) -> None:
         self.inner = inner
         self.info = inner.info
 

@@ -1,4 +1,5 @@
-"""Option parsing shared by commands, defined once."""
+"""Argument values every command reads the same way (sizes, jobs, catalogs), and its error lines and progress,
+with anything key-like scrubbed."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from importlib import resources
 from typing import Any
 
 from scanner import __version__
-from scanner.diff.model import SEVERITY_RANK, Change, InventoryDiff, Side
+from scanner.diff.changes import SEVERITY_RANK, Change, InventoryDiff, Side
 from scanner.policy.ignore import IgnoreEntry
 
 SCHEMA_ID = "modelcensus/diff@1"

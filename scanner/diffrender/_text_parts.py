@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scanner.diff.model import SEVERITY_RANK, Change, InventoryDiff, Side
+from scanner.diff.changes import SEVERITY_RANK, Change, InventoryDiff, Side
 from scanner.textsafe import escape_control
 from scanner.vocab import SEVERITIES_WORST_FIRST
 
