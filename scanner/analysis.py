@@ -3,7 +3,7 @@ larger than --max-file-size. A pure function of (entry, its bytes) to a `FileRes
 
 from __future__ import annotations
 
-from scanner.detectors.base import FileView, Window
+from scanner.fileview.view import FileView, Window
 from scanner.filework import FileResult, FileWork, record_cut, run_detector, window_reader
 from scanner.model import Skip, SkipReason
 from scanner.skipgroups import grouped

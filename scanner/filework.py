@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import MAX_DISTINCT_PER_PATTERN, MatchTimeout
-from scanner.detectors.base import Derived, Detector, FileView, Reading
+from scanner.detectors.base import Derived, Detector, Reading
+from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
 from scanner.model import Skip, SkipReason
 from scanner.options import ScanOptions

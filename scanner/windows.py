@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scanner.detectors.base import Detector, FileView, Reading, Window
+from scanner.detectors.base import Detector, Reading
+from scanner.fileview.view import FileView, Window
 from scanner.filework import FileResult, FileWork, record_cut, run_detector, window_reader
 from scanner.formats.executables import is_executable
 from scanner.model import Context, Skip

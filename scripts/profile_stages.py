@@ -35,11 +35,11 @@ Frame = tuple[str, str, int]  # (qualified name, file, line)
 # (function, file suffix) -> stage, for the innermost frame that names one.
 _STAGES = {
     ("_search_on", "catalog/matcher.py"): "confirm hits (re)",
-    ("FileView.context", "detectors/base.py"): "context (classify)",
-    ("classify", "detectors/contexts.py"): "context (classify)",
-    ("FileView.config", "detectors/base.py"): "config parse",
-    ("parse_config", "detectors/config_parse.py"): "config parse",
-    ("FileView.text", "detectors/base.py"): "text decode",
+    ("FileView.context", "fileview/view.py"): "context (classify)",
+    ("classify", "fileview/contexts.py"): "context (classify)",
+    ("FileView.config", "fileview/view.py"): "config parse",
+    ("parse_config", "fileview/config_parse.py"): "config parse",
+    ("FileView.text", "fileview/view.py"): "text decode",
     ("DirectoryTarget.walk", "targets/directory.py"): "walk",
     ("DirectoryTarget.read", "targets/directory.py"): "open/read",
     ("DirectoryTarget.read_window", "targets/directory.py"): "open/read",

@@ -20,8 +20,8 @@ from scanner.catalog.loader import load_catalogs
 from scanner.catalog.schema import parse_catalog
 from scanner.catalog.specs import CatalogError
 from scanner.detectors.agents import AgentDetector
-from scanner.detectors.base import FileView
 from scanner.diff.compare import diff_inventories
+from scanner.fileview.view import FileView
 from scanner.inventory.document import dumps, to_document
 from scanner.inventory.load import from_document
 from scanner.kinds.agents import AgentConfigEvidence

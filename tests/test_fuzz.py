@@ -23,12 +23,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scanner.catalog import Catalog
-from scanner.detectors.base import FileView
 from scanner.detectors.compressed import CompressedDetector
 from scanner.detectors.ecosystems import EcosystemDetector
 from scanner.detectors.lockfiles import LockfileDetector
 from scanner.detectors.manifests import ManifestDetector
 from scanner.detectors.sessions import SessionDetector
+from scanner.fileview.view import FileView
 from scanner.formats import auditable, elf, gobuild, ziparchive
 from scanner.formats import config as config_formats
 from scanner.formats.positional import PositionalFile

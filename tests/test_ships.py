@@ -18,7 +18,7 @@ from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternKind
 from scanner.catalog.packed_ids import packed_tables
 from scanner.detectors.agents import AgentDetector
-from scanner.detectors.base import FileView
+from scanner.fileview.view import FileView
 from scanner.kinds.agents import AgentFileEvidence
 from scanner.model import FileMeta
 from scanner.targets.base import FileEntry

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from scanner.detectors.agent_configs import AgentConfigDetector
 from scanner.detectors.agents import AgentDetector
-from scanner.detectors.base import Detector, FileView
+from scanner.detectors.base import Detector
 from scanner.detectors.binaries import BinaryDetector
 from scanner.detectors.compressed import CompressedDetector
 from scanner.detectors.config import ConfigDetector
@@ -22,6 +22,7 @@ from scanner.detectors.packages import InstalledPackageDetector
 from scanner.detectors.programs import ProgramDetector
 from scanner.detectors.sessions import SessionDetector
 from scanner.detectors.source import SourceDetector
+from scanner.fileview.view import FileView
 
 DETECTORS: tuple[Detector, ...] = (
     ConfigDetector(),

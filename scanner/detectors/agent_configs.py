@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from scanner.detectors.base import FileView, Reading
-from scanner.detectors.mcp_shapes import GENERIC_CONTAINERS, norm, read_server, server_records
+from scanner.configs.mcp_shapes import GENERIC_CONTAINERS, norm, read_server, server_records
+from scanner.detectors.base import Reading
+from scanner.fileview.view import FileView
 from scanner.formats.config import ConfigItem, ParseFailure, parse_json, parse_toml, parse_yaml
 from scanner.kinds import Evidence
 from scanner.kinds.mcp_servers import McpServerEvidence

@@ -20,9 +20,10 @@ from email.message import Message
 from email.parser import BytesHeaderParser
 
 from scanner.catalog.specs import AgentProduct
-from scanner.detectors.agent_settings import read_settings
-from scanner.detectors.agent_ships import model_list
-from scanner.detectors.base import FileView, Reading
+from scanner.configs.model_lists import model_list
+from scanner.configs.product_settings import read_settings
+from scanner.detectors.base import Reading
+from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
 from scanner.kinds.agents import AgentFileEvidence, AgentPackageEvidence
 from scanner.kinds.models import ModelEvidence

@@ -14,7 +14,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 
 from scanner.catalog.matcher import PatternKind
-from scanner.detectors.base import Derived, FileView, Reading
+from scanner.detectors.base import Derived, Reading
+from scanner.fileview.view import FileView
 from scanner.formats import auditable, gobuild
 from scanner.formats.executables import EXECUTABLE_MAGICS
 from scanner.kinds import Evidence

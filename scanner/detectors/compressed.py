@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from scanner.detectors.base import Derived, FileView, Reading
-from scanner.detectors.contexts import classify
+from scanner.detectors.base import Derived, Reading
+from scanner.fileview.contexts import classify
+from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
 from scanner.model import Skip, SkipReason
 from scanner.sessions.reader import GZIP_MAGIC, ReadNotes, chunks

@@ -12,7 +12,8 @@ import json
 import re
 from collections.abc import Iterator
 
-from scanner.detectors.base import FileView, Reading
+from scanner.detectors.base import Reading
+from scanner.fileview.view import FileView
 from scanner.formats import jsonsize, ziparchive
 from scanner.formats.positional import PositionalFile
 from scanner.formats.ziparchive import ProblemKind, ZipProblem

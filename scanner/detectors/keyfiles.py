@@ -10,7 +10,8 @@ import re
 from collections.abc import Iterator
 
 from scanner.catalog.matcher import PatternKind
-from scanner.detectors.base import FileView, Reading
+from scanner.detectors.base import Reading
+from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
 from scanner.kinds.credentials import credential_evidence
 from scanner.model import Context

@@ -11,7 +11,8 @@ import re
 import sys
 from collections.abc import Iterator
 
-from scanner.detectors.base import FileView, Reading
+from scanner.detectors.base import Reading
+from scanner.fileview.view import FileView
 from scanner.formats import jsonsize
 from scanner.kinds import Evidence
 from scanner.kinds.sdks import SdkEvidence

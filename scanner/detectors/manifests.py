@@ -11,7 +11,8 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from scanner.detectors.base import FileView, Reading
+from scanner.detectors.base import Reading
+from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
 from scanner.kinds.sdks import SdkEvidence
 from scanner.model import Context, Skip, SkipReason

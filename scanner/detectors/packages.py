@@ -10,7 +10,8 @@ import json
 from collections.abc import Iterator
 from email.parser import BytesHeaderParser
 
-from scanner.detectors.base import FileView, Reading
+from scanner.detectors.base import Reading
+from scanner.fileview.view import FileView
 from scanner.formats import jsonsize
 from scanner.kinds import Evidence
 from scanner.kinds.sdks import SdkEvidence

@@ -19,7 +19,8 @@ from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternKind
 from scanner.catalog.package_names import package_key
 from scanner.detectors.agents import extension_of, npm_package_of, requires_dist
-from scanner.detectors.base import FileView, Reading
+from scanner.detectors.base import Reading
+from scanner.fileview.view import FileView
 from scanner.formats.entry_points import script_names
 from scanner.kinds import Evidence
 from scanner.kinds.agents import ProgramEvidence, ProgramHostsEvidence

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from scanner.detectors.base import FileView, Reading
+from scanner.detectors.base import Reading
+from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
 from scanner.kinds.endpoints import EndpointEvidence
 from scanner.kinds.models import ModelEvidence

@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterator
 
 from scanner.catalog.matcher import PatternHit, PatternKind
-from scanner.detectors.base import FileView, Reading
+from scanner.detectors.base import Reading
+from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
 from scanner.kinds.clients import ClientEvidence
 from scanner.kinds.endpoints import EndpointEvidence

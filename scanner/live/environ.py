@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternKind
-from scanner.detectors.config import interpret
+from scanner.configs.interpret import interpret
 from scanner.formats.config import ConfigItem
 from scanner.kinds import Evidence
 from scanner.kinds.credentials import CredentialEvidence, credential_evidence
