@@ -7,7 +7,10 @@ every location of a file that would not parse with `parse_error`) is computed on
 from __future__ import annotations
 
 from scanner.detectors.agent_configs import AgentConfigDetector
-from scanner.detectors.agents import AgentDetector
+from scanner.detectors.agent_files import AgentFileDetector
+from scanner.detectors.agent_native import NativeAgentDetector
+from scanner.detectors.agent_packages import AgentPackageDetector
+from scanner.detectors.agent_settings_files import AgentSettingsDetector
 from scanner.detectors.base import Detector
 from scanner.detectors.binaries import BinaryDetector
 from scanner.detectors.compressed import CompressedDetector
@@ -34,7 +37,10 @@ DETECTORS: tuple[Detector, ...] = (
     SessionDetector(),
     BinaryDetector(),
     AgentConfigDetector(),
-    AgentDetector(),
+    AgentPackageDetector(),
+    AgentFileDetector(),
+    NativeAgentDetector(),
+    AgentSettingsDetector(),
     ProgramDetector(),
     EcosystemDetector(),
     LockfileDetector(),

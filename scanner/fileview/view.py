@@ -14,6 +14,7 @@ from scanner.catalog import Catalog
 from scanner.catalog.matcher import Hits, PatternKind
 from scanner.fileview.config_parse import ConfigParse, parse_config
 from scanner.fileview.contexts import classify, is_comment_line
+from scanner.formats.package_manifests import NpmManifest, PypiMetadata, read_npm_manifest, read_pypi_metadata
 from scanner.model import Context, FileMeta, Location
 from scanner.sessions.collect import LogRead, looks_like_log, read_log
 from scanner.targets.base import FileEntry
@@ -131,6 +132,16 @@ class FileView:
     def label_words(self) -> frozenset[str]:
         """Words of the file's labels and descriptions that no value of it sets (see `ConfigParse`)."""
         return self.config.label_words if self.config is not None else frozenset()
+
+    @cached_property
+    def npm_manifest(self) -> NpmManifest | None:
+        """The file read as an npm manifest (`package.json`), once whichever detector asks."""
+        return read_npm_manifest(self.data)
+
+    @cached_property
+    def pypi_metadata(self) -> PypiMetadata:
+        """The file read as a PyPI distribution's `METADATA` / `PKG-INFO`, once whichever detector asks."""
+        return read_pypi_metadata(self.data)
 
     @cached_property
     def session_log(self) -> bool:
