@@ -418,7 +418,7 @@ def test_settings_of_any_shape_never_raise(catalog: Catalog, doc: Any, raw: byte
     for data in (json.dumps(doc).encode(), raw):
         entry_ = FileEntry("/home/u/.claude/settings.json", len(data), 0o100644, 1000, 1000)
         view = FileView(entry_, data, catalog, lambda e: FileMeta("0644", "u:u"), lambda p, n: None)
-        if not detector.wants(view):
+        if not detector.needs.selects(view):
             continue
         out = list(detector.extract(view))
         for ev in out:

@@ -148,7 +148,7 @@ def _view(catalog: Catalog, path: str, data: bytes) -> FileView:
 def _run(detector: object, view: FileView) -> list[object]:
     """A detector's whole output; a skip it records must say why (never a catch-all detector error)."""
     out: list[object] = []
-    if detector.wants(view):  # type: ignore[attr-defined]
+    if detector.needs.selects(view):  # type: ignore[attr-defined]
         out = list(detector.extract(view))  # type: ignore[attr-defined]
     for item in out:
         if isinstance(item, Skip):

@@ -40,11 +40,8 @@ class Recording:
         self.inner = inner
         self.name = inner.name
         self.description = inner.description
-        self.reading = inner.reading
+        self.needs = inner.needs
         self.seen: list[Evidence | Skip] = []
-
-    def wants(self, view: FileView) -> bool:
-        return self.inner.wants(view)
 
     def extract(self, view: FileView) -> Iterable[Evidence | Skip]:
         out = list(self.inner.extract(view))

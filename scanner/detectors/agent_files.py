@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from scanner.catalog.specs import AgentProduct
 from scanner.configs.model_lists import model_list
-from scanner.detectors.base import Reading
+from scanner.detectors.base import Files, Needs, Reading
 from scanner.fileview.view import FileView
 from scanner.formats.install_paths import NODE_MODULES, npm_package_of, site_of
 from scanner.kinds import Evidence
@@ -26,10 +26,12 @@ from scanner.textsafe import display_path
 class AgentFileDetector:
     name = "agent_files"
     description = "Agent products' executables and the model lists their packages ship"
-    reading = Reading.WINDOWS
-
-    def wants(self, view: FileView) -> bool:
-        return bool(view.catalog.agents) and package_file(view) is not None
+    # A file of an npm package, of a site-packages, or a console script, that the catalog says is a product's.
+    needs = Needs((
+        Files(under=("node_modules",), accept=lambda view: package_file(view) is not None),
+        Files(under=("site-packages", "dist-packages"), accept=lambda view: package_file(view) is not None),
+        Files(parents=("bin",), accept=lambda view: package_file(view) is not None),
+    ), Reading.WINDOWS)  # fmt: skip
 
     def extract(self, view: FileView) -> Iterator[Evidence]:
         found = package_file(view)

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 from scanner.configs.model_lists import model_list
-from scanner.detectors.base import Reading
+from scanner.detectors.base import CatalogFiles, Files, Needs, Reading
 from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
 from scanner.kinds.agents import AgentFileEvidence, AgentPackageEvidence
@@ -26,10 +26,7 @@ _VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.\-]+)?")
 class NativeAgentDetector:
     name = "agent_native"
     description = "Agent products' native installs: the executable, its version and the model list compiled in"
-    reading = Reading.WINDOWS
-
-    def wants(self, view: FileView) -> bool:
-        return view.catalog.native_install(view.entry.path) is not None
+    needs = Needs((Files(catalog=CatalogFiles.NATIVE_INSTALLS),), Reading.WINDOWS)
 
     def extract(self, view: FileView) -> Iterator[Evidence]:
         product = view.catalog.native_install(view.entry.path)

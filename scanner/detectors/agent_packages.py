@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from scanner.detectors.base import Reading
+from scanner.detectors.base import Files, Needs
 from scanner.fileview.view import FileView
 from scanner.formats.install_paths import EXTENSION_MANIFEST, NODE_MODULES, join_inside, npm_package_of
 from scanner.kinds import Evidence
@@ -27,17 +27,11 @@ _DIST_DIRS = (".dist-info", ".egg-info")
 class AgentPackageDetector:
     name = "agent_packages"
     description = "Agent products installed as npm or PyPI packages or editor extensions, from their manifests"
-    reading = Reading.WHOLE
-
-    def wants(self, view: FileView) -> bool:
-        if not view.catalog.agents:
-            return False
-        path = view.entry.path
-        if view.name == "package.json" and NODE_MODULES in path:
-            return True
-        if view.name in _METADATA and path.rsplit("/", 2)[-2].endswith(_DIST_DIRS):
-            return True
-        return EXTENSION_MANIFEST.search(path) is not None
+    needs = Needs((
+        Files(names=("package.json",), under=("node_modules",)),
+        Files(names=_METADATA, parents=("*.dist-info", "*.egg-info")),
+        Files(names=("package.json",), accept=lambda view: EXTENSION_MANIFEST.search(view.entry.path) is not None),
+    ))  # fmt: skip
 
     def extract(self, view: FileView) -> Iterator[Evidence]:
         path = view.entry.path

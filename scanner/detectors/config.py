@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from scanner.configs.interpret import interpret
-from scanner.detectors.base import Reading
-from scanner.fileview.config_parse import MAX_CONFIG_BYTES
+from scanner.detectors.base import Files, Needs
+from scanner.fileview.config_parse import MAX_CONFIG_BYTES, config_parser
 from scanner.fileview.contexts import is_comment_line
 from scanner.fileview.view import FileView
 from scanner.formats import config as fmt
@@ -20,14 +20,14 @@ from scanner.kinds.kill_switches import KillSwitchEvidence
 from scanner.model import Context, Location, Skip, SkipReason
 from scanner.textsafe import display_path
 
+_CONFIGS = frozenset({Context.CONFIG, Context.ENV, Context.SOURCE})  # a shell script's assignments are settings too
+
 
 class ConfigDetector:
     name = "config"
     description = "JSON, YAML, TOML, INI, .env and systemd units: model keys, base URLs, secrets, kill switches"
-    reading = Reading.WHOLE
-
-    def wants(self, view: FileView) -> bool:
-        return view.config is not None
+    # A config file is known by its context, then its name or head (`config_parser`); it is parsed once, on the view.
+    needs = Needs((Files(contexts=_CONFIGS, accept=lambda view: config_parser(view) is not None),))
 
     def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
         parsed = view.config

@@ -5,10 +5,9 @@ A pin is what a project asks for, not what is installed: these are reported with
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 
-from scanner.detectors.base import Reading
+from scanner.detectors.base import Files, Needs
 from scanner.fileview.view import FileView
 from scanner.formats import jsonsize
 from scanner.formats.package_manifests import Pin, npm_pins, pyproject_pins, requirement_pins
@@ -16,20 +15,16 @@ from scanner.kinds import Evidence
 from scanner.kinds.sdks import SdkEvidence
 from scanner.model import Context, Skip, SkipReason
 
-_REQ_NAME = re.compile(r"^requirements.*\.(?:txt|in)$|^constraints.*\.txt$")
 _MAX_MANIFEST = 4 << 20
 
 
 class ManifestDetector:
     name = "manifests"
     description = "Declared (not installed) SDK dependencies in requirements*.txt, pyproject.toml, package.json"
-    reading = Reading.WHOLE
-
-    def wants(self, view: FileView) -> bool:
-        if view.context in (Context.PACKAGE, Context.BINARY):
-            return False
-        name = view.name.lower()
-        return bool(_REQ_NAME.match(name)) or name in ("pyproject.toml", "package.json")
+    needs = Needs((Files(
+        names=("requirements*.txt", "requirements*.in", "constraints*.txt", "pyproject.toml", "package.json"),
+        fold_case=True, not_in=frozenset({Context.PACKAGE, Context.BINARY}),
+    ),))  # fmt: skip
 
     def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
         if view.entry.size > _MAX_MANIFEST:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from scanner.detectors.base import Reading
+from scanner.detectors.base import Files, Needs
 from scanner.fileview.view import FileView
 from scanner.formats import jsonsize
 from scanner.formats.install_paths import npm_package_of
@@ -27,15 +27,11 @@ def _parent(path: str, levels: int = 1) -> str:
 class InstalledPackageDetector:
     name = "packages"
     description = "Installed Python (dist-info, egg-info) and npm (node_modules) packages that are LLM SDKs"
-    reading = Reading.WHOLE
-
-    def wants(self, view: FileView) -> bool:
-        path = view.entry.path
-        if view.name in ("METADATA", "PKG-INFO"):
-            return _parent(path).endswith((".dist-info", ".egg-info"))
-        if path.endswith(".egg-info") and view.entry.size < 1 << 20:
-            return True  # an egg-info file rather than a directory
-        return view.name == "package.json" and "/node_modules/" in path
+    needs = Needs((
+        Files(names=("METADATA", "PKG-INFO"), parents=("*.dist-info", "*.egg-info")),
+        Files(names=("*.egg-info",), max_size=(1 << 20) - 1),  # an egg-info file rather than a directory
+        Files(names=("package.json",), under=("node_modules",)),
+    ))  # fmt: skip
 
     def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
         if view.name == "package.json":

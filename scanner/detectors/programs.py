@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternKind
 from scanner.catalog.package_names import package_key
-from scanner.detectors.base import Reading
+from scanner.detectors.base import Files, Needs, Reading
 from scanner.fileview.view import FileView
 from scanner.formats.entry_points import script_names
 from scanner.formats.install_paths import (
@@ -51,20 +51,11 @@ class ProgramDetector:
     description = "Installed programs with a command that call models: agent products no catalog knows"
     # A native executable compiles its provider hosts in anywhere (Claude Code's at 160 MB of 400): every window
     # of a program's own file is looked at for them, not its head only.
-    reading = Reading.WINDOWS
-
-    def wants(self, view: FileView) -> bool:
-        path = view.entry.path
-        ext = extension_of(path)
-        if ext is not None:
-            return ext[2] == "/package.json" or NODE_MODULES not in ext[2]  # its manifest, or its own code
-        if NODE_MODULES in path:
-            top = npm_top_level(path)
-            return top is not None and (top[2] == "/package.json" or top[3])
-        if view.name == "METADATA" and path.rsplit("/", 2)[-2].endswith(".dist-info"):
-            return True
-        site = site_of(path)
-        return site is not None and "/" in site[1][1:] and python_tool_site(site[0]) is not None
+    needs = Needs((
+        Files(names=("METADATA",), parents=("*.dist-info",), accept=lambda view: _program_file(view)),
+        Files(under=("node_modules", "site-packages", "dist-packages", "extensions"),
+              accept=lambda view: _program_file(view)),
+    ), Reading.WINDOWS)  # fmt: skip
 
     def extract(self, view: FileView) -> Iterator[Evidence]:
         path = view.entry.path
@@ -159,6 +150,22 @@ class ProgramDetector:
             "pypi", name, version, shown, shown, commands, scripts, sdks,
             tuple(display_path(site + "/" + m) for m in modules), tool, view.location(None, Context.PACKAGE),
         )  # fmt: skip
+
+
+def _program_file(view: FileView) -> bool:
+    """A top-level package's manifest, or a file of its own code: an npm package (a global one's), an editor
+    extension, a PyPI distribution's METADATA, or a module of a tool's own venv or a user site."""
+    path = view.entry.path
+    ext = extension_of(path)
+    if ext is not None:
+        return ext[2] == "/package.json" or NODE_MODULES not in ext[2]  # its manifest, or its own code
+    if NODE_MODULES in path:
+        top = npm_top_level(path)
+        return top is not None and (top[2] == "/package.json" or top[3])
+    if view.name == "METADATA" and path.rsplit("/", 2)[-2].endswith(".dist-info"):
+        return True
+    site = site_of(path)
+    return site is not None and "/" in site[1][1:] and python_tool_site(site[0]) is not None
 
 
 def _project(repository: object) -> str | None:
