@@ -50,7 +50,7 @@ class FileWork:
     selection: Selection = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "selection", Selection(self.detectors))
+        object.__setattr__(self, "selection", Selection(self.detectors, self.catalog))
 
 
 def window_reader(target: Target, entry: FileEntry) -> Callable[[int, int], bytes]:

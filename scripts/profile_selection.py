@@ -41,7 +41,7 @@ def main() -> None:
     a = ap.parse_args()
     target, catalog = part_target(a.root, a.part), load()
     ownership, limit = Ownership.of(target), ScanOptions().max_file_size
-    selection = Selection(DETECTORS)
+    selection = Selection(DETECTORS, catalog)
     files, checked, cpu = 0, 0, 0.0
     chosen: Counter[str] = Counter()
     for item in target.walk():

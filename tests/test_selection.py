@@ -20,8 +20,6 @@ from scanner.targets.base import FileEntry
 from scanner.targets.registry import open_target
 from tests.conftest import SAMPLE_VM
 
-SELECTION = Selection(DETECTORS)
-
 
 def _view(catalog: Catalog, path: str, data: bytes, size: int | None = None) -> FileView:
     entry = FileEntry(path, len(data) if size is None else size, 0o100644, 0, 0)
@@ -33,7 +31,7 @@ def _declared(view: FileView) -> list[str]:
 
 
 def _indexed(view: FileView) -> list[str]:
-    chosen = SELECTION.of(view)
+    chosen = Selection(DETECTORS, view.catalog).of(view)
     assert all(s.failure is None for s in chosen)
     return [s.detector.name for s in chosen]
 
@@ -88,7 +86,7 @@ class _Refusing:
 
 
 def test_a_failing_question_is_the_detectors_error_and_the_others_still_run(catalog: Catalog) -> None:
-    selection = Selection((*DETECTORS, _Refusing()))
+    selection = Selection((*DETECTORS, _Refusing()), catalog)
     chosen = selection.of(_view(catalog, "/home/u/x.json", b"{}"))
     assert [s.detector.name for s in chosen][-1] == "refusing" and chosen[-1].failure == "ValueError"
     assert "content" in [s.detector.name for s in chosen]
@@ -120,7 +118,7 @@ def _readme_detector() -> type:
 
 def test_the_readme_example_of_a_detector_is_true(catalog: Catalog) -> None:
     detector = _readme_detector()()
-    selection = Selection((*DETECTORS, detector))
+    selection = Selection((*DETECTORS, detector), catalog)
     chosen = {
         path: [s.detector.name for s in selection.of(_view(catalog, path, data))]
         for path, data in (("/home/u/NOTES", b"buy milk"), ("/home/u/work.NOTES", b"x"),

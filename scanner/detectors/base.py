@@ -45,6 +45,14 @@ class CatalogFiles(Enum):
             return bool(catalog.agent_configs_at(path))
         return catalog.native_install(path) is not None
 
+    def globs(self, catalog: Catalog) -> list[str]:
+        """The catalog's globs of these paths (scanner/catalog/globs.py), for the index."""
+        if self is CatalogFiles.AGENT_SETTINGS:
+            return [sf.path for p in catalog.agents for sf in p.settings]
+        if self is CatalogFiles.AGENT_CONFIGS:
+            return [spec.path for spec in catalog.agent_configs]
+        return [glob for p in catalog.agents for glob in p.native]
+
 
 @dataclass(frozen=True)
 class Files:

@@ -59,7 +59,10 @@ class LocalModelDetector:
     # Run again on each later window of a big weight file: its digest is fed from the bytes the windows read anyway,
     # so a 50 GB file is read once, in windows, with memory flat. Its header is read in place (`Window.read`).
     needs = Needs((
-        Files(accept=lambda view: _is_weight(view)),  # every file: safetensors has no magic, only a header's shape
+        # A weight file by its name or magic; a safetensors file by its header's shape (it has no magic).
+        Files(names=weights.NAME_GLOBS, fold_case=True, accept=lambda view: _is_weight(view)),
+        Files(magics=weights.MAGICS, accept=lambda view: _is_weight(view)),
+        Files(accept=lambda view: safetensors.looks_like(view.head, view.entry.size) and _is_weight(view)),
         Files(under=("manifests",), magics=(b"{",), max_size=MAX_SERVER_FILE, accept=lambda view: _has_role(view)),
         Files(under=("refs",), max_size=MAX_SERVER_FILE, accept=lambda view: _has_role(view)),
         Files(names=("*.service", "*.conf", "*.yaml", "*.yml", "*.sh"), max_size=MAX_SERVER_FILE, not_in=_FOREIGN,
