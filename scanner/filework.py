@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import MAX_DISTINCT_PER_PATTERN, MatchTimeout
-from scanner.detectors.base import Derived, Detector
+from scanner.detectors.contract import Derived, Detector
 from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
 from scanner.model import Skip, SkipReason

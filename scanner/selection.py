@@ -19,7 +19,7 @@ from typing import TypeVar
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import MatchTimeout
-from scanner.detectors.base import Detector, Files, Reading
+from scanner.detectors.contract import Detector, Files, Reading
 from scanner.fileview.view import FileView
 from scanner.model import Context
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scanner.detectors.base import Detector, Reading
+from scanner.detectors.contract import Detector, Reading
 from scanner.fileview.view import FileView, Window
 from scanner.filework import FileResult, FileWork, record_cut, run_detector, window_reader
 from scanner.formats.executables import is_executable

@@ -20,7 +20,7 @@ import scanner.render as render_pkg
 from scanner.catalog import load as load_catalog
 from scanner.cli import app
 from scanner.detectors import DETECTORS
-from scanner.detectors.base import Needs, Reading
+from scanner.detectors.contract import Needs, Reading
 from scanner.findings.registry import RULES
 from scanner.inventory.builder import InventoryBuilder
 from scanner.kinds import KINDS, Evidence, Inventory
@@ -44,7 +44,7 @@ def _detector_classes(name: str) -> list[type]:
 
 
 def test_detectors_holds_detectors_only_and_each_is_registered() -> None:
-    modules = [name for name in _modules(detectors_pkg) if name != "base"]  # base: the contract they share
+    modules = [name for name in _modules(detectors_pkg) if name != "contract"]  # the contract they share
     for name in modules:
         classes = _detector_classes(name)
         assert classes, f"scanner/detectors/{name}.py defines no detector: shared code goes to formats/ or configs/"
@@ -237,7 +237,7 @@ def test_no_detector_constructs_another_or_reaches_into_a_cache() -> None:
         assert "__dict__" not in source and "getattr(" not in source, name
         # The pipeline knows the detector contract and the registry, never a detector by module or name.
         imported = set(re.findall(r"^from scanner\.detectors(?:\.(\w+))? import", source, re.M))
-        assert imported <= {"", "base"}, (name, imported)
+        assert imported <= {"", "contract"}, (name, imported)
 
 
 def test_the_readme_shows_the_layout_rules_and_every_extension_point() -> None:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from scanner.catalog import Catalog
 from scanner.detectors import DETECTORS
-from scanner.detectors.base import Files, Needs, Reading
+from scanner.detectors.contract import Files, Needs, Reading
 from scanner.fileview.view import FileView
 from scanner.model import FileMeta, Skip, SkipReason
 from scanner.options import ScanOptions
@@ -97,7 +97,7 @@ def _readme_detector() -> type:
     import dataclasses
     from collections.abc import Iterator as _Iterator
 
-    from scanner.detectors.base import Derived
+    from scanner.detectors.contract import Derived
     from scanner.model import Context, Location
     from tests.conftest import REPO
 

@@ -11,11 +11,11 @@ from scanner.detectors.agent_files import AgentFileDetector
 from scanner.detectors.agent_native import NativeAgentDetector
 from scanner.detectors.agent_packages import AgentPackageDetector
 from scanner.detectors.agent_settings_files import AgentSettingsDetector
-from scanner.detectors.base import Detector
 from scanner.detectors.binaries import BinaryDetector
 from scanner.detectors.compressed import CompressedDetector
-from scanner.detectors.config import ConfigDetector
+from scanner.detectors.config_files import ConfigDetector
 from scanner.detectors.content import ContentDetector
+from scanner.detectors.contract import Detector
 from scanner.detectors.ecosystems import EcosystemDetector
 from scanner.detectors.keyfiles import KeyFileDetector
 from scanner.detectors.local_models import LocalModelDetector

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from scanner.configs.mcp_shapes import GENERIC_CONTAINERS, norm, read_server, server_records
-from scanner.detectors.base import CatalogFiles, Files, Needs
+from scanner.detectors.contract import CatalogFiles, Files, Needs
 from scanner.fileview.view import FileView
 from scanner.formats.config import ConfigItem, ParseFailure, parse_json, parse_toml, parse_yaml
 from scanner.kinds import Evidence

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from scanner.catalog.specs import AgentProduct
 from scanner.configs.model_lists import model_list
-from scanner.detectors.base import Files, Needs, Reading
+from scanner.detectors.contract import Files, Needs, Reading
 from scanner.fileview.view import FileView
 from scanner.formats.install_paths import NODE_MODULES, npm_package_of, site_of
 from scanner.kinds import Evidence

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 from scanner.configs.model_lists import model_list
-from scanner.detectors.base import CatalogFiles, Files, Needs, Reading
+from scanner.detectors.contract import CatalogFiles, Files, Needs, Reading
 from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
 from scanner.kinds.agents import AgentFileEvidence, AgentPackageEvidence

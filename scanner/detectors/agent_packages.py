@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from scanner.detectors.base import Files, Needs
+from scanner.detectors.contract import Files, Needs
 from scanner.fileview.view import FileView
 from scanner.formats.install_paths import EXTENSION_MANIFEST, NODE_MODULES, join_inside, npm_package_of
 from scanner.kinds import Evidence

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from scanner.configs.product_settings import read_settings
-from scanner.detectors.base import CatalogFiles, Files, Needs
+from scanner.detectors.contract import CatalogFiles, Files, Needs
 from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
 from scanner.model import Context, Skip

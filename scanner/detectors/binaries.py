@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 
 from scanner.catalog.matcher import PatternKind
-from scanner.detectors.base import Derived, Files, Needs, Reading
+from scanner.detectors.contract import Derived, Files, Needs, Reading
 from scanner.fileview.view import FileView
 from scanner.formats import auditable, gobuild
 from scanner.formats.executables import EXECUTABLE_MAGICS

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from scanner.detectors.base import Derived, Files, Needs
+from scanner.detectors.contract import Derived, Files, Needs
 from scanner.fileview.contexts import classify
 from scanner.fileview.view import FileView
 from scanner.kinds import Evidence

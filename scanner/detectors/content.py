@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternHit, PatternKind
 from scanner.catalog.packed_ids import named_in_prose, recognised, split_packed
-from scanner.detectors.base import Files, Needs, Reading
+from scanner.detectors.contract import Files, Needs, Reading
 from scanner.fileview.contexts import is_package_test_file
 from scanner.fileview.view import FileView
 from scanner.formats.literals import JOINED, in_sentence, marshal_string, run_around, sized, token_around

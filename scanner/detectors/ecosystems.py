@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Iterator
 
-from scanner.detectors.base import Files, Needs, Reading
+from scanner.detectors.contract import Files, Needs, Reading
 from scanner.fileview.view import FileView
 from scanner.formats import jsonsize, ziparchive
 from scanner.formats.positional import PositionalFile

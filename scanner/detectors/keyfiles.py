@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from scanner.catalog.matcher import PatternKind
-from scanner.detectors.base import Files, Needs
+from scanner.detectors.contract import Files, Needs
 from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
 from scanner.kinds.credentials import credential_evidence

@@ -24,7 +24,7 @@ from functools import lru_cache
 import yaml
 
 from scanner.catalog.local_index import LocalModels
-from scanner.detectors.base import Detector, Files, Needs, Reading
+from scanner.detectors.contract import Detector, Files, Needs, Reading
 from scanner.fileview.view import FileView
 from scanner.formats import digest, gguf, hfcache, modelcard, ollama, onnx, safetensors, torchfile, weights
 from scanner.formats.bounded import FailureKind, FormatFailure, bytes_reader

@@ -11,7 +11,7 @@ import re
 import sys
 from collections.abc import Iterator
 
-from scanner.detectors.base import Files, Needs
+from scanner.detectors.contract import Files, Needs
 from scanner.fileview.view import FileView
 from scanner.formats import jsonsize
 from scanner.kinds import Evidence

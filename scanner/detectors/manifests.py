@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from scanner.detectors.base import Files, Needs
+from scanner.detectors.contract import Files, Needs
 from scanner.fileview.view import FileView
 from scanner.formats import jsonsize
 from scanner.formats.package_manifests import Pin, npm_pins, pyproject_pins, requirement_pins

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from scanner.detectors.base import Files, Needs
+from scanner.detectors.contract import Files, Needs
 from scanner.fileview.view import FileView
 from scanner.formats import jsonsize
 from scanner.formats.install_paths import npm_package_of

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternKind
 from scanner.catalog.package_names import package_key
-from scanner.detectors.base import Files, Needs, Reading
+from scanner.detectors.contract import Files, Needs, Reading
 from scanner.fileview.view import FileView
 from scanner.formats.entry_points import script_names
 from scanner.formats.install_paths import (

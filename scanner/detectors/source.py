@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 
 from scanner.catalog.matcher import PatternHit, PatternKind
-from scanner.detectors.base import Files, Needs
+from scanner.detectors.contract import Files, Needs
 from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
 from scanner.kinds.clients import ClientEvidence

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from scanner.configs.interpret import interpret
-from scanner.detectors.base import Files, Needs
+from scanner.detectors.contract import Files, Needs
 from scanner.fileview.config_parse import MAX_CONFIG_BYTES, config_parser
 from scanner.fileview.contexts import is_comment_line
 from scanner.fileview.view import FileView
