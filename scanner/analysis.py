@@ -3,7 +3,7 @@ larger than --max-file-size. A pure function of (entry, its bytes) to a `FileRes
 
 from __future__ import annotations
 
-from scanner.detectors.base import FileView, Window
+from scanner.fileview.view import FileView, Window
 from scanner.filework import FileResult, FileWork, record_cut, run_detector, window_reader
 from scanner.model import Skip, SkipReason
 from scanner.skipgroups import grouped
@@ -34,7 +34,10 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
     meta, read_path = work.ownership.meta, target.read_path
     view = FileView(entry, result.data, work.catalog, meta, read_path, layer=layer, window=window,
                     user_of=work.ownership.user_of)
-    windowed = [d for d in work.detectors if run_detector(work, d, view, out, shown) and d.reading in AGAIN_ON_WINDOWS]
+    chosen = work.selection.of(view)
+    for selected in chosen:
+        run_detector(work, selected.detector, view, out, shown, selected.failure)
+    windowed = [s.detector for s in chosen if s.detector.needs.reading in AGAIN_ON_WINDOWS]
     record_cut(view, out, shown)
     if not result.truncated:
         out.items = grouped(out.items)

@@ -25,8 +25,8 @@ from scanner.diff.compare import diff_inventories
 from scanner.inventory.load import load_file
 from scanner.kinds import Evidence, Inventory
 from scanner.live.environ import read_environment, settings_evidence
-from scanner.live.interpret import LiveFacts, add_live, process_skips
 from scanner.live.snapshot import Gone, ProcessFacts, Scope, gather, host_facts
+from scanner.live.snapshot_entries import LiveFacts, add_live, process_skips
 from scanner.model import Context, Finding, Location, Skip
 from scanner.options import ScanOptions
 from scanner.pipeline import Progress

@@ -11,10 +11,12 @@ from dataclasses import dataclass, field
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import MAX_DISTINCT_PER_PATTERN, MatchTimeout
-from scanner.detectors.base import Derived, Detector, FileView, Reading
+from scanner.detectors.contract import Derived, Detector
+from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
 from scanner.model import Skip, SkipReason
 from scanner.options import ScanOptions
+from scanner.selection import Selection
 from scanner.targets.base import FileEntry, ReadFailure, Target
 from scanner.targets.ownership import Ownership
 
@@ -37,13 +39,18 @@ class FileResult:
 
 @dataclass(frozen=True)
 class FileWork:
-    """Everything the per-file analysis needs, the same in the parent and in every worker."""
+    """Everything the per-file analysis needs, the same in the parent and in every worker; `selection` is the
+    detectors' needs compiled once."""
 
     target: Target
     catalog: Catalog
     options: ScanOptions
     detectors: Sequence[Detector]
     ownership: Ownership
+    selection: Selection = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "selection", Selection(self.detectors, self.catalog))
 
 
 def window_reader(target: Target, entry: FileEntry) -> Callable[[int, int], bytes]:
@@ -66,12 +73,14 @@ def record_cut(view: FileView, out: FileResult, shown: str) -> None:
 
 
 def run_detector(
-    work: FileWork, detector: Detector, view: FileView, out: FileResult, shown: str, ask: bool = True
-) -> bool:
-    """Run one detector on a view; True when it wanted the view. A failure costs this file, never the scan."""
+    work: FileWork, detector: Detector, view: FileView, out: FileResult, shown: str, failure: str | None = None
+) -> None:
+    """Run one detector on a view it needs; `failure` says why asking it whether it does failed. A failure costs
+    this file, never the scan."""
+    if failure is not None:
+        out.skip(Skip(shown, SkipReason.DETECTOR_ERROR, f"{detector.name}: {failure}"))
+        return
     try:
-        if ask and not detector.wants(view):
-            return False
         items = out.items
         for item in detector.extract(view):
             if isinstance(item, Derived):
@@ -84,7 +93,6 @@ def run_detector(
         raise
     except BaseException as exc:  # a detector bug (or a native panic) must cost one file, never the scan
         out.skip(Skip(shown, SkipReason.DETECTOR_ERROR, f"{detector.name}: {type(exc).__name__}"))
-    return True
 
 
 
@@ -93,9 +101,8 @@ def match_derived(work: FileWork, view: FileView, derived: Derived, out: FileRes
     a failure is the deriving detector's."""
     decoded = FileView(view.entry, derived.data, view.catalog, view.owner_of, view.read_path,
                        fixed_context=derived.context)
-    for matcher in work.detectors:
-        if matcher.reading is Reading.MATCH_ONLY:
-            out.add_all(matcher.extract(decoded))  # type: ignore[arg-type]  # a matcher derives nothing
+    for matcher in work.selection.matchers:
+        out.add_all(matcher.extract(decoded))  # type: ignore[arg-type]  # a matcher derives nothing
     cut = decoded.cut_matches
     if cut and derived.cut_label:
         detail = f"{derived.cut_label}: {cut} match(es) past {MAX_DISTINCT_PER_PATTERN} distinct per pattern not kept"

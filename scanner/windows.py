@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scanner.detectors.base import Detector, FileView, Reading, Window
+from scanner.detectors.contract import Detector, Reading
+from scanner.fileview.view import FileView, Window
 from scanner.filework import FileResult, FileWork, record_cut, run_detector, window_reader
 from scanner.formats.executables import is_executable
 from scanner.model import Context, Skip
@@ -49,18 +50,10 @@ def head_size(work: FileWork, entry: FileEntry) -> int:
     )
     if view.context is Context.LOG:
         return options.max_file_size
-    for detector in work.detectors:
-        if detector.reading not in _HEAD_NOT_PARSED and _wants(detector, view):
-            return options.max_file_size
+    # A detector whose question failed counts as needing it: asked again on the real view, its failure is recorded.
+    if any(s.detector.needs.reading not in _HEAD_NOT_PARSED for s in work.selection.of(view)):
+        return options.max_file_size
     return small
-
-
-
-def _wants(detector: Detector, view: FileView) -> bool:
-    try:
-        return detector.wants(view)
-    except Exception:  # noqa: BLE001 - asked again on the real view, where a failure is recorded
-        return True
 
 
 
@@ -103,7 +96,7 @@ def match_windows(
         out.bytes_read += max(0, rest.start + len(data) - rest.seen)
         rest.seen = max(rest.seen, rest.start + len(data))
         for detector in detectors:
-            run_detector(work, detector, view, out, shown, ask=False)
+            run_detector(work, detector, view, out, shown)
         record_cut(view, out, shown)
         if last:
             return

@@ -8,7 +8,8 @@ search, an inflate, a read) is weighed whole and time the machine spends on othe
 the shares hold on a busy machine. A sample is given to one stage: the innermost of walk, open/read, the
 YARA-X search, the confirmation of its hits, a file's context, its config parse, its text decode, the transfer
 between processes (pickling, pipes: the parent's result thread, sampled while its main thread waits), the fold
-into the builder, the build and the report; otherwise the outermost detector that asked.
+into the builder, the build and the report, the selection of the detectors a file needs; otherwise the
+outermost detector that extracted.
 """
 
 from __future__ import annotations
@@ -35,11 +36,12 @@ Frame = tuple[str, str, int]  # (qualified name, file, line)
 # (function, file suffix) -> stage, for the innermost frame that names one.
 _STAGES = {
     ("_search_on", "catalog/matcher.py"): "confirm hits (re)",
-    ("FileView.context", "detectors/base.py"): "context (classify)",
-    ("classify", "detectors/contexts.py"): "context (classify)",
-    ("FileView.config", "detectors/base.py"): "config parse",
-    ("parse_config", "detectors/config_parse.py"): "config parse",
-    ("FileView.text", "detectors/base.py"): "text decode",
+    ("FileView.context", "fileview/view.py"): "context (classify)",
+    ("classify", "fileview/contexts.py"): "context (classify)",
+    ("FileView.config", "fileview/view.py"): "config parse",
+    ("parse_config", "fileview/config_parse.py"): "config parse",
+    ("FileView.text", "fileview/view.py"): "text decode",
+    ("Selection.of", "scanner/selection.py"): "detector selection (needs)",
     ("Walker.walk", "targets/walker.py"): "walk",
     ("Walker.read", "targets/walker.py"): "open/read",
     ("Walker.read_window", "targets/walker.py"): "open/read",
@@ -99,7 +101,7 @@ def stage_of(frames: tuple[Frame, ...], yara_line: int) -> str:
         if path.endswith("scanner/render/__init__.py"):
             return "report"
     for name, path, _ in frames:
-        if "scanner/detectors/" in path and name.endswith((".extract", ".wants")):
+        if "scanner/detectors/" in path and name.endswith(".extract"):
             return f"detector {path.rsplit('/', 1)[-1].removesuffix('.py')}"
     return "pipeline (other)"
 

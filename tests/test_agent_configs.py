@@ -167,7 +167,7 @@ def test_generic_reader_leaves_other_files_alone(tmp_path: Path, scan_dir: ScanF
                          "name", "extensions", "cmd", "uri", "x"]), inner, max_size=5),
     max_leaves=30))  # fmt: skip
 def test_server_shapes_never_fail_on_any_document(doc: object) -> None:
-    from scanner.detectors.mcp_shapes import GENERIC_CONTAINERS, read_server, server_records
+    from scanner.configs.mcp_shapes import GENERIC_CONTAINERS, read_server, server_records
     from scanner.formats.config import parse_json
 
     for key, record in server_records(parse_json(json.dumps(doc)), frozenset(GENERIC_CONTAINERS)):

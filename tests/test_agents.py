@@ -19,9 +19,9 @@ from scanner.catalog import Catalog
 from scanner.catalog.loader import load_catalogs
 from scanner.catalog.schema import parse_catalog
 from scanner.catalog.specs import CatalogError
-from scanner.detectors.agents import AgentDetector
-from scanner.detectors.base import FileView
+from scanner.detectors.agent_settings_files import AgentSettingsDetector
 from scanner.diff.compare import diff_inventories
+from scanner.fileview.view import FileView
 from scanner.inventory.document import dumps, to_document
 from scanner.inventory.load import from_document
 from scanner.kinds.agents import AgentConfigEvidence
@@ -414,11 +414,11 @@ _DOCS = hs.recursive(
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(doc=_DOCS, raw=hs.binary(max_size=200))
 def test_settings_of_any_shape_never_raise(catalog: Catalog, doc: Any, raw: bytes) -> None:
-    detector = AgentDetector()
+    detector = AgentSettingsDetector()
     for data in (json.dumps(doc).encode(), raw):
         entry_ = FileEntry("/home/u/.claude/settings.json", len(data), 0o100644, 1000, 1000)
         view = FileView(entry_, data, catalog, lambda e: FileMeta("0644", "u:u"), lambda p, n: None)
-        if not detector.wants(view):
+        if not detector.needs.selects(view):
             continue
         out = list(detector.extract(view))
         for ev in out:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import MAX_HITS_PER_PATTERN
-from scanner.detectors.config_parse import MAX_CONFIG_BYTES
+from scanner.fileview.config_parse import MAX_CONFIG_BYTES
 from scanner.inventory.builder import InventoryBuilder
 from scanner.kinds.base import MAX_URLS
 from scanner.kinds.endpoints import EndpointEvidence

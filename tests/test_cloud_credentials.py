@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from scanner import api
 from scanner.catalog import Catalog
-from scanner.detectors.base import FileView
 from scanner.detectors.content import ContentDetector
+from scanner.fileview.view import FileView
 from scanner.kinds.credentials import CredentialEvidence
 from scanner.model import FileMeta
 from scanner.options import ScanOptions

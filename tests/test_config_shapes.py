@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from scanner.detectors.contexts import classify
+from scanner.fileview.contexts import classify
 from scanner.model import Context
 from tests.conftest import REPO, ScanFn, entry, names, write
 

@@ -23,12 +23,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scanner.catalog import Catalog
-from scanner.detectors.base import FileView
 from scanner.detectors.compressed import CompressedDetector
 from scanner.detectors.ecosystems import EcosystemDetector
 from scanner.detectors.lockfiles import LockfileDetector
 from scanner.detectors.manifests import ManifestDetector
 from scanner.detectors.sessions import SessionDetector
+from scanner.fileview.view import FileView
 from scanner.formats import auditable, elf, gobuild, ziparchive
 from scanner.formats import config as config_formats
 from scanner.formats.positional import PositionalFile
@@ -148,7 +148,7 @@ def _view(catalog: Catalog, path: str, data: bytes) -> FileView:
 def _run(detector: object, view: FileView) -> list[object]:
     """A detector's whole output; a skip it records must say why (never a catch-all detector error)."""
     out: list[object] = []
-    if detector.wants(view):  # type: ignore[attr-defined]
+    if detector.needs.selects(view):  # type: ignore[attr-defined]
         out = list(detector.extract(view))  # type: ignore[attr-defined]
     for item in out:
         if isinstance(item, Skip):

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scanner.catalog import Catalog
-from scanner.detectors.base import FileView
+from scanner.fileview.view import FileView
 from scanner.formats.jsonsize import MAX_CONTAINERS as MAX_DOCUMENT_CONTAINERS
 from scanner.model import FileMeta, SkipReason
 from scanner.sessions.adapters.aider import Aider

@@ -20,7 +20,7 @@ import scanner.render as render_pkg
 from scanner.catalog import load as load_catalog
 from scanner.cli import app
 from scanner.detectors import DETECTORS
-from scanner.detectors.base import Reading
+from scanner.detectors.contract import Needs, Reading
 from scanner.findings.derive import RULES
 from scanner.inventory.builder import InventoryBuilder
 from scanner.kinds import KINDS, Evidence, Inventory
@@ -30,42 +30,35 @@ from scanner.render import RENDERERS
 from tests.conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
-_HELPERS = {  # shared code of detectors, not detectors
-    "base", "contexts", "config_parse", "config_records", "mcp_shapes", "providers", "agent_settings", "agent_ships",
-    "vscdb",
-}
-
 
 def _modules(pkg) -> list[str]:  # type: ignore[no-untyped-def]
     # A module whose name starts with `_` is a private helper of its package (render/_svg.py), not an entry.
-    return sorted(m.name for m in pkgutil.iter_modules(pkg.__path__)
-                  if m.name not in _HELPERS and not m.name.startswith("_"))
+    return sorted(m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_"))
 
 
-def test_every_detector_module_is_registered() -> None:
-    registered = {type(d).__module__.rsplit(".", 1)[-1] for d in DETECTORS}
-    assert set(_modules(detectors_pkg)) == registered
+def _detector_classes(name: str) -> list[type]:
+    """The detectors a module of scanner/detectors/ defines, known by type: classes that declare `needs: Needs`."""
+    module = importlib.import_module(f"scanner.detectors.{name}")
+    return [c for _, c in inspect.getmembers(module, inspect.isclass)
+            if c.__module__ == module.__name__ and isinstance(vars(c).get("needs"), Needs)]  # fmt: skip
+
+
+def test_detectors_holds_detectors_only_and_each_is_registered() -> None:
+    modules = [name for name in _modules(detectors_pkg) if name != "contract"]  # the contract they share
+    for name in modules:
+        classes = _detector_classes(name)
+        assert classes, f"scanner/detectors/{name}.py defines no detector: shared code goes to formats/ or configs/"
+        for cls in classes:
+            assert any(isinstance(d, cls) for d in DETECTORS), f"{cls.__name__} is not in DETECTORS"
+    assert {type(d).__module__.rsplit(".", 1)[-1] for d in DETECTORS} == set(modules)
 
 
 def test_detectors_are_complete_and_documented() -> None:
     names = [d.name for d in DETECTORS]
     assert len(set(names)) == len(names)
     for d in DETECTORS:
-        assert d.description and callable(d.wants) and callable(d.extract)
+        assert d.description and isinstance(d.needs, Needs) and d.needs.files and callable(d.extract)
         assert f"`{d.name}`" in README, f"detector {d.name} is not described in README.md"
-
-
-def test_detector_classes_are_all_instantiated() -> None:
-    for name in _modules(detectors_pkg):
-        module = importlib.import_module(f"scanner.detectors.{name}")
-        classes = [
-            c
-            for _, c in inspect.getmembers(module, inspect.isclass)
-            if c.__module__ == module.__name__ and hasattr(c, "extract")
-        ]
-        assert classes, f"scanner/detectors/{name}.py defines no detector"
-        for cls in classes:
-            assert any(isinstance(d, cls) for d in DETECTORS), f"{cls.__name__} is not in DETECTORS"
 
 
 def test_every_renderer_module_is_registered_and_documented() -> None:
@@ -241,7 +234,7 @@ def test_values_are_scrubbed_in_two_named_places_only() -> None:
 
 def test_every_detector_declares_how_it_reads_a_big_file() -> None:
     for d in DETECTORS:
-        assert isinstance(d.reading, Reading), f"{d.name} declares no Reading"
+        assert isinstance(d.needs.reading, Reading), f"{d.name} declares no Reading"
 
 
 def test_no_detector_constructs_another_or_reaches_into_a_cache() -> None:
@@ -252,17 +245,18 @@ def test_no_detector_constructs_another_or_reaches_into_a_cache() -> None:
             made = [c for c in classes if f"{c}(" in text]
             assert not made, f"{path.name} constructs {made}: yield `Derived` bytes for the matchers instead"
         assert "__dict__" not in text, f"{path.name} writes into another object's cache"
-    for name in ("pipeline", "filework", "windows", "analysis"):
+    for name in ("pipeline", "filework", "windows", "analysis", "selection"):
         source = (REPO / "scanner" / f"{name}.py").read_text(encoding="utf-8")
         assert "__dict__" not in source and "getattr(" not in source, name
         # The pipeline knows the detector contract and the registry, never a detector by module or name.
         imported = set(re.findall(r"^from scanner\.detectors(?:\.(\w+))? import", source, re.M))
-        assert imported <= {"", "base"}, (name, imported)
+        assert imported <= {"", "contract"}, (name, imported)
 
 
 def test_the_readme_shows_the_layout_rules_and_every_extension_point() -> None:
     development = README.split("## Development", 1)[1]
-    for named in ("kinds/", "KINDS", "api.py", "joins.py", "Reading", "Derived", "redact_all", "scripts/sizes.py"):
+    for named in ("kinds/", "KINDS", "api.py", "joins.py", "Needs", "Files(", "Reading", "Derived", "redact_all",
+                  "scripts/sizes.py"):
         assert named in development, f"README's Development section does not name {named}"
     for point in ("A kind of fact", "A detector", "A file format", "A cross-kind join", "A finding rule",
                   "A report format", "A vendor or catalog entry", "A session adapter", "A target backend",

@@ -17,8 +17,9 @@ from hypothesis import strategies as hs
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternKind
 from scanner.catalog.packed_ids import packed_tables
-from scanner.detectors.agents import AgentDetector
-from scanner.detectors.base import FileView
+from scanner.detectors.agent_files import AgentFileDetector
+from scanner.detectors.agent_native import NativeAgentDetector
+from scanner.fileview.view import FileView
 from scanner.kinds.agents import AgentFileEvidence
 from scanner.model import FileMeta
 from scanner.targets.base import FileEntry
@@ -156,6 +157,11 @@ _PIECES = hs.sampled_from(
 )
 
 
+def _shipped(view: FileView) -> list[object]:
+    """What the detectors of an agent product's files give for one view."""
+    return [*AgentFileDetector().extract(view), *NativeAgentDetector().extract(view)]
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(pieces=hs.lists(hs.one_of(_PIECES, hs.binary(max_size=12)), max_size=30))
 def test_shipped_ids_are_whole_quoted_literals(catalog: Catalog, pieces: list[bytes]) -> None:
@@ -164,7 +170,7 @@ def test_shipped_ids_are_whole_quoted_literals(catalog: Catalog, pieces: list[by
     path = f"{OPENCODE_BIN}"
     view = FileView(FileEntry(path, len(data), 0o100755, 0, 0), data, catalog, lambda e: FileMeta("0755", "r:r"),
                     lambda p, n: None)  # fmt: skip
-    for ev in AgentDetector().extract(view):
+    for ev in _shipped(view):
         if isinstance(ev, AgentFileEvidence) and ev.role == "ships":
             starts = [h.start for h in view.hits if h.kind in (PatternKind.MODEL, PatternKind.HOSTED)]
             tables = packed_tables(view.catalog, view.data, starts)
@@ -201,5 +207,5 @@ def test_an_id_is_shipped_whatever_unprintable_layout_surrounds_it(catalog: Cata
         data = ELF + b"\0" * 64 + layout + b"\0" * 64
         view = FileView(FileEntry(OPENCODE_BIN, len(data), 0o100755, 0, 0), data, catalog,
                         lambda e: FileMeta("0755", "r:r"), lambda p, n: None)  # fmt: skip
-        ships = [ev for ev in AgentDetector().extract(view) if isinstance(ev, AgentFileEvidence) and ev.role == "ships"]
+        ships = [ev for ev in _shipped(view) if isinstance(ev, AgentFileEvidence) and ev.role == "ships"]
         assert ("claude-opus-5-9" in ships[0].models) is shipped, layout

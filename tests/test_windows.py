@@ -16,9 +16,9 @@ from scanner import api
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import MAX_MATCH_BYTES
 from scanner.detectors import DETECTORS
-from scanner.detectors.base import FileView
 from scanner.detectors.binaries import BinaryDetector
 from scanner.detectors.content import ContentDetector
+from scanner.fileview.view import FileView
 from scanner.inventory.document import dumps
 from scanner.kinds import Evidence
 from scanner.kinds.models import ModelEvidence
@@ -40,11 +40,8 @@ class Recording:
         self.inner = inner
         self.name = inner.name
         self.description = inner.description
-        self.reading = inner.reading
+        self.needs = inner.needs
         self.seen: list[Evidence | Skip] = []
-
-    def wants(self, view: FileView) -> bool:
-        return self.inner.wants(view)
 
     def extract(self, view: FileView) -> Iterable[Evidence | Skip]:
         out = list(self.inner.extract(view))

@@ -11,16 +11,15 @@ entries no installed package checked.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from email.parser import BytesHeaderParser
 from pathlib import Path
 
 from scanner.catalog.globs import glob_regex
 from scanner.catalog.index import Catalog
 from scanner.formats.entry_points import script_names
+from scanner.formats.package_manifests import read_npm_manifest, read_pypi_metadata
 
 _PLATFORM_WORD = re.compile(r"(?:^|[-/])(?:linux|darwin|win32|windows|macos)(?:-|$)")
 _MAX_PACKAGES = 20_000
@@ -84,26 +83,23 @@ def _packages(root: Path) -> Iterator[tuple[str, str, list[str], list[str], str]
             continue  # a file deeper inside a package, not its manifest
         seen += 1
         try:
-            doc = json.loads(manifest.read_bytes()[:_MAX_BYTES])
-        except (OSError, ValueError):
+            npm = read_npm_manifest(manifest.read_bytes()[:_MAX_BYTES])
+        except OSError:
             continue
-        if not isinstance(doc, dict) or not isinstance(doc.get("name"), str):
+        if npm is None or npm.name is None:
             continue
-        bins = doc.get("bin")
-        commands = [doc["name"].rsplit("/", 1)[-1]] if isinstance(bins, str) else list(bins or {})
-        optional = list(doc.get("optionalDependencies") or {})
-        yield "npm", doc["name"], [str(c) for c in commands], [str(o) for o in optional], "/" + rel
+        optional = list(npm.dependencies(("optionalDependencies",)))
+        yield "npm", npm.name, list(npm.bins()), optional, "/" + rel
     for metadata in sorted(root.rglob("*.dist-info/METADATA")):
         try:  # an unreadable package is left out, as an unreadable npm manifest is
-            headers = BytesHeaderParser().parsebytes(metadata.read_bytes()[:_MAX_BYTES])
+            name = read_pypi_metadata(metadata.read_bytes()).name
             entry_points = metadata.parent / "entry_points.txt"
             text = entry_points.read_text("utf-8", "replace") if entry_points.is_file() else ""
         except OSError:
             continue
-        name = headers.get("Name")
         if not name:
             continue
-        yield "pypi", str(name), list(script_names(text)), [], "/" + metadata.relative_to(root).as_posix()
+        yield "pypi", name, list(script_names(text)), [], "/" + metadata.relative_to(root).as_posix()
     yield from _extensions(root)
 
 
@@ -112,11 +108,12 @@ def _extensions(root: Path) -> Iterator[tuple[str, str, list[str], list[str], st
     `extensions` directory whose manifest names its publisher and the editor engine it runs in."""
     for manifest in sorted(root.rglob("extensions/*/package.json")):
         try:
-            doc = json.loads(manifest.read_bytes()[:_MAX_BYTES])
-        except (OSError, ValueError):
+            npm = read_npm_manifest(manifest.read_bytes()[:_MAX_BYTES])
+        except OSError:
             continue
-        if not isinstance(doc, dict) or not isinstance(doc.get("engines"), dict) or "vscode" not in doc["engines"]:
+        engines = npm.doc.get("engines") if npm is not None else None
+        if npm is None or not isinstance(engines, dict) or "vscode" not in engines:
             continue
-        publisher, name = doc.get("publisher"), doc.get("name")
-        if isinstance(publisher, str) and isinstance(name, str):
+        publisher, name = npm.text("publisher"), npm.name
+        if publisher is not None and name is not None:
             yield "vscode", f"{publisher}.{name}", [], [], "/" + manifest.relative_to(root).as_posix()

@@ -7,12 +7,15 @@ every location of a file that would not parse with `parse_error`) is computed on
 from __future__ import annotations
 
 from scanner.detectors.agent_configs import AgentConfigDetector
-from scanner.detectors.agents import AgentDetector
-from scanner.detectors.base import Detector, FileView
+from scanner.detectors.agent_files import AgentFileDetector
+from scanner.detectors.agent_native import NativeAgentDetector
+from scanner.detectors.agent_packages import AgentPackageDetector
+from scanner.detectors.agent_settings_files import AgentSettingsDetector
 from scanner.detectors.binaries import BinaryDetector
 from scanner.detectors.compressed import CompressedDetector
-from scanner.detectors.config import ConfigDetector
+from scanner.detectors.config_files import ConfigDetector
 from scanner.detectors.content import ContentDetector
+from scanner.detectors.contract import Detector
 from scanner.detectors.ecosystems import EcosystemDetector
 from scanner.detectors.keyfiles import KeyFileDetector
 from scanner.detectors.local_models import LocalModelDetector
@@ -22,6 +25,7 @@ from scanner.detectors.packages import InstalledPackageDetector
 from scanner.detectors.programs import ProgramDetector
 from scanner.detectors.sessions import SessionDetector
 from scanner.detectors.source import SourceDetector
+from scanner.fileview.view import FileView
 
 DETECTORS: tuple[Detector, ...] = (
     ConfigDetector(),
@@ -33,7 +37,10 @@ DETECTORS: tuple[Detector, ...] = (
     SessionDetector(),
     BinaryDetector(),
     AgentConfigDetector(),
-    AgentDetector(),
+    AgentPackageDetector(),
+    AgentFileDetector(),
+    NativeAgentDetector(),
+    AgentSettingsDetector(),
     ProgramDetector(),
     EcosystemDetector(),
     LockfileDetector(),

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from scanner.detectors.base import FileView, Reading
-from scanner.detectors.mcp_shapes import GENERIC_CONTAINERS, norm, read_server, server_records
+from scanner.configs.mcp_shapes import GENERIC_CONTAINERS, norm, read_server, server_records
+from scanner.detectors.contract import CatalogFiles, Files, Needs
+from scanner.fileview.view import FileView
 from scanner.formats.config import ConfigItem, ParseFailure, parse_json, parse_toml, parse_yaml
 from scanner.kinds import Evidence
 from scanner.kinds.mcp_servers import McpServerEvidence
@@ -21,23 +22,23 @@ from scanner.model import Context
 
 _MAX_BYTES = 4 << 20
 _GENERIC_EXT = (".json", ".jsonc", ".yaml", ".yml", ".toml")
+_GENERIC_NAMES = tuple(f"*{ext}" for ext in _GENERIC_EXT)
 _PARSERS = {"json": parse_json, "toml": parse_toml, "yaml": parse_yaml}
 # Bytes one of the generic containers contains, looked for before a file is read by key.
 _NEEDLES = (b"mcp", b"MCP", b"context_servers", b"extensions")
-_NOT_HERE = (Context.PACKAGE, Context.BINARY, Context.TEST, Context.DOCS)
+_NOT_HERE = frozenset({Context.PACKAGE, Context.BINARY, Context.TEST, Context.DOCS})
+_NOT_LISTS = frozenset({Context.PACKAGE, Context.BINARY})
 
 
 class AgentConfigDetector:
     name = "agent_configs"
     description = "MCP server lists of agent tools, catalogued or read by their shape in any home or /etc config"
-    reading = Reading.WHOLE
-
-    def wants(self, view: FileView) -> bool:
-        if view.entry.size > _MAX_BYTES:
-            return False
-        if view.catalog.agent_configs_at(view.entry.path):
-            return view.context not in (Context.PACKAGE, Context.BINARY)
-        return _generic(view)
+    # The files the catalog names, and any JSON, YAML or TOML config in a home or /etc that may hold a server list.
+    needs = Needs((
+        Files(catalog=CatalogFiles.AGENT_CONFIGS, max_size=_MAX_BYTES, not_in=_NOT_LISTS),
+        Files(names=_GENERIC_NAMES, fold_case=True, max_size=_MAX_BYTES, not_in=_NOT_HERE,
+              accept=lambda view: _generic_place(view)),
+    ))  # fmt: skip
 
     def extract(self, view: FileView) -> Iterator[Evidence]:
         specs = view.catalog.agent_configs_at(view.entry.path)
@@ -57,9 +58,12 @@ class AgentConfigDetector:
 
 def _generic(view: FileView) -> bool:
     """A config file in a home or /etc that may hold a server list by one of the generic container keys."""
+    return view.name.lower().endswith(_GENERIC_EXT) and view.context not in _NOT_HERE and _generic_place(view)
+
+
+def _generic_place(view: FileView) -> bool:
+    """In a home or /etc, with one of the generic container keys in its bytes."""
     path = view.entry.path
-    if not view.name.lower().endswith(_GENERIC_EXT) or view.context in _NOT_HERE:
-        return False
     if not (path.startswith("/etc/") or view.user_of(path) is not None):
         return False
     return any(n in view.data for n in _NEEDLES)

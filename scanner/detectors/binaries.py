@@ -14,7 +14,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 
 from scanner.catalog.matcher import PatternKind
-from scanner.detectors.base import Derived, FileView, Reading
+from scanner.detectors.contract import Derived, Files, Needs, Reading
+from scanner.fileview.view import FileView
 from scanner.formats import auditable, gobuild
 from scanner.formats.executables import EXECUTABLE_MAGICS
 from scanner.kinds import Evidence
@@ -32,10 +33,7 @@ _MAX_UTF16_BYTES = 4 << 20
 class BinaryDetector:
     name = "binaries"
     description = "Executables: provider client modules, Go build info, cargo-auditable data, registry paths"
-    reading = Reading.WINDOWS
-
-    def wants(self, view: FileView) -> bool:
-        return view.data.startswith(EXECUTABLE_MAGICS)
+    needs = Needs((Files(magics=EXECUTABLE_MAGICS),), Reading.WINDOWS)
 
     def extract(self, view: FileView) -> Iterator[Evidence | Skip | Derived]:
         yield from self._code_paths(view)

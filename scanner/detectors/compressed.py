@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from scanner.detectors.base import Derived, FileView, Reading
-from scanner.detectors.contexts import classify
+from scanner.detectors.contract import Derived, Files, Needs
+from scanner.fileview.contexts import classify
+from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
 from scanner.model import Skip, SkipReason
 from scanner.sessions.reader import GZIP_MAGIC, ReadNotes, chunks
@@ -21,10 +22,7 @@ MAX_INFLATED = 64 << 20
 class CompressedDetector:
     name = "compressed"
     description = "Catalog patterns (credentials above all) inside gzip-compressed files, inflated bounded"
-    reading = Reading.WHOLE
-
-    def wants(self, view: FileView) -> bool:
-        return view.data.startswith(GZIP_MAGIC)
+    needs = Needs((Files(magics=(GZIP_MAGIC,)),))
 
     def extract(self, view: FileView) -> Iterator[Evidence | Skip | Derived]:
         notes = ReadNotes()

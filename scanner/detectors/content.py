@@ -15,8 +15,9 @@ from collections.abc import Iterator
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternHit, PatternKind
 from scanner.catalog.packed_ids import named_in_prose, recognised, split_packed
-from scanner.detectors.base import FileView, Reading
-from scanner.detectors.contexts import is_package_test_file
+from scanner.detectors.contract import Files, Needs, Reading
+from scanner.fileview.contexts import is_package_test_file
+from scanner.fileview.view import FileView
 from scanner.formats.literals import JOINED, in_sentence, marshal_string, run_around, sized, token_around
 from scanner.kinds import Evidence
 from scanner.kinds.credentials import credential_evidence
@@ -43,10 +44,7 @@ _ELF = b"\x7fELF"
 class ContentDetector:
     name = "content"
     description = "Model ids, hosted forms, API hosts and credentials from the catalogs, in any file"
-    reading = Reading.MATCH_ONLY
-
-    def wants(self, view: FileView) -> bool:
-        return True
+    needs = Needs((Files(),), Reading.MATCH_ONLY)  # every file
 
     def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
         if not view.hits:

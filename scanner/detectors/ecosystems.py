@@ -12,7 +12,8 @@ import json
 import re
 from collections.abc import Iterator
 
-from scanner.detectors.base import FileView, Reading
+from scanner.detectors.contract import Files, Needs, Reading
+from scanner.fileview.view import FileView
 from scanner.formats import jsonsize, ziparchive
 from scanner.formats.positional import PositionalFile
 from scanner.formats.ziparchive import ProblemKind, ZipProblem
@@ -31,17 +32,13 @@ _CRATES2_KEY = re.compile(r"^(?P<name>\S+) (?P<version>\S+) \(")
 class EcosystemDetector:
     name = "ecosystems"
     description = "Installed conda, Maven (jars), RubyGems, NuGet and Cargo packages that are LLM SDKs"
-    reading = Reading.POSITIONAL  # a big jar is read in place: its head is one window, its directory read positionally
-
-    def wants(self, view: FileView) -> bool:
-        path, name = view.entry.path, view.name
-        if name.endswith(".json") and path.rsplit("/", 2)[-2:-1] == ["conda-meta"]:
-            return True
-        if name.endswith((".jar", ".war", ".ear")):
-            return view.data[:4] == b"PK\x03\x04"
-        if name.endswith(".gemspec"):
-            return "/specifications/" in path
-        return name.endswith(".nuspec") or name in ("project.assets.json", ".crates2.json")
+    # A big jar is read in place: its head is one window, its directory read positionally.
+    needs = Needs((
+        Files(names=("*.json",), parents=("conda-meta",)),
+        Files(names=("*.jar", "*.war", "*.ear"), magics=(b"PK\x03\x04",)),
+        Files(names=("*.gemspec",), under=("specifications",)),
+        Files(names=("*.nuspec", "project.assets.json", ".crates2.json")),
+    ), Reading.POSITIONAL)  # fmt: skip
 
     def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
         name = view.name

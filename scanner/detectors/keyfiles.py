@@ -10,13 +10,18 @@ import re
 from collections.abc import Iterator
 
 from scanner.catalog.matcher import PatternKind
-from scanner.detectors.base import FileView, Reading
+from scanner.detectors.contract import Files, Needs
+from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
 from scanner.kinds.credentials import credential_evidence
 from scanner.model import Context
 
-_KEY_NAME = re.compile(r"(?:\.key|\.token|\.secret|api[_\-]?key|token|secret)(?:\.txt)?$", re.IGNORECASE)
-_KEY_DIRS = re.compile(r"/(?:keys|secrets|credentials|tokens)/")
+# Named as a key (`azure.key`, `openai_api_key`, `token.txt`), or placed in a folder of keys; one token, so small.
+_KEY_NAMES = tuple(
+    f"*{end}{txt}" for end in (".key", "token", "secret", "api_key", "api-key", "apikey") for txt in ("", ".txt")
+)
+_MAX_KEY_FILE = 4096
+_NOT_KEYS = frozenset({Context.PACKAGE, Context.BINARY, Context.DOCS})
 _TOKEN = re.compile(r"^[A-Za-z0-9_\-.+/=:]{16,512}$")
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -24,12 +29,10 @@ _WORD = re.compile(r"[a-z0-9]+")
 class KeyFileDetector:
     name = "keyfiles"
     description = "Files holding a single prefix-less API key, named or placed like key files"
-    reading = Reading.WHOLE
-
-    def wants(self, view: FileView) -> bool:
-        if view.entry.size > 4096 or view.context in (Context.PACKAGE, Context.BINARY, Context.DOCS):
-            return False
-        return bool(_KEY_NAME.search(view.name) or _KEY_DIRS.search(view.entry.path))
+    needs = Needs((
+        Files(names=_KEY_NAMES, fold_case=True, max_size=_MAX_KEY_FILE, not_in=_NOT_KEYS),
+        Files(under=("keys", "secrets", "credentials", "tokens"), max_size=_MAX_KEY_FILE, not_in=_NOT_KEYS),
+    ))  # fmt: skip
 
     def extract(self, view: FileView) -> Iterator[Evidence]:
         if any(h.kind is PatternKind.CREDENTIAL for h in view.hits):

@@ -24,7 +24,8 @@ from functools import lru_cache
 import yaml
 
 from scanner.catalog.local_index import LocalModels
-from scanner.detectors.base import Detector, FileView, Reading
+from scanner.detectors.contract import Detector, Files, Needs, Reading
+from scanner.fileview.view import FileView
 from scanner.formats import digest, gguf, hfcache, modelcard, ollama, onnx, safetensors, torchfile, weights
 from scanner.formats.bounded import FailureKind, FormatFailure, bytes_reader
 from scanner.formats.servercmd import ServedModel
@@ -57,7 +58,17 @@ class LocalModelDetector:
     )
     # Run again on each later window of a big weight file: its digest is fed from the bytes the windows read anyway,
     # so a 50 GB file is read once, in windows, with memory flat. Its header is read in place (`Window.read`).
-    reading = Reading.WINDOWS
+    needs = Needs((
+        # A weight file by its name or magic; a safetensors file by its header's shape (it has no magic).
+        Files(names=weights.NAME_GLOBS, fold_case=True, accept=lambda view: _is_weight(view)),
+        Files(magics=weights.MAGICS, accept=lambda view: _is_weight(view)),
+        Files(accept=lambda view: safetensors.looks_like(view.head, view.entry.size) and _is_weight(view)),
+        Files(under=("manifests",), magics=(b"{",), max_size=MAX_SERVER_FILE, accept=lambda view: _has_role(view)),
+        Files(under=("refs",), max_size=MAX_SERVER_FILE, accept=lambda view: _has_role(view)),
+        Files(names=("*.service", "*.conf", "*.yaml", "*.yml", "*.sh"), max_size=MAX_SERVER_FILE, not_in=_FOREIGN,
+              accept=lambda view: _has_role(view)),
+        Files(magics=(b"#!",), max_size=MAX_SERVER_FILE, not_in=_FOREIGN, accept=lambda view: _has_role(view)),
+    ), Reading.WINDOWS)  # fmt: skip
 
     def __init__(self, hash_weights: bool = True) -> None:
         self.hash_weights = hash_weights
@@ -69,35 +80,12 @@ class LocalModelDetector:
         other.hash_weights, other._pending = on, None
         return other
 
-    def wants(self, view: FileView) -> bool:
-        return self._role(view) is not None
-
-    def _role(self, view: FileView) -> str | None:
-        path, name, size = view.entry.path, view.name, view.entry.size
-        if weights.sniff(view.head, name, size) is not None:
-            return "weight" if view.context not in _FOREIGN or _in_store(path, view.catalog.local_models) else None
-        if size > MAX_SERVER_FILE:
-            return None
-        if "/manifests/" in path and view.data[:1] == b"{" and _manifest_name(path) is not None:
-            return "manifest"
-        if "/models--" in path and "/refs/" in path:
-            return "ref"
-        if view.context in _FOREIGN:
-            return None
-        if name.endswith(".service") or (name.endswith(".conf") and ".service.d/" in path):
-            return "unit" if _mentions_server(view) else None
-        if name.endswith((".yaml", ".yml")):
-            return "yaml" if _mentions_server(view) else None
-        if name.endswith(".sh") or _SHEBANG.match(view.data[:128]):
-            return "script" if _mentions_server(view) else None
-        return None
-
     def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
         if view.window is not None and view.window.offset:
             yield from self._window(view)
             return
         self._pending = None
-        role = self._role(view)
+        role = _role(view)
         if role == "weight":
             yield from self._weight(view)
         elif role == "manifest":
@@ -152,6 +140,40 @@ class _Pending:
     path: str
     stream: digest.StreamingDigest
     location: Location
+
+
+def _is_weight(view: FileView) -> bool:
+    """A weight file by its bytes or its name, outside a package or a test tree unless a store holds it."""
+    if weights.sniff(view.head, view.name, view.entry.size) is None:
+        return False
+    return view.context not in _FOREIGN or _in_store(view.entry.path, view.catalog.local_models)
+
+
+def _has_role(view: FileView) -> bool:
+    return _role(view) is not None
+
+
+def _role(view: FileView) -> str | None:
+    """What the file is here: a weight, a store's manifest or ref, or a server's unit, Compose/Kubernetes YAML or
+    wrapper script."""
+    path, name, size = view.entry.path, view.name, view.entry.size
+    if weights.sniff(view.head, name, size) is not None:
+        return "weight" if _is_weight(view) else None
+    if size > MAX_SERVER_FILE:
+        return None
+    if "/manifests/" in path and view.data[:1] == b"{" and _manifest_name(path) is not None:
+        return "manifest"
+    if "/models--" in path and "/refs/" in path:
+        return "ref"
+    if view.context in _FOREIGN:
+        return None
+    if name.endswith(".service") or (name.endswith(".conf") and ".service.d/" in path):
+        return "unit" if _mentions_server(view) else None
+    if name.endswith((".yaml", ".yml")):
+        return "yaml" if _mentions_server(view) else None
+    if name.endswith(".sh") or _SHEBANG.match(view.data[:128]):
+        return "script" if _mentions_server(view) else None
+    return None
 
 
 def hashing(detectors: Sequence[Detector], on: bool) -> tuple[Detector, ...]:

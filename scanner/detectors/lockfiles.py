@@ -11,7 +11,8 @@ import re
 import sys
 from collections.abc import Iterator
 
-from scanner.detectors.base import FileView, Reading
+from scanner.detectors.contract import Files, Needs
+from scanner.fileview.view import FileView
 from scanner.formats import jsonsize
 from scanner.kinds import Evidence
 from scanner.kinds.sdks import SdkEvidence
@@ -30,17 +31,14 @@ _GEM_SPEC = re.compile(r"^ {4}([A-Za-z0-9_.\-]+) \(([^)]+)\)$")
 # search per pin of a 60,000-package lockfile was minutes of rescanning the same text).
 Pin = tuple[str, str, int | str | None]
 _MAX_LOCKFILE = 32 << 20
+_NAMES = ("package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "poetry.lock", "uv.lock", "cargo.lock",
+          "go.mod", "go.sum", "gemfile.lock")  # fmt: skip  # the parsers' keys (`_PARSERS`), in lower case
 
 
 class LockfileDetector:
     name = "lockfiles"
     description = "Pinned SDK versions in package-lock, pnpm-lock, poetry/uv/Cargo locks, go.mod/go.sum, Gemfile.lock"
-    reading = Reading.WHOLE
-
-    def wants(self, view: FileView) -> bool:
-        if view.context in (Context.PACKAGE, Context.BINARY):
-            return False
-        return view.name.lower() in _PARSERS
+    needs = Needs((Files(names=_NAMES, fold_case=True, not_in=frozenset({Context.PACKAGE, Context.BINARY})),))
 
     def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
         if view.entry.size > _MAX_LOCKFILE:

@@ -6,18 +6,16 @@ them (a site-packages or node_modules), so the same SDK in two venvs is two entr
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from email.parser import BytesHeaderParser
 
-from scanner.detectors.base import FileView, Reading
+from scanner.detectors.contract import Files, Needs
+from scanner.fileview.view import FileView
 from scanner.formats import jsonsize
+from scanner.formats.install_paths import npm_package_of
 from scanner.kinds import Evidence
 from scanner.kinds.sdks import SdkEvidence
 from scanner.model import Context, Skip, SkipReason
 from scanner.textsafe import display_path
-
-_HEADER = BytesHeaderParser()
 
 
 def _parent(path: str, levels: int = 1) -> str:
@@ -29,15 +27,11 @@ def _parent(path: str, levels: int = 1) -> str:
 class InstalledPackageDetector:
     name = "packages"
     description = "Installed Python (dist-info, egg-info) and npm (node_modules) packages that are LLM SDKs"
-    reading = Reading.WHOLE
-
-    def wants(self, view: FileView) -> bool:
-        path = view.entry.path
-        if view.name in ("METADATA", "PKG-INFO"):
-            return _parent(path).endswith((".dist-info", ".egg-info"))
-        if path.endswith(".egg-info") and view.entry.size < 1 << 20:
-            return True  # an egg-info file rather than a directory
-        return view.name == "package.json" and "/node_modules/" in path
+    needs = Needs((
+        Files(names=("METADATA", "PKG-INFO"), parents=("*.dist-info", "*.egg-info")),
+        Files(names=("*.egg-info",), max_size=(1 << 20) - 1),  # an egg-info file rather than a directory
+        Files(names=("package.json",), under=("node_modules",)),
+    ))  # fmt: skip
 
     def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
         if view.name == "package.json":
@@ -50,45 +44,39 @@ class InstalledPackageDetector:
             yield from self._python(view)
 
     def _python(self, view: FileView) -> Iterator[Evidence]:
-        headers = _HEADER.parsebytes(view.data[: 1 << 20])
-        name, version = headers.get("Name"), headers.get("Version")
-        if not name:
+        meta = view.pypi_metadata
+        if not meta.name:
             return
-        spec = view.catalog.sdk("pypi", str(name))
+        spec = view.catalog.sdk("pypi", meta.name)
         if spec is None:
             return
         levels = 1 if view.entry.path.endswith(".egg-info") else 2
         env = display_path(_parent(view.entry.path, levels))
-        yield SdkEvidence("pypi", spec.name, str(version) if version else None, True, env, view.location(None))
+        yield SdkEvidence("pypi", spec.name, meta.version, True, env, view.location(None))
 
     def _npm(self, view: FileView) -> Iterator[Evidence]:
-        try:
-            doc = json.loads(view.data.decode("utf-8-sig", "replace"))
-        except (json.JSONDecodeError, RecursionError):
+        manifest = view.npm_manifest
+        name = manifest.name if manifest is not None else None
+        if manifest is None or name is None:
             return
-        if not isinstance(doc, dict) or not isinstance(doc.get("name"), str):
-            return
-        spec = view.catalog.sdk("npm", doc["name"])
+        spec = view.catalog.sdk("npm", name)
         if spec is None:
             return
         path = view.entry.path
-        if _aliased_platform_package(view, path, doc["name"]):
+        if _aliased_platform_package(view, path, name):
             return
         store = path.find("/node_modules/.pnpm/")
         # pnpm keeps packages in node_modules/.pnpm/<name>@<version>/node_modules/: the project's
         # node_modules is the environment, not the store's inner folder.
         end = store if store != -1 else path.rindex("/node_modules/")
         env = display_path(path[: end + len("/node_modules")])
-        version = doc.get("version") if isinstance(doc.get("version"), str) else None
-        yield SdkEvidence("npm", spec.name, version, True, env, view.location(None, Context.PACKAGE))
+        yield SdkEvidence("npm", spec.name, manifest.version, True, env, view.location(None, Context.PACKAGE))
 
 
 def _aliased_platform_package(view: FileView, path: str, name: str) -> bool:
     """An npm alias install (`@openai/codex-linux-x64` -> `npm:@openai/codex@0.171.0-linux-x64`) of an agent
     product's platform package: its manifest names the main package, its directory the platform one. The
-    agents detector reports it under the directory's name; here it would be a second, false version."""
-    from scanner.detectors.agents import npm_package_of
-
+    agent_packages detector reports it under the directory's name; here it would be a second, false version."""
     where = npm_package_of(path)
     if where is None or where[0] == name:
         return False

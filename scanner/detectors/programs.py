@@ -10,75 +10,35 @@ Two kinds of file feed it, joined by the builder (`scanner/inventory/unknown_age
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
-from email.parser import BytesHeaderParser
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternKind
 from scanner.catalog.package_names import package_key
-from scanner.detectors.agents import extension_of, npm_package_of, requires_dist
-from scanner.detectors.base import FileView, Reading
+from scanner.detectors.contract import Files, Needs, Reading
+from scanner.fileview.view import FileView
 from scanner.formats.entry_points import script_names
+from scanner.formats.install_paths import (
+    NODE_MODULES,
+    extension_of,
+    npm_package_of,
+    npm_top_level,
+    python_tool_site,
+    site_of,
+)
 from scanner.kinds import Evidence
 from scanner.kinds.agents import ProgramEvidence, ProgramHostsEvidence
 from scanner.model import Context
 from scanner.textsafe import decode, display_path
 from scanner.vocab import CatalogStatus
 
-_HEADER = BytesHeaderParser()
-_NODE_MODULES = "/node_modules/"
-_SITE_DIRS = ("/site-packages/", "/dist-packages/")
 _MAX_META = 1 << 20
-# A Python tool's own venv: `~/.local/share/uv/tools/<name>/`, `~/.local/pipx/venvs/<name>/` (or pipx's
-# `~/.local/share/pipx/venvs/<name>/`); a user site `~/.local/lib/pythonX.Y/site-packages`.
-_TOOL_VENV = re.compile(r"/(?:uv/tools|pipx/venvs)/([^/]+)/")
-_USER_SITE = re.compile(r"^(?:/root|/home/[^/]+)/\.local/lib/python[0-9.]+/(?:site|dist)-packages$")
 _MAX_HOSTS = 50
 _MIN_MODELS = 2  # listed model ids one file of its own code must name to count (a model table, not a mention)
 _MAX_COMMANDS = 20  # an extension's command ids kept (it may contribute hundreds)
 _REPO_NAME = re.compile(r"[/:]([A-Za-z0-9][A-Za-z0-9._-]{1,100}?)(?:\.git)?/?$")
 _EXTENSION_DIR = re.compile(r"-\d+(?:\.\d+)+.*$")  # the version (and platform) an extension's folder ends with
-
-
-def npm_top_level(path: str) -> tuple[str, str, str, bool] | None:
-    """(name, package dir, path inside it, global) of a file of a top-level npm package (one node_modules in its
-    path), or of a platform package nested in one (`@anthropic-ai/claude-code/node_modules/@anthropic-ai/claude-
-    code-linux-x64`, `cline/node_modules/@cline/cli-linux-x64`), named by the top-level package."""
-    found = npm_package_of(path)
-    if found is None:
-        return None
-    name, pkg_dir, rest = found
-    outer_at = pkg_dir.rfind(_NODE_MODULES, 0, len(pkg_dir) - len(name) - len(_NODE_MODULES))
-    if outer_at != -1:
-        outer = npm_package_of(pkg_dir[: pkg_dir.rfind(_NODE_MODULES)] + "/x")
-        if outer is None or pkg_dir[:outer_at].count(_NODE_MODULES) or not _platform_of(name, outer[0]):
-            return None
-        name, pkg_dir, rest = outer[0], outer[1], pkg_dir[len(outer[1]) :] + rest
-    env = pkg_dir[: pkg_dir.rfind(_NODE_MODULES)]
-    return name, pkg_dir, rest, env.endswith("/lib")  # `<prefix>/lib/node_modules`: npm's global layout
-
-
-def _platform_of(inner: str, outer: str) -> bool:
-    scope = outer.split("/", 1)[0] if outer.startswith("@") else "@" + outer
-    return inner.startswith(outer + "-") or inner.startswith(scope + "/")
-
-
-def _site_of(path: str) -> tuple[str, str] | None:
-    for marker in _SITE_DIRS:
-        idx = path.rfind(marker)
-        if idx != -1:
-            return path[: idx + len(marker) - 1], path[idx + len(marker) :]
-    return None
-
-
-def python_tool_site(site: str) -> str | None:
-    """The tool name of a site-packages that belongs to one tool's venv; "" for a user site; None otherwise."""
-    venv = _TOOL_VENV.search(site)
-    if venv is not None:
-        return venv.group(1)
-    return "" if _USER_SITE.match(site) else None
 
 
 def _known(catalog: Catalog, ecosystem: str, name: str) -> bool:
@@ -91,20 +51,11 @@ class ProgramDetector:
     description = "Installed programs with a command that call models: agent products no catalog knows"
     # A native executable compiles its provider hosts in anywhere (Claude Code's at 160 MB of 400): every window
     # of a program's own file is looked at for them, not its head only.
-    reading = Reading.WINDOWS
-
-    def wants(self, view: FileView) -> bool:
-        path = view.entry.path
-        ext = extension_of(path)
-        if ext is not None:
-            return ext[2] == "/package.json" or _NODE_MODULES not in ext[2]  # its manifest, or its own code
-        if _NODE_MODULES in path:
-            top = npm_top_level(path)
-            return top is not None and (top[2] == "/package.json" or top[3])
-        if view.name == "METADATA" and path.rsplit("/", 2)[-2].endswith(".dist-info"):
-            return True
-        site = _site_of(path)
-        return site is not None and "/" in site[1] and python_tool_site(site[0]) is not None
+    needs = Needs((
+        Files(names=("METADATA",), parents=("*.dist-info",), accept=lambda view: _program_file(view)),
+        Files(under=("node_modules", "site-packages", "dist-packages", "extensions"),
+              accept=lambda view: _program_file(view)),
+    ), Reading.WINDOWS)  # fmt: skip
 
     def extract(self, view: FileView) -> Iterator[Evidence]:
         path = view.entry.path
@@ -115,10 +66,10 @@ class ProgramDetector:
             if rest == "/package.json":
                 if not later:
                     yield from self._extension(view, folder, editor)
-            elif _NODE_MODULES not in rest and not _known(view.catalog, "vscode", _extension_id(folder)):
+            elif NODE_MODULES not in rest and not _known(view.catalog, "vscode", _extension_id(folder)):
                 yield from _hosts(view, display_path(folder))
             return
-        if _NODE_MODULES in path:
+        if NODE_MODULES in path:
             top = npm_top_level(path)
             if top is None:
                 return
@@ -133,79 +84,61 @@ class ProgramDetector:
             if not later:
                 yield from self._pypi(view)
         else:
-            site = _site_of(path)
+            site = site_of(path)
             if site is not None:
-                yield from _hosts(view, display_path(site[0] + "/" + site[1].split("/", 1)[0]))
+                yield from _hosts(view, display_path(site[0] + "/" + site[1][1:].split("/", 1)[0]))
 
     def _npm(self, view: FileView, pkg_dir: str, tool: bool) -> Iterator[Evidence]:
-        try:
-            doc = json.loads(view.data[:_MAX_META].decode("utf-8-sig", "replace"))
-        except (ValueError, RecursionError):
+        manifest = view.npm_manifest
+        name = manifest.name if manifest is not None else None
+        if manifest is None or name is None:
             return
-        if not isinstance(doc, dict) or not isinstance(doc.get("name"), str):
+        bins = manifest.bins()
+        if not bins or _known(view.catalog, "npm", name):
             return
-        name = doc["name"]
-        bins = doc.get("bin")
-        if isinstance(bins, str):
-            bins = {name.rsplit("/", 1)[-1]: bins}
-        if not isinstance(bins, dict) or not bins or _known(view.catalog, "npm", name):
-            return
-        deps = {str(k) for field in ("dependencies", "optionalDependencies", "peerDependencies")
-                if isinstance(doc.get(field), dict) for k in doc[field]}  # fmt: skip
-        sdks = tuple(sorted(d for d in deps if view.catalog.sdk("npm", d) is not None))
+        sdks = tuple(sorted(d for d in manifest.dependencies() if view.catalog.sdk("npm", d) is not None))
         if not (tool or sdks):
             return
-        commands = tuple(sorted(str(k) for k, v in bins.items() if isinstance(v, str)))
-        entry_points = tuple(sorted({display_path(_join(pkg_dir, v)) for v in bins.values() if isinstance(v, str)}))
-        version = doc.get("version") if isinstance(doc.get("version"), str) else None
-        env = pkg_dir[: pkg_dir.rfind(_NODE_MODULES) + len(_NODE_MODULES) - 1]
+        commands = tuple(sorted(bins))
+        entry_points = tuple(sorted({display_path(_join(pkg_dir, v)) for v in bins.values()}))
+        env = pkg_dir[: pkg_dir.rfind(NODE_MODULES) + len(NODE_MODULES) - 1]
         yield ProgramEvidence(
-            "npm", name, version, display_path(pkg_dir), display_path(env), commands, entry_points, sdks, (), tool,
-            view.location(None, Context.PACKAGE), project=_project(doc.get("repository")),
+            "npm", name, manifest.version, display_path(pkg_dir), display_path(env), commands, entry_points, sdks, (),
+            tool, view.location(None, Context.PACKAGE), project=_project(manifest.doc.get("repository")),
         )  # fmt: skip
 
     def _extension(self, view: FileView, folder: str, editor: str) -> Iterator[Evidence]:
         """An editor extension (`<publisher>.<name>-<version>/package.json`): a program when it contributes
         commands to its editor; it is installed there as a tool is. Its id is `publisher.name`."""
-        try:
-            doc = json.loads(view.data[:_MAX_META].decode("utf-8-sig", "replace"))
-        except (ValueError, RecursionError):
+        manifest = view.npm_manifest
+        publisher = manifest.text("publisher") if manifest is not None else None
+        if manifest is None or publisher is None or manifest.name is None:
             return
-        if not isinstance(doc, dict) or not all(isinstance(doc.get(k), str) for k in ("publisher", "name")):
-            return
-        ext_id = f"{doc['publisher']}.{doc['name']}".lower()
-        contributes = doc.get("contributes")
-        listed = contributes.get("commands") if isinstance(contributes, dict) else None
-        commands = tuple(sorted({str(c["command"]) for c in listed or () if isinstance(c, dict)
-                                 and isinstance(c.get("command"), str)}))[:_MAX_COMMANDS] if isinstance(
-            listed, list) else ()  # fmt: skip
+        ext_id = f"{publisher}.{manifest.name}".lower()
+        commands = manifest.commands()[:_MAX_COMMANDS]
         if not commands or _known(view.catalog, "vscode", ext_id):
             return
-        deps = {str(k) for field in ("dependencies", "optionalDependencies", "peerDependencies")
-                if isinstance(doc.get(field), dict) for k in doc[field]}  # fmt: skip
-        sdks = tuple(sorted(d for d in deps if view.catalog.sdk("npm", d) is not None))
-        main = doc.get("main") if isinstance(doc.get("main"), str) else None
+        sdks = tuple(sorted(d for d in manifest.dependencies() if view.catalog.sdk("npm", d) is not None))
+        main = manifest.text("main")
         entry_points = (display_path(_join(folder, main)),) if main else ()
-        version = doc.get("version") if isinstance(doc.get("version"), str) else None
         yield ProgramEvidence(
-            "vscode", ext_id, version, display_path(folder), display_path(folder.rsplit("/", 1)[0]), commands,
+            "vscode", ext_id, manifest.version, display_path(folder), display_path(folder.rsplit("/", 1)[0]), commands,
             entry_points, sdks, (), True, view.location(None, Context.PACKAGE), editor,
         )  # fmt: skip
 
     def _pypi(self, view: FileView) -> Iterator[Evidence]:
-        headers = _HEADER.parsebytes(view.data[:_MAX_META])
-        name, version = headers.get("Name"), headers.get("Version")
+        meta = view.pypi_metadata
+        name, version = meta.name, meta.version
         dist_info = view.entry.path.rsplit("/", 1)[0]
         site = dist_info.rsplit("/", 1)[0]
-        if not name or _known(view.catalog, "pypi", str(name)):
+        if not name or _known(view.catalog, "pypi", name):
             return
         commands = _console_scripts(view.read_path(dist_info + "/entry_points.txt", _MAX_META))
         if not commands:
             return
-        deps = requires_dist(headers)
-        sdks = tuple(sorted(d for d in deps if view.catalog.sdk("pypi", d) is not None))
+        sdks = tuple(d for d in meta.requires if view.catalog.sdk("pypi", d) is not None)
         owner = python_tool_site(site)
-        tool = owner == "" or (owner is not None and package_key("pypi", owner) == package_key("pypi", str(name)))
+        tool = owner == "" or (owner is not None and package_key("pypi", owner) == package_key("pypi", name))
         if not (tool or sdks):
             return
         modules = _modules(view.read_path(dist_info + "/RECORD", _MAX_META))
@@ -214,9 +147,25 @@ class ProgramDetector:
         bin_dir = site.rsplit("/lib/", 1)[0] + "/bin" if "/lib/" in site else None
         scripts = tuple(display_path(f"{bin_dir}/{c}") for c in commands) if bin_dir else ()
         yield ProgramEvidence(
-            "pypi", str(name), str(version) if version else None, shown, shown, commands, scripts, sdks,
+            "pypi", name, version, shown, shown, commands, scripts, sdks,
             tuple(display_path(site + "/" + m) for m in modules), tool, view.location(None, Context.PACKAGE),
         )  # fmt: skip
+
+
+def _program_file(view: FileView) -> bool:
+    """A top-level package's manifest, or a file of its own code: an npm package (a global one's), an editor
+    extension, a PyPI distribution's METADATA, or a module of a tool's own venv or a user site."""
+    path = view.entry.path
+    ext = extension_of(path)
+    if ext is not None:
+        return ext[2] == "/package.json" or NODE_MODULES not in ext[2]  # its manifest, or its own code
+    if NODE_MODULES in path:
+        top = npm_top_level(path)
+        return top is not None and (top[2] == "/package.json" or top[3])
+    if view.name == "METADATA" and path.rsplit("/", 2)[-2].endswith(".dist-info"):
+        return True
+    site = site_of(path)
+    return site is not None and "/" in site[1][1:] and python_tool_site(site[0]) is not None
 
 
 def _project(repository: object) -> str | None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from scanner.detectors.base import FileView, Reading
+from scanner.detectors.contract import Files, Needs
+from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
 from scanner.kinds.endpoints import EndpointEvidence
 from scanner.kinds.models import ModelEvidence
@@ -22,19 +23,11 @@ _NOT_SESSIONS = frozenset({Context.PACKAGE})
 class SessionDetector:
     name = "sessions"
     description = "agent session logs: which provider served each session, reasoning visibility, model labels"
-    reading = Reading.WHOLE
-
-    def wants(self, view: FileView) -> bool:
-        if view.context in _NOT_SESSIONS:
-            return False
-        return view.session_log or self._daemon_log(view)
-
-    @staticmethod
-    def _daemon_log(view: FileView) -> bool:
-        return view.context is Context.LOG and mentions_sessions(view.data)
+    # A session log is known by the shape of its head (`FileView.session_log`), wherever it sits.
+    needs = Needs((Files(not_in=_NOT_SESSIONS, accept=lambda view: view.session_log or _daemon_log(view)),))
 
     def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
-        if self._daemon_log(view):
+        if _daemon_log(view):
             for note in log_notes(view.data, view.path, view.via, Context.LOG, view.catalog):
                 yield SessionLogEvidence(note)
         read = view.session_read
@@ -51,3 +44,7 @@ class SessionDetector:
             yield SessionEvidence(session)
         for meta in read.metadata:
             yield SessionMetaEvidence(meta)
+
+
+def _daemon_log(view: FileView) -> bool:
+    return view.context is Context.LOG and mentions_sessions(view.data)

@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterator
 
 from scanner.catalog.matcher import PatternHit, PatternKind
-from scanner.detectors.base import FileView, Reading
+from scanner.detectors.contract import Files, Needs
+from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
 from scanner.kinds.clients import ClientEvidence
 from scanner.kinds.endpoints import EndpointEvidence
@@ -30,10 +31,7 @@ _HOST = re.compile(r"^https?://([^/:?#\s]+)", re.IGNORECASE)
 class SourceDetector:
     name = "source"
     description = "SDK imports, client constructions and calls in source, with the models and base URLs they get"
-    reading = Reading.WHOLE
-
-    def wants(self, view: FileView) -> bool:
-        return view.context is Context.SOURCE
+    needs = Needs((Files(contexts=frozenset({Context.SOURCE})),))
 
     def extract(self, view: FileView) -> Iterator[Evidence]:
         sigs = view.catalog.source_signatures

@@ -13,11 +13,11 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
-from scanner.detectors.contexts import is_test_path
 from scanner.diff.changes import Change, ChangeKind, InventoryDiff, Side
 from scanner.diff.fold import fold
 from scanner.diff.identity import COMPARED, canonical_json
 from scanner.diff.rules import assess
+from scanner.fileview.contexts import is_test_path
 from scanner.kinds import Inventory
 from scanner.kinds.base import DiffItem
 from scanner.model import Context, Severity

@@ -33,6 +33,10 @@ WeightHeader = (
 
 _TORCH_NAMES = (".bin", ".pt", ".pth", ".ckpt")
 _PICKLE_NAMES = (".pkl", ".pickle", ".joblib")
+# What `sniff` can name a file by, as a detector declares it: its name's ending, its magic, or (safetensors, which
+# has none) `safetensors.looks_like`.
+NAME_GLOBS = tuple(f"*{end}" for end in (".gguf", ".safetensors", ".onnx", *_TORCH_NAMES, *_PICKLE_NAMES))
+MAGICS = (gguf.MAGIC, torchfile.LEGACY_MAGIC)
 
 
 def sniff(head: bytes, name: str, size: int) -> WeightFormat | None:

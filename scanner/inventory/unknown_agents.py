@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from scanner.detectors.programs import python_tool_site
+from scanner.formats.install_paths import python_tool_site
 from scanner.kinds.agents import AgentConfig, AgentEntry, BundledSdk, ProgramEvidence, ProgramHostsEvidence
 from scanner.kinds.credentials import CredentialEntry
 from scanner.kinds.mcp_servers import McpServerEntry

@@ -231,7 +231,7 @@ class AgentFold:
             if spec is None:
                 # The catalog meaning of a URL the config readers share: imported where needed (detectors/
                 # builds on this module's types).
-                from scanner.detectors.providers import url_route
+                from scanner.configs.providers import url_route
 
                 return url_route(base_url, catalog)  # a gateway, named by its host, or a server on the machine
             if spec.served_via:

@@ -1,5 +1,6 @@
 """Processes: running processes a live audit found relevant (an SDK loaded, a model setting in their
-environment, a tie to a file the scan knows). Built by the live audit (`live/interpret.py`), not from evidence."""
+environment, a tie to a file the scan knows). Built by the live audit (`live/snapshot_entries.py`), not from
+evidence."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """A running process's environment, read as the env file it effectively is.
 
 Each variable goes through the same interpretation as an assignment in an env file or a systemd unit
-(`scanner.detectors.config.interpret`), and its value through the catalogs' patterns, so a key, a base
+(`scanner.configs.interpret.interpret`), and its value through the catalogs' patterns, so a key, a base
 URL, a model override or a kill switch means the same thing wherever it is set. Credentials leave this
 module only as their redacted form and hash.
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternKind
-from scanner.detectors.config import interpret
+from scanner.configs.interpret import interpret
 from scanner.formats.config import ConfigItem
 from scanner.kinds import Evidence
 from scanner.kinds.credentials import CredentialEvidence, credential_evidence

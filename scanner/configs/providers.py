@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from scanner.catalog import Catalog
-from scanner.detectors.config_parse import norm_key
+from scanner.fileview.config_parse import norm_key
 from scanner.formats.config import ConfigItem
 
 _BLOCK_KEYS = frozenset({"providers", "model_providers", "modelproviders", "provider", "llm_providers", "routes"})

@@ -11,10 +11,10 @@ import re
 from collections.abc import Iterator
 
 from scanner.catalog.specs import AgentAlias, AgentProduct, AgentSettingsFile
-from scanner.detectors.base import FileView
-from scanner.detectors.mcp_shapes import norm, read_server, server_records
-from scanner.detectors.vscdb import parse_vscdb
+from scanner.configs.mcp_shapes import norm, read_server, server_records
+from scanner.fileview.view import FileView
 from scanner.formats.config import ConfigItem, ParseFailure, parse_env, parse_json, parse_toml, parse_yaml
+from scanner.formats.vscdb import parse_vscdb
 from scanner.kinds import Evidence
 from scanner.kinds.agents import AgentConfigEvidence
 from scanner.kinds.credentials import CredentialEvidence, credential_evidence

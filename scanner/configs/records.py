@@ -10,9 +10,9 @@ import re
 from collections.abc import Callable, Generator, Iterator, Sequence
 
 from scanner.catalog import Catalog
-from scanner.detectors.config_parse import key_parts, norm_path
-from scanner.detectors.config_parse import norm_key as _norm
-from scanner.detectors.providers import record_aliases
+from scanner.configs.providers import record_aliases
+from scanner.fileview.config_parse import key_parts, norm_path
+from scanner.fileview.config_parse import norm_key as _norm
 from scanner.formats import config as fmt
 from scanner.kinds import Evidence
 from scanner.kinds.kill_switches import KillSwitchEvidence

@@ -60,13 +60,18 @@ class ConfigFile(Protocol):
     def text(self) -> str: ...
 
 
-def parse_config(view: ConfigFile) -> ConfigParse | None:
-    """The file's settings, or None when it is no config file."""
+def config_parser(view: ConfigFile) -> Parser | None:
+    """The parser of a config file (its name, context and head say which); None when it is no config file."""
     if view.context not in (Context.CONFIG, Context.ENV, Context.SOURCE):
         return None
     if view.context is Context.SOURCE and not view.name.endswith(SHELL_EXT):
         return None
-    parser = pick_parser(view)
+    return pick_parser(view)
+
+
+def parse_config(view: ConfigFile) -> ConfigParse | None:
+    """The file's settings, or None when it is no config file."""
+    parser = config_parser(view)
     if parser is None:
         return None
     name = format_name(parser)

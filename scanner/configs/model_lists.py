@@ -12,8 +12,8 @@ import re
 from scanner.catalog.matcher import PatternKind
 from scanner.catalog.packed_ids import packed_tables
 from scanner.catalog.specs import AgentProduct
-from scanner.detectors.agent_settings import Keys
-from scanner.detectors.base import FileView
+from scanner.configs.product_settings import Keys
+from scanner.fileview.view import FileView
 from scanner.formats.config import ParseFailure, parse_json, parse_yaml
 from scanner.formats.literals import in_sentence
 from scanner.textsafe import decode

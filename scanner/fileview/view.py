@@ -1,24 +1,21 @@
-"""The detector contract and the view of one file that every detector shares.
+"""The view of one file that every detector shares.
 
-A detector says which files it wants (`wants`, cheap: path, size, context) and extracts evidence from
-a `FileView`. The view is built once per file: its bytes are read once, the catalog matcher runs on
-them at most once (`hits`), and the text is decoded at most once, whichever detectors ask.
+The view is built once per file: its bytes are read once, the catalog matcher runs on them at most once
+(`hits`), and the text, its config parse and its session read are made at most once, whichever detectors ask.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
 from functools import cached_property
-from typing import Protocol
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import Hits, PatternKind
-from scanner.detectors.config_parse import ConfigParse, parse_config
-from scanner.detectors.contexts import classify, is_comment_line
-from scanner.kinds import Evidence
-from scanner.model import Context, FileMeta, Location, Skip
+from scanner.fileview.config_parse import ConfigParse, parse_config
+from scanner.fileview.contexts import classify, is_comment_line
+from scanner.formats.package_manifests import NpmManifest, PypiMetadata, read_npm_manifest, read_pypi_metadata
+from scanner.model import Context, FileMeta, Location
 from scanner.sessions.collect import LogRead, looks_like_log, read_log
 from scanner.targets.base import FileEntry
 from scanner.targets.ownership import home_of_path
@@ -46,25 +43,6 @@ class Window:
 
     def owns(self, start: int) -> bool:
         return self.owned_from <= start < self.owned_to
-
-
-class Reading(Enum):
-    """How a detector reads a file larger than --max-file-size (what the pipeline asks of it, by value)."""
-
-    WHOLE = "whole"  # parses from the head, up to --max-file-size (most detectors)
-    WINDOWS = "windows"  # parses from the head and is run again on every later window, which it respects
-    MATCH_ONLY = "match"  # only matches patterns: any window will do, the head too; also runs on `Derived` bytes
-    POSITIONAL = "positional"  # reads what it needs in place (`Window.read`): the head may be one window
-
-
-@dataclass(frozen=True)
-class Derived:
-    """Bytes a detector decoded from its file (inflated gzip, a binary's UTF-16 strings), handed back to the
-    pipeline: every `MATCH_ONLY` detector matches them as the file's own, in `context`, where they were yielded."""
-
-    data: bytes
-    context: Context
-    cut_label: str | None  # what a cap's cut of their matches is recorded as (None: not recorded)
 
 
 @dataclass
@@ -154,6 +132,16 @@ class FileView:
     def label_words(self) -> frozenset[str]:
         """Words of the file's labels and descriptions that no value of it sets (see `ConfigParse`)."""
         return self.config.label_words if self.config is not None else frozenset()
+
+    @cached_property
+    def npm_manifest(self) -> NpmManifest | None:
+        """The file read as an npm manifest (`package.json`), once whichever detector asks."""
+        return read_npm_manifest(self.data)
+
+    @cached_property
+    def pypi_metadata(self) -> PypiMetadata:
+        """The file read as a PyPI distribution's `METADATA` / `PKG-INFO`, once whichever detector asks."""
+        return read_pypi_metadata(self.data)
 
     @cached_property
     def session_log(self) -> bool:
@@ -279,18 +267,3 @@ class FileView:
 _MAX_MENTION_HITS = 50_000
 # Contexts whose lines can be commented out; a mention on such a line is a comment, not a setting.
 _COMMENTABLE = frozenset({Context.CONFIG, Context.ENV, Context.SOURCE})
-
-
-class Detector(Protocol):
-    name: str
-    description: str
-    # How it reads a big file (see `Reading`): WINDOWS and MATCH_ONLY ones are run again on each later window
-    # of a file past --max-file-size (a view with `window` set), which they must respect; for a file only
-    # MATCH_ONLY and POSITIONAL ones want, its head is one window (a 60 MB jar is its zip directory and a few
-    # members).
-    reading: Reading
-
-    def wants(self, view: FileView) -> bool: ...
-
-    # Evidence, skips, and bytes it decoded for the pattern matchers (`Derived`); never another detector's work.
-    def extract(self, view: FileView) -> Iterable[Evidence | Skip | Derived]: ...
