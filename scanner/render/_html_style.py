@@ -12,7 +12,7 @@ text-align:left;vertical-align:top}th{background:#f4f4f4}code,.mono{font-family:
 font-size:.92em;word-break:break-all}
 .sev{font-weight:600;border-radius:3px;padding:1px 6px;color:#fff;white-space:nowrap}.sev-high{background:#b00020}
 .sev-medium{background:#c75c00}.sev-low{background:#8a6d00}.sev-info{background:#4a6fa5}
-.badge{border-radius:8px;padding:0 7px;font-size:.85em;border:1px solid #bbb;white-space:nowrap;background:#eee}
+.badge{border-radius:8px;padding:0 7px;font-size:.85em;border:1px solid #bbb;background:#eee;white-space:nowrap}
 .st-active{background:#e3f4e6}.st-deprecated{background:#fff1c2}.st-retired{background:#f9d4d4}
 .no{color:#777}svg text{font:11px system-ui,sans-serif}svg .axis{stroke:#888}svg .tick{fill:#555}
 svg .edge{fill:none;stroke:#8895a7;stroke-width:1.4}svg .node{stroke:#aaa}svg rect.vendor+text{fill:#fff}

@@ -29,6 +29,7 @@ description = "one self-contained HTML page with charts (sessions per day, route
 _MAX_ROWS = 200  # per table, unless --all
 _MORE = re.compile(r" \(\+(\d+)\)$")  # how many places `where` left out
 _NOT_CLASS = re.compile(r"[^a-z0-9-]")
+_LIST_COMMA = re.compile(r",(?=[^\s\d])")  # not in a number (2,000) nor before a space, where a line may break
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 
@@ -54,7 +55,7 @@ def _badge(value: str) -> str:
 
 
 _CELLS: Mapping[Cell, Callable[[str], str]] = {
-    Cell.TEXT: lambda v: e(v).replace(",", ",<wbr>"),  # a list ("binary,config") may wrap after its commas
+    Cell.TEXT: lambda v: _LIST_COMMA.sub(",<wbr>", e(v)),  # a list ("binary,config") may wrap after its commas
     Cell.CODE: lambda v: f"<code>{e(v)}</code>" if v else "",
     Cell.HOST: _host,
     Cell.PLACES: _places,
