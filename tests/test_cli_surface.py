@@ -298,10 +298,10 @@ def test_html_says_why_files_were_not_read_and_counts_what_it_shows() -> None:
     assert stats and ("files read" in stats.group(1))
     if " of " in stats.group(1):
         assert "second path" in stats.group(1)
-    title = re.search(r"<h2>Wired models by vendor \((\d+)\)</h2>", page)
+    title = re.search(r"<h2>Wired models \((\d+)\)</h2>", page)
     assert title
     models = page.split('id="models"', 1)[1].split("</section>", 1)[0]
-    assert models.count("<tr><td><code>") == int(title.group(1))
+    assert models.count("<tr><td>") == int(title.group(1)) > 0
     assert '<code class="host">api.<wbr>anthropic.<wbr>com</code>' in page or "api.<wbr>" in page
 
 

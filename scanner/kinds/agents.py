@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scanner.catalog.package_names import package_key
-from scanner.kinds.base import DiffIdentity, FoldContext, Kind, Locations, ReportTable, table_of, text
+from scanner.kinds.base import Cell, DiffIdentity, FoldContext, Kind, Locations, ReportTable, table_of, text
 from scanner.kinds.sdks import SdkKey
 from scanner.model import Location, location_key
 
@@ -380,6 +380,7 @@ KIND: Kind[AgentEntry] = Kind(
     order=lambda a: (a.name, a.install_path or ""),
     title="Agents",
     columns=("agent", "version", "install path", "ships", "user", "models", "via", "mcp servers"),
+    cells={"install path": Cell.CODE},
     identity=DiffIdentity(
         lambda a: f"{a.name}@{a.install_path or '-'}",
         label=lambda a: a.name + (f" in {a.install_path}" if a.install_path else " (configured, not installed)"),

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from scanner.model import MAX_LOCATIONS, WIRING_CONTEXTS, Location, Skip, SkipReason, location_key
@@ -93,6 +94,18 @@ class DiffIdentity(Generic[E]):
     section: str | None = None
 
 
+class Cell(Enum):
+    """How the HTML page lays out a column's cells (the text formats show the text as it is): declared by the kind,
+    so that the page needs no code of its own for any kind's table."""
+
+    TEXT = "text"
+    CODE = "code"  # an identifier, a path, a hash: monospace
+    HOST = "host"  # a host name: monospace, broken only after a dot
+    PLACES = "places"  # what `where` writes: one place a line, monospace, how many more as a note
+    FLAG = "flag"  # "yes", or something less (no, declared): dimmed unless yes
+    STATUS = "status"  # a state shown as a badge coloured by its value (a lifecycle)
+
+
 @dataclass(frozen=True)
 class ReportTable:
     """A kind's detail table for the human formats: plain text the table, Markdown and HTML formats each lay out
@@ -106,6 +119,7 @@ class ReportTable:
     note: str = ""  # said under the table (e.g. what was collapsed)
     wrap: str | None = None  # the column whose cells wrap in a terminal rather than being cut
     main: str | None = None  # the column that says what a row is: the last a narrow terminal cuts
+    cells: Mapping[str, Cell] = field(default_factory=dict)  # column -> how HTML shows it; TEXT when not named
 
 
 @dataclass(frozen=True)
@@ -277,6 +291,7 @@ class Kind(Generic[E]):
     order: Callable[[E], Any] | None
     title: str
     columns: tuple[str, ...]  # the human formats' table headers
+    cells: Mapping[str, Cell] = field(default_factory=dict)  # column -> how HTML shows its cells; TEXT when not named
     identity: DiffIdentity[E] | None = None  # None: not compared by diff (compared some other way, or never)
     optional: bool = False  # may be absent from a document: absent means not inspected
     walked: bool = False  # filled only by walking files: absent from an audit that walked none (--live-only)
@@ -301,7 +316,7 @@ class Kind(Generic[E]):
 
 def table_of(kind: Kind[E], rows: tuple[tuple[str, ...], ...], **extra: Any) -> ReportTable:
     """A detail table with the kind's declared title and columns; its html id is the key with dashes."""
-    return ReportTable(kind.key.replace("_", "-"), kind.title, kind.columns, rows, **extra)
+    return ReportTable(kind.key.replace("_", "-"), kind.title, kind.columns, rows, cells=kind.cells, **extra)
 
 
 def walked_files(inv: Inventory) -> bool:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from scanner.kinds.base import (
     MAX_URLS,
+    Cell,
     DiffIdentity,
     FoldContext,
     JsonShape,
@@ -82,6 +83,7 @@ KIND: Kind[ClientEntry] = Kind(
     order=lambda c: (c.vendor or "~", c.provider, c.served_via or "", c.kind),
     title="Clients",
     columns=("vendor", "client", "via", "kind", "what it does", "where"),
+    cells={"client": Cell.CODE, "where": Cell.PLACES},
     identity=DiffIdentity(lambda c: f"{c.provider} ({c.kind})", key_fields=frozenset({"provider", "kind"})),
     walked=True,
     shapes={ClientEntry: JsonShape(omit_empty=frozenset({"locations_cut"}))},

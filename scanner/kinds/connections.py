@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scanner.kinds.base import Kind, ReportTable, table_of
+from scanner.kinds.base import Cell, Kind, ReportTable, table_of
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,7 @@ KIND: Kind[ConnectionEntry] = Kind(
     order=None,
     title="Connections",
     columns=("pid", "process", "proto", "local", "remote", "state", "endpoint", "mapped by"),
+    cells={"local": Cell.CODE, "remote": Cell.CODE},
     optional=True,
     table=_table,
     report_rank=120,

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scanner.kinds.base import DiffIdentity, FoldContext, JsonShape, Kind, ReportTable, table_of, where
+from scanner.kinds.base import Cell, DiffIdentity, FoldContext, JsonShape, Kind, ReportTable, table_of, where
 from scanner.model import MAX_LOCATIONS, FileMeta, Location, location_key
 from scanner.secrets import shown_and_hash
 
@@ -126,6 +126,7 @@ KIND: Kind[CredentialEntry] = Kind(
     order=lambda c: (c.vendor or "", c.type, c.sha256),
     title="Credentials",
     columns=("type", "vendor", "redacted", "sha256", "mode", "owner", "where"),
+    cells={"redacted": Cell.CODE, "sha256": Cell.CODE, "where": Cell.PLACES},
     # The hash is the identity; the secret is never needed and never here.
     identity=DiffIdentity(
         lambda c: c.sha256, label=lambda c: f"{c.type} {c.redacted}", facets=_credential_facets,

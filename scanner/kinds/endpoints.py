@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from scanner.kinds.base import (
     MAX_URLS,
+    Cell,
     DiffIdentity,
     EnvSetting,
     FoldContext,
@@ -102,6 +103,7 @@ KIND: Kind[EndpointEntry] = Kind(
     order=lambda e: e.host,
     title="Endpoints",
     columns=("host", "vendor", "via", "wired", "seen in", "where"),
+    cells={"host": Cell.HOST, "wired": Cell.FLAG, "where": Cell.PLACES},
     identity=DiffIdentity(
         lambda e: e.host,
         facets=lambda e: {"vendor": e.vendor, "served_via": e.served_via, "wired": e.wired, "urls": sorted(e.urls)},

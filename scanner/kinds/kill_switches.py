@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from scanner.kinds.base import (
+    Cell,
     DiffIdentity,
     DiffItem,
     FoldContext,
@@ -66,8 +67,8 @@ class KillSwitchFold:
 
 
 def _table(switches: Sequence[KillSwitchEntry], show_all: bool) -> ReportTable:
-    rows = tuple((k.name, text(k.value), k.state.value, contexts(k.locations), where(k.locations, cut=k.locations_cut))
-                 for k in switches)
+    rows = tuple((k.name, text(k.value), k.state.value, text(k.note), contexts(k.locations),
+                  where(k.locations, cut=k.locations_cut)) for k in switches)
     return table_of(KIND, rows)
 
 
@@ -85,7 +86,8 @@ KIND: Kind[KillSwitchEntry] = Kind(
     fold=KillSwitchFold,
     order=lambda k: (k.name, k.value or "", k.state.value),
     title="Kill switches",
-    columns=("name", "value", "state", "seen in", "where"),
+    columns=("name", "value", "state", "note", "seen in", "where"),
+    cells={"name": Cell.CODE, "where": Cell.PLACES},
     identity=DiffIdentity(items=_diff_items),
     shapes={
         KillSwitchEntry: JsonShape(order=("name", "value", "state", "note", "locations", "locations_cut"),

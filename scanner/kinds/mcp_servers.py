@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scanner.kinds.base import DiffIdentity, FoldContext, JsonShape, Kind, Locations, ReportTable, table_of, text
+from scanner.kinds.base import Cell, DiffIdentity, FoldContext, JsonShape, Kind, Locations, ReportTable, table_of, text
 from scanner.model import Location
 
 
@@ -76,6 +76,7 @@ KIND: Kind[McpServerEntry] = Kind(
     order=lambda m: (m.config, m.name, m.transport, m.command or "", m.url or ""),
     title="MCP servers",
     columns=("name", "transport", "command or url", "env", "user", "config"),
+    cells={"command or url": Cell.CODE, "config": Cell.CODE},
     identity=DiffIdentity(lambda m: m.name, key_fields=frozenset({"name"}), paths=_paths),
     walked=True,
     shapes={McpServerEntry: JsonShape(omit_empty=frozenset({"locations_cut"}))},

@@ -10,6 +10,7 @@ from typing import Any
 from scanner.catalog import Catalog
 from scanner.catalog.spelling import identify_spelled
 from scanner.kinds.base import (
+    Cell,
     DiffIdentity,
     EnvSetting,
     FoldContext,
@@ -219,16 +220,18 @@ def _table(models: Sequence[ModelEntry], show_all: bool) -> ReportTable:
     """Wired models (every model with --all, then with a `wired` column)."""
     shown = [m for m in models if m.wired or show_all]
     rows = tuple(
-        (m.vendor or "?", m.name, text(m.canonical), text(m.served_via), text(m.base_model), text(m.lifecycle))
-        + ((_wired(m),) if show_all else ()) + (contexts(m.locations), where(m.locations, cut=m.locations_cut))
+        (m.vendor or "?", m.name, text(m.canonical), text(m.served_via), text(m.base_model), text(m.lifecycle),
+         str(m.catalog)) + ((_wired(m),) if show_all else ())
+        + (contexts(m.locations), where(m.locations, cut=m.locations_cut))
         for m in shown
     )
     left = len(models) - len(shown)
     note = (f"{left:,} model id(s) that are not wiring are counted under \"Not wiring\" (--all lists them)"
             if left else "")
     cols = KIND.columns  # with --all, a `wired` column before where they were seen
-    headers = cols[:6] + (("wired",) if show_all else ()) + cols[6:]
-    return ReportTable("models", KIND.title if show_all else "Wired models", headers, rows, note=note, main="model")
+    headers = cols[:7] + (("wired",) if show_all else ()) + cols[7:]
+    return ReportTable("models", KIND.title if show_all else "Wired models", headers, rows, note=note, main="model",
+                       cells=KIND.cells)
 
 
 KIND: Kind[ModelEntry] = Kind(
@@ -238,7 +241,8 @@ KIND: Kind[ModelEntry] = Kind(
     fold=ModelFold,
     order=lambda m: (m.vendor or "~", not m.wired, m.name),
     title="Models",
-    columns=("vendor", "model", "canonical", "via", "base", "lifecycle", "seen in", "where"),
+    columns=("vendor", "model", "canonical", "via", "base", "lifecycle", "catalog", "seen in", "where"),
+    cells={"model": Cell.CODE, "lifecycle": Cell.STATUS, "wired": Cell.FLAG, "where": Cell.PLACES},
     identity=DiffIdentity(_model_key, facets=_model_facets),
     shapes={
         ModelEntry: JsonShape(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scanner.kinds.base import DiffIdentity, Kind, ReportTable, table_of
+from scanner.kinds.base import Cell, DiffIdentity, Kind, ReportTable, table_of
 from scanner.vocab import SwitchState
 
 
@@ -71,6 +71,7 @@ KIND: Kind[ProcessEntry] = Kind(
     order=None,
     title="Processes",
     columns=("pid", "user", "executable", "why", "environment", "listening"),
+    cells={"executable": Cell.CODE},
     identity=DiffIdentity(lambda p: p.exe, key_fields=frozenset({"exe"}), paths=lambda p: ()),
     optional=True,
     table=_table,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scanner.kinds.base import DiffIdentity, JsonShape, Kind, ReportTable, first_of, table_of, text
+from scanner.kinds.base import Cell, DiffIdentity, JsonShape, Kind, ReportTable, first_of, table_of, text
 from scanner.model import Location
 from scanner.vocab import Confidence
 
@@ -46,6 +46,7 @@ KIND: Kind[RouteEntry] = Kind(
     order=lambda r: r.alias,
     title="Routes",
     columns=("alias", "declared via", "base model", "observed", "api", "sessions", "days", "confidence"),
+    cells={"alias": Cell.CODE},
     # A route's declared side (route, base model) is its model's: reported once, under models.
     identity=DiffIdentity(lambda r: r.alias, key_fields=frozenset({"alias"}),
                           ignore=frozenset({"declared_via", "base_model"})),

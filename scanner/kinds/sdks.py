@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scanner.kinds.base import DiffIdentity, FoldContext, JsonShape, Kind, Locations, ReportTable, table_of, text
+from scanner.kinds.base import Cell, DiffIdentity, FoldContext, JsonShape, Kind, Locations, ReportTable, table_of, text
 from scanner.model import Location
 
 #: (ecosystem, name, version, installed, environment): one SDK install or declaration.
@@ -82,6 +82,7 @@ KIND: Kind[SdkEntry] = Kind(
     order=lambda s: (s.ecosystem, s.name, not s.installed, s.environment or "", s.version or ""),
     title="SDKs",
     columns=("ecosystem", "name", "version", "vendor", "installed", "environment"),
+    cells={"name": Cell.CODE, "installed": Cell.FLAG, "environment": Cell.CODE},
     identity=DiffIdentity(
         _sdk_key,
         label=lambda s: f"{s.ecosystem} {s.name}" + (f" in {s.environment}" if s.environment else ""),

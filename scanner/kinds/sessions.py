@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from scanner.kinds.agents import AgentEntry
 
 from scanner.kinds.base import (
+    Cell,
     DiffIdentity,
     DiffItem,
     FoldContext,
@@ -214,6 +215,7 @@ KIND: Kind[SessionEntry] = Kind(
     order=_order,
     title="Sessions",
     columns=("session", "format", "started", "records", "labels", "providers", "reasoning", "fernet", "path"),
+    cells={"session": Cell.CODE, "path": Cell.CODE},
     # Sessions come and go with every run: diff compares the vendors observed serving them.
     identity=DiffIdentity(items=_vendors, section="session_vendors"),
     walked=True,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scanner.kinds.base import FoldContext, JsonShape, Kind, ReportTable, table_of
+from scanner.kinds.base import Cell, FoldContext, JsonShape, Kind, ReportTable, table_of
 from scanner.model import Skip, SkipReason
 
 MAX_SKIPS = 100_000
@@ -54,6 +54,7 @@ KIND: Kind[Skip] = Kind(
     order=_order,
     title="Skipped",
     columns=("path", "reason", "detail"),
+    cells={"path": Cell.CODE},
     shapes={Skip: JsonShape(omit_empty=frozenset({"count", "members"}), decode=_skip)},
     table=_table,
     report_rank=130,

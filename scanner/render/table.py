@@ -29,7 +29,7 @@ COLOURS = {Severity.HIGH: "\x1b[1;31m", Severity.MEDIUM: "\x1b[33m", Severity.LO
 RESET = "\x1b[0m"
 _MIN_COL = 6
 _GAP = 2
-_SOFT = frozenset({"where", "seen in", "path", "environment", "config", "first seen at", "file", "detail",
+_SOFT = frozenset({"where", "seen in", "path", "environment", "config", "first seen at", "file", "detail", "note",
                    "executable", "local", "remote"})
 # Columns of paths: cut at the start, so the file name and line (the end) stay.
 _TAIL = frozenset({"where", "path", "first seen at", "environment", "config", "file", "executable", "install path"})

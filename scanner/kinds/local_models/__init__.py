@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from scanner.findings.rule import FindingRule
-from scanner.kinds.base import DiffIdentity, FoldContext, Join, Kind, ReportTable, table_of, where
+from scanner.kinds.base import Cell, DiffIdentity, FoldContext, Join, Kind, ReportTable, table_of, where
 from scanner.kinds.local_models import hazards, views
 from scanner.kinds.local_models.facts import (
     LocalEvidence,
@@ -55,6 +55,7 @@ KIND: Kind[LocalModelEntry] = Kind(
     order=views.order,
     title=views.TITLE,
     columns=views.COLUMNS,
+    cells={"model": Cell.CODE, "sha256": Cell.CODE, "where": Cell.PLACES},
     identity=DiffIdentity(views.diff_key, facets=views.diff_facets, paths=lambda e: (f.path for f in e.files)),
     walked=True,
     table=_table,
