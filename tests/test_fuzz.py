@@ -27,7 +27,7 @@ from scanner.detectors.compressed import CompressedDetector
 from scanner.detectors.ecosystems import EcosystemDetector
 from scanner.detectors.lockfiles import LockfileDetector
 from scanner.detectors.manifests import ManifestDetector
-from scanner.detectors.sessions import SessionDetector
+from scanner.detectors.session_logs import SessionDetector
 from scanner.fileview.view import FileView
 from scanner.formats import auditable, elf, gobuild, ziparchive
 from scanner.formats import config as config_formats

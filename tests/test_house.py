@@ -25,11 +25,8 @@ CLASSES_TWICE: set[str] = set()
 # Module names that are a family on purpose: a package's contract (`base`), the format registries of render/ and
 # diffrender/ (keyed by module name); and the commands of cli/, one module per command named by it (below).
 MODULE_FAMILIES = {"__init__.py", "base.py", "json.py", "markdown.py", "table.py"}
-# Named twice today, with the paths that hold the name: a kind and the detector of the same name, the detector's
-# module to be renamed when detectors/ is next reworked. No other module may take these names.
-MODULES_TWICE: dict[str, set[str]] = {
-    "sessions.py": {"scanner/kinds/sessions.py", "scanner/detectors/sessions.py"},
-}
+# Named twice today (none: keep it so).
+MODULES_TWICE: dict[str, set[str]] = {}
 
 def _sizes() -> ModuleType:
     spec = importlib.util.spec_from_file_location("sizes", REPO / "scripts" / "sizes.py")

@@ -23,7 +23,7 @@ from scanner.detectors.lockfiles import LockfileDetector
 from scanner.detectors.manifests import ManifestDetector
 from scanner.detectors.packages import InstalledPackageDetector
 from scanner.detectors.programs import ProgramDetector
-from scanner.detectors.sessions import SessionDetector
+from scanner.detectors.session_logs import SessionDetector
 from scanner.detectors.source import SourceDetector
 from scanner.fileview.view import FileView
 
