@@ -28,6 +28,7 @@ MODULE_FAMILIES = {"__init__.py", "base.py", "json.py", "markdown.py", "table.py
 # Named twice today (none: keep it so).
 MODULES_TWICE: dict[str, set[str]] = {}
 
+
 def _sizes() -> ModuleType:
     spec = importlib.util.spec_from_file_location("sizes", REPO / "scripts" / "sizes.py")
     assert spec and spec.loader
