@@ -182,8 +182,8 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
     (
         "sessions-more/agent-sessions-fixtures/copilot-cli.events.jsonl",
         "generic",
-        (("unknown", None, None, ((1, 32),)),),
-        "visible",
+        (("openai", None, None, ((8, 32),)),),  # the assistant's own events name their model (the route: its folder)
+        "absent",  # its reasoning event holds only the fixture's placeholder text, its encryptedContent too
     ),
     (
         # The chat's own `gemini` messages name the model that answered: Google's.
