@@ -57,10 +57,12 @@ def who(s: SessionEntry) -> tuple[Provider, ...]:
     return tuple((p.vendor, p.served_via, p.api, p.record_ranges) for p in s.providers)
 
 
-# (sample, format, providers as (vendor, route, api, record ranges), reasoning). Read without an adapter
-# wherever the format is `generic`.
+# (sample, format, providers as (vendor, route, api, record ranges), reasoning). Read without an agent's adapter
+# wherever the format is `generic` or a container's (`transcript`, `vcr-cassette`, `sqlite-store`, …).
 SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
-    ("aider/aider.chat.history.head.md", "aider", (("unknown", None, None, ((1, 3),)),), "absent"),
+    # Transcripts: the reply (record 5) runs on the model the header states first; an exchange log names none.
+    ("aider/aider.chat.history.head.md", "transcript", (("google", "direct", None, ((5, 5),)),), "absent"),
+    ("aider/aider.llm.history.excerpt.txt", "transcript", (("unknown", None, None, ((1, 3),)),), "absent"),
     (
         "api-alibaba-qwen/alibaba-tool-call.json",
         "api-response",
