@@ -124,7 +124,7 @@ def test_pi_session_reads_the_reasoning_item_inside_the_signature(catalog: Catal
 def test_an_aider_history_is_a_transcript_whose_header_names_the_model_of_its_replies(catalog: Catalog) -> None:
     # Read by its structure (a timed chat heading, the agent's header, prompt headings): no adapter of Aider's.
     s = one(catalog, "aider/aider.chat.history.head.md", "/home/u/calc/.aider.chat.history.md")
-    assert (s.format, s.session_id) == ("transcript", "chat-1746378156")
+    assert (s.format, s.session_id) == ("transcript", "aider-1746378156")
     assert s.labels == ("gemini/gemini-2.5-pro-exp-03-25", "openai/qwen3:4b")  # the main model, then the weak one
     assert s.started_at == "2025-05-04T17:02:36Z"
     (p,) = s.providers  # the replies came from the main model; the weak model is only a label

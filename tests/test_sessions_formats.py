@@ -52,8 +52,8 @@ def test_each_chat_of_a_history_is_a_session_with_its_own_header(catalog: Catalo
     second = second.replace("gemini/gemini-2.5-pro-exp-03-25", "anthropic/claude-sonnet-4-5-20250929")
     found, _ = collect(AT, AT, None, (HISTORY + second).encode(), catalog)
     assert [(s.session_id, s.providers[0].vendor, s.served_models) for s in found] == [
-        ("chat-1746378156", "google", ("gemini/gemini-2.5-pro-exp-03-25",)),
-        ("chat-1746435600", "anthropic", ("anthropic/claude-sonnet-4-5-20250929",)),
+        ("aider-1746378156", "google", ("gemini/gemini-2.5-pro-exp-03-25",)),
+        ("aider-1746435600", "anthropic", ("anthropic/claude-sonnet-4-5-20250929",)),
     ]
 
 
@@ -85,6 +85,31 @@ def test_a_role_marked_exchange_log_is_a_session_that_names_no_vendor(catalog: C
     assert (s.format, s.records, s.started_at) == ("transcript", 3, "2025-05-04T17:06:58Z")
     (p,) = s.providers
     assert (p.vendor, p.served_via, s.reasoning) == ("unknown", None, "absent")
+
+
+def test_an_llm_logs_conversation_is_one_session_of_the_model_its_first_exchange_states(
+    tmp_path: Path, scan_dir: ScanFn
+) -> None:
+    # Written by `llm logs -c` (llm-cli/SOURCE.txt): role headings; the second exchange's heading states nothing.
+    text = (DATA / "llm-cli/llm-logs.conversation.md").read_text()
+    write(tmp_path, "/home/dev/notes/galaxy.md", text)
+    _, doc = scan_dir(tmp_path)
+    (s,) = doc["sessions"]
+    assert (s["format"], s["labels"], s["served_models"]) == ("transcript", ["gpt-4.1-nano"], ["gpt-4.1-nano"])
+    assert [p["vendor"] for p in s["providers"]] == ["openai"]
+    assert {"gemini-2.5-pro", "grok-4"} <= set(s["mentioned"])  # the prompt's, never wired
+    assert not {"gemini-2.5-pro", "grok-4"} & {m["name"] for m in doc["models"] if m["wired"]}
+
+
+def test_a_reasoning_section_of_a_transcript_is_visible_reasoning(catalog: Catalog) -> None:
+    text = (DATA / "llm-cli/llm-logs.conversation.md").read_text()
+    shown = text.replace("## Response", "## Reasoning\n\n<details><summary>Reasoning trace</summary>\n\nThe user "
+                         "wants a comparison.\n\n</details>\n\n## Response", 1)
+    at = "/home/dev/notes/galaxy.md"
+    (s,), _ = collect(at, at, None, shown.encode(), catalog)
+    assert s.reasoning == "visible"
+    (plain,), _ = collect(at, at, None, text.encode(), catalog)
+    assert plain.reasoning == "absent"
 
 
 def test_texts_with_a_timed_heading_or_a_user_line_are_no_transcripts() -> None:

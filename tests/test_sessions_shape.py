@@ -63,6 +63,8 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
     # Transcripts: the reply (record 5) runs on the model the header states first; an exchange log names none.
     ("aider/aider.chat.history.head.md", "transcript", (("google", "direct", None, ((5, 5),)),), "absent"),
     ("aider/aider.llm.history.excerpt.txt", "transcript", (("unknown", None, None, ((1, 3),)),), "absent"),
+    # `llm logs`: the model stated over the first exchange answers both (records 5 and 8 are the responses).
+    ("llm-cli/llm-logs.conversation.md", "transcript", (("openai", None, None, ((5, 8),)),), "absent"),
     (
         "api-alibaba-qwen/alibaba-tool-call.json",
         "api-response",

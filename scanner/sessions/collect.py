@@ -247,7 +247,7 @@ class _FileRead:
             return mentions.get(line, ())
         found: set[str] = set()
         for number in range(line, record.end + 1):
-            found |= mentions.get(number, set())
+            found.update(mentions.get(number, ()))
         return found
 
     def finish(self, notes: ReadNotes, placed: bool, skipped: list[tuple[SkipReason, str]] | None) -> LogRead:

@@ -3,19 +3,22 @@
 Two structures are read:
 
 - A chat transcript: a chat opens with a heading that ends in its start time (`# aider chat started at
-  2025-05-04 17:02:36`). The lines between it and its first turn are the agent's header, its own statements and
-  never conversation; a `<word> model: <id>` statement there (`> Main model: gemini/… with diff edit format`,
-  `Model: **gpt-4o**`) names a model the agent ran the chat with. The first one stated is the model the chat's
-  replies came from (the agent's main model); the others (a weak model, an editor model) are labels of what else
-  it asked for. After the header, a heading that names a role (`## Prompt`, `## Response`) opens that role's turn;
-  any other heading is a line of the user's prompt (Aider writes each prompt line as one) and the plain text after
-  it is the reply; quoted lines are the agent's notes (a command's or a tool's output). A model named anywhere but
-  in the header is conversation. A file is one only when its first heading is timed and its header states a model.
+  2025-05-04 17:02:36`, `llm logs`' `# 2026-12-02T11:29:12 conversation: …`). The lines between it and its first
+  turn are the agent's header, its own statements and never conversation; a `<word> model: <id>` statement there
+  (`> Main model: gemini/… with diff edit format`, `Model: **gpt-4o**`) names a model the agent ran the chat with.
+  The first one stated is the model the chat's replies came from (the agent's main model); the others (a weak
+  model, an editor model) are labels of what else it asked for. A chat whose header states none continues the chat
+  before it. After the header, a heading that names a role (`## Prompt`, `## Response`, `## System`) opens that
+  role's turn, one that names reasoning (`## Reasoning`) the reply's reasoning, and in such a chat any other
+  heading is a section of the turn; where no heading names a role, a heading is a line of the user's prompt (Aider
+  writes each prompt line as one) and the plain text after it is the reply. Quoted lines are the agent's notes (a
+  command's or a tool's output). A model named anywhere but in the header is conversation. A file is one only when
+  its first heading is timed and its header states a model.
 - A role-marked transcript: exchange headers (capital words and a time: `TO LLM 2025-05-04T17:06:58`,
   `LLM RESPONSE …`) and lines opening with a role word in capitals (`SYSTEM`, `USER`, `ASSISTANT`); each run of
   lines of one role is one message, timed by the exchange header before it.
 
-Each chat or message becomes a record for the generic reader (`{"role": "assistant", "model": …, "content": …}`),
+Each turn or message becomes a record for the generic reader (`{"role": "assistant", "model": …, "content": …}`),
 with the lines it spans, so the ids its text mentions are counted for its session. Bounded: the lines are the
 shared line reader's (its work budget holds), a turn keeps at most MAX_TEXT characters of its text, and a file gives
 at most MAX_TURNS records.
@@ -35,15 +38,17 @@ MAX_TURNS = 100_000
 SNIFF_LINES = 60  # lines of a file's head its structure is judged on
 _TIME = rb"(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)"
 _CHAT = re.compile(rb"^#{1,6}[ \t]+[^\n]{0,200}?" + _TIME + rb"[^\n]{0,200}$")
+_WORD = re.compile(rb"^#{1,6}[ \t]+([a-z][a-z0-9_-]{0,30})[ \t]")
 _HEADING = re.compile(rb"^#{1,6}[ \t]+(.*?)[ \t:]*$")
 _STATEMENT = re.compile(rb"^(?:>[ \t]*)?(?:[A-Za-z]+[ \t]+)?[Mm]odel:[ \t]+[*`]*([^\s*`,]+)")
 _EXCHANGE = re.compile(rb"^[A-Z]{2,}(?: [A-Z]{2,}){0,3} " + _TIME + rb"\s*$")
 _ROLE_LINE = re.compile(rb"^(SYSTEM|USER|ASSISTANT|HUMAN|AI|TOOL|DEVELOPER|FUNCTION)(?:[ \t:](.*))?$")
 Line = tuple[int, bytes, bool]  # (number, text, complete), as the line reader gives it
-# Headings that name a turn's role (`## Prompt:`), and the role each names.
+# Headings that name a turn's role (`## Prompt:`), and the role each names; `reasoning`: the reply's reasoning.
 _ROLE_HEADINGS = {
     b"prompt": "user", b"user": "user", b"human": "user", b"question": "user", b"system": "system",
     b"response": "assistant", b"assistant": "assistant", b"answer": "assistant", b"ai": "assistant",
+    b"reasoning": "reasoning", b"thinking": "reasoning", b"thoughts": "reasoning",
 }
 
 
@@ -134,8 +139,10 @@ class _Chats(_Turns):
         super().__init__()
         self.model: str | None = None  # the first model the chat's header states
         self.session: str | None = None  # the chat's id: every record of it names it
+        self.before: tuple[str | None, str | None] = (None, None)  # the chat before: (session, model)
         self.in_header = False
         self.replying = False  # plain text after a prompt heading is the reply
+        self.role_headings = False  # the chat's turns open with headings that name their role
 
     def open(self, number: int, value: dict[str, Any]) -> Record | None:
         if self.session is not None:
@@ -155,8 +162,11 @@ class _Chats(_Turns):
     def _line(self, number: int, line: bytes) -> Iterator[Record | None]:
         if m := _CHAT.match(line):
             when = parse_time(m.group(1).decode())
-            self.model, self.in_header, self.replying = None, True, False
-            self.session = f"chat-{int(when)}" if when is not None else f"chat-{number}"
+            self.before = (self.session, self.model)
+            self.model, self.in_header, self.replying, self.role_headings = None, True, False, False
+            # The chat's id: the heading's first word (the agent's name, `aider`) or `chat`, and its start.
+            word = _WORD.match(line)
+            self.session = f"{word.group(1).decode() if word else 'chat'}-{int(when) if when is not None else number}"
             yield self.open(number, {"timestamp": m.group(1).decode()})
             return
         heading = _HEADING.match(line)
@@ -168,7 +178,8 @@ class _Chats(_Turns):
                     self.model = model
                 yield self.open(number, {"model": model})
             return
-        self.in_header = False
+        if self.in_header:
+            self._header_ended()
         if heading is not None:
             yield from self._heading(number, line, heading.group(1).strip(b"*_ ").lower())
         elif line.startswith(b">"):
@@ -181,11 +192,28 @@ class _Chats(_Turns):
         elif self.value is not None:
             self.add(number, line)
 
+    def _header_ended(self) -> None:
+        """A chat whose header states no model continues the chat before it (`llm logs` states a conversation's
+        model once, over its first exchange)."""
+        self.in_header = False
+        session, model = self.before
+        if self.model is None and session is not None:
+            self.session, self.model = session, model
+            if self.value is not None:
+                self.value["session_id"] = session
+
     def _heading(self, number: int, line: bytes, title: bytes) -> Iterator[Record | None]:
         role = _ROLE_HEADINGS.get(title)
         if role is not None:
-            self.replying = False
-            yield self.open(number, self._reply() if role == "assistant" else {"role": role})
+            self.replying, self.role_headings = False, True
+            if role == "reasoning":
+                yield self.open(number, {"type": "reasoning"})
+            else:
+                yield self.open(number, self._reply() if role == "assistant" else {"role": role})
+            return
+        if self.role_headings:  # a section of the turn its role heading opened (`## Options`)
+            if self.value is not None:
+                self.add(number, line)
             return
         # Any other heading is a line of the user's prompt; the plain text after it is the reply.
         if self.value is None or self.value.get("role") != "user":
