@@ -242,7 +242,7 @@ def test_a_stored_row_over_the_cap_is_counted_and_the_rest_read(tmp_path: Path) 
         ],
     )
     notes = ReadNotes()
-    read = list(sqlite_rows.read(db.read_bytes(), notes, sqlite_rows.Found()))
+    read = list(sqlite_rows.read(db.read_bytes(), notes, sqlite_rows.StoreRead()))
     assert [r.value["message_data"] for r in read] == [None, {"role": "user", "content": "hi"}]
     assert [reason for reason, _ in notes.skips()] == [SkipReason.CAP_REACHED]  # the value over the cap, counted
 
@@ -258,10 +258,10 @@ def test_a_budget_overrun_is_recorded_as_a_skip(tmp_path: Path) -> None:
         ],
     )
     notes = ReadNotes()
-    read = list(sqlite_rows.read(db.read_bytes(), notes, sqlite_rows.Found(), budget=20_000))
+    read = list(sqlite_rows.read(db.read_bytes(), notes, sqlite_rows.StoreRead(), budget=20_000))
     assert 0 < len(read) < 5000  # what was read before the budget ran out stays read
     assert [reason for reason, _ in notes.skips()] == [SkipReason.BUDGET_EXCEEDED]
-    assert len(list(sqlite_rows.read(db.read_bytes(), ReadNotes(), sqlite_rows.Found()))) == 5000
+    assert len(list(sqlite_rows.read(db.read_bytes(), ReadNotes(), sqlite_rows.StoreRead()))) == 5000
 
 
 # --- gzip logs ------------------------------------------------------------------------------------------

@@ -212,7 +212,7 @@ _JSON = st.recursive(
 @settings(max_examples=examples(200))
 def test_the_exchange_reader_never_raises_and_is_bounded(doc: Any, as_yaml: bool) -> None:
     data = yaml.safe_dump(doc).encode() if as_yaml else json.dumps(doc).encode()
-    found = exchanges.Found()
+    found = exchanges.CaptureRead()
     read = list(exchanges.read("x.yaml" if as_yaml else "x.json", data, ReadNotes(), found))
     assert found.exchanges <= len(read) <= data.count(b"{") + data.count(b"request") + 1
     for record in read:

@@ -201,9 +201,8 @@ RESULT_KINDS = frozenset(
     }
 )
 # The record or message kinds of a model's reply (Claude Code `assistant`, Gemini CLI `gemini`, a Responses object).
-# A kind whose first word is `assistant` is the assistant's own event too (`assistant.message`, `assistant_turn`).
+# A kind that names the assistant is the assistant's own event too (`assistant.message`, `assistant.turn_start`).
 RESPONSE_KINDS = frozenset({"assistant", "gemini", "model", "response", "ai", "agent_message"})
-_RESPONSE_KIND: dict[str, bool] = {}
 # Keys only a provider's reply has: a `model` beside them is what served it, not what was asked for.
 REPLY_MARKS = frozenset(
     {
@@ -295,17 +294,6 @@ def is_reasoning_kind(kind: str) -> bool:
         found = kind in REASONING_KINDS or not _REASONING_WORDS.isdisjoint(_KIND_WORDS.findall(kind))
         if len(_REASONING_KIND) < 20_000:
             _REASONING_KIND[kind] = found
-    return found
-
-
-def is_response_kind(kind: str) -> bool:
-    """Whether a record's `type` (lowercased) names a model's reply or an event of the assistant's own."""
-    found = _RESPONSE_KIND.get(kind)
-    if found is None:
-        words = _KIND_WORDS.findall(kind)
-        found = kind in RESPONSE_KINDS or (len(words) > 1 and words[0] == "assistant")
-        if len(_RESPONSE_KIND) < 20_000:
-            _RESPONSE_KIND[kind] = found
     return found
 
 

@@ -64,7 +64,6 @@ from scanner.sessions.keys import (
     URL,
     WANT,
     is_reasoning_kind,
-    is_response_kind,
     key_flags,
 )
 
@@ -186,9 +185,7 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
         # Conversation: a prompt, a system message, a tool's output. Its own ids and times are read, nothing below.
         talk = role in CONVERSATION_ROLES or kind in RESULT_KINDS
         block = bool(ctx & _IN_REASONING) or (bool(kind) and is_reasoning_kind(kind)) or node.get("thought") is True
-        reply = bool(ctx & _IN_RESPONSE) or role in ASSISTANT_ROLES or kind in RESPONSE_KINDS or (
-            "assistant" in kind and is_response_kind(kind)  # `assistant.message`: the assistant's own event
-        )
+        reply = bool(ctx & _IN_RESPONSE) or role in ASSISTANT_ROLES or kind in RESPONSE_KINDS or "assistant" in kind
         if kind:
             if kind in REDACTED_KINDS:
                 shape.reasoning.add(ENCRYPTED)

@@ -38,7 +38,7 @@ class Source:
 
     def __init__(
         self, stream: Iterator[Record], name: str | None = None,
-        found: exchanges.Found | sqlite_rows.Found | None = None,
+        found: exchanges.CaptureRead | sqlite_rows.StoreRead | None = None,
     ) -> None:
         self.records = stream
         self._name = name
@@ -46,15 +46,15 @@ class Source:
 
     @property
     def format(self) -> str | None:
-        if isinstance(self._found, exchanges.Found):
+        if isinstance(self._found, exchanges.CaptureRead):
             return self._found.format if self._found.exchanges else None
         return self._name
 
     @property
     def evident(self) -> bool:
-        if isinstance(self._found, exchanges.Found):
+        if isinstance(self._found, exchanges.CaptureRead):
             return self._found.exchanges > 0
-        if isinstance(self._found, sqlite_rows.Found):
+        if isinstance(self._found, sqlite_rows.StoreRead):
             return self._found.calls
         return self._name == "transcript"
 
@@ -79,10 +79,10 @@ def open_records(name: str, data: bytes, notes: ReadNotes) -> Source:
     """The file's records, read by its container's reader (JSON records when its head says nothing else)."""
     kind = _container(name, data)
     if kind == "sqlite":
-        store = sqlite_rows.Found()
+        store = sqlite_rows.StoreRead()
         return Source(sqlite_rows.read(data, notes, store), "sqlite-store", store)
     if kind == "exchanges":
-        found = exchanges.Found()
+        found = exchanges.CaptureRead()
         return Source(exchanges.read(name.lower().removesuffix(".gz"), data, notes, found), None, found)
     if kind == "transcript":
         return Source(transcript.read(data, notes), "transcript")

@@ -50,7 +50,7 @@ _MODELS = re.compile(r"/models/([^/:]+)(?::[A-Za-z]+)?$")
 _BEDROCK = re.compile(r"/model/([^/]+)/(?:converse|invoke)")
 
 
-class Found:
+class CaptureRead:
     """What the read of one file found, known once its records were read: its container's name (`har`,
     `vcr-cassette`, `http-capture`) and whether any exchange was in it."""
 
@@ -73,7 +73,7 @@ def sniff(name: str, head: bytes) -> bool:
     return stripped in (b"{", b"[") and bool(_JSON_REQUEST.search(head)) and bool(_JSON_OTHER.search(head))
 
 
-def read(name: str, data: bytes, notes: ReadNotes, found: Found) -> Iterator[Record]:
+def read(name: str, data: bytes, notes: ReadNotes, found: CaptureRead) -> Iterator[Record]:
     """The file's exchanges as records; a JSON record or document holding none is handed on unchanged."""
     if name.endswith((".yaml", ".yml")):
         for document in _yaml_documents(data, notes):
@@ -113,7 +113,7 @@ def _yaml_documents(data: bytes, notes: ReadNotes) -> Iterator[Any]:
         notes.extra.append(f"cassette not readable: {first}")
 
 
-def _exchanges_of(value: Any, line: int | None, found: Found) -> Iterator[Record]:
+def _exchanges_of(value: Any, line: int | None, found: CaptureRead) -> Iterator[Record]:
     """The exchanges in one stored value, each as a record (up to the file's cap)."""
     if isinstance(value, dict) and isinstance(value.get("log"), dict):
         found.format = "har"

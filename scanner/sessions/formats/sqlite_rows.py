@@ -81,7 +81,7 @@ def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-class Found:
+class StoreRead:
     """Whether the store held a table of model calls (its rows are a log of them, whatever they name)."""
 
     __slots__ = ("calls",)
@@ -90,12 +90,12 @@ class Found:
         self.calls = False
 
 
-def read(data: bytes, notes: ReadNotes, found: Found, budget: int = WORK_BUDGET) -> Iterator[Record]:
+def read(data: bytes, notes: ReadNotes, found: StoreRead, budget: int = WORK_BUDGET) -> Iterator[Record]:
     """The rows of the store's record tables, as records; `budget` is the SQLite steps the read may take."""
     return read_store(data, budget, notes, lambda con: _tables(con, notes, found))
 
 
-def _tables(con: sqlite3.Connection, notes: ReadNotes, found: Found) -> Iterator[Record]:
+def _tables(con: sqlite3.Connection, notes: ReadNotes, found: StoreRead) -> Iterator[Record]:
     shaped = _shaped(con, notes, found)
     if len(shaped) > MAX_TABLES:
         notes.limit(SkipReason.CAP_REACHED, f"SQLite store: {len(shaped) - MAX_TABLES} table(s) past {MAX_TABLES}")
@@ -108,7 +108,7 @@ def _tables(con: sqlite3.Connection, notes: ReadNotes, found: Found) -> Iterator
             break
 
 
-def _shaped(con: sqlite3.Connection, notes: ReadNotes, found: Found) -> list[tuple[str, list[str], frozenset[str]]]:
+def _shaped(con: sqlite3.Connection, notes: ReadNotes, found: StoreRead) -> list[tuple[str, list[str], frozenset[str]]]:
     """(table, stored columns, columns whose JSON is parsed) of every real table of a record table's shape."""
     schema = con.execute(
         f"SELECT name, type, sql FROM sqlite_master WHERE type IN ('table', 'view') LIMIT {MAX_SCHEMA}"
