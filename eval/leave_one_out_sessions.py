@@ -4,12 +4,16 @@
 
 The samples of eval/truth/session-samples.toml are laid where their agents keep them, in a fresh tree. The tree
 is scanned once with every adapter (which adapter read each file is the session's `format`), then once per
-adapter with that adapter taken out of the registry, through the library in this process (no product flag).
-Each agent's sessions are scored both ways: vendor, served_via and reasoning visibility right, in %.
+product adapter with that adapter taken out of the registry (`scanner.sessions.adapters.ADAPTERS`), through the
+library in this process (no product flag). Each agent's sessions are scored both ways: vendor, served_via and
+reasoning visibility right, in %.
 
-An adapter that the reader dispatches by file type rather than through the registry (a Markdown history, a
-SQLite store, a YAML cassette) is replaced, where the reader names it, by one that reads nothing: nothing
-else reads that format, and the table says so.
+What is left out is exactly the product-specific part: an agent's adapter in the registry (`claude-code`,
+`codex-cli`, `cline`, …). The container readers (`scanner.sessions.formats`: JSON, SQLite rows, recorded HTTP
+exchanges in YAML or JSON, plain-text and Markdown transcripts) are never left out: they know formats any tool
+writes, not a product, and what they read is interpreted by the generic record reader. A session's `format` names
+its container (`transcript`, `vcr-cassette`, `har`, `sqlite-store`) when no agent's adapter read it; such an agent
+is listed as read by the generic reader alone.
 
 Reads only `sessions[].path/location/format/providers[].vendor/served_via/reasoning` of the JSON.
 """
@@ -80,13 +84,11 @@ def _modules() -> list[Any]:
 
 @contextlib.contextmanager
 def without(name: str) -> Iterator[str]:
-    """The scan as if adapter `name` did not exist: out of the registry in every module that holds it; where the
-    reader names its class directly (dispatch by file type), a stand-in that reads nothing. Yields how."""
+    """The scan as if adapter `name` did not exist: out of the registry in every module that holds it. Yields how
+    (`registry`), or `not found` when no registered adapter has that name."""
     registry = getattr(importlib.import_module(REGISTRY), "ADAPTERS", None)
     if not isinstance(registry, tuple | list):
         raise SystemExit(f"leave-one-out: {REGISTRY}.ADAPTERS is no longer the registry; update this script")
-    victims = [a for a in registry if getattr(a, "name", None) == name]
-    cls = type(victims[0]) if victims else _class_named(name)
     rest = tuple(a for a in registry if getattr(a, "name", None) != name)
     undo: list[tuple[Any, str, Any]] = []
     for mod in _modules():
@@ -94,34 +96,11 @@ def without(name: str) -> Iterator[str]:
             if value is registry:
                 undo.append((mod, attr, value))
                 setattr(mod, attr, rest)
-            elif cls is not None and value is cls and mod.__name__ not in (cls.__module__, REGISTRY):
-                undo.append((mod, attr, value))
-                setattr(mod, attr, _reads_nothing(cls))
-    how = "registry" if victims else ""
-    if any(v is cls for _, _, v in undo):
-        how = (how + "+" if how else "") + "file type"
     try:
-        yield how or "not found"
+        yield "registry" if len(rest) < len(registry) else "not found"
     finally:
         for mod, attr, value in undo:
             setattr(mod, attr, value)
-
-
-def _class_named(name: str) -> type | None:
-    package = importlib.import_module(REGISTRY)
-    for info in sorted(Path(package.__file__).parent.glob("*.py")):
-        mod = importlib.import_module(f"{REGISTRY}.{info.stem}")
-        for value in vars(mod).values():
-            if isinstance(value, type) and getattr(value, "name", None) == name and value.__module__ == mod.__name__:
-                return value
-    return None
-
-
-def _reads_nothing(cls: type) -> type:
-    def read(self: Any, data: bytes, notes: Any) -> Iterator[Any]:
-        return iter(())
-
-    return type(f"Without{cls.__name__}", (cls,), {"read": read, "claims": lambda self, path, first: False})
 
 
 def by_place(inv: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
@@ -156,17 +135,21 @@ def main() -> int:
         root = work / "root"
         lay(samples, root)
         full = by_place(scan(root, work / "all.json"))
-        readers: dict[str, set[str]] = {}
-        for s in samples:
-            readers[s["place"]] = {str(x.get("format")) for x in full.get(s["place"], [])} - {"generic"}
-        adapters = sorted({f for fs in readers.values() for f in fs})
         registry = [getattr(x, "name", "?") for x in getattr(importlib.import_module(REGISTRY), "ADAPTERS", ())]
+        products = set(registry) - {"generic"}
+        readers: dict[str, set[str]] = {}  # the product adapters that read each sample
+        containers: dict[str, set[str]] = {}  # the container formats the generic reader read it as
+        for s in samples:
+            formats = {str(x.get("format")) for x in full.get(s["place"], [])}
+            readers[s["place"]] = formats & products
+            containers[s["place"]] = formats - products - {"generic"}
+        adapters = sorted({f for fs in readers.values() for f in fs})
         left_out: dict[str, dict[str, list[dict[str, Any]]]] = {}
         how: dict[str, str] = {}
         for name in adapters:
             with without(name) as how[name]:
                 left_out[name] = by_place(scan(root, work / f"without-{name}.json"))
-        table = report(samples, full, readers, left_out, how)
+        table = report(samples, full, readers, containers, left_out, how)
         unused = [n for n in registry if n != "generic" and n not in adapters]
         if unused:
             print(f"\nadapters in the registry that read none of the samples: {', '.join(unused)}")
@@ -178,7 +161,8 @@ def main() -> int:
 
 
 def report(samples: list[dict[str, Any]], full: dict[str, list[dict[str, Any]]], readers: dict[str, set[str]],
-           left_out: dict[str, dict[str, list[dict[str, Any]]]], how: dict[str, str]) -> list[dict[str, Any]]:
+           containers: dict[str, set[str]], left_out: dict[str, dict[str, list[dict[str, Any]]]],
+           how: dict[str, str]) -> list[dict[str, Any]]:
     agents: dict[str, list[dict[str, Any]]] = {}
     for s in samples:
         agents.setdefault(s["agent"], []).append(s)
@@ -197,7 +181,9 @@ def report(samples: list[dict[str, Any]], full: dict[str, list[dict[str, Any]]],
                 got = left_out[n].get(s["place"], [])
             alone.append(judge(s, got))
         read = any(full.get(s["place"]) for s in group)
-        label = "+".join(f"{n} ({how[n]})" for n in names) or ("(generic only)" if read else "(read by nothing)")
+        kinds = sorted({c for s in group for c in containers[s["place"]]})
+        generic = f"(generic: {', '.join(kinds)})" if kinds else "(generic only)"
+        label = "+".join(f"{n} ({how[n]})" for n in names) or (generic if read else "(read by nothing)")
         print(f"{agent:<15} {label[:31]:<31} {len(group):>3} | {pct(with_rows, 0):>12} {pct(with_rows, 1):>6} "
               f"{pct(with_rows, 2):>6} | {pct(alone, 0):>21} {pct(alone, 1):>6} {pct(alone, 2):>6}")
         for s, w, g in zip(group, with_rows, alone, strict=True):
@@ -207,7 +193,7 @@ def report(samples: list[dict[str, Any]], full: dict[str, list[dict[str, Any]]],
                     got = left_out[n].get(s["place"], [])
                 read_by = ",".join(sorted({str(x.get("format")) for x in got})) or "nothing"
                 print(f"    {Path(s['place']).name[:56]}: with {_marks(w)}; alone (read by {read_by}) {_marks(g)}")
-        table.append({"agent": agent, "adapters": names, "sessions": len(group),
+        table.append({"agent": agent, "adapters": names, "containers": kinds, "sessions": len(group),
                       "with": [sum(r[i] for r in with_rows) for i in range(3)],
                       "alone": [sum(r[i] for r in alone) for i in range(3)]})
     return table

@@ -20,7 +20,7 @@ import pytest
 from scanner.formats import elf, ziparchive
 from scanner.formats.ziparchive import ProblemKind, ZipProblem
 from scanner.model import SkipReason
-from scanner.sessions.adapters.openai_agents import OpenAIAgents
+from scanner.sessions.formats import sqlite_rows
 from scanner.sessions.reader import ReadNotes
 from scanner.sessions.sqlite_store import StoreBudgetExceeded, open_store
 from tests.bombs import deflate_zeros, gzip_zeros, lying_jar, many_member_jar, sqlite_file, zip_one_member
@@ -237,12 +237,14 @@ def test_a_stored_row_over_the_cap_is_counted_and_the_rest_read(tmp_path: Path) 
             "CREATE TABLE agent_messages (id INTEGER PRIMARY KEY, session_id TEXT, message_data TEXT, created_at TEXT)",
             "INSERT INTO agent_messages (session_id, message_data)"
             " VALUES ('s', '{\"a\": \"' || printf('%.*c', 5000000, 'x') || '\"}')",
-            "INSERT INTO agent_messages (session_id, message_data) VALUES ('s', '{\"role\": \"user\"}')",
+            "INSERT INTO agent_messages (session_id, message_data)"
+            " VALUES ('s', '{\"role\": \"user\", \"content\": \"hi\"}')",
         ],
     )
     notes = ReadNotes()
-    read = list(OpenAIAgents().read(db.read_bytes(), notes))
-    assert [r.value["item"] for r in read] == [{"role": "user"}] and notes.malformed == 1
+    read = list(sqlite_rows.read(db.read_bytes(), notes, sqlite_rows.StoreRead()))
+    assert [r.value["message_data"] for r in read] == [None, {"role": "user", "content": "hi"}]
+    assert [reason for reason, _ in notes.skips()] == [SkipReason.CAP_REACHED]  # the value over the cap, counted
 
 
 def test_a_budget_overrun_is_recorded_as_a_skip(tmp_path: Path) -> None:
@@ -251,14 +253,15 @@ def test_a_budget_overrun_is_recorded_as_a_skip(tmp_path: Path) -> None:
         [
             "CREATE TABLE agent_messages (id INTEGER PRIMARY KEY, session_id TEXT, message_data TEXT, created_at TEXT)",
             "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r LIMIT 5000) "
-            "INSERT INTO agent_messages (session_id, message_data) SELECT 's', '{\"role\": \"user\"}' FROM r",
+            "INSERT INTO agent_messages (session_id, message_data)"
+            " SELECT 's', '{\"role\": \"user\", \"content\": \"hi\"}' FROM r",
         ],
     )
     notes = ReadNotes()
-    read = list(OpenAIAgents(budget=20_000).read(db.read_bytes(), notes))
+    read = list(sqlite_rows.read(db.read_bytes(), notes, sqlite_rows.StoreRead(), budget=20_000))
     assert 0 < len(read) < 5000  # what was read before the budget ran out stays read
     assert [reason for reason, _ in notes.skips()] == [SkipReason.BUDGET_EXCEEDED]
-    assert len(list(OpenAIAgents().read(db.read_bytes(), ReadNotes()))) == 5000
+    assert len(list(sqlite_rows.read(db.read_bytes(), ReadNotes(), sqlite_rows.StoreRead()))) == 5000
 
 
 # --- gzip logs ------------------------------------------------------------------------------------------

@@ -33,8 +33,8 @@ from scanner.formats import auditable, elf, gobuild, ziparchive
 from scanner.formats import config as config_formats
 from scanner.formats.positional import PositionalFile
 from scanner.model import FileMeta, Skip, SkipReason
-from scanner.sessions.adapters.openai_agents import OpenAIAgents
 from scanner.sessions.collect import collect
+from scanner.sessions.formats import sqlite_rows
 from scanner.sessions.reader import ReadNotes, records
 from scanner.targets.base import FileEntry
 from tests.conftest import REPO, examples
@@ -229,7 +229,7 @@ def test_the_directory_walk_reads_what_zipfile_reads(files: list[tuple[str, byte
 @settings(max_examples=examples(30))
 def test_sqlite_stores_never_raise(data: bytes) -> None:
     notes = ReadNotes()
-    read = list(OpenAIAgents(budget=1_000_000).read(b"SQLite format 3\x00" + data[16:], notes))
+    read = list(sqlite_rows.read(b"SQLite format 3\x00" + data[16:], notes, sqlite_rows.StoreRead(), budget=1_000_000))
     assert len(read) <= 2 or len(read) <= len(data)
 
 
@@ -306,7 +306,7 @@ def test_the_seeds_are_understood(catalog: Catalog, tmp_path: Path) -> None:
     """The mutations start from inputs each reader really understands (else the fuzzing tests little)."""
     found = _run(EcosystemDetector(), _view(catalog, "/opt/app/lib/openai-java.jar", SEEDS["jar"]))
     assert [getattr(e, "name", None) for e in found] == ["com.openai:openai-java"]
-    assert len(list(OpenAIAgents().read(SEEDS["sqlite"], ReadNotes()))) == 2
+    assert len(list(sqlite_rows.read(SEEDS["sqlite"], ReadNotes(), sqlite_rows.StoreRead()))) == 2
     assert any(collect(p, p, None, raw, catalog)[0] for p, raw in LOGS)
 
 

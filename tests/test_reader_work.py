@@ -14,8 +14,8 @@ from scanner.catalog import Catalog
 from scanner.fileview.view import FileView
 from scanner.formats.jsonsize import MAX_CONTAINERS as MAX_DOCUMENT_CONTAINERS
 from scanner.model import FileMeta, SkipReason
-from scanner.sessions.adapters.aider import Aider
 from scanner.sessions.budget import WorkBudget
+from scanner.sessions.formats import transcript
 from scanner.sessions.reader import Fold, ReadNotes, all_lines, lines, records
 from scanner.targets.base import FileEntry
 
@@ -91,7 +91,7 @@ def test_the_line_budget_cuts_and_says_where_with_its_counts() -> None:
 def test_the_line_budget_holds_for_a_markdown_history_too() -> None:
     data = b"".join(b"# aider chat started at 2025-04-20 12:%02d:00\n" % (i % 60) for i in range(50))
     notes = ReadNotes(budget=WorkBudget(max_lines=10))
-    assert len(list(Aider().read(data, notes))) == 10
+    assert len(list(transcript.read(data, notes))) == 10
     assert notes.budget.cut and notes.budget.cut_line == 11
 
 

@@ -121,13 +121,15 @@ def test_pi_session_reads_the_reasoning_item_inside_the_signature(catalog: Catal
     assert s.labels == ("gpt-5-mini",)
 
 
-def test_aider_history_gives_labels_and_no_provider(catalog: Catalog) -> None:
+def test_an_aider_history_is_a_transcript_whose_header_names_the_model_of_its_replies(catalog: Catalog) -> None:
+    # Read by its structure (a timed chat heading, the agent's header, prompt headings): no adapter of Aider's.
     s = one(catalog, "aider/aider.chat.history.head.md", "/home/u/calc/.aider.chat.history.md")
-    assert s.format == "aider"
-    assert "gemini/gemini-2.5-pro-exp-03-25" in s.labels
+    assert (s.format, s.session_id) == ("transcript", "aider-1746378156")
+    assert s.labels == ("gemini/gemini-2.5-pro-exp-03-25", "openai/qwen3:4b")  # the main model, then the weak one
     assert s.started_at == "2025-05-04T17:02:36Z"
-    (p,) = s.providers  # Aider stores no provider ids
-    assert p.vendor == "unknown" and "google" in p.candidates
+    (p,) = s.providers  # the replies came from the main model; the weak model is only a label
+    assert (p.vendor, p.served_via, p.candidates) == ("google", "direct", ())
+    assert s.served_models == ("gemini/gemini-2.5-pro-exp-03-25",)
 
 
 def test_openai_agents_sdk_sqlite_store(catalog: Catalog, tmp_path: Path) -> None:
@@ -152,7 +154,8 @@ def test_openai_agents_sdk_sqlite_store(catalog: Catalog, tmp_path: Path) -> Non
     data = db.read_bytes()
     assert looks_like_log("conversations.db", data)
     s = one(catalog, "", "/srv/app/conversations.db", data)
-    assert (s.format, s.session_id, s.records) == ("openai-agents-sdk", "user_123", 2)
+    # Read by its table's shape (a column of JSON records beside a session_id column): no adapter of the SDK's.
+    assert (s.format, s.session_id, s.records) == ("sqlite-store", "user_123", 2)
     assert main(s)[0] == "openai"
     assert "agents-sdk-fake-id" in rules(s)
 

@@ -374,14 +374,15 @@ def test_model_ids_in_the_spellings_agents_use(
 
 
 def test_an_aider_history_on_an_openrouter_model_names_its_vendor_and_route(catalog: Catalog) -> None:
-    # The real history's banner, its models switched to OpenRouter's: a label is all an Aider history says.
+    # The real history's banner, its models switched to OpenRouter's: the model the header states first is what the
+    # replies came from, as the agent itself says (no provider's id: medium, like any agent's own model field).
     history = (DATA / "aider/aider.chat.history.head.md").read_text()
     history = history.replace("gemini/gemini-2.5-pro-exp-03-25", "openrouter/anthropic/claude-3.7-sonnet")
     history = history.replace("openai/qwen3:4b", "openrouter/anthropic/claude-3.5-haiku")
     at = "/home/dev/calc/.aider.chat.history.md"
     (s,), _ = collect(at, at, None, history.encode(), catalog)
     (p,) = s.providers
-    assert (p.vendor, p.served_via, p.confidence) == ("anthropic", "openrouter", "low")
+    assert (p.vendor, p.served_via, p.confidence) == ("anthropic", "openrouter", "medium")
 
 
 def test_a_model_mentioned_a_thousand_times_and_configured_once_stays_wired(

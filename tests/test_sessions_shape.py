@@ -57,10 +57,14 @@ def who(s: SessionEntry) -> tuple[Provider, ...]:
     return tuple((p.vendor, p.served_via, p.api, p.record_ranges) for p in s.providers)
 
 
-# (sample, format, providers as (vendor, route, api, record ranges), reasoning). Read without an adapter
-# wherever the format is `generic`.
+# (sample, format, providers as (vendor, route, api, record ranges), reasoning). Read without an agent's adapter
+# wherever the format is `generic` or a container's (`transcript`, `vcr-cassette`, `sqlite-store`, …).
 SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
-    ("aider/aider.chat.history.head.md", "aider", (("unknown", None, None, ((1, 3),)),), "absent"),
+    # Transcripts: the reply (record 5) runs on the model the header states first; an exchange log names none.
+    ("aider/aider.chat.history.head.md", "transcript", (("google", "direct", None, ((5, 5),)),), "absent"),
+    ("aider/aider.llm.history.excerpt.txt", "transcript", (("unknown", None, None, ((1, 3),)),), "absent"),
+    # `llm logs`: the model stated over the first exchange answers both (records 5 and 8 are the responses).
+    ("llm-cli/llm-logs.conversation.md", "transcript", (("openai", None, None, ((5, 8),)),), "absent"),
     (
         "api-alibaba-qwen/alibaba-tool-call.json",
         "api-response",
@@ -182,8 +186,8 @@ SAMPLES: list[tuple[str, str, tuple[Provider, ...], str]] = [
     (
         "sessions-more/agent-sessions-fixtures/copilot-cli.events.jsonl",
         "generic",
-        (("unknown", None, None, ((1, 32),)),),
-        "visible",
+        (("openai", None, None, ((8, 32),)),),  # the assistant's own events name their model (the route: its folder)
+        "absent",  # its reasoning event holds only the fixture's placeholder text, its encryptedContent too
     ),
     (
         # The chat's own `gemini` messages name the model that answered: Google's.

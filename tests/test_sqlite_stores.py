@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from scanner.sessions.adapters.sqlite_tables import MAX_ROWS
+from scanner.sessions.formats.sqlite_rows import MAX_ROWS
 from tests.bombs import sqlite_file
 from tests.conftest import REPO
 

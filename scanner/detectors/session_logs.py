@@ -1,4 +1,4 @@
-"""Session logs found by content and path (JSONL, JSON, gzip-rotated, Aider histories, SQLite stores, captures):
+"""Session logs found by content and path (JSONL, JSON, gzip-rotated, transcripts, SQLite stores, captures):
 one `SessionEvidence` per session with the provider its records' fingerprints name, each model label as a
 `session` location (a model a session ran on is wired), the API hosts its records name as endpoints, and the
 catalogued ids its conversation only mentions, counted per session (never wiring)."""

@@ -363,12 +363,16 @@ def _stated_route(
     vendor: str, labels: tuple[str, ...], declared: str | None, catalog: Catalog, routed: bool = False
 ) -> tuple[str | None, str]:
     """The route a session's labels or its declared provider name. A declared provider that is the vendor itself
-    (Codex's `model_provider: openai`) is its own API, unless some record of the session names a route: then the
-    declaration names the upstream of that route (OpenRouter's `provider: Google`)."""
+    (Codex's `model_provider: openai`) is its own API, as is a label spelled with the vendor's own prefix (LiteLLM's
+    `gemini/…`, `anthropic/…`), unless some record of the session names a route: then the declaration names the
+    upstream of that route (OpenRouter's `provider: Google`)."""
+    own: list[str] = []  # labels in the vendor's own prefix
     for label in labels:
         ident = identify_spelled(catalog, label)
         if ident.served_via and ident.served_via != "direct" and ident.vendor in (vendor, None):
             return ident.served_via, label
+        if ident.served_via == "direct" and ident.vendor == vendor:
+            own.append(label)
     if declared:
         words = set(_WORD.findall(declared.lower()))
         for route in sorted(_routes(catalog)):
@@ -376,7 +380,7 @@ def _stated_route(
                 return route, declared
         if not routed and declared.strip().lower() == vendor:
             return "direct", declared
-    return None, ""
+    return ("direct", own[0]) if own and not routed else (None, "")
 
 
 def mismatched_labels(

@@ -1,44 +1,32 @@
-"""One log file in, its sessions out: pick the adapter, stream the records, fold them per session."""
+"""One log file in, its sessions out: open its container's records, pick the adapter, fold them per session."""
 
 from __future__ import annotations
 
-import re
 import weakref
-from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from typing import Any
 
 from scanner.catalog import Catalog
 from scanner.catalog.schema import Examples, FingerprintSpec
 from scanner.kinds.sessions import SessionEntry
 from scanner.model import Context, Location, SkipReason
 from scanner.sessions.adapters import ADAPTERS, Adapter
-from scanner.sessions.adapters.aider import NAMES as AIDER_NAMES
-from scanner.sessions.adapters.aider import Aider
 from scanner.sessions.adapters.base import one_record_each, stem
-from scanner.sessions.adapters.capture import Capture, is_capture
-from scanner.sessions.adapters.openai_agents import SQLITE_MAGIC, OpenAIAgents
-from scanner.sessions.adapters.sqlite_tables import SqliteTables, has_model_table
 from scanner.sessions.attribution import SessionAccumulator
+from scanner.sessions.budget import WorkBudget
 from scanner.sessions.fingerprints import Fingerprinter, Hit
+from scanner.sessions.formats import Source, open_records
+from scanner.sessions.formats import sniff as looks_like_log
 from scanner.sessions.pick import served_rule
-from scanner.sessions.reader import GZIP_MAGIC, ReadNotes, Record, chunks, records
-from scanner.sessions.shape import read_shape
+from scanner.sessions.reader import ReadNotes, Record
+from scanner.sessions.shape import Shape, read_shape
 from scanner.vocab import Confidence, PseudoVendor
 
 MAX_SESSIONS_PER_FILE = 500
 MAX_LABELS_PER_FILE = 1_000
 MAX_HOSTS_PER_FILE = 50
 MAX_MENTIONS_PER_SESSION = 50
-SNIFF = 64 << 10
-# Keys whose presence makes a JSON file worth reading as a session log.
-_SHAPE = re.compile(
-    rb'"(?:role|sessionId|session_id|session_meta|custom_llm_provider|candidates|choices|output|stopReason|'
-    rb"stop_reason|modelVersion|modelInfo|conversationHistoryIndex|encrypted_content|tool_calls|response_id|"
-    rb'sessionID|providerID|history|trajectory|messages|events|reasoning|thinking|parts|model_usage|usage|'
-    rb'usageMetadata|request_id|api_base|interactions|conversation_id|conversationId|llm_model)"\s*:|'
-    rb'"type"\s*:\s*"(?:session_meta|turn_context|response_item|event_msg)"'
-)
-_EXTENSIONS = (".jsonl", ".json", ".ndjson", ".log", ".traj", ".har")
+__all__ = ["LabelSeen", "LogRead", "collect", "engine", "host_rule", "looks_like_log", "read_log"]
 _ENGINES: weakref.WeakKeyDictionary[Catalog, Fingerprinter] = weakref.WeakKeyDictionary()
 
 
@@ -72,30 +60,6 @@ def host_rule(catalog: Catalog, host: str) -> FingerprintSpec | None:
     return rule
 
 
-def head_of(data: bytes) -> bytes:
-    """The first bytes of the (inflated) content, for sniffing."""
-    if not data.startswith(GZIP_MAGIC):
-        return data[:SNIFF]
-    out = b""
-    for piece in chunks(data, max_inflated=SNIFF):
-        out += piece
-    return out[:SNIFF]
-
-
-def looks_like_log(name: str, data: bytes) -> bool:
-    lower = name.lower().removesuffix(".gz")
-    if name in AIDER_NAMES:
-        return True
-    if data.startswith(SQLITE_MAGIC):
-        return b"agent_messages" in data[:SNIFF] or has_model_table(data)
-    if is_capture(lower, data[:SNIFF]):
-        return True
-    if not lower.endswith(_EXTENSIONS) and "." in lower:
-        return False
-    head = head_of(data)
-    return head.lstrip().startswith((b"{", b"[")) and bool(_SHAPE.search(head))
-
-
 @dataclass(frozen=True)
 class LabelSeen:
     label: str
@@ -115,22 +79,6 @@ class LogRead:
 
     def __bool__(self) -> bool:
         return bool(self.sessions or self.metadata)
-
-
-def _source(name: str, data: bytes, notes: ReadNotes) -> tuple[Adapter | None, Iterator[Record]]:
-    if name in AIDER_NAMES:
-        reader = Aider()
-        return reader, reader.read(data, notes)
-    if data.startswith(SQLITE_MAGIC):
-        if b"agent_messages" in data[:SNIFF]:
-            store = OpenAIAgents()
-            return store, store.read(data, notes)
-        tables = SqliteTables()
-        return tables, tables.read(data, notes)
-    if is_capture(name.lower(), data[:SNIFF]):
-        capture = Capture()
-        return capture, capture.read(data, notes)
-    return None, records(data, notes)
 
 
 def collect(
@@ -166,101 +114,168 @@ def read_log(
     labels as only mentioned. A file not `placed` where session logs are kept (a `.json` among configs) whose
     records, read by shape alone, carry no served-by fact is no session log at all: a config with a `model` key."""
     notes = ReadNotes()
-    name = path.rsplit("/", 1)[-1]
-    adapter, stream = _source(name, data, notes)
-    fingerprinter = engine(catalog)
-    state: dict[str, object] = {"path": path}
-    sessions: dict[str, SessionAccumulator] = {}
-    signal: set[str] = set()
-    said: set[str] = set()  # sessions one of whose records carries a served-by fact (an id, a served model)
-    seen_labels: dict[str, int | None] = {}
-    hosts: dict[str, int | None] = {}
-    overflow = 0
-    labels_cut = 0
-    fallback_sid = stem(path)
-    key_class, key_info = fingerprinter.key_class, fingerprinter.key_info
-    whole: bool | None = None  # the adapter takes each stored object as one record: no generator per record
-    budget = notes.budget
-    every: set[str] | None = None  # what a whole-document file mentions, gathered once
-    for record in stream:
-        if budget.spent():
-            budget.stop(record.line)
-            break
-        if adapter is None:
-            adapter = next(a for a in ADAPTERS if a.claims(path, record.value))
-        if whole is None:
-            whole = one_record_each(adapter)
-        state["document"] = record.line is None
-        for value in (record.value,) if whole else adapter.expand(record.value, state):
-            shape = read_shape(value, key_class, key_info)
-            budget.records += 1
-            budget.events += shape.work
-            state["shape"] = shape
-            facts = adapter.facts(value, state)
-            if facts.timestamp is None and shape.timestamp is not None:
-                facts = replace(facts, timestamp=shape.timestamp)
-            if facts.title is None and shape.title is not None:
-                facts = replace(facts, title=shape.title)
-            served = tuple(shape.served)
-            if served and any(m not in facts.labels for m in served):
-                facts = replace(facts, labels=tuple(dict.fromkeys((*facts.labels, *served))))
-            sid = facts.session_id or fallback_sid
-            acc = sessions.get(sid)
-            if acc is None:
-                if len(sessions) >= MAX_SESSIONS_PER_FILE:
-                    overflow += 1
-                    continue
-                location = Location(shown, record.line, context, False, via)
-                fmt = str(state.get("format", adapter.name))
-                acc = sessions[sid] = SessionAccumulator(sid, fmt, location, catalog)
-            hits = fingerprinter.match(shape)
-            for host in shape.hosts:
-                rule = host_rule(catalog, host)
-                if rule is not None:
-                    hits.append(Hit(rule, host))
-                    if host not in hosts and len(hosts) < MAX_HOSTS_PER_FILE:
-                        hosts[host] = record.line
-            for model in served:
-                rule = served_rule(catalog, model)
-                if rule is not None:
-                    hits.append(Hit(rule, model))
-            if hits:
-                said.add(sid)
-            acc.add(facts, hits, shape.reasoning, served)
-            if mentions:
-                if record.line is None and every is None:
-                    every = _all(mentions)
-                acc.mention(mentions.get(record.line, ()) if record.line is not None else every or ())
-            # A known agent's log is a session log; the generic adapter needs a sign of one (a tool call the model
-            # issued is one: Kimi CLI's records name neither model nor provider).
-            if hits or facts.labels or shape.reasoning or shape.tool_calls or adapter.name != "generic":
-                signal.add(sid)
-            for label in facts.labels:
-                if len(seen_labels) < MAX_LABELS_PER_FILE:
-                    seen_labels.setdefault(label, record.line)
-                elif label not in seen_labels:
-                    labels_cut += 1
-    extra = (f"{overflow} record(s) of sessions beyond {MAX_SESSIONS_PER_FILE} per file not attributed",) * bool(
-        overflow
+    source = open_records(path.rsplit("/", 1)[-1], data, notes)
+    reading = _FileRead(path, Location(shown, None, context, False, via), catalog, source, mentions, notes.budget)
+    reading.read(path)
+    return reading.finish(notes, placed, skipped)
+
+
+class _FileRead:
+    """One file's read in progress: its adapter, its sessions, which of them a record said something of, the labels
+    and hosts seen, and what a cap cut."""
+
+    __slots__ = (
+        "catalog", "source", "mentions", "location", "fallback", "fingerprinter", "key_class", "key_info", "adapter",
+        "named", "whole", "state", "budget", "sessions", "signal", "said", "labels", "hosts", "overflow",
+        "labels_cut", "every",
     )
-    summary = notes.summary() + extra
-    out = LogRead(hosts=hosts, cuts=_cuts(notes, overflow, labels_cut))
-    if skipped is not None:
-        skipped.extend(out.cuts)
-    anywhere = mentions.get(-1) if mentions else None
-    for sid, acc in sorted(sessions.items()):
-        if anywhere:
-            acc.mention(anywhere)
-        if sid not in signal:
-            continue
-        entry = acc.finish(catalog, summary, MAX_MENTIONS_PER_SESSION)
-        if sid in said or entry.reasoning != "absent":
-            out.sessions.append(entry)
-        elif placed or adapter is None or adapter.name != "generic":
-            out.metadata.append(entry)
-    if out:
-        out.labels = [LabelSeen(label, line) for label, line in seen_labels.items()]
-    return out
+
+    def __init__(self, path: str, location: Location, catalog: Catalog, source: Source,
+                 mentions: dict[int, set[str]] | None, budget: WorkBudget) -> None:
+        self.catalog, self.source, self.mentions, self.location = catalog, source, mentions, location
+        self.budget = budget
+        self.fallback = stem(path)
+        self.fingerprinter = engine(catalog)
+        self.key_class, self.key_info = self.fingerprinter.key_class, self.fingerprinter.key_info
+        self.adapter: Adapter | None = None
+        self.named = self.whole = False  # a known agent's adapter; one record per stored object (no generator)
+        self.state: dict[str, object] = {"path": path}
+        self.sessions: dict[str, SessionAccumulator] = {}
+        self.signal: set[str] = set()  # sessions with a sign of a session log (an id, a label, reasoning, a call)
+        self.said: set[str] = set()  # sessions one of whose records carries a served-by fact (an id, a served model)
+        self.labels: dict[str, int | None] = {}
+        self.hosts: dict[str, int | None] = {}  # host -> first line
+        self.overflow = self.labels_cut = 0
+        self.every: set[str] | None = None  # what a whole-document file mentions, gathered once
+
+    def choose(self, path: str, first: dict[str, Any]) -> Adapter:
+        """The adapter of the file: the first that claims its first record."""
+        self.adapter = adapter = next(a for a in ADAPTERS if a.claims(path, first))
+        self.named = adapter.name != "generic"
+        self.whole = one_record_each(adapter)
+        return adapter
+
+    def read(self, path: str) -> None:
+        """Every record of the file into its session. The hot path: what each record needs is held in locals, and
+        what few records need (a new session, hosts, served models, labels, mentions) is a call of its own."""
+        budget, state, sessions, said, signal, seen = (
+            self.budget, self.state, self.sessions, self.said, self.signal, self.labels
+        )
+        key_class, key_info, match, fallback = self.key_class, self.key_info, self.fingerprinter.match, self.fallback
+        adapter: Adapter | None = None
+        for record in self.source.records:
+            if budget.spent():
+                budget.stop(record.line)
+                break
+            if adapter is None:
+                adapter = self.choose(path, record.value)
+                facts_of, named = adapter.facts, self.named
+            state["document"] = record.line is None
+            for value in (record.value,) if self.whole else adapter.expand(record.value, state):
+                shape = read_shape(value, key_class, key_info)
+                budget.records += 1
+                budget.events += shape.work
+                state["shape"] = shape
+                facts = facts_of(value, state)
+                # What the shape read and the adapter did not: the time, the title, the reply's models as labels.
+                if facts.timestamp is None:
+                    facts.timestamp = shape.timestamp
+                if facts.title is None:
+                    facts.title = shape.title
+                served = tuple(shape.served)
+                if served and any(m not in facts.labels for m in served):
+                    facts.labels = tuple(dict.fromkeys((*facts.labels, *served)))
+                sid = facts.session_id or fallback
+                acc = sessions.get(sid) or self._open(sid, record.line)
+                if acc is None:
+                    continue
+                hits = match(shape)
+                if shape.hosts or served:
+                    self._named_hits(hits, shape, served, record.line)
+                if hits:
+                    said.add(sid)
+                acc.add(facts, hits, shape.reasoning, served)
+                if self.mentions:
+                    acc.mention(self._mentioned(record))
+                # A known agent's log is a session log; the generic reader needs a sign of one (a tool call the model
+                # issued is one: Kimi CLI's records name neither model nor provider).
+                if hits or facts.labels or shape.reasoning or shape.tool_calls or named:
+                    signal.add(sid)
+                for label in facts.labels:  # where each was first seen (bounded: MAX_LABELS_PER_FILE distinct)
+                    if len(seen) < MAX_LABELS_PER_FILE:
+                        seen.setdefault(label, record.line)
+                    elif label not in seen:
+                        self.labels_cut += 1
+
+    def _open(self, sid: str, line: int | None) -> SessionAccumulator | None:
+        """A new session of the file, named by the container's format where no agent's adapter read it; None past
+        the file's cap (its records are counted as not attributed)."""
+        if len(self.sessions) >= MAX_SESSIONS_PER_FILE:
+            self.overflow += 1
+            return None
+        adapter = self.adapter
+        assert adapter is not None
+        fmt = str(self.state.get("format") or (adapter.name if self.named else self.source.format or adapter.name))
+        location = Location(self.location.path, line, self.location.context, False, self.location.via)
+        acc = self.sessions[sid] = SessionAccumulator(sid, fmt, location, self.catalog)
+        return acc
+
+    def _named_hits(self, hits: list[Hit], shape: Shape, served: tuple[str, ...], line: int | None) -> None:
+        """The API hosts the record names and the models its reply names as what served it, added to its hits."""
+        catalog = self.catalog
+        for host in shape.hosts:
+            rule = host_rule(catalog, host)
+            if rule is not None:
+                hits.append(Hit(rule, host))
+                if host not in self.hosts and len(self.hosts) < MAX_HOSTS_PER_FILE:
+                    self.hosts[host] = line
+        for model in served:
+            rule = served_rule(catalog, model)
+            if rule is not None:
+                hits.append(Hit(rule, model))
+
+    def _mentioned(self, record: Record) -> set[str] | tuple[()]:
+        """The ids the content pass found on the record's lines (every line's, for a whole-document record)."""
+        mentions = self.mentions
+        assert mentions is not None
+        line = record.line
+        if line is None:
+            if self.every is None:
+                self.every = _all(mentions)
+            return self.every
+        if record.end is None:
+            return mentions.get(line, ())
+        found: set[str] = set()
+        for number in range(line, record.end + 1):
+            found.update(mentions.get(number, ()))
+        return found
+
+    def finish(self, notes: ReadNotes, placed: bool, skipped: list[tuple[SkipReason, str]] | None) -> LogRead:
+        """The file's sessions, and its metadata: a session no record of which carries a served-by fact, unless its
+        container says the file holds model calls."""
+        overflow = self.overflow
+        extra = (f"{overflow} record(s) of sessions beyond {MAX_SESSIONS_PER_FILE} per file not attributed",) * bool(
+            overflow
+        )
+        summary = notes.summary() + extra
+        out = LogRead(hosts=self.hosts, cuts=_cuts(notes, overflow, self.labels_cut))
+        if skipped is not None:
+            skipped.extend(out.cuts)
+        anywhere = self.mentions.get(-1) if self.mentions else None
+        evident = self.source.evident
+        for sid, acc in sorted(self.sessions.items()):
+            if anywhere:
+                acc.mention(anywhere)
+            if sid not in self.signal and not evident:
+                continue
+            entry = acc.finish(self.catalog, summary, MAX_MENTIONS_PER_SESSION)
+            if sid in self.said or entry.reasoning != "absent" or evident:
+                out.sessions.append(entry)
+            elif placed or self.named:
+                out.metadata.append(entry)
+        if out:
+            out.labels = [LabelSeen(label, line) for label, line in self.labels.items()]
+        return out
 
 
 def _all(mentions: dict[int, set[str]]) -> set[str]:

@@ -201,6 +201,7 @@ RESULT_KINDS = frozenset(
     }
 )
 # The record or message kinds of a model's reply (Claude Code `assistant`, Gemini CLI `gemini`, a Responses object).
+# A kind that names the assistant is the assistant's own event too (`assistant.message`, `assistant.turn_start`).
 RESPONSE_KINDS = frozenset({"assistant", "gemini", "model", "response", "ai", "agent_message"})
 # Keys only a provider's reply has: a `model` beside them is what served it, not what was asked for.
 REPLY_MARKS = frozenset(

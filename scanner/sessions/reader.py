@@ -95,6 +95,7 @@ class Record:
 
     line: int | None  # 1-based line of a JSONL record; None inside a JSON document
     value: dict[str, Any]
+    end: int | None = None  # the last line of a record that spans several (a transcript's turn)
 
 
 def chunks(data: bytes, max_inflated: int = MAX_INFLATED, notes: ReadNotes | None = None) -> Iterator[bytes]:

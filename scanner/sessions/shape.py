@@ -79,6 +79,8 @@ VISIBLE = "visible"
 ENCRYPTED = "encrypted"
 
 _BLOB = re.compile(r"[A-Za-z0-9+/=_\-:.]{16,}")
+# A stand-in where text was removed (`[trimmed for fixture]`, `<redacted>`): one bracketed note, no reasoning.
+_PLACEHOLDER = re.compile(r"(?:\[[^\[\]\n]{1,60}\]|<[^<>\n]{1,60}>)\s*$")
 _HOST = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*://)?(?:[^@/]*@)?([A-Za-z0-9.-]+\.[A-Za-z]{2,})(?::\d+)?(?:[/?#]|$)")
 _REASONING_FLAGS = REASONING | SECRET | STRONG_SECRET | TEXT
 _TOKEN_FLAGS = WANT | MODEL | TOOL | STRONG_SECRET | REASONING  # classes whose reading asks "one token?"
@@ -183,7 +185,7 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
         # Conversation: a prompt, a system message, a tool's output. Its own ids and times are read, nothing below.
         talk = role in CONVERSATION_ROLES or kind in RESULT_KINDS
         block = bool(ctx & _IN_REASONING) or (bool(kind) and is_reasoning_kind(kind)) or node.get("thought") is True
-        reply = bool(ctx & _IN_RESPONSE) or role in ASSISTANT_ROLES or kind in RESPONSE_KINDS
+        reply = bool(ctx & _IN_RESPONSE) or role in ASSISTANT_ROLES or kind in RESPONSE_KINDS or "assistant" in kind
         if kind:
             if kind in REDACTED_KINDS:
                 shape.reasoning.add(ENCRYPTED)
@@ -363,10 +365,13 @@ def _reasoning_of(flags: int, block: bool, token: bool, value: str) -> str | Non
         return ENCRYPTED if token and is_blob(value) else None
     if block and flags & TEXT:
         # A blob where the text would be is encrypted; anything else there is the reasoning, readable.
-        return ENCRYPTED if token and len(value) > 40 and is_blob(value) else VISIBLE
+        if token and len(value) > 40 and is_blob(value):
+            return ENCRYPTED
+        return None if value[0] in "[<" and _PLACEHOLDER.match(value) else VISIBLE
     if flags & REASONING and not block:
         if not token:
-            return VISIBLE  # prose under a reasoning key (`reasoning_content`, OpenRouter `reasoning`)
+            # prose under a reasoning key (`reasoning_content`, OpenRouter `reasoning`)
+            return None if value[0] in "[<" and _PLACEHOLDER.match(value) else VISIBLE
         return ENCRYPTED if len(value) > 40 and is_blob(value) else None
     return None
 

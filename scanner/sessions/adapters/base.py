@@ -121,7 +121,7 @@ def stem(path: str) -> str:
     (`context.jsonl`) is qualified by its folder's name."""
     parts = path.rsplit("/", 2)
     name = parts[-1]
-    for suffix in (".gz", ".jsonl", ".json", ".ndjson"):
+    for suffix in (".gz", ".jsonl", ".json", ".ndjson", ".yaml", ".yml", ".har"):
         name = name.removesuffix(suffix)
     if name.lower() in _GENERIC_STEMS and len(parts) == 3 and parts[1]:
         return f"{parts[1]}/{name}"

@@ -1,0 +1,275 @@
+"""Containers any tool writes, read into records without a product's adapter: Markdown and plain-text transcripts,
+recorded HTTP exchanges wherever a document keeps them, SQLite tables whose columns hold records. Real records
+from tests/data/sessions/** (see each SOURCE.txt), changed only where a test says so; hypothesis for each reader."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scanner.catalog import Catalog
+from scanner.sessions.collect import collect, looks_like_log
+from scanner.sessions.formats import exchanges, transcript
+from scanner.sessions.reader import ReadNotes
+from tests.conftest import ScanFn, examples, write
+
+DATA = Path(__file__).parent / "data" / "sessions"
+HISTORY = (DATA / "aider/aider.chat.history.head.md").read_text()
+LLM_HISTORY = (DATA / "aider/aider.llm.history.excerpt.txt").read_text()
+COPILOT = DATA / "sessions-more/agent-sessions-fixtures/copilot-cli.events.jsonl"
+CASSETTE = DATA / "sessions-more/vcr-cassettes-pydantic-ai/openai-chat-tool-output.yaml"
+AT = "/home/dev/src/calc/.aider.chat.history.md"
+
+
+def fake_key(tag: str) -> str:
+    """A well-formed FAKE key: sk-ant-api03- + 93 characters + AA (the gitleaks/trufflehog shape)."""
+    return "sk-ant-api03-" + ((tag + "Fk9Tq2Lm7Zw") * 12)[:93] + "AA"
+
+
+# --- transcripts --------------------------------------------------------------------------------------
+
+
+def test_a_reply_opening_with_a_reasoning_tag_is_visible_reasoning(catalog: Catalog) -> None:
+    # Aider writes a reasoning model's thinking into the reply inside its own tag, before the answer.
+    reply = "This repository contains a simple web-based calculator"
+    history = HISTORY.replace(reply, "<thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b>\n\nThe user wants an "
+                              "overview.\n\n</thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b>\n\n" + reply)
+    (s,), _ = collect(AT, AT, None, history.encode(), catalog)
+    assert s.reasoning == "visible"
+    (p,) = s.providers
+    assert (p.vendor, p.reasoning) == ("google", "visible")
+
+
+def test_each_chat_of_a_history_is_a_session_with_its_own_header(catalog: Catalog) -> None:
+    second = HISTORY.replace("2025-05-04 17:02:36", "2025-05-05 09:00:00")
+    second = second.replace("gemini/gemini-2.5-pro-exp-03-25", "anthropic/claude-sonnet-4-5-20250929")
+    found, _ = collect(AT, AT, None, (HISTORY + second).encode(), catalog)
+    assert [(s.session_id, s.providers[0].vendor, s.served_models) for s in found] == [
+        ("aider-1746378156", "google", ("gemini/gemini-2.5-pro-exp-03-25",)),
+        ("aider-1746435600", "anthropic", ("anthropic/claude-sonnet-4-5-20250929",)),
+    ]
+
+
+def test_a_model_the_conversation_names_is_a_mention_not_a_label(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # The user's prompt and the agent's notes after the header name other vendors' models: conversation.
+    history = HISTORY.replace("#### give me a quick summarized overview of this repo",
+                              "#### compare gpt-5 with grok-4 for this repo\n> Model: deepseek-chat is mentioned here")
+    write(tmp_path, AT, history)
+    _, doc = scan_dir(tmp_path)
+    (s,) = doc["sessions"]
+    assert s["labels"] == ["gemini/gemini-2.5-pro-exp-03-25", "openai/qwen3:4b"]
+    assert {"gpt-5", "grok-4", "deepseek-chat"} <= set(s["mentioned"])
+    assert not {"gpt-5", "grok-4", "deepseek-chat"} & {m["name"] for m in doc["models"] if m["wired"]}
+
+
+def test_a_key_pasted_into_a_chat_is_still_a_credential(tmp_path: Path, scan_dir: ScanFn) -> None:
+    key = fake_key("aiderchat")
+    write(tmp_path, AT, HISTORY.replace("#### give me a quick", f"#### use {key} and give me a quick"))
+    _, doc = scan_dir(tmp_path)
+    assert hashlib.sha256(key.encode()).hexdigest() in {c["sha256"] for c in doc["credentials"]}
+    assert key not in json.dumps(doc)
+    assert [s["format"] for s in doc["sessions"]] == ["transcript"]
+
+
+def test_a_role_marked_exchange_log_is_a_session_that_names_no_vendor(catalog: Catalog) -> None:
+    at = "/home/dev/src/calc/.aider.llm.history"
+    assert looks_like_log(".aider.llm.history", LLM_HISTORY.encode())
+    (s,), _ = collect(at, at, None, LLM_HISTORY.encode(), catalog)
+    assert (s.format, s.records, s.started_at) == ("transcript", 3, "2025-05-04T17:06:58Z")
+    (p,) = s.providers
+    assert (p.vendor, p.served_via, s.reasoning) == ("unknown", None, "absent")
+
+
+def test_an_llm_logs_conversation_is_one_session_of_the_model_its_first_exchange_states(
+    tmp_path: Path, scan_dir: ScanFn
+) -> None:
+    # Written by `llm logs -c` (llm-cli/SOURCE.txt): role headings; the second exchange's heading states nothing.
+    text = (DATA / "llm-cli/llm-logs.conversation.md").read_text()
+    write(tmp_path, "/home/dev/notes/galaxy.md", text)
+    _, doc = scan_dir(tmp_path)
+    (s,) = doc["sessions"]
+    assert (s["format"], s["labels"], s["served_models"]) == ("transcript", ["gpt-4.1-nano"], ["gpt-4.1-nano"])
+    assert [p["vendor"] for p in s["providers"]] == ["openai"]
+    assert {"gemini-2.5-pro", "grok-4"} <= set(s["mentioned"])  # the prompt's, never wired
+    assert not {"gemini-2.5-pro", "grok-4"} & {m["name"] for m in doc["models"] if m["wired"]}
+
+
+def test_a_reasoning_section_of_a_transcript_is_visible_reasoning(catalog: Catalog) -> None:
+    text = (DATA / "llm-cli/llm-logs.conversation.md").read_text()
+    shown = text.replace("## Response", "## Reasoning\n\n<details><summary>Reasoning trace</summary>\n\nThe user "
+                         "wants a comparison.\n\n</details>\n\n## Response", 1)
+    at = "/home/dev/notes/galaxy.md"
+    (s,), _ = collect(at, at, None, shown.encode(), catalog)
+    assert s.reasoning == "visible"
+    (plain,), _ = collect(at, at, None, text.encode(), catalog)
+    assert plain.reasoning == "absent"
+
+
+def test_texts_with_a_timed_heading_or_a_user_line_are_no_transcripts() -> None:
+    changelog = b"# Release 2.1 (2025-05-04 17:02)\n\n- faster\n\n## Fixes\n\nmodel: none here\n"
+    dockerfile = b"FROM debian:12\nUSER app\nRUN echo 2025-05-04T17:02:36\n"
+    notes = b"# Meeting 2025-05-04 17:02\n\n> Main model: gpt-4o was discussed\n"  # quoted, yet a statement
+    assert not looks_like_log("CHANGELOG.md", changelog)
+    assert not looks_like_log("Dockerfile", dockerfile)
+    assert looks_like_log("notes.md", notes)  # a timed heading whose header states a model has the structure
+
+
+_LINES = st.one_of(
+    st.sampled_from([
+        "# aider chat started at 2025-05-04 17:02:36", "> Main model: gemini/gemini-2.5-pro with diff edit format",
+        "> Weak model: openai/qwen3:4b", "#### a prompt", "## Response:", "## Prompt", "> a note", "plain reply",
+        "TO LLM 2025-05-04T17:06:58", "LLM RESPONSE 2025-05-04T17:07:07", "SYSTEM act", "USER hi", "ASSISTANT ok",
+        "<think>x</think>", "", "Model: **gpt-4o**",
+    ]),
+    st.text(max_size=60),
+)
+
+
+@given(st.sampled_from(["# aider chat started at 2025-05-04 17:02:36", "TO LLM 2025-05-04T17:06:58"]),
+       st.lists(_LINES, max_size=60))
+@settings(max_examples=examples(200))
+def test_the_transcript_reader_never_raises_and_is_bounded(head: str, lines: list[str]) -> None:
+    data = "\n".join([head, *lines]).encode("utf-8", "surrogatepass")
+    notes = ReadNotes()
+    read = list(transcript.read(data, notes))
+    assert len(read) <= data.count(b"\n") + 1
+    for record in read:
+        assert record.line is not None and record.end is not None and record.line <= record.end
+        assert len(record.value.get("content", "")) <= transcript.MAX_TEXT
+
+
+# --- recorded exchanges -------------------------------------------------------------------------------
+
+
+def _interactions() -> list[dict[str, Any]]:
+    doc = yaml.safe_load(CASSETTE.read_text())
+    interactions: list[dict[str, Any]] = doc["interactions"]
+    return interactions
+
+
+def test_exchanges_are_found_wherever_a_document_keeps_them(catalog: Catalog) -> None:
+    # The real cassette's exchanges, kept by some other recorder under keys of its own.
+    doc = {"recorder": "x", "runs": [{"name": "tool-output", "calls": {"items": _interactions()}}]}
+    at = "/home/dev/app/recordings/run.json"
+    assert looks_like_log("run.json", json.dumps(doc).encode())
+    (s,), _ = collect(at, at, None, json.dumps(doc).encode(), catalog)
+    assert (s.format, s.records) == ("http-capture", len(_interactions()))
+    assert [(p.vendor, p.served_via, p.api) for p in s.providers] == [("openai", "direct", "openai-chat")]
+
+
+def test_a_proxy_log_of_one_exchange_per_line_keeps_its_lines(catalog: Catalog) -> None:
+    at = "/var/log/proxy/exchanges.jsonl"
+    data = "".join(json.dumps(x) + "\n" for x in _interactions()).encode()
+    (s,), _ = collect(at, at, None, data, catalog)
+    assert s.location.line == 1 and s.records == len(_interactions())
+    assert s.providers[0].vendor == "openai"
+
+
+def test_a_credential_in_a_recorded_request_is_still_found_and_never_kept(tmp_path: Path, scan_dir: ScanFn) -> None:
+    key = fake_key("cassette")
+    doc = yaml.safe_load(CASSETTE.read_text())
+    request = doc["interactions"][0]["request"]
+    request["headers"]["x-api-key"] = [key]  # a header the recorder did not filter
+    request["parsed_body"]["messages"][0]["content"] = f"my key is {key}, keep it"  # and the conversation
+    write(tmp_path, "/home/dev/app/tests/cassettes/tool.yaml", yaml.safe_dump(doc))
+    write(tmp_path, "/home/dev/work/recordings/tool.yaml", yaml.safe_dump(doc))
+    inventory, out = scan_dir(tmp_path)
+    assert hashlib.sha256(key.encode()).hexdigest() in {c["sha256"] for c in out["credentials"]}
+    assert key not in json.dumps(out)
+    assert {s["providers"][0]["vendor"] for s in out["sessions"]} == {"openai"}
+
+
+def test_the_response_headers_keep_only_ids_models_and_base_urls() -> None:
+    record = exchanges._exchange(
+        {},
+        {"uri": "https://api.openai.com/v1/chat/completions"},
+        {"headers": {"x-request-id": ["req_1"], "set-cookie": ["secret"], "openai-model": ["gpt-4o"]}, "body": ""},
+    )
+    assert record["response"]["headers"] == {"x-request-id": "req_1", "set-cookie": "", "openai-model": "gpt-4o"}
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(
+        st.sampled_from(["request", "response", "request_sample", "response_sample", "uri", "url", "method",
+                         "headers", "body", "status", "content", "text", "log", "entries", "interactions", "x"]),
+        inner,
+        max_size=5,
+    ),
+    max_leaves=30,
+)
+
+
+@given(_JSON, st.booleans())
+@settings(max_examples=examples(200))
+def test_the_exchange_reader_never_raises_and_is_bounded(doc: Any, as_yaml: bool) -> None:
+    data = yaml.safe_dump(doc).encode() if as_yaml else json.dumps(doc).encode()
+    found = exchanges.CaptureRead()
+    read = list(exchanges.read("x.yaml" if as_yaml else "x.json", data, ReadNotes(), found))
+    assert found.exchanges <= len(read) <= data.count(b"{") + data.count(b"request") + 1
+    for record in read:
+        assert isinstance(record.value, dict)
+
+
+# --- SQLite tables of records -------------------------------------------------------------------------
+
+
+def _store(path: Path, table: str, columns: str, rows: list[tuple[Any, ...]]) -> bytes:
+    con = sqlite3.connect(path)
+    con.execute(f"CREATE TABLE {table} ({columns})")
+    marks = ", ".join("?" * len(rows[0]))
+    con.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+    con.commit()
+    con.close()
+    return path.read_bytes()
+
+
+def test_a_table_of_json_records_under_any_names_is_read(catalog: Catalog, tmp_path: Path) -> None:
+    # The real OpenAI Responses items, kept by some tool in a table and columns of its own naming.
+    doc = json.loads((DATA / "api-openai-responses/openai-reasoning-encrypted-content.1.json").read_text())
+    rows = [(n, "chat-7", json.dumps(item), "2025-12-13T02:03:10Z") for n, item in enumerate(doc["output"])]
+    data = _store(tmp_path / "memory.sqlite", "history", "n INTEGER, thread_id TEXT, payload TEXT, at TEXT", rows)
+    assert looks_like_log("memory.sqlite", data)
+    (s,), _ = collect("/srv/bot/memory.sqlite", "/srv/bot/memory.sqlite", None, data, catalog)
+    assert (s.format, s.session_id, s.records, s.reasoning) == ("sqlite-store", "chat-7", len(rows), "visible")
+    assert [(p.vendor, p.api) for p in s.providers] == [("openai", "openai-responses")]
+
+
+def test_a_table_of_settings_json_is_no_session_store(catalog: Catalog, tmp_path: Path) -> None:
+    # An editor's state (key, JSON value): settings, not records of a session.
+    rows = [("ext.settings", json.dumps({"apiProvider": "vertex", "apiModelId": "claude-sonnet-4-5@20250929"})),
+            ("panel.views", "1")]
+    data = _store(tmp_path / "state.vscdb", "ItemTable", "key TEXT, value BLOB", rows)
+    assert collect("/home/u/state.vscdb", "/home/u/state.vscdb", None, data, catalog) == ([], [])
+
+
+# --- an agent's own events ----------------------------------------------------------------------------
+
+
+def test_copilot_cli_events_name_the_model_of_its_assistant_messages(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # No provider id: the assistant's own events name their model; the route is the product's (its folder).
+    write(tmp_path, "/home/dev/.copilot/session-state/copilot_stage0_small/events.jsonl", COPILOT.read_text())
+    _, doc = scan_dir(tmp_path)
+    (s,) = doc["sessions"]
+    assert [(p["vendor"], p["served_via"]) for p in s["providers"]] == [("openai", "github-copilot")]
+    assert s["served_models"] == ["gpt-5-mini"]
+    # Its reasoning fields hold only the fixture's placeholder: nothing of a reasoning is in it.
+    assert s["reasoning"] == "absent"
+
+
+def test_a_placeholder_where_reasoning_was_is_no_reasoning_and_real_text_is(catalog: Catalog) -> None:
+    at = "/var/log/agent/events.jsonl"
+    for text, want in (("[trimmed for fixture]", "absent"), ("<redacted>", "absent"),
+                       ("The user wants a listing; [1] first.", "visible")):
+        rows = [{"type": "assistant.reasoning", "data": {"reasoningId": "r1", "content": text}},
+                {"type": "assistant.message", "data": {"model": "gpt-5-mini", "content": "ok"}}]
+        (s,), _ = collect(at, at, None, "".join(json.dumps(r) + "\n" for r in rows).encode(), catalog)
+        assert s.reasoning == want, text
