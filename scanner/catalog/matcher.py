@@ -149,6 +149,8 @@ class Matcher:
                 found += apart.scan(data).matching_rules
         except yara_x.TimeoutError:
             raise MatchTimeout(f"pattern search exceeded {SCAN_TIMEOUT_SECONDS}s") from None
+        if not found:
+            return hits  # most files
         for matched in found:
             i = int(matched.identifier[1:])
             rule, confirm = self.rules[i], self._confirm[i]
