@@ -84,7 +84,7 @@ class BinaryDetector:
     def _go(self, view: FileView) -> Iterator[Evidence]:
         lo, hi = _owned(view)
         data, window = view.data, view.window
-        header = gobuild.find_header(data, lo, hi)
+        header = data.find(gobuild.MAGIC, lo, hi + len(gobuild.MAGIC) - 1)
         if header == -1:
             return
         info = gobuild.parse(data, lo, hi)
