@@ -32,7 +32,7 @@ typecheck: $(STAMP)
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q tests/test_fuzz.py tests/test_config_formats.py \
 		tests/test_diff_properties.py tests/test_sessions_robustness.py tests/test_reader_work.py \
-		tests/test_regexwidth.py
+		tests/test_regexwidth.py tests/test_inflate.py
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py

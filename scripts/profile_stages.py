@@ -83,7 +83,7 @@ class CpuSampler:
         self.samples[tuple(reversed(stack))] += spent
 
 
-def stage_of(frames: tuple[Frame, ...], yara_line: int) -> str:
+def stage_of(frames: tuple[Frame, ...], yara_lines: frozenset[int]) -> str:
     """The stage of one sample, from its frames (outermost first)."""
     # A forked worker's stack still holds the parent's frames of the moment it was forked: its own start at
     # `_process_worker`; outside the analysis of a batch, a worker is taking batches in and results out.
@@ -94,7 +94,7 @@ def stage_of(frames: tuple[Frame, ...], yara_line: int) -> str:
             return "transfer (pickle, pipes)"
     for name, path, line in reversed(frames):
         if name == "Matcher.scan":
-            return "yara-x search" if line == yara_line else "confirm hits (re)"
+            return "yara-x search" if line in yara_lines else "confirm hits (re)"
         for (fn, where), stage in _STAGES.items():
             if name == fn and path.endswith(where):
                 return stage
@@ -106,10 +106,10 @@ def stage_of(frames: tuple[Frame, ...], yara_line: int) -> str:
     return "pipeline (other)"
 
 
-def _yara_line() -> int:
-    """The line of matcher.py that calls the YARA-X scanner: a sample there is the search itself."""
+def _yara_lines() -> frozenset[int]:
+    """The lines of matcher.py that call the YARA-X scanners: a sample there is the search itself."""
     source = (SCRIPTS.parent / "scanner/catalog/matcher.py").read_text().splitlines()
-    return next(i for i, line in enumerate(source, 1) if "self._scanner().scan(data)" in line)
+    return frozenset(i for i, line in enumerate(source, 1) if ".scan(data).matching_rules" in line)
 
 
 _WORKER: dict[str, object] = {}  # in a forked worker: its sampler, the analysis it wraps, where samples go
@@ -164,11 +164,11 @@ def main() -> None:
             samples.update(pickle.loads(kept.read_bytes()))
     if args.keep:
         Path(args.keep).write_bytes(pickle.dumps(samples))
-    yara_line = _yara_line()
+    yara_lines = _yara_lines()
     shares: Counter[str] = Counter()
     for frames, seconds in samples.items():
         shares["start-up (imports, catalog)" if any(n == "load" for n, p, _ in frames if "catalog" in p)
-               else stage_of(frames, yara_line)] += seconds
+               else stage_of(frames, yara_lines)] += seconds
     total = sum(shares.values()) or 1
     print(f"{args.root} {' '.join(args.part) or '(whole)'}, --jobs {args.jobs}: {total:.1f} CPU-s sampled "
           f"(every {args.interval * 1000:.0f} ms of CPU, parent and workers)")

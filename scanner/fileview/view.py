@@ -94,7 +94,8 @@ class FileView:
     def hits(self) -> Hits:
         """The catalog's matches in the bytes it owns (matched once, on first use)."""
         if self._hits is None:
-            hits = self.catalog.matcher.scan(self.data)
+            # Source-code signatures are read by the source detector alone, in source files alone.
+            hits = self.catalog.matcher.scan(self.data, signatures=self.context is Context.SOURCE)
             window = self.window
             if window is not None:
                 owned = Hits(h for h in hits if window.owns(h.start))

@@ -6,7 +6,7 @@ import errno
 
 from scanner.model import SkipReason
 from scanner.targets.base import ReadFailure
-from scanner.targets.contained import dir_failure
+from scanner.targets.contained import dir_failure, path_parts
 from scanner.targets.hostfs import Filesystem, Handle
 
 
@@ -26,6 +26,16 @@ class OpenChain:
         self.fs = fs
         self.names: list[str] = []
         self.handles: list[Handle] = []  # handles[0] is the root; handles[i] is names[:i]
+        self._last: str | None = None  # the inside path of the chain's deepest directory, as last asked
+
+    def parent_at(self, inside: str) -> Handle:
+        """The open directory at an inside path (borrowed, as `parent_of`); files in walk order most often share
+        the last one's, which is then neither split nor compared again."""
+        if inside == self._last and self.handles:
+            return self.handles[-1]
+        handle = self.parent_of(path_parts(inside))
+        self._last = inside
+        return handle
 
     def parent_of(self, parts: list[str]) -> Handle:
         """The open directory at `parts` (borrowed: valid until the next call or `close`)."""
@@ -35,6 +45,7 @@ class OpenChain:
                 handles.append(fs.open_root())
             except OSError as exc:
                 raise ReadFailure(SkipReason.READ_ERROR, exc.strerror or str(exc)) from None
+        self._last = None
         shared = 0
         for have, want in zip(names, parts, strict=False):
             if have != want:
@@ -52,6 +63,7 @@ class OpenChain:
         return handles[-1]
 
     def close(self) -> None:
+        self._last = None
         while self.handles:
             self.fs.close(self.handles.pop())
         self.names.clear()

@@ -285,16 +285,15 @@ class Walker(ContainedResolver):
         # Reached through a link, or read in a worker (which does not walk): from the kept chain of the last
         # such file's directories, which the next file most often shares. A failure there may be the chain's
         # staleness (a directory replaced since): it is asked once more from a fresh chain.
-        parts = path_parts(parent)
         try:
-            handle = open_file_at(self.fs, self._opened.parent_of(parts), name)
+            handle = open_file_at(self.fs, self._opened.parent_at(parent), name)
         except (ReadFailure, Unresolvable):
             self._opened.close()
             try:
-                handle = open_file_at(self.fs, self._opened.parent_of(parts), name)
+                handle = open_file_at(self.fs, self._opened.parent_at(parent), name)
             except Unresolvable as failure:
                 raise ReadFailure(failure.reason, failure.detail) from None
-        if len(parts) > OpenChain.MAX_KEPT:
+        if len(self._opened.names) > OpenChain.MAX_KEPT:
             self._opened.close()
         return handle
 
@@ -306,9 +305,15 @@ class Walker(ContainedResolver):
             # One read of the whole (capped) file; a short read past its size is its end: no chunk copies and no
             # read that returns nothing, for the usual case.
             # Files that report size 0 (pseudo files) are read in 64 KiB steps up to the cap.
-            chunks: list[bytes] = []
-            got = 0
-            want = min(limit, st.st_size + 1)
+            size = st.st_size
+            if 0 < size < limit:
+                first = self.fs.read(handle, size + 1)  # the usual case, in one call and no loop
+                if len(first) == size:
+                    return ReadResult(first, False)
+                chunks, got = [first], len(first)  # it changed since: read on as below
+            else:
+                chunks, got = [], 0
+            want = min(limit, size + 1)
             while got < limit:
                 asked = min(limit - got, max(want - got, 1 << 16))
                 chunk = self.fs.read(handle, asked)

@@ -1,0 +1,48 @@
+"""Source-code signatures are searched apart (the source detector alone reads them, in source files alone): a
+source file's view has them, any other file's has none, and the hits of both sets together are one full search's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scanner.catalog import Catalog
+from scanner.catalog.matcher import PatternKind
+from scanner.detectors.base import FileView
+from scanner.model import Context, FileMeta
+from scanner.targets.base import FileEntry
+from tests.conftest import ScanFn, entry, write
+
+_CLIENT = b"""import anthropic
+from anthropic import AnthropicBedrock
+
+client = AnthropicBedrock(aws_region="us-east-1")
+reply = client.messages.create(model="claude-opus-4-7", max_tokens=64, messages=[])
+# api.anthropic.com, sk-ant-api03-not-a-key
+"""
+
+
+def _view(catalog: Catalog, path: str, data: bytes) -> FileView:
+    return FileView(FileEntry(path, len(data), 0o100644, 0, 0), data, catalog, lambda e: FileMeta(), lambda p, n: None)
+
+
+def test_both_sets_together_are_one_search(catalog: Catalog) -> None:
+    every = catalog.matcher.scan(_CLIENT)
+    common = catalog.matcher.scan(_CLIENT, signatures=False)
+    assert {h.kind for h in every} >= {PatternKind.SIGNATURE, PatternKind.MODEL}
+    assert common == [h for h in every if h.kind is not PatternKind.SIGNATURE]
+
+
+def test_only_a_source_file_is_searched_for_signatures(catalog: Catalog) -> None:
+    source = _view(catalog, "/srv/app/llm.py", _CLIENT)
+    notes = _view(catalog, "/srv/app/NOTES.md", _CLIENT)
+    assert (source.context, notes.context) == (Context.SOURCE, Context.DOCS)
+    assert PatternKind.SIGNATURE in {h.kind for h in source.hits}
+    assert [h for h in source.hits if h.kind is not PatternKind.SIGNATURE] == list(notes.hits)
+
+
+def test_a_source_file_still_names_its_client(tmp_path: Path, scan_dir: ScanFn) -> None:
+    write(tmp_path, "/srv/app/llm.py", _CLIENT)
+    write(tmp_path, "/srv/app/NOTES.md", _CLIENT)
+    _, doc = scan_dir(tmp_path)
+    client = entry(doc, "clients", provider="AnthropicBedrock", served_via="bedrock")
+    assert {loc["path"] for loc in client["locations"]} == {"/srv/app/llm.py"}
