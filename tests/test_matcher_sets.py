@@ -7,7 +7,7 @@ from pathlib import Path
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternKind
-from scanner.detectors.base import FileView
+from scanner.fileview.view import FileView
 from scanner.model import Context, FileMeta
 from scanner.targets.base import FileEntry
 from tests.conftest import ScanFn, entry, write
