@@ -17,7 +17,6 @@ from tests.conftest import REPO
 # Over the limits today; each cut removes its line.
 MODULES_OVER: dict[str, int] = {}
 FUNCTIONS_OVER = {
-    "scanner/sessions/shape.py:read_shape": 140,
     "scanner/sessions/collect.py:read_log": 114,
     "scanner/detectors/config.py:interpret": 89,
     "scanner/catalog/schema.py:parse_catalog": 111,
