@@ -25,7 +25,7 @@ from scanner.kinds.sessions import FernetTimes, RuleEvidence, SessionEntry, Sess
 from scanner.model import Location
 from scanner.sessions.adapters.base import Facts
 from scanner.sessions.fingerprints import Hit
-from scanner.sessions.pick import LABEL_RULE, label_vendor, pick
+from scanner.sessions.pick import LABEL_RULE, label_vendor, pick, pick_memo
 from scanner.sessions.reasoning import ENCRYPTED, VISIBLE, session_reasoning
 from scanner.vocab import PSEUDO_VENDORS, CatalogStatus, Confidence, PseudoVendor
 
@@ -77,22 +77,22 @@ class _Provider:
         vendor: str,
     ) -> None:
         self.records += 1
-        for hit in hits:
-            if hit.rule.vendor == vendor or hit.rule is LABEL_RULE:
-                self.vendor_weight = max(self.vendor_weight, hit.rule.confidence.rank)
         if when is not None:
             if self.first is None or when < self.first:
                 self.first = when
             if self.last is None or when > self.last:
                 self.last = when
         for hit in hits:
-            rule = hit.rule.id
+            spec = hit.rule
+            if spec.vendor == vendor or spec is LABEL_RULE:
+                self.vendor_weight = max(self.vendor_weight, spec.confidence.rank)
+            rule = spec.id
             self.rules[rule] += 1
             if rule not in self.examples:
                 self.examples[rule] = shorten(hit.value)
-                self.confidence[rule] = hit.rule.confidence
-        for vendor in candidates:
-            self.candidates.setdefault(vendor)
+                self.confidence[rule] = spec.confidence
+        for named in candidates:
+            self.candidates.setdefault(named)
         if self.ranges and (extend or len(self.ranges) >= MAX_RANGES):
             self.ranges[-1][1] = number
         else:
@@ -160,6 +160,7 @@ class SessionAccumulator:
         self.fernet_tokens = 0
         self.fernet_ok = 0
         self.fernet_skew: int | None = None
+        self._memo = pick_memo(catalog)
 
     def add(self, facts: Facts, hits: list[Hit], reasoning: set[str], served: tuple[str, ...] = ()) -> None:
         self.records += 1
@@ -182,7 +183,7 @@ class SessionAccumulator:
         self.parent = self.parent or facts.parent_session_id
         self.title = self.title or facts.title
         self.reasoning |= reasoning
-        chosen = pick(hits, self.current_labels, self.catalog)
+        chosen = pick(hits, self.current_labels, self.catalog, self._memo)
         if chosen is None:
             if reasoning:  # reasoning in a record with no ids of its own: the last provider's, or no provider's yet
                 held = self.unplaced if self.last_key is None else self.providers[self.last_key]

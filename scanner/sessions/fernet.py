@@ -43,11 +43,16 @@ _ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
 
 def _plain_size(token: str) -> int | None:
-    """The bytes a token of url-safe base64 characters alone decodes to, counted rather than decoded (a
-    reasoning blob is kilobytes, and only its first 9 bytes are read); None for any other token."""
-    if len(token) % 4 == 1 or not token.isascii() or token.encode("ascii").translate(None, _ALPHABET):
+    """The bytes a token of url-safe base64 characters decodes to, counted rather than decoded (a reasoning blob
+    is kilobytes, and only its first 9 bytes are read): without padding, or with exactly the padding it needs;
+    None for any other token."""
+    data = token.rstrip("=")
+    padding = len(token) - len(data)
+    if len(data) % 4 == 1 or (padding and padding != -len(data) % 4):
         return None
-    return len(token) * 3 // 4
+    if not data.isascii() or data.encode("ascii").translate(None, _ALPHABET):
+        return None
+    return len(data) * 3 // 4
 
 
 def strip_tag(value: str) -> tuple[str | None, str]:

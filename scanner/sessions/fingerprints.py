@@ -207,7 +207,7 @@ class Fingerprinter:
         self._values = [(spec, re.compile(spec.pattern)) for spec in specs if spec.on != "key"]
         self._masks = {spec.id: role_mask(spec) for spec, _ in self._values}
         self._keys = [(spec, re.compile(spec.pattern)) for spec in specs if spec.on == "key"]
-        self._field_cache: dict[tuple[int, str], _FieldIndex] = {}
+        self._fields: dict[str, list[_FieldIndex | None]] = {}  # key -> its rules by roles (ROLE_* bits)
         self._key_cache: dict[str, tuple[FingerprintSpec, ...]] = {}
         masks = 0
         for mask in self._masks.values():
@@ -235,15 +235,17 @@ class Fingerprinter:
 
     def match(self, shape: Shape) -> list[Hit]:
         hits: list[Hit] = []
-        # Key rules: the walk marked the keys they fire on. Sorted: a set's order changes with the hash seed,
-        # and the first hit of a rule is its example.
-        for key in sorted(shape.marked):
-            hits.extend(Hit(spec, key) for spec in self._key_rules(key))
-        cache = self._field_cache
+        if shape.marked:
+            # Key rules: the walk marked the keys they fire on. Sorted: a set's order changes with the hash seed,
+            # and the first hit of a rule is its example.
+            for key in sorted(shape.marked):
+                hits.extend(Hit(spec, key) for spec in self._key_rules(key))
+        fields = self._fields
         for roles, key, value in shape.leaves:
-            field = cache.get((roles, key))
+            by_roles = fields.get(key)
+            field = by_roles[roles] if by_roles is not None else None
             if field is None:
-                field = self._compile(roles, key)
+                field = self._field(roles, key)
             found = field.by_char.get(value[0]) or field.of(value[0])
             first = found.first
             if first is None or not found.shortest <= len(value) <= found.longest:
@@ -255,14 +257,23 @@ class Fingerprinter:
                     break
         return hits
 
+    def _field(self, roles: int, key: str) -> _FieldIndex:
+        """The rules of a (roles, key), kept by key and then by roles (no tuple built a leaf to look them up)."""
+        by_roles = self._fields.get(key)
+        if by_roles is None:
+            by_roles = [None] * (ROLE_ANY << 1)
+            if len(self._fields) < _CACHE:
+                self._fields[key] = by_roles
+        found = by_roles[roles]
+        if found is None:
+            found = by_roles[roles] = self._compile(roles, key)
+        return found
+
     def _compile(self, roles: int, key: str) -> _FieldIndex:
         masks = self._masks
-        found = _FieldIndex(
+        return _FieldIndex(
             tuple((spec, rx) for spec, rx in self._values if _applies(spec, masks[spec.id], roles, key))
         )
-        if len(self._field_cache) < _CACHE:
-            self._field_cache[(roles, key)] = found
-        return found
 
     def _matches(self, found: _FieldRules, value: str, m: re.Match[str] | None = None) -> list[Hit]:
         """Every rule of the field that matches the value whole, in catalog order: one alternation finds the
@@ -290,7 +301,7 @@ class Fingerprinter:
         return cached
 
     def _value_hits(self, roles: int, key: str, value: str) -> list[Hit]:
-        field = self._field_cache.get((roles, key)) or self._compile(roles, key)
+        field = self._field(roles, key)
         found = field.of(value[0]) if value else _FieldRules(field.rules)
         return self._matches(found, value) if found.rules else []
 

@@ -76,15 +76,24 @@ _Concluded = tuple[str, str | None, str | None, tuple[str, ...], frozenset[str],
 _MEMO: weakref.WeakKeyDictionary[Catalog, dict[object, _Concluded]] = weakref.WeakKeyDictionary()
 
 
-def pick(hits: list[Hit], labels: tuple[str, ...], catalog: Catalog) -> Pick | None:
+def pick_memo(catalog: Catalog) -> dict[object, _Concluded]:
+    """The conclusions `pick` keeps for this catalog (a caller that picks for many records holds it)."""
+    memo = _MEMO.get(catalog)
+    if memo is None:
+        memo = _MEMO[catalog] = {}
+    return memo
+
+
+def pick(
+    hits: list[Hit], labels: tuple[str, ...], catalog: Catalog, memo: dict[object, _Concluded] | None = None
+) -> Pick | None:
     """The provider of one record from its hits and model labels; None when nothing in it names one.
     Records repeat the same few combinations of rules: the conclusion is memoised per combination."""
     if not hits:
         return None
-    memo = _MEMO.get(catalog)
     if memo is None:
-        memo = _MEMO[catalog] = {}
-    key = (tuple((h.rule.id, h.rule.vendor, h.served_via) for h in hits), labels)
+        memo = pick_memo(catalog)
+    key = (tuple([(h.rule.id, h.rule.vendor, h.served_via) for h in hits]), labels)
     found = memo.get(key)
     if found is None:
         chosen = _pick(hits, labels, catalog)
