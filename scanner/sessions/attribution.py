@@ -25,7 +25,7 @@ from scanner.kinds.sessions import FernetTimes, RuleEvidence, SessionEntry, Sess
 from scanner.model import Location
 from scanner.sessions.adapters.base import Facts
 from scanner.sessions.fingerprints import Hit
-from scanner.sessions.pick import LABEL_RULE, label_vendor, pick, pick_memo
+from scanner.sessions.pick import LABEL_RULE, label_vendor, pick
 from scanner.sessions.reasoning import ENCRYPTED, VISIBLE, session_reasoning
 from scanner.vocab import PSEUDO_VENDORS, CatalogStatus, Confidence, PseudoVendor
 
@@ -160,7 +160,6 @@ class SessionAccumulator:
         self.fernet_tokens = 0
         self.fernet_ok = 0
         self.fernet_skew: int | None = None
-        self._memo = pick_memo(catalog)
 
     def add(self, facts: Facts, hits: list[Hit], reasoning: set[str], served: tuple[str, ...] = ()) -> None:
         self.records += 1
@@ -183,7 +182,7 @@ class SessionAccumulator:
         self.parent = self.parent or facts.parent_session_id
         self.title = self.title or facts.title
         self.reasoning |= reasoning
-        chosen = pick(hits, self.current_labels, self.catalog, self._memo)
+        chosen = pick(hits, self.current_labels, self.catalog)
         if chosen is None:
             if reasoning:  # reasoning in a record with no ids of its own: the last provider's, or no provider's yet
                 held = self.unplaced if self.last_key is None else self.providers[self.last_key]
@@ -202,7 +201,9 @@ class SessionAccumulator:
         if chosen.vendor not in PSEUDO_VENDORS and (chosen.vendor, self.current_labels) != self._last_seen:
             self._last_seen = (chosen.vendor, self.current_labels)
             for label in self.current_labels[:MAX_LABELS]:
-                seen = self.label_vendors.setdefault(label, set())
+                seen = self.label_vendors.get(label)
+                if seen is None:
+                    seen = self.label_vendors[label] = set()
                 if len(seen) < 8:
                     seen.add(chosen.vendor)
         for hit in hits:

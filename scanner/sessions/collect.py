@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
@@ -20,6 +19,7 @@ from scanner.sessions.adapters.openai_agents import SQLITE_MAGIC, OpenAIAgents
 from scanner.sessions.adapters.sqlite_tables import SqliteTables, has_model_table
 from scanner.sessions.attribution import SessionAccumulator
 from scanner.sessions.fingerprints import Fingerprinter, Hit
+from scanner.sessions.percatalog import PerCatalog
 from scanner.sessions.pick import served_rule
 from scanner.sessions.reader import GZIP_MAGIC, ReadNotes, Record, chunks, records
 from scanner.sessions.shape import read_shape
@@ -39,24 +39,21 @@ _SHAPE = re.compile(
     rb'"type"\s*:\s*"(?:session_meta|turn_context|response_item|event_msg)"'
 )
 _EXTENSIONS = (".jsonl", ".json", ".ndjson", ".log", ".traj", ".har")
-_ENGINES: weakref.WeakKeyDictionary[Catalog, Fingerprinter] = weakref.WeakKeyDictionary()
+_ENGINES: PerCatalog[Fingerprinter] = PerCatalog(lambda catalog: Fingerprinter(catalog.fingerprints))
 
 
-_HOST_HITS: weakref.WeakKeyDictionary[Catalog, dict[str, FingerprintSpec | None]] = weakref.WeakKeyDictionary()
+_HOST_HITS: PerCatalog[dict[str, FingerprintSpec | None]] = PerCatalog(lambda _: {})
 
 
 def engine(catalog: Catalog) -> Fingerprinter:
-    found = _ENGINES.get(catalog)
-    if found is None:
-        found = _ENGINES[catalog] = Fingerprinter(catalog.fingerprints)
-    return found
+    return _ENGINES.of(catalog)
 
 
 def host_rule(catalog: Catalog, host: str) -> FingerprintSpec | None:
     """An API host a record names, as a fingerprint: a vendor's own host names the vendor and the route `direct`
     (a proxy's request to api.openai.com is no request to Azure, whatever came before it); a cloud's or a router's
     host (`*.openai.azure.com`, `bedrock-runtime.*`) names only the route, never the vendor."""
-    cache = _HOST_HITS.setdefault(catalog, {})
+    cache = _HOST_HITS.of(catalog)
     if host in cache:
         return cache[host]
     spec = catalog.host_info(host)
