@@ -17,7 +17,6 @@ from tests.conftest import REPO
 # Over the limits today; each cut removes its line.
 MODULES_OVER: dict[str, int] = {}
 FUNCTIONS_OVER = {
-    "scanner/sessions/shape.py:read_shape": 140,
 }
 # Classes that share a name today (none: keep it so).
 CLASSES_TWICE: set[str] = set()

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import re
 import sqlite3
+import struct
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scanner.catalog import Catalog
 from scanner.kinds.sessions import SessionEntry
@@ -265,6 +270,41 @@ def test_fernet_time_is_read_without_a_key() -> None:
     assert fernet_time("gAAAAABnot-base64!!") is None
     assert fernet_time(token[:-7]) is None  # cut: no longer whole AES blocks + HMAC
     assert strip_tag("gpt_responses_v1:" + token) == ("gpt_responses_v1", token)
+
+
+def _fernet_time_decoded_whole(token: str) -> int | None:
+    """The layout read from the whole decoded token: what `fernet_time` must agree with."""
+    if not token.startswith("gAAAAA"):
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    except (binascii.Error, ValueError):
+        return None
+    body = len(raw) - 1 - 8 - 16 - 32
+    if raw[0] != 0x80 or body < 16 or body % 16:
+        return None
+    return int(struct.unpack(">Q", raw[1:9])[0])
+
+
+_TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+
+def _token(when: int, blocks: int, extra: int, padded: bool) -> str:
+    """A Fernet token's layout around zero bytes (`extra` bytes off whole AES blocks), padded or not."""
+    raw = b"\x80" + struct.pack(">Q", when) + bytes(16 + 16 * blocks + extra + 32)
+    token = base64.urlsafe_b64encode(raw).decode()
+    return token if padded else token.rstrip("=")
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.builds(_token, st.integers(0, 2**35), st.integers(0, 6), st.sampled_from([0, 0, 1, 15]), st.booleans())
+    | st.text(alphabet=_TOKEN_CHARS + "=+/ .\né", max_size=300).map(lambda t: "gAAAAA" + t)
+)
+def test_fernet_time_counts_the_length_as_a_whole_decode_reads_it(token: str) -> None:
+    """The time is read from the token's first bytes and its length counted, not decoded: the same answer as
+    decoding all of it, for well-formed tokens and any other text after the `gAAAAA` mark."""
+    assert fernet_time(token) == _fernet_time_decoded_whole(token)
 
 
 def test_litellm_id_decodes_to_its_upstream() -> None:

@@ -108,13 +108,13 @@ class ContentDetector:
             return
         elif hit.start > 0 and view.data[hit.start - 1] in JOINED:
             return  # the tail of a longer word (`#when-to-consider-gpt-61-sol`, `prod-gpt-4o`): not this id
+        if context is Context.CONVERSATION and name in view.session_labels:
+            return  # the session's own model, which the session detector places where its records name it
         prose = in_sentence(view.data, *run_around(view.data, hit.start, hit.end))
         if prose and not named_in_prose(view.catalog, name):
             return
         if name in view.label_words:
             return  # a word of a display name or description (the config detector read the structure)
-        if context is Context.CONVERSATION and name in view.session_labels:
-            return  # the session's own model, which the session detector places where its records name it
         if context is Context.CONVERSATION and not recognised(view.catalog, name):
             return  # a hosted form around no id the catalogs know (`claude-code@latest`, an npm package): no model
         if (context or view.context) not in _SELECTING and view.catalog.identify(name).catalog == CatalogStatus.UNKNOWN:

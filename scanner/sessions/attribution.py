@@ -77,22 +77,22 @@ class _Provider:
         vendor: str,
     ) -> None:
         self.records += 1
-        for hit in hits:
-            if hit.rule.vendor == vendor or hit.rule is LABEL_RULE:
-                self.vendor_weight = max(self.vendor_weight, hit.rule.confidence.rank)
         if when is not None:
             if self.first is None or when < self.first:
                 self.first = when
             if self.last is None or when > self.last:
                 self.last = when
         for hit in hits:
-            rule = hit.rule.id
+            spec = hit.rule
+            if spec.vendor == vendor or spec is LABEL_RULE:
+                self.vendor_weight = max(self.vendor_weight, spec.confidence.rank)
+            rule = spec.id
             self.rules[rule] += 1
             if rule not in self.examples:
                 self.examples[rule] = shorten(hit.value)
-                self.confidence[rule] = hit.rule.confidence
-        for vendor in candidates:
-            self.candidates.setdefault(vendor)
+                self.confidence[rule] = spec.confidence
+        for named in candidates:
+            self.candidates.setdefault(named)
         if self.ranges and (extend or len(self.ranges) >= MAX_RANGES):
             self.ranges[-1][1] = number
         else:
@@ -201,7 +201,7 @@ class SessionAccumulator:
         if chosen.vendor not in PSEUDO_VENDORS and (chosen.vendor, self.current_labels) != self._last_seen:
             self._last_seen = (chosen.vendor, self.current_labels)
             for label in self.current_labels[:MAX_LABELS]:
-                seen = self.label_vendors.setdefault(label, set())
+                seen = self.label_vendors.get(label) or self.label_vendors.setdefault(label, set())
                 if len(seen) < 8:
                     seen.add(chosen.vendor)
         for hit in hits:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +16,7 @@ from scanner.sessions.budget import WorkBudget
 from scanner.sessions.fingerprints import Fingerprinter, Hit
 from scanner.sessions.formats import Source, open_records
 from scanner.sessions.formats import sniff as looks_like_log
+from scanner.sessions.percatalog import PerCatalog
 from scanner.sessions.pick import served_rule
 from scanner.sessions.reader import ReadNotes, Record
 from scanner.sessions.shape import Shape, read_shape
@@ -27,24 +27,21 @@ MAX_LABELS_PER_FILE = 1_000
 MAX_HOSTS_PER_FILE = 50
 MAX_MENTIONS_PER_SESSION = 50
 __all__ = ["LabelSeen", "LogRead", "collect", "engine", "host_rule", "looks_like_log", "read_log"]
-_ENGINES: weakref.WeakKeyDictionary[Catalog, Fingerprinter] = weakref.WeakKeyDictionary()
+_ENGINES: PerCatalog[Fingerprinter] = PerCatalog(lambda catalog: Fingerprinter(catalog.fingerprints))
 
 
-_HOST_HITS: weakref.WeakKeyDictionary[Catalog, dict[str, FingerprintSpec | None]] = weakref.WeakKeyDictionary()
+_HOST_HITS: PerCatalog[dict[str, FingerprintSpec | None]] = PerCatalog(lambda _: {})
 
 
 def engine(catalog: Catalog) -> Fingerprinter:
-    found = _ENGINES.get(catalog)
-    if found is None:
-        found = _ENGINES[catalog] = Fingerprinter(catalog.fingerprints)
-    return found
+    return _ENGINES.of(catalog)
 
 
 def host_rule(catalog: Catalog, host: str) -> FingerprintSpec | None:
     """An API host a record names, as a fingerprint: a vendor's own host names the vendor and the route `direct`
     (a proxy's request to api.openai.com is no request to Azure, whatever came before it); a cloud's or a router's
     host (`*.openai.azure.com`, `bedrock-runtime.*`) names only the route, never the vendor."""
-    cache = _HOST_HITS.setdefault(catalog, {})
+    cache = _HOST_HITS.of(catalog)
     if host in cache:
         return cache[host]
     spec = catalog.host_info(host)

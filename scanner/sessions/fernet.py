@@ -21,15 +21,38 @@ def fernet_time(token: str) -> int | None:
     """The token's embedded Unix time, or None when `token` is not a well-formed Fernet token."""
     if not token.startswith("gAAAAA") or len(token) > _MAX_TOKEN:
         return None
-    try:
-        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
-    except (binascii.Error, ValueError):
+    size = _plain_size(token)
+    if size is None:  # padding or other characters: decoded whole, as the standard library reads them
+        try:
+            raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        except (binascii.Error, ValueError):
+            return None
+        size, head = len(raw), raw[:9]
+    elif size - _HEADER - _HMAC < 16 or (size - _HEADER - _HMAC) % 16:
         return None
-    body = len(raw) - _HEADER - _HMAC
-    if raw[0] != _VERSION or body < 16 or body % 16:
+    else:
+        head = base64.urlsafe_b64decode(token[:12])  # version and time: the first three 4-character groups
+    body = size - _HEADER - _HMAC
+    if head[0] != _VERSION or body < 16 or body % 16:
         return None
-    (seconds,) = struct.unpack(">Q", raw[1:9])
+    (seconds,) = struct.unpack(">Q", head[1:9])
     return int(seconds)
+
+
+_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+
+def _plain_size(token: str) -> int | None:
+    """The bytes a token of url-safe base64 characters decodes to, counted rather than decoded (a reasoning blob
+    is kilobytes, and only its first 9 bytes are read): without padding, or with exactly the padding it needs;
+    None for any other token."""
+    data = token.rstrip("=")
+    padding = len(token) - len(data)
+    if len(data) % 4 == 1 or (padding and padding != -len(data) % 4):
+        return None
+    if not data.isascii() or data.encode("ascii").translate(None, _ALPHABET):
+        return None
+    return len(data) * 3 // 4
 
 
 def strip_tag(value: str) -> tuple[str | None, str]:

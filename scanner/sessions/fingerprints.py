@@ -92,6 +92,26 @@ class _FieldRules:
         return next(i for i in range(start, len(self.rules)) if self.rules[i][1].fullmatch(value))
 
 
+class _FieldIndex:
+    """The value rules of one (roles, key), by the first character of a value: the rules that can begin with it
+    (and those that can begin with anything), joined once per distinct set, on demand."""
+
+    def __init__(self, rules: _Rules) -> None:
+        self.rules = rules  # every rule of the field, in catalog order
+        self._firsts = [_first_chars(spec.pattern) for spec, _ in rules]
+        self._joined: dict[tuple[int, ...], _FieldRules] = {}
+        self.by_char: dict[str, _FieldRules] = {}
+
+    def of(self, char: str) -> _FieldRules:
+        chosen = tuple(i for i, first in enumerate(self._firsts) if first is None or char in first)
+        found = self._joined.get(chosen)
+        if found is None:
+            found = self._joined[chosen] = _FieldRules(tuple(self.rules[i] for i in chosen))
+        if len(self.by_char) < 1024:
+            self.by_char[char] = found
+        return found
+
+
 @functools.lru_cache(maxsize=1024)
 def _width(pattern: str) -> tuple[int, int]:
     """The least and most characters a match of `pattern` spans (the regex parser's own figure); any length
@@ -102,6 +122,68 @@ def _width(pattern: str) -> tuple[int, int]:
         return int(low), int(high)
     except Exception:  # noqa: BLE001 - a private parser: never worse than no bound
         return 0, sys.maxsize
+
+
+_MAX_CLASS = 512  # a class wider than this (any letter) is taken as "any character"
+
+
+@functools.lru_cache(maxsize=1024)
+def _first_chars(pattern: str) -> frozenset[str] | None:
+    """The characters a whole match of `pattern` can begin with (the regex parser's reading); None when it may
+    begin with any, or the parser cannot say. A value whose first character is in no rule's set is tried by
+    none: most ids under an id-like key (a uuid, a message id where the rules want `msg_`) need no regex call."""
+    try:
+        parsed = _regex_parser.parse(pattern)
+        if parsed.state.flags & re.IGNORECASE:
+            return None
+        chars, _ = _starts(list(parsed))
+    except Exception:  # noqa: BLE001 - a private parser: never worse than no bound
+        return None
+    return frozenset(chars) if chars is not None else None
+
+
+def _starts(items: list[tuple[Any, Any]]) -> tuple[set[str] | None, bool]:
+    """(first characters, whether it can match empty) of a parsed sequence; None: any character."""
+    out: set[str] = set()
+    for op, av in items:
+        chars, empty = _start(op, av)
+        if chars is None:
+            return None, False
+        out |= chars
+        if not empty:
+            return out, False
+    return out, True
+
+
+def _start(op: Any, av: Any) -> tuple[set[str] | None, bool]:
+    """(first characters, can match empty) of one parsed item; lookarounds and anchors are empty, and syntax not
+    read here (a negated class, a category, a backreference) may begin with anything."""
+    p = _regex_parser
+    if op is p.LITERAL:
+        return {chr(av)}, False
+    if op is p.IN:
+        chars: set[str] = set()
+        for kind, value in av:
+            if kind is p.LITERAL:
+                chars.add(chr(value))
+            elif kind is p.RANGE and value[1] - value[0] < _MAX_CLASS:
+                chars.update(map(chr, range(value[0], value[1] + 1)))
+            else:
+                return None, False
+        return chars, False
+    if op is p.BRANCH:
+        found = [_starts(list(branch)) for branch in av[1]]
+        if any(chars is None for chars, _ in found):
+            return None, False
+        return set().union(*(chars or () for chars, _ in found)), any(empty for _, empty in found)
+    if op is p.SUBPATTERN and not av[1] & re.IGNORECASE:
+        return _starts(list(av[3]))
+    if op in (p.MAX_REPEAT, p.MIN_REPEAT):
+        repeated, empty = _starts(list(av[2]))
+        return repeated, empty or av[0] == 0
+    if op in (p.AT, p.ASSERT, p.ASSERT_NOT):
+        return set(), True
+    return None, False
 
 
 def role_mask(spec: FingerprintSpec) -> int:
@@ -125,7 +207,7 @@ class Fingerprinter:
         self._values = [(spec, re.compile(spec.pattern)) for spec in specs if spec.on != "key"]
         self._masks = {spec.id: role_mask(spec) for spec, _ in self._values}
         self._keys = [(spec, re.compile(spec.pattern)) for spec in specs if spec.on == "key"]
-        self._field_cache: dict[tuple[int, str], _FieldRules] = {}
+        self._fields: dict[str, list[_FieldIndex | None]] = {}  # key -> its rules by roles (ROLE_* bits)
         self._key_cache: dict[str, tuple[FingerprintSpec, ...]] = {}
         masks = 0
         for mask in self._masks.values():
@@ -153,15 +235,18 @@ class Fingerprinter:
 
     def match(self, shape: Shape) -> list[Hit]:
         hits: list[Hit] = []
-        # Key rules: the walk marked the keys they fire on. Sorted: a set's order changes with the hash seed,
-        # and the first hit of a rule is its example.
-        for key in sorted(shape.marked):
-            hits.extend(Hit(spec, key) for spec in self._key_rules(key))
-        cache = self._field_cache
+        if shape.marked:
+            # Key rules: the walk marked the keys they fire on. Sorted: a set's order changes with the hash seed,
+            # and the first hit of a rule is its example.
+            for key in sorted(shape.marked):
+                hits.extend(Hit(spec, key) for spec in self._key_rules(key))
+        fields = self._fields
         for roles, key, value in shape.leaves:
-            found = cache.get((roles, key))
-            if found is None:
-                found = self._compile(roles, key)
+            by_roles = fields.get(key)
+            field = by_roles[roles] if by_roles is not None else None
+            if field is None:
+                field = self._field(roles, key)
+            found = field.by_char.get(value[0]) or field.of(value[0])
             first = found.first
             if first is None or not found.shortest <= len(value) <= found.longest:
                 continue
@@ -172,14 +257,23 @@ class Fingerprinter:
                     break
         return hits
 
-    def _compile(self, roles: int, key: str) -> _FieldRules:
+    def _field(self, roles: int, key: str) -> _FieldIndex:
+        """The rules of a (roles, key), kept by key and then by roles (no tuple built a leaf to look them up)."""
+        by_roles = self._fields.get(key)
+        if by_roles is None:
+            by_roles = [None] * (ROLE_ANY << 1)
+            if len(self._fields) < _CACHE:
+                self._fields[key] = by_roles
+        found = by_roles[roles]
+        if found is None:
+            found = by_roles[roles] = self._compile(roles, key)
+        return found
+
+    def _compile(self, roles: int, key: str) -> _FieldIndex:
         masks = self._masks
-        found = _FieldRules(
+        return _FieldIndex(
             tuple((spec, rx) for spec, rx in self._values if _applies(spec, masks[spec.id], roles, key))
         )
-        if len(self._field_cache) < _CACHE:
-            self._field_cache[(roles, key)] = found
-        return found
 
     def _matches(self, found: _FieldRules, value: str, m: re.Match[str] | None = None) -> list[Hit]:
         """Every rule of the field that matches the value whole, in catalog order: one alternation finds the
@@ -207,7 +301,8 @@ class Fingerprinter:
         return cached
 
     def _value_hits(self, roles: int, key: str, value: str) -> list[Hit]:
-        found = self._field_cache.get((roles, key)) or self._compile(roles, key)
+        field = self._field(roles, key)
+        found = field.of(value[0]) if value else _FieldRules(field.rules)
         return self._matches(found, value) if found.rules else []
 
     def _decoded(self, spec: FingerprintSpec, value: str) -> list[Hit]:

@@ -1,8 +1,8 @@
 """The vocabulary the shape walk reads records with: the classes a key can belong to (an id, a model field, a
 time, a session id, a declared route, a URL, reasoning, a signature, text, a tool call's id, a tool's arguments,
 conversation below it, a reply below it, a title), the roles a value can play for the fingerprint rules, and the
-kinds of blocks and roles of messages that decide what a record's parts are. Data only, and `key_flags`, which
-classifies a key once (cached).
+kinds of blocks and roles of messages that decide what a record's parts are. Data only, and `key_flags` and
+`kind_bits`, which classify a key and a block's type once (cached).
 """
 
 from __future__ import annotations
@@ -266,6 +266,35 @@ TOOL_KINDS = frozenset(
         "computer_call",
     }
 )
+# What a dict's own `type` (or `kind`) and `role` make of it, as bits: conversation (a prompt, a system message, a
+# tool's output: its own ids and times are read, nothing below), a reasoning block, a reply, a tool call, redacted
+# reasoning.
+KIND_TALK, KIND_BLOCK, KIND_REPLY, KIND_TOOL, KIND_REDACTED = (1 << i for i in range(5))
+ROLE_KINDS = {
+    role: KIND_TALK * (role in CONVERSATION_ROLES) | KIND_REPLY * (role in ASSISTANT_ROLES)
+    for role in CONVERSATION_ROLES | ASSISTANT_ROLES
+}
+# kind_bits' answers so far, read directly by the walk (one lookup a dict). Bounded: 20k short kinds.
+KIND_BITS: dict[str, int] = {}
+
+
+def kind_bits(kind: str) -> int:
+    """The KIND_* bits of a dict whose `type` (or `kind`) is `kind`, in any case."""
+    found = KIND_BITS.get(kind)
+    if found is None:
+        low = kind.lower()
+        found = (
+            KIND_TALK * (low in RESULT_KINDS)
+            | KIND_BLOCK * (bool(low) and is_reasoning_kind(low))
+            | KIND_REPLY * (low in RESPONSE_KINDS or "assistant" in low)  # `assistant.message`: a reply
+            | KIND_TOOL * (low in TOOL_KINDS)
+            | KIND_REDACTED * (low in REDACTED_KINDS)
+        )
+        if len(KIND_BITS) < 20_000 and len(kind) <= 100:
+            KIND_BITS[kind] = found
+    return found
+
+
 _FLAGS: dict[str, int] = {}
 
 

@@ -10,7 +10,6 @@ a model prefix's. Conclusions are memoised per combination of rules: records rep
 
 from __future__ import annotations
 
-import weakref
 from collections import Counter
 from dataclasses import dataclass
 
@@ -18,18 +17,19 @@ from scanner.catalog import Catalog
 from scanner.catalog.schema import Examples, FingerprintSpec
 from scanner.catalog.spelling import identify_spelled
 from scanner.sessions.fingerprints import Hit
+from scanner.sessions.percatalog import PerCatalog
 from scanner.vocab import PSEUDO_VENDORS, CatalogStatus, Confidence, PseudoVendor
 
 # A model label the catalogs place: it names the vendor where the ids name only a route or a look-alike.
 LABEL_RULE = FingerprintSpec("model-label", PseudoVendor.UNKNOWN, "", Examples(), confidence=Confidence.LOW)
 SERVED_RULE_ID = "served-model"
-_SERVED: weakref.WeakKeyDictionary[Catalog, dict[str, FingerprintSpec | None]] = weakref.WeakKeyDictionary()
+_SERVED: PerCatalog[dict[str, FingerprintSpec | None]] = PerCatalog(lambda _: {})
 
 
 def served_rule(catalog: Catalog, model: str) -> FingerprintSpec | None:
     """The model a response names as what served it, as a fingerprint of its vendor (and of the route its prefix
     names); None when the catalogs do not place it. One rule per distinct model, kept per catalog."""
-    cache = _SERVED.setdefault(catalog, {})
+    cache = _SERVED.of(catalog)
     if model in cache:
         return cache[model]
     ident = identify_spelled(catalog, model)
@@ -73,7 +73,7 @@ def _placed(labels: tuple[str, ...], catalog: Catalog) -> list[tuple[str, str]]:
 
 # (vendor, via, api, candidates, vendors of the supporting hits, the label that named the vendor)
 _Concluded = tuple[str, str | None, str | None, tuple[str, ...], frozenset[str], str | None]
-_MEMO: weakref.WeakKeyDictionary[Catalog, dict[object, _Concluded]] = weakref.WeakKeyDictionary()
+_MEMO: PerCatalog[dict[object, _Concluded]] = PerCatalog(lambda _: {})
 
 
 def pick(hits: list[Hit], labels: tuple[str, ...], catalog: Catalog) -> Pick | None:
@@ -81,10 +81,8 @@ def pick(hits: list[Hit], labels: tuple[str, ...], catalog: Catalog) -> Pick | N
     Records repeat the same few combinations of rules: the conclusion is memoised per combination."""
     if not hits:
         return None
-    memo = _MEMO.get(catalog)
-    if memo is None:
-        memo = _MEMO[catalog] = {}
-    key = (tuple((h.rule.id, h.rule.vendor, h.served_via) for h in hits), labels)
+    memo = _MEMO.of(catalog)
+    key = (tuple([(h.rule.id, h.rule.vendor, h.served_via) for h in hits]), labels)
     found = memo.get(key)
     if found is None:
         chosen = _pick(hits, labels, catalog)

@@ -250,7 +250,9 @@ def _plain_lines(data: bytes, notes: ReadNotes, fold: Fold) -> Iterator[tuple[in
                 start, run = _blank_run(data, start, notes)
                 number += run - 1
                 continue
-            if not budget.take_line(number):
+            budget.lines += 1  # `budget.take_line`, inline: this loop runs once a line of every log
+            if budget.lines > budget.max_lines:
+                budget.stop(number)
                 return
             yield number, line, True
             if fold.on and data.startswith(line, nl + 1):
@@ -307,8 +309,12 @@ def records(data: bytes, notes: ReadNotes, max_inflated: int = MAX_INFLATED) -> 
 
 
 def _jsonl(stream: Iterator[tuple[int, bytes, bool]], notes: ReadNotes, seen: int) -> Iterator[Record]:
+    decode = _DECODE
     for number, raw, complete in stream:
-        value = _load(raw)
+        try:  # `_load`, inline: once a record
+            value = decode(raw)
+        except (msgspec.DecodeError, RecursionError):
+            value = _stdlib_load(raw)
         if isinstance(value, dict):
             seen += 1
             yield Record(number, value)

@@ -17,9 +17,7 @@ Nothing here raises: the walk stops at MAX_NODES nodes, MAX_DEPTH levels and MAX
 
 from __future__ import annotations
 
-import json
 import re
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -27,23 +25,25 @@ from typing import Any
 from scanner.sessions.adapters.base import parse_time
 from scanner.sessions.keys import (
     ARGS,
-    ASSISTANT_ROLES,
     CONTENT,
-    CONVERSATION_ROLES,
     DECLARED,
     ID,
+    KIND_BITS,
+    KIND_BLOCK,
+    KIND_REDACTED,
+    KIND_REPLY,
+    KIND_TALK,
+    KIND_TOOL,
     MARK,
     MODEL,
     REASONING,
-    REDACTED_KINDS,
     REPLY_MARKS,
     REPLY_OBJECTS,
     RESPONSE,
     RESPONSE_ID_KEYS,
-    RESPONSE_KINDS,
-    RESULT_KINDS,
     ROLE_ANY,
     ROLE_ID,
+    ROLE_KINDS,
     ROLE_MODEL,
     ROLE_RESPONSE,
     ROLE_SIGNATURE,
@@ -59,13 +59,13 @@ from scanner.sessions.keys import (
     TIME_RANK,
     TITLE,
     TOOL,
-    TOOL_KINDS,
     TOOL_LISTS,
     URL,
     WANT,
-    is_reasoning_kind,
     key_flags,
+    kind_bits,
 )
+from scanner.sessions.reasoning import ENCRYPTED, VISIBLE, embedded_item, is_reply_text, text_reasoning
 
 MAX_NODES = 20_000
 MAX_DEPTH = 40
@@ -75,26 +75,15 @@ MAX_LABELS = 20
 _SHALLOW = 3  # session ids, times and declared routes count only this close to the record's top
 _LABEL_DEPTH = 6
 
-VISIBLE = "visible"
-ENCRYPTED = "encrypted"
-
-_BLOB = re.compile(r"[A-Za-z0-9+/=_\-:.]{16,}")
-# A stand-in where text was removed (`[trimmed for fixture]`, `<redacted>`): one bracketed note, no reasoning.
-_PLACEHOLDER = re.compile(r"(?:\[[^\[\]\n]{1,60}\]|<[^<>\n]{1,60}>)\s*$")
 _HOST = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*://)?(?:[^@/]*@)?([A-Za-z0-9.-]+\.[A-Za-z]{2,})(?::\d+)?(?:[/?#]|$)")
 _REASONING_FLAGS = REASONING | SECRET | STRONG_SECRET | TEXT
 _TOKEN_FLAGS = WANT | MODEL | TOOL | STRONG_SECRET | REASONING  # classes whose reading asks "one token?"
 _IN_REASONING, _IN_RESPONSE = 1, 2
-# Every class a string value is read for (not WANT, MARK, RESPONSE, CONTENT).
-_FACT_FLAGS = (1 << 13) - 1 | TITLE
+# The classes whose string values say more than a leaf does (an `id` under a session's key is read too).
+_TEXT_FACTS = MODEL | TITLE | TIME | SESSION | DECLARED | URL | TOOL | _REASONING_FLAGS
 # key -> class flags | WANT, when every token value is wanted. Bounded (20k keys).
 _ALL_WANTED: dict[str, int] = {}
 
-
-
-def is_blob(value: str) -> bool:
-    """An opaque token (base64, Fernet, a signature, maybe cut with a `…<truncated>` mark), not words."""
-    return bool(_BLOB.match(value))
 
 
 @dataclass(init=False, slots=True)
@@ -116,20 +105,20 @@ class Shape:
     truncated: bool  # the walk hit one of its bounds
     work: int  # parser events the walk cost: containers visited and list items looked at
 
-    def __init__(self) -> None:
-        self.leaves, self.marked, self.labels, self.served, self.hosts = [], set(), [], [], []
+    def __init__(self) -> None:  # one statement a field: a third cheaper than packing them into tuples
+        self.leaves = []
+        self.marked = set()
+        self.labels = []
+        self.served = []
+        self.hosts = []
         self.reasoning = set()
-        self.timestamp = self.session_id = self.declared = self.title = None
-        self.tool_calls, self.truncated, self.work = 0, False, 0
-
-
-def _no_space(value: str) -> bool:
-    """No whitespace anywhere in `value`: what a search for the regex class `\\s` says (both test
-    Py_UNICODE_ISSPACE), at C speed: the regex costs 6 us on a 1 kB signature, the split under 1 us."""
-    if not value:
-        return True
-    head = value.split(None, 1)  # [] when all of it is whitespace
-    return bool(head) and head[0] == value
+        self.title = None
+        self.timestamp = None
+        self.session_id = None
+        self.declared = None
+        self.tool_calls = 0
+        self.truncated = False
+        self.work = 0
 
 
 def host_of(value: str) -> str | None:
@@ -153,130 +142,29 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
         return shape
     if info is None:
         info = _ALL_WANTED if extra is None else {}
-    best_time: tuple[int, int] | None = None
-    session_depth = _SHALLOW + 1
-    # (node, its key, depth, context bits: _IN_REASONING | _IN_RESPONSE)
-    queue: deque[tuple[Any, str, int, int]] = deque([(record, "", 0, 0)])
-    nodes = items = 0
-    leaves = shape.leaves
-    info_of = info.get
-    while queue:
-        if nodes >= MAX_NODES:
-            shape.truncated = True
-            break
-        node, parent, depth, ctx = queue.popleft()
-        nodes += 1
-        if type(node) is list:
-            if depth >= MAX_DEPTH:
+    walk = _Walk(shape, info, extra)
+    # Level by level: the order of a breadth-first walk, with each level's depth kept once, not per node.
+    level: list[tuple[Any, str, int]] = [(record, "", 0)]
+    depth = nodes = items = 0
+    while level:
+        below = walk.below = []
+        for node, parent, ctx in level:
+            if nodes >= MAX_NODES:
                 shape.truncated = True
-                continue
-            items += len(node)
-            _read_list(shape, node, parent, _info(info, parent, extra) if parent else 0, queue, depth + 1, ctx)
-            continue
-        if type(node) is not dict:
-            continue
-        kind = node.get("type")
-        if type(kind) is not str:
-            kind = node.get("kind")
-        kind = kind.lower() if type(kind) is str else ""
-        role = node.get("role")
-        if type(role) is not str:
-            role = ""
-        # Conversation: a prompt, a system message, a tool's output. Its own ids and times are read, nothing below.
-        talk = role in CONVERSATION_ROLES or kind in RESULT_KINDS
-        block = bool(ctx & _IN_REASONING) or (bool(kind) and is_reasoning_kind(kind)) or node.get("thought") is True
-        reply = bool(ctx & _IN_RESPONSE) or role in ASSISTANT_ROLES or kind in RESPONSE_KINDS or "assistant" in kind
-        if kind:
-            if kind in REDACTED_KINDS:
-                shape.reasoning.add(ENCRYPTED)
-            if kind in TOOL_KINDS:
-                shape.tool_calls += 1
-        visible = secret = False
-        below = depth + 1
-        # The context a child under a key of no class inherits (most keys): this node's, unchanged.
-        plain = _IN_REASONING * block | _IN_RESPONSE * reply
-        for key, value in node.items():
-            flags = info_of(key)
-            if flags is None:
-                flags = _info(info, key, extra)
-            kind_of = type(value)
-            if not flags:  # most values: nothing to read here, only children to walk
-                if kind_of is dict or kind_of is list:
-                    if talk:
-                        continue
-                    if depth < MAX_DEPTH:
-                        queue.append((value, key, below, plain))
-                    else:
-                        shape.truncated = True
-                continue
-            if flags & MARK:
-                shape.marked.add(key)
-            if kind_of is str:
-                if not value:
-                    continue
-                # Whether the value is one token, tested only where something reads it (prose under `text`
-                # or `content` outside a reasoning block never needs it).
-                token = bool(flags & _TOKEN_FLAGS or (block and flags & (SECRET | TEXT))) and (
-                    len(value) <= MAX_VALUE and _no_space(value)
-                )
-                if token and flags & WANT and len(leaves) < MAX_LEAVES:
-                    roles = _ROLES_OF[flags & _ROLE_FLAGS]
-                    if flags & ID:
-                        if flags & TOOL or kind in TOOL_KINDS or parent in TOOL_LISTS:
-                            roles |= ROLE_TOOL_CALL
-                        elif key in RESPONSE_ID_KEYS and (reply or key != "id" or _replies(node)):
-                            roles |= ROLE_RESPONSE
-                    leaves.append((roles, key, value))
-                if not flags & _FACT_FLAGS:
-                    continue
-                if flags & MODEL and token and depth <= _LABEL_DEPTH and len(value) <= 120:
-                    _add_label(shape, value, reply or key in SERVED_KEYS or _replies(node))
-                if flags & TITLE and depth <= _SHALLOW and shape.title is None and not talk:
-                    shape.title = value.strip()[:200] or None
-                if flags & TIME and depth <= _SHALLOW:
-                    best_time = _better_time(shape, best_time, key, depth, value)
-                if depth < session_depth and (
-                    (flags & SESSION and len(value) <= 200 and value.strip())
-                    or (key == "id" and parent and key_flags(parent) & SESSION)
-                ):
-                    shape.session_id, session_depth = value.strip(), depth
-                if flags & DECLARED and depth <= _SHALLOW and shape.declared is None and len(value) <= 200:
-                    shape.declared = value.strip() or None
-                if flags & (URL | DECLARED) and len(shape.hosts) < 20 and (h := host_of(value)):
-                    shape.hosts.append(h)  # `upstream: https://x.openai.azure.com/…` names a host too
-                if flags & TOOL and token:
-                    shape.tool_calls += 1
-                if flags & _REASONING_FLAGS and not talk and not _is_reply_text(node, key, value):
-                    state = _reasoning_of(flags, block, token, value)
-                    visible = visible or state == VISIBLE
-                    secret = secret or state == ENCRYPTED
-                if flags & TEXT and not block and not talk and value.find(THINK_TAG, 0, THINK_WINDOW) != -1:
-                    visible = True  # `<think>…</think>` inline: a reasoning model's text, readable
-                if block and flags & SECRET and value[:1] == "{" and depth < MAX_DEPTH:
-                    embedded = _embedded(value)  # a signature that is the provider's reasoning item, as JSON
-                    if embedded is not None:
-                        queue.append((embedded, key, below, _IN_REASONING | _IN_RESPONSE * reply))
-            elif kind_of is dict or kind_of is list:
-                if talk or flags & (ARGS | CONTENT):
-                    continue  # conversation: a tool's arguments or output, a prompt
-                if depth < MAX_DEPTH:
-                    reasoning = block or bool(flags & REASONING)
-                    if flags & REASONING and kind_of is list and value and key == "thoughts":
-                        visible = True  # Gemini CLI's summarized thoughts
-                    child = _IN_REASONING * reasoning | _IN_RESPONSE * (reply or bool(flags & RESPONSE))
-                    queue.append((value, key, below, child))
-                else:
+                below = []
+                break
+            nodes += 1
+            if type(node) is dict:
+                walk.read_dict(node, parent, depth, ctx)
+                items += len(node)
+            elif type(node) is list:
+                if depth >= MAX_DEPTH:
                     shape.truncated = True
-            elif kind_of is int or kind_of is float:
-                if flags & TIME and depth <= _SHALLOW:
-                    best_time = _better_time(shape, best_time, key, depth, value)
-                elif flags & SESSION and depth < session_depth and kind_of is int:
-                    shape.session_id, session_depth = str(value), depth
-        items += len(node)
-        if visible:
-            shape.reasoning.add(VISIBLE)
-        elif secret:
-            shape.reasoning.add(ENCRYPTED)
+                    continue
+                items += len(node)
+                walk.read_list(node, parent, ctx)
+        level = below
+        depth += 1
     shape.work = nodes + items
     if VISIBLE in shape.reasoning:
         # A record that shows its reasoning (a thinking block beside its signature, a summary beside the encrypted
@@ -285,20 +173,163 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
     return shape
 
 
-def _read_list(shape: Shape, node: list[Any], parent: str, pflags: int,
-               queue: deque[tuple[Any, str, int, int]], below: int, ctx: int) -> None:
-    """A list's string items are leaves under its key (and hosts, under a URL key); its containers are queued."""
-    leaves = shape.leaves
-    roles = ROLE_ANY | (ROLE_ID | ROLE_TOOL_CALL) * (parent in TOOL_LISTS)
-    for item in node:
-        if type(item) is str:
-            wanted = item and pflags & WANT and len(leaves) < MAX_LEAVES and len(item) <= MAX_VALUE
-            if wanted and _no_space(item):
-                leaves.append((roles | _ROLES_OF[pflags & _ROLE_FLAGS], parent, item))
-            if pflags & URL and len(shape.hosts) < 20 and (h := host_of(item)):
-                shape.hosts.append(h)
-        elif isinstance(item, dict | list):
-            queue.append((item, parent, below, ctx))
+class _Walk:
+    """One record's walk: the shape it fills, the key classes it reads with, the next level's nodes (node, its
+    key, context bits: _IN_REASONING | _IN_RESPONSE), and the depth of the best time and session id so far."""
+
+    __slots__ = ("shape", "info", "extra", "below", "best_time", "session_depth")
+
+    def __init__(self, shape: Shape, info: dict[str, int], extra: Callable[[str], int] | None) -> None:
+        self.shape, self.info, self.extra = shape, info, extra
+        self.below: list[tuple[Any, str, int]] = []
+        self.best_time: tuple[int, int] | None = None
+        self.session_depth = _SHALLOW + 1
+
+    def read_dict(self, node: dict[str, Any], parent: str, depth: int, ctx: int) -> None:
+        """One dict: each value whose key has a class (a string kept as a leaf when one token some rule may
+        read, then what its class reads in it), and the containers below it that are no conversation."""
+        shape, info, below, leaves = self.shape, self.info, self.below, self.shape.leaves
+        mode = self.mode_of(node, ctx)
+        talk, deep = mode & KIND_TALK, depth < MAX_DEPTH
+        # The context a child under a key of no class inherits (most keys): this node's, unchanged.
+        plain = _IN_REASONING * bool(mode & KIND_BLOCK) | _IN_RESPONSE * bool(mode & KIND_REPLY)
+        shown = 0  # the reasoning its values show: 1 visible, 2 encrypted
+        for key, value in node.items():
+            try:
+                flags = info[key]
+            except KeyError:
+                flags = _info(info, key, self.extra)
+            if not flags:  # most values: nothing to read here, only children to walk
+                if not talk and (type(value) is dict or type(value) is list):
+                    if deep:
+                        below.append((value, key, plain))
+                    else:
+                        shape.truncated = True
+                continue
+            if flags & MARK:
+                shape.marked.add(key)
+            kind_of = type(value)
+            if kind_of is str:
+                if not value:
+                    continue
+                # Whether the value is one token (no whitespace: what a search for the regex class `\\s` says,
+                # at C speed), tested only where something reads it: prose under `text` or `content` outside a
+                # reasoning block never needs it.
+                token = bool(flags & _TOKEN_FLAGS or (mode & KIND_BLOCK and flags & (SECRET | TEXT))) and (
+                    len(value) <= MAX_VALUE and " " not in value and value.split(None, 1) == [value]
+                )
+                if token and flags & WANT and len(leaves) < MAX_LEAVES:
+                    roles = _ROLES_OF[flags & _ROLE_FLAGS]
+                    if flags & ID:
+                        if flags & TOOL or mode & KIND_TOOL or parent in TOOL_LISTS:
+                            roles |= ROLE_TOOL_CALL
+                        elif key in RESPONSE_ID_KEYS and (mode & KIND_REPLY or key != "id" or _replies(node)):
+                            roles |= ROLE_RESPONSE
+                    leaves.append((roles, key, value))
+                if flags & _TEXT_FACTS or (key == "id" and parent and key_flags(parent) & SESSION):
+                    shown |= self.text_facts(node, parent, key, value, flags, depth, mode, token)
+            elif kind_of is dict or kind_of is list:
+                if not (talk or flags & (ARGS | CONTENT)):  # else conversation: a tool's arguments or output
+                    shown |= self.read_child(key, value, flags, mode, deep)
+            elif kind_of is int or kind_of is float:
+                self.read_number(key, value, flags, depth)
+        if shown & 1:
+            shape.reasoning.add(VISIBLE)
+        elif shown:
+            shape.reasoning.add(ENCRYPTED)
+
+    def read_child(self, key: str, value: dict[str, Any] | list[Any], flags: int, mode: int, deep: bool) -> int:
+        """A container under a key of some class: queued with the context it opens (a reasoning block, a reply);
+        Gemini CLI's summarized `thoughts` show reasoning (1, the return value)."""
+        if not deep:
+            self.shape.truncated = True
+            return 0
+        reasoning = mode & KIND_BLOCK or flags & REASONING
+        reply = mode & KIND_REPLY or flags & RESPONSE
+        self.below.append((value, key, _IN_REASONING * bool(reasoning) | _IN_RESPONSE * bool(reply)))
+        return 1 if flags & REASONING and type(value) is list and value and key == "thoughts" else 0
+
+    def read_number(self, key: str, value: float, flags: int, depth: int) -> None:
+        """A number under a time key (epoch seconds or milliseconds), or a session key (a whole number)."""
+        if flags & TIME and depth <= _SHALLOW:
+            self.best_time = _better_time(self.shape, self.best_time, key, depth, value)
+        elif flags & SESSION and depth < self.session_depth and type(value) is int:
+            self.shape.session_id, self.session_depth = str(value), depth
+
+    def mode_of(self, node: dict[str, Any], ctx: int) -> int:
+        """What a dict's type and role, and the context it sits in, make of it (its KIND_* bits); a tool call or
+        a redacted reasoning block is counted here."""
+        kind = node.get("type")
+        if type(kind) is not str:
+            kind = node.get("kind")
+        if type(kind) is str:
+            mode = KIND_BITS.get(kind)
+            if mode is None:
+                mode = kind_bits(kind)
+            if mode & KIND_REDACTED:
+                self.shape.reasoning.add(ENCRYPTED)
+            if mode & KIND_TOOL:
+                self.shape.tool_calls += 1
+        else:
+            mode = 0
+        role = node.get("role")
+        if type(role) is str:
+            mode |= ROLE_KINDS.get(role, 0)
+        if ctx & _IN_REASONING or (not mode & KIND_BLOCK and node.get("thought") is True):
+            mode |= KIND_BLOCK
+        return mode | KIND_REPLY if ctx & _IN_RESPONSE else mode
+
+    def text_facts(self, node: dict[str, Any], parent: str, key: str, value: str, flags: int, depth: int,
+                   mode: int, token: bool) -> int:
+        """What a string under a key of some class says: a model label, a title, a time, the session id, a
+        declared route, a host, a tool call, reasoning (1 visible, 2 encrypted, the return value)."""
+        shape, talk, block = self.shape, mode & KIND_TALK, mode & KIND_BLOCK
+        if flags & MODEL and token and depth <= _LABEL_DEPTH and len(value) <= 120:
+            _add_label(shape, value, bool(mode & KIND_REPLY) or key in SERVED_KEYS or _replies(node))
+        if flags & TITLE and depth <= _SHALLOW and shape.title is None and not talk:
+            shape.title = value.strip()[:200] or None
+        if flags & TIME and depth <= _SHALLOW:
+            self.best_time = _better_time(shape, self.best_time, key, depth, value)
+        if depth < self.session_depth and (
+            (flags & SESSION and len(value) <= 200 and value.strip())
+            or (key == "id" and parent and key_flags(parent) & SESSION)
+        ):
+            shape.session_id, self.session_depth = value.strip(), depth
+        if flags & DECLARED and depth <= _SHALLOW and shape.declared is None and len(value) <= 200:
+            shape.declared = value.strip() or None
+        if flags & (URL | DECLARED) and len(shape.hosts) < 20 and (h := host_of(value)):
+            shape.hosts.append(h)  # `upstream: https://x.openai.azure.com/…` names a host too
+        if flags & TOOL and token:
+            shape.tool_calls += 1
+        shown = 0
+        if flags & _REASONING_FLAGS and not talk:
+            state = text_reasoning(flags, bool(block), token, value)
+            if state is not None and not is_reply_text(node, key, value):
+                shown = 1 if state == VISIBLE else 2
+        if flags & TEXT and not block and not talk and value.find(THINK_TAG, 0, THINK_WINDOW) != -1:
+            shown |= 1  # `<think>…</think>` inline: a reasoning model's text, readable
+        if block and flags & SECRET and value[:1] == "{" and depth < MAX_DEPTH:
+            embedded = embedded_item(value)  # a signature that is the provider's reasoning item, as JSON
+            if embedded is not None:
+                self.below.append((embedded, key, _IN_REASONING | _IN_RESPONSE * bool(mode & KIND_REPLY)))
+        return shown
+
+    def read_list(self, node: list[Any], parent: str, ctx: int) -> None:
+        """A list's string items are leaves under its key (and hosts, under a URL key); its containers are
+        queued."""
+        shape = self.shape
+        leaves, below = shape.leaves, self.below
+        pflags = _info(self.info, parent, self.extra) if parent else 0
+        roles = ROLE_ANY | (ROLE_ID | ROLE_TOOL_CALL) * (parent in TOOL_LISTS) | _ROLES_OF[pflags & _ROLE_FLAGS]
+        for item in node:
+            if type(item) is str:
+                wanted = item and pflags & WANT and len(leaves) < MAX_LEAVES and len(item) <= MAX_VALUE
+                if wanted and item.split(None, 1) == [item]:
+                    leaves.append((roles, parent, item))
+                if pflags & URL and len(shape.hosts) < 20 and (h := host_of(item)):
+                    shape.hosts.append(h)
+            elif isinstance(item, dict | list):
+                below.append((item, parent, ctx))
 
 
 def _key_roles(flags: int) -> int:
@@ -333,47 +364,6 @@ def _add_label(shape: Shape, value: str, served: bool) -> None:
         shape.labels.append(value)
     if served and len(shape.served) < MAX_LABELS and value not in shape.served:
         shape.served.append(value)
-
-
-_MAX_EMBEDDED = 1 << 16
-
-
-def _embedded(value: str) -> dict[str, Any] | None:
-    """The JSON object a reasoning block's signature holds as text (pi keeps OpenAI's whole reasoning item there),
-    bounded in size; None when it is no JSON object."""
-    if len(value) > _MAX_EMBEDDED:
-        return None
-    try:
-        decoded = json.loads(value)
-    except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
-        return None
-    return decoded if isinstance(decoded, dict) else None
-
-
-_REPLY_TEXT_KEYS = ("content", "text", "response", "message", "output")
-
-
-def _is_reply_text(node: dict[str, Any], key: str, value: str) -> bool:
-    """A reasoning key whose text is the record's reply itself (SWE-agent's `thought` beside the same `content` or
-    `response`) is the reply under a second name, no reasoning channel."""
-    return any(node.get(k) == value for k in _REPLY_TEXT_KEYS if k != key)
-
-
-def _reasoning_of(flags: int, block: bool, token: bool, value: str) -> str | None:
-    """What one string value says of reasoning: visible text, an encrypted blob, or nothing."""
-    if flags & STRONG_SECRET or (block and flags & SECRET):
-        return ENCRYPTED if token and is_blob(value) else None
-    if block and flags & TEXT:
-        # A blob where the text would be is encrypted; anything else there is the reasoning, readable.
-        if token and len(value) > 40 and is_blob(value):
-            return ENCRYPTED
-        return None if value[0] in "[<" and _PLACEHOLDER.match(value) else VISIBLE
-    if flags & REASONING and not block:
-        if not token:
-            # prose under a reasoning key (`reasoning_content`, OpenRouter `reasoning`)
-            return None if value[0] in "[<" and _PLACEHOLDER.match(value) else VISIBLE
-        return ENCRYPTED if len(value) > 40 and is_blob(value) else None
-    return None
 
 
 def _better_time(
