@@ -109,17 +109,18 @@ class DissectFilesystem:
         raw = getattr(entry, "entry", None)
         before = self._past_end()
         try:
-            st = inode_stat(fstype, raw, self._blocks[id(mount)]) if fstype in _FAST else _opened(entry).lstat()
+            if fstype in _FAST:
+                return inode_stat(fstype, raw, self._blocks[id(mount)], self._table.dev(mount, raw))
+            st = _opened(entry).lstat()
         except Exception as exc:  # a damaged inode: listed with no type, recorded by the walker
             self.failures.add(str(mount.point), f"cannot read an inode: {self._why(exc, before)}")
             return os.stat_result((0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         blocks = getattr(st, "st_blocks", None)
         if blocks is None:
             blocks = (st.st_size + 511) // 512
-        dev = self._table.dev(mount, raw if fstype in _FAST else None)
         # Plain ints: dissect's own int types do not pickle, and results cross back from forked workers.
-        fields = (st.st_mode, st.st_ino, dev, st.st_nlink, st.st_uid, st.st_gid, st.st_size, st.st_atime,
-                  st.st_mtime, st.st_ctime)
+        fields = (st.st_mode, st.st_ino, self._table.dev(mount, None), st.st_nlink, st.st_uid, st.st_gid,
+                  st.st_size, st.st_atime, st.st_mtime, st.st_ctime)
         return os.stat_result(tuple(int(x) for x in fields), {"st_blocks": int(blocks)})
 
     def _why(self, exc: Exception, before: int) -> str:
@@ -170,12 +171,12 @@ class DissectFilesystem:
             return over, None, inside
         raise _err(errno.ENOENT, name)
 
-    def _raw(self, mount: Mount, entry: Any) -> Any:
+    def _raw(self, mount: Mount, entry: Any, keep: bool = True) -> Any:
         """The filesystem's own inode object of an entry `_child` gave."""
         if not isinstance(entry, _Numbered):
             return getattr(entry, "entry", None)
         try:
-            return self._table.inode(mount, entry.number)
+            return self._table.inode(mount, entry.number, keep)
         except Exception:
             raise _err(errno.EIO, "its inode cannot be found") from None
 
@@ -189,7 +190,7 @@ class DissectFilesystem:
         key = (id(mount.fs), entry.number)
         found = self._stats.get(key)
         if found is None:
-            found = self._stat(mount, _Holder(self._raw(mount, entry)))
+            found = self._stat(mount, _Holder(self._raw(mount, entry, keep=False)))
             self._stats.put(key, found)
         return found
 

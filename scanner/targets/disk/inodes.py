@@ -15,6 +15,8 @@ import struct
 from collections import OrderedDict, namedtuple
 from typing import Any
 
+from scanner.targets.disk.blockcache import direct
+
 _EXT4_HUGE_FILE = 0x40000  # i_blocks counts filesystem blocks, not 512-byte sectors
 # struct ext4_inode as dissect.extfs declares it (the kernel's layout): the first 160 bytes, then i_extra.
 _EXT4 = struct.Struct("<HHIIIIIHHIII60sIIIIHHHHHHHHIIIIIII")
@@ -164,26 +166,28 @@ def ext4_inode(inode: Any) -> Any:
     return parsed
 
 
-def inode_stat(fstype: str, inode: Any, block_size: int = 4096) -> os.stat_result:
-    """Raises what dissect raises for an inode it cannot read."""
+def inode_stat(fstype: str, inode: Any, block_size: int = 4096, dev: int = 0) -> os.stat_result:
+    """The inode's stat on device `dev`, in plain ints (what dissect hands over, its inode number and size, may be
+    its own int types, which do not pickle: results cross back from forked workers). Raises what dissect raises
+    for an inode it cannot read."""
     if fstype == "ext":
         n = ext4_inode(inode)
         blocks = n.i_blocks_lo | (n.i_blocks_high << 32)
         if n.i_flags & _EXT4_HUGE_FILE:
             blocks *= block_size // 512
-        fields = (n.i_mode, inode.inum, 0, n.i_links_count, n.i_uid | (n.i_uid_high << 16),
-                  n.i_gid | (n.i_gid_high << 16), inode.size, n.i_mtime, n.i_mtime, n.i_mtime)
+        fields = (n.i_mode, int(inode.inum), dev, n.i_links_count, n.i_uid | (n.i_uid_high << 16),
+                  n.i_gid | (n.i_gid_high << 16), int(inode.size), n.i_mtime, n.i_mtime, n.i_mtime)
         return os.stat_result(fields, {"st_blocks": blocks})
     if fstype == "xfs":
         n = xfs_inode(inode)
-        mtime = inode.mtime_ns // 1_000_000_000
-        fields = (n.di_mode, inode.inum, 0, n.di_nlink, n.di_uid, n.di_gid, n.di_size, mtime, mtime, mtime)
+        mtime = int(inode.mtime_ns) // 1_000_000_000
+        fields = (n.di_mode, int(inode.inum), dev, n.di_nlink, n.di_uid, n.di_gid, n.di_size, mtime, mtime, mtime)
         return os.stat_result(fields, {"st_blocks": n.di_nblocks * (block_size // 512)})
     if fstype == "btrfs":
         n = btrfs_inode(inode)
         mtime = n.mtime_sec
         # nbytes: the bytes its file extents hold (holes, and preallocated ranges, hold none).
-        fields = (n.mode, inode.inum, 0, n.nlink, n.uid, n.gid, n.size, mtime, mtime, mtime)
+        fields = (n.mode, int(inode.inum), dev, n.nlink, n.uid, n.gid, n.size, mtime, mtime, mtime)
         return os.stat_result(fields, {"st_blocks": (n.nbytes + 511) // 512})
     raise ValueError(fstype)
 
@@ -197,7 +201,7 @@ def ext_listing(inode: Any) -> dict[str, int]:
     entry's record length to the next; inode 0 is an unused record, an htree node or a checksum tail), without an
     inode object per entry: dissect's own listing made one, with a parsed structure, for every name."""
     extfs = inode.extfs
-    data = inode.open().read()
+    data = direct(inode.open()).read_at(0, inode.size)
     typed = bool(extfs.sb.s_feature_incompat & _FILETYPE_FEATURE)
     limit, count = min(len(data), inode.size) - 12, extfs.sb.s_inodes_count
     out: dict[str, int] = {}

@@ -55,9 +55,10 @@ class InodeTable:
         """The mount a device number was given to, and its btrfs subvolume (0 for other types)."""
         return self._owners.get(dev)
 
-    def inode(self, mount: Mount, number: int | tuple[int, int]) -> Any:
-        """The inode object a listing names by number; a btrfs one by (subvolume, number). Raises what dissect
-        raises for one it cannot find."""
+    def inode(self, mount: Mount, number: int | tuple[int, int], keep: bool = True) -> Any:
+        """The inode object a listing names by number; a btrfs one by (subvolume, number); kept for the next ask
+        unless not `keep` (one only stat'ed, whose stat is kept instead). Raises what dissect raises for one it
+        cannot find."""
         key = (id(mount.fs), number)
         found = self._inodes.get(key)
         if found is not None:
@@ -73,5 +74,6 @@ class InodeTable:
             found = mount.fs.extfs.get_inode(number)
         else:
             found = mount.fs.xfs.get_inode(number)
-        self._inodes.put(key, found)
+        if keep:
+            self._inodes.put(key, found)
         return found
