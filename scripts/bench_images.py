@@ -24,6 +24,7 @@ import json
 import os
 import random
 import shutil
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -332,7 +333,8 @@ def _pairs(image: Path, out: Path) -> tuple[float, Run, Run, str]:
         run = scan(image, out)
         pairs.append((run.seconds / base.seconds, base, run))
     ordered = sorted(pairs, key=lambda p: p[0])
-    ratio, base, run = ordered[len(ordered) // 2]
+    _, base, run = ordered[(len(ordered) - 1) // 2]
+    ratio = statistics.median(p[0] for p in pairs)  # of an even number, the mean of the middle two
     spread = f" (pairs {ordered[0][0]:.2f}-{ordered[-1][0]:.2f}x)" if PAIRS > 1 else ""
     return ratio, base, run, spread
 

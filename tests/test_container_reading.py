@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 from scanner.targets.container.blobs import Range
 from scanner.targets.container.layers import Digest, LayerFailure
-from scanner.targets.container.source import LayerSource
+from scanner.targets.container.source import LayerSource, Slots
 from scanner.targets.container.spool import Spool
 from scanner.targets.container.tarheader import FastTarInfo
-from tests.imagebuild import Member, layer_tar
+from tests.imagebuild import Member, layer_tar, zstd_compress
 
 _FORMATS = {"ustar": tarfile.USTAR_FORMAT, "gnu": tarfile.GNU_FORMAT, "pax": tarfile.PAX_FORMAT}
 _KINDS = [tarfile.REGTYPE, tarfile.AREGTYPE, tarfile.DIRTYPE, tarfile.SYMTYPE, tarfile.LNKTYPE, tarfile.CHRTYPE,
@@ -77,7 +77,7 @@ def _source(tmp_path: Path, blob: bytes, check: Digest | None, spool: Spool) -> 
     path = tmp_path / "blob"
     path.write_bytes(blob)
     fd = os.open(path, os.O_RDONLY)
-    return LayerSource(Range(fd, 0, len(blob)), check, spool, threading.Semaphore(2))
+    return LayerSource(Range(fd, 0, len(blob)), check, spool, Slots())
 
 
 @pytest.mark.parametrize("codec", ["none", "gzip"])
@@ -143,5 +143,46 @@ def test_reads_of_any_size_give_the_tar_as_written(tmp_path: Path, steps: list[i
         got.write(reader.read())
         assert got.getvalue() == tar
         source.finish()
+    finally:
+        spool.close()
+
+
+@pytest.mark.parametrize("codec", ["gzip", "zstd"])
+def test_zstd_layers_inflate_one_at_a_time(tmp_path: Path, codec: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A zstd decoder may hold a 128 MiB window: two never run at once; gzip layers (32 KiB) do, cores allowing."""
+    import time
+
+    from scanner.targets.container import layers
+
+    active, most, lock = [0], [0], threading.Lock()
+    codec_class = layers._Zstd if codec == "zstd" else layers._Gzip
+    give = codec_class.give
+
+    def watched(self: Any, data: bytes, want: int) -> bytes:
+        with lock:
+            active[0] += 1
+            most[0] = max(most[0], active[0])
+        time.sleep(0.01)
+        try:
+            return give(self, data, want)
+        finally:
+            with lock:
+                active[0] -= 1
+
+    monkeypatch.setattr(codec_class, "give", watched)
+    monkeypatch.setattr("scanner.targets.container.source.THREADS", 3)
+    tar = layer_tar(_members())
+    blob = zstd_compress(tar) if codec == "zstd" else gzip.compress(tar, mtime=0)
+    spool, slots, sources = Spool(), Slots(), []
+    try:
+        for i in range(3):
+            path = tmp_path / f"blob{i}"
+            path.write_bytes(blob)
+            fd = os.open(path, os.O_RDONLY)
+            sources.append(LayerSource(Range(fd, 0, len(blob)), None, spool, slots))
+        for source in sources:
+            source.finish()
+            assert source.written == len(tar)
+        assert most[0] == 1 if codec == "zstd" else most[0] > 1
     finally:
         spool.close()

@@ -123,8 +123,7 @@ def test_a_btrfs_item_from_a_kept_leaf_is_what_dissects_search_finds(tree: Path)
             assert run == [(tuple(i.key), bytes(d)) for i, d in cursor_iter(sub.tree.cursor(), entry.ino, 108, 0, True)]
             with BtrfsInode(sub, entry.ino).open() as mine, INode(sub, entry.ino).open() as dissects:
                 assert mine.read() == dissects.read(), entry.path
-        kept = sub.tree.__dict__["_fast_leaves"]
-        assert kept.holding((files[-1].ino, 1, 0)) is not None  # the last file's leaf is kept
+        assert btrfsfast._leaves.holding(btrfsfast._tree(sub.tree), (files[-1].ino, 1, 0))  # its leaf is kept
     finally:
         opened.close()
 
@@ -173,3 +172,27 @@ def test_an_image_files_modes_survive_the_cache(tree: Path) -> None:  # noqa: F8
         assert fs.readlink(etc, "rel-link") == "far-owner.conf"
     finally:
         opened.close()
+
+
+def test_the_volumes_of_an_image_share_one_bound(tmp_path: Path) -> None:
+    from scanner.targets.disk.blockcache import BLOCK, BLOCKS_KEPT, CachedDisk
+    from scanner.targets.disk.recent import Recent
+
+    blocks: Recent[tuple[int, int], bytes] = Recent(BLOCKS_KEPT)
+    disks, fds = [], []
+    for name in ("a", "b", "c"):
+        path = tmp_path / f"{name}.img"
+        path.write_bytes(os.urandom(BLOCK * (BLOCKS_KEPT + 8)))
+        fds.append(os.open(path, os.O_RDONLY))
+        fd = fds[-1]
+        disks.append(CachedDisk(PositionalFile(lambda at, n, fd=fd: os.pread(fd, n, at), path.stat().st_size),
+                                lambda: 0, blocks))
+    try:
+        for disk in disks:
+            for at in range(0, disk.size, BLOCK):
+                disk.read_at(at, 10)
+        assert len(blocks) == BLOCKS_KEPT  # three volumes read whole: still one volume's worth kept
+        assert disks[2].read_at(disks[2].size - BLOCK, BLOCK) == (tmp_path / "c.img").read_bytes()[-BLOCK:]
+    finally:
+        for fd in fds:
+            os.close(fd)

@@ -4,8 +4,9 @@ A compressed layer is inflated once, forward, through its bounded and hashed `La
 the tar stream to a temporary file of the spool's (unlinked, $TMPDIR) as it goes; the squash parses the tar from
 that file meanwhile, waiting where the thread has not written yet, and skips each member's bytes by seeking: a
 file's bytes are then a range of that file (`SpoolSlice`), read in place by the walk and its forked workers. The
-layers' threads start at once, top layer first, a few at a time: a lower layer inflates while an upper one is
-parsed, and zlib, zstd, hashlib and the writes run on other cores than the parse. A plain layer is parsed in place
+layers' threads start at once, top layer first, a few at a time (`Slots`): a lower layer inflates while an upper
+one is parsed, and zlib, zstd, hashlib and the writes run on other cores than the parse. zstd layers inflate one
+at a time: a zstd decoder may hold a window of up to 128 MiB. A plain layer is parsed in place
 in its blob, while its thread reads the blob through once to check its digest.
 
 What fails in the thread (a damaged or cut stream, a digest that does not match, a bomb past the cap, a full disk)
@@ -15,10 +16,11 @@ points of the tar, as a forward read of the layer gives.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from scanner.formats.positional import PositionalFile
@@ -28,6 +30,14 @@ from scanner.targets.container.spool import Spool, SpoolSlice
 
 READ_BUFFER = 64 << 10  # the parse's buffer: the headers of small members come from memory
 THREADS = max(1, min(4, os.cpu_count() or 1))  # layers read at once
+
+
+@dataclass(frozen=True)
+class Slots:
+    """How many of an image's layers are read at once: THREADS, of which one zstd layer."""
+
+    layers: threading.Semaphore = field(default_factory=lambda: threading.Semaphore(THREADS))
+    zstd: threading.Semaphore = field(default_factory=lambda: threading.Semaphore(1))
 
 
 @dataclass(frozen=True)
@@ -44,7 +54,7 @@ class BlobSlice:
 class LayerSource:
     """One layer's tar: parsed from `reader()`, its member bytes at `content(offset)`; `finish()` checks it."""
 
-    def __init__(self, blob: Range, check: Digest | None, spool: Spool, slots: threading.Semaphore) -> None:
+    def __init__(self, blob: Range, check: Digest | None, spool: Spool, slots: Slots) -> None:
         self._blob = blob
         stream = LayerStream(blob, check)
         self.plain = stream.compression == "none"
@@ -57,10 +67,11 @@ class LayerSource:
         self._thread = threading.Thread(target=self._run, args=(stream, slots), name="modelcensus-layer", daemon=True)
         self._thread.start()
 
-    def _run(self, stream: LayerStream, slots: threading.Semaphore) -> None:
+    def _run(self, stream: LayerStream, slots: Slots) -> None:
         failure: BaseException | None = None
+        alone = slots.zstd if stream.compression == "zstd" else contextlib.nullcontext()
         try:
-            with slots:
+            with slots.layers, alone:
                 buffer = bytearray(OUT_CHUNK)
                 while not self._stop and (got := stream.readinto(buffer)):
                     if not self.plain:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import stat
 import tarfile
-import threading
 from dataclasses import dataclass, field
 
 from scanner.model import PART_COMPLETE, PART_INCOMPLETE, PART_ON_INCOMPLETE_BASE, Skip, SkipReason
@@ -26,7 +25,7 @@ from scanner.targets.base import DecompressionLimit
 from scanner.targets.container.blobs import Range
 from scanner.targets.container.errors import ImageError
 from scanner.targets.container.layers import Digest, LayerFailure
-from scanner.targets.container.source import THREADS, LayerSource
+from scanner.targets.container.source import LayerSource, Slots
 from scanner.targets.container.spool import Spool
 from scanner.targets.container.tarheader import FastTarInfo
 from scanner.targets.memfs import Content, Node, directory, regular, special, symlink
@@ -116,7 +115,7 @@ def squash(layers: list[SquashLayer], spool: Spool) -> tuple[Node, list[Skip], l
 
 def _sources(layers: list[SquashLayer], spool: Spool) -> dict[int, LayerSource | Exception]:
     """Each layer's source, its thread started, top layer first; or why it cannot be read (raised in `_apply`)."""
-    slots = threading.Semaphore(THREADS)
+    slots = Slots()
     out: dict[int, LayerSource | Exception] = {}
     for index in range(len(layers) - 1, -1, -1):
         layer = layers[index]

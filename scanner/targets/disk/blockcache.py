@@ -25,12 +25,15 @@ from dissect.util.stream import AlignedStream, RunlistStream
 from scanner.targets.disk.recent import Recent
 
 BLOCK = 64 << 10
-BLOCKS_KEPT = 64  # 4 MiB a volume, in each scan process
+BLOCKS_KEPT = 64  # 4 MiB of all an image's volumes together, in each scan process
 PASSING = 4 * BLOCK  # a read larger than this goes past the cache (a big file would only push the rest out)
 
 
+Blocks = Recent[tuple[int, int], bytes]  # (volume, offset) -> its block, shared by an image's volumes
+
+
 class CachedDisk(AlignedStream):  # type: ignore[misc]
-    def __init__(self, inner: Any, past_end: Callable[[], int]) -> None:
+    def __init__(self, inner: Any, past_end: Callable[[], int], blocks: Blocks | None = None) -> None:
         size = getattr(inner, "size", None)
         if not isinstance(size, int):
             size = inner.seek(0, io.SEEK_END)
@@ -38,7 +41,8 @@ class CachedDisk(AlignedStream):  # type: ignore[misc]
         super().__init__(size, align=BLOCK)
         self._inner = inner
         self._past_end = past_end
-        self._blocks: Recent[int, bytes] = Recent(BLOCKS_KEPT)
+        self._blocks: Blocks = Recent(BLOCKS_KEPT) if blocks is None else blocks
+        self._me = id(self)  # the volume's part of a key: it lives as long as the image, which holds the blocks
 
     def _read(self, offset: int, length: int) -> bytes:
         pieces = []
@@ -64,26 +68,27 @@ class CachedDisk(AlignedStream):  # type: ignore[misc]
         return self._read(offset, size)
 
     def _block(self, at: int) -> bytes:
-        found = self._blocks.get(at)
+        found = self._blocks.get((self._me, at))
         if found is not None:
             return found
         before = self._past_end()
         self._inner.seek(at)
         data = bytes(self._inner.read(min(BLOCK, self.size - at)))
         if self._past_end() == before and len(data) == min(BLOCK, self.size - at):
-            self._blocks.put(at, data)
+            self._blocks.put((self._me, at), data)
         return data
 
 
 def cache_volumes(target: Any, past_end: Callable[[], int]) -> None:
     """Each volume a filesystem was found on reads through a `CachedDisk` (a dissect `Volume` reads through its
-    `fh`, so the filesystem already opened on it reads through the cache too)."""
+    `fh`, so the filesystem already opened on it reads through the cache too), all of them through one bound."""
+    blocks: Blocks = Recent(BLOCKS_KEPT)
     for fs in getattr(target, "filesystems", []) or []:
         volumes = getattr(fs, "volume", None)
         for volume in volumes if isinstance(volumes, list) else [volumes]:
             fh = getattr(volume, "fh", None)
             if volume is not None and fh is not None and not isinstance(fh, CachedDisk):
-                volume.fh = CachedDisk(fh, past_end)
+                volume.fh = CachedDisk(fh, past_end, blocks)
 
 
 class RunsOnDisk:

@@ -12,11 +12,11 @@ location key, transid u64, data_len u16, name_len u16, type u8, then the name), 
 attribute names dissect's code reads. Installed once, when a disk image is opened.
 
 A walk asks for the items of one inode after another (its inode item when it is listed, its extent items when it
-is read), and neighbouring inodes' items sit in the same leaf: each tree keeps the last leaves it reached, found by
-their key ranges, and an exact lookup (`find`) or a run of one inode's items of one type (`Cursor.iter`) that a
-kept leaf holds whole (the leaf has a key before the run and one after it) is answered from that leaf; one that no
-kept leaf holds goes down from the root through the parsed entries to the leaf it belongs in, once. Anything else,
-or nothing found there, is dissect's own search.
+is read), and neighbouring inodes' items sit in the same leaf: the last leaves reached are kept (64 of all trees
+together, found by tree and key range), and an exact lookup (`find`) or a run of one inode's items of one type
+(`Cursor.iter`) that a kept leaf holds whole (the leaf has a key before the run and one after it) is answered from
+that leaf; one that no kept leaf holds goes down from the root through the parsed entries to the leaf it belongs
+in, once. Anything else, or nothing found there, is dissect's own search.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import struct
 from bisect import bisect_left, bisect_right, insort
 from collections import OrderedDict, namedtuple
 from functools import lru_cache
+from itertools import count
 from typing import Any
 
 _HEADER = 101  # len(btrfs_header)
@@ -38,59 +39,61 @@ KeyPtr = namedtuple("KeyPtr", "key blockptr generation")
 # size, or the child's address and generation). Plain tuples sort as their keys do.
 _Entry = tuple[int, int, int, int, int]
 
-_NODES_KEPT = 256  # nodes whose parsed entries a tree keeps
-_LEAVES_KEPT = 64  # leaves a tree keeps for lookups that one leaf answers (1 MiB of 16 KiB leaves)
+_NODES_KEPT = 256  # nodes whose parsed entries are kept, of every tree together
+_LEAVES_KEPT = 64  # leaves kept for lookups one leaf answers (1 MiB of 16 KiB leaves), of every tree together
+_trees = count(1)  # a number for each tree, never given twice (an object's id can be, once it is gone)
+
+
+def _tree(btree: Any) -> int:
+    found = btree.__dict__.get("_fast_tree")
+    if found is None:
+        found = btree.__dict__["_fast_tree"] = next(_trees)
+    return found  # type: ignore[no-any-return]
 
 
 class _KeptLeaves:
-    """The last leaves a tree reached, found by the range of keys each holds."""
+    """The last leaves reached, of any tree, found by the tree and the range of keys each holds."""
 
     def __init__(self) -> None:
-        self._by_address: OrderedDict[int, tuple[Any, list[_Entry]]] = OrderedDict()
-        self._firsts: list[tuple[tuple[int, int, int], int]] = []  # (first key, address), sorted
+        self._held: OrderedDict[tuple[int, int], tuple[Any, list[_Entry]]] = OrderedDict()  # (tree, address)
+        self._firsts: list[tuple[int, tuple[int, int, int], int]] = []  # (tree, first key, address), sorted
 
-    def add(self, address: int, node: Any, entries: list[_Entry]) -> None:
-        if address in self._by_address:
-            self._by_address.move_to_end(address)
+    def add(self, tree: int, address: int, node: Any, entries: list[_Entry]) -> None:
+        if (tree, address) in self._held:
+            self._held.move_to_end((tree, address))
             return
-        self._by_address[address] = (node, entries)
-        insort(self._firsts, (entries[0][:3], address))
-        if len(self._by_address) > _LEAVES_KEPT:
-            dropped, (_, old) = self._by_address.popitem(last=False)
-            self._firsts.remove((old[0][:3], dropped))
+        self._held[(tree, address)] = (node, entries)
+        insort(self._firsts, (tree, entries[0][:3], address))
+        if len(self._held) > _LEAVES_KEPT:
+            (old_tree, old_address), (_, old) = self._held.popitem(last=False)
+            self._firsts.remove((old_tree, old[0][:3], old_address))
 
-    def holding(self, key: tuple[int, int, int]) -> tuple[Any, list[_Entry]] | None:
-        """The kept leaf whose keys run from at most `key` to at least `key`, if one does."""
-        at = bisect_right(self._firsts, (key, _AFTER_ANY)) - 1
-        if at < 0:
+    def holding(self, tree: int, key: tuple[int, int, int]) -> tuple[Any, list[_Entry]] | None:
+        """The kept leaf of `tree` whose keys run from at most `key` to at least `key`, if one does."""
+        at = bisect_right(self._firsts, (tree, key, _AFTER_ANY)) - 1
+        if at < 0 or self._firsts[at][0] != tree:
             return None
-        found = self._by_address[self._firsts[at][1]]
+        found = self._held[(tree, self._firsts[at][2])]
         return found if key <= found[1][-1] else None
 
 
-_AFTER_ANY = 1 << 64  # sorts after every address: (key, _AFTER_ANY) follows every (key, address)
-
-
-def _tree_cache(btree: Any, name: str, make: Any) -> Any:
-    """A tree's own cache, on the tree (it ends with the tree)."""
-    found = btree.__dict__.get(name)
-    if found is None:
-        found = btree.__dict__[name] = make()
-    return found
+_AFTER_ANY = 1 << 64  # sorts after every address: (tree, key, _AFTER_ANY) follows every (tree, key, address)
+_leaves = _KeptLeaves()
+_entries: OrderedDict[tuple[int, int], list[_Entry]] = OrderedDict()  # (tree, node address) -> its entries
 
 
 def _entries_of(btree: Any, address: int, node: Any, header: Any) -> list[_Entry]:
-    kept: OrderedDict[int, list[_Entry]] = _tree_cache(btree, "_fast_entries", OrderedDict)
-    found = kept.get(address)
+    key = (_tree(btree), address)
+    found = _entries.get(key)
     if found is not None:
-        kept.move_to_end(address)
+        _entries.move_to_end(key)
         return found
     layout = _PTR if header.level else _ITEM
-    count = min(int(header.nritems), max(0, (len(node) - _HEADER) // layout.size))
-    found = list(layout.iter_unpack(node[_HEADER : _HEADER + layout.size * count]))
-    kept[address] = found
-    if len(kept) > _NODES_KEPT:
-        kept.popitem(last=False)
+    held = min(int(header.nritems), max(0, (len(node) - _HEADER) // layout.size))
+    found = list(layout.iter_unpack(node[_HEADER : _HEADER + layout.size * held]))
+    _entries[key] = found
+    if len(_entries) > _NODES_KEPT:
+        _entries.popitem(last=False)
     return found
 
 
@@ -102,7 +105,7 @@ def _push(self: Any, address: int, initial_index: int = 0) -> None:
     self._items = {}
     self._index = self._header.nritems if initial_index == -1 else initial_index
     if not self._header.level and self._keys:
-        _tree_cache(self.btree, "_fast_leaves", _KeptLeaves).add(address, self._node, self._keys)
+        _leaves.add(_tree(self.btree), address, self._node, self._keys)
 
 
 def _read_key(self: Any, index: int) -> Any:
@@ -123,8 +126,7 @@ def leaf_items(btree: Any, objectid: int, kind: int, offset: int | None, exact: 
     from a kept leaf that holds them all: a key not after the first and a key after the last. None when no kept
     leaf does, or it holds none of them (dissect's search then decides)."""
     start = (objectid, kind, offset or 0)
-    leaves: _KeptLeaves | None = btree.__dict__.get("_fast_leaves")
-    found = leaves.holding(start) if leaves is not None else None
+    found = _leaves.holding(_tree(btree), start)
     if found is None:
         return None
     node, entries = found
@@ -152,7 +154,7 @@ def _descend(btree: Any, key: tuple[int, int, int]) -> None:
         if not entries:
             return
         if not header.level:
-            _tree_cache(btree, "_fast_leaves", _KeptLeaves).add(address, node, entries)
+            _leaves.add(_tree(btree), address, node, entries)
             return
         address = entries[max(0, bisect_right(entries, (*key, _AFTER_ANY)) - 1)][3]
 
