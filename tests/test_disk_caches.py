@@ -196,3 +196,20 @@ def test_the_volumes_of_an_image_share_one_bound(tmp_path: Path) -> None:
     finally:
         for fd in fds:
             os.close(fd)
+
+
+def test_xfs_runs_from_the_inode_are_dissects(tree: Path) -> None:  # noqa: F811
+    from scanner.targets.disk import xfsfast
+
+    opened = open_target(str(_image(tree, "xfs")), None, WalkOptions())
+    try:
+        target, root = opened.target, opened.target.fs._root.fs
+        theirs = xfsfast._dissect["dataruns"]
+        files = [e for e in target.walk() if isinstance(e, FileEntry)]
+        for entry in files:
+            raw = root.get(entry.path).entry
+            assert xfsfast.dataruns(raw) == theirs(raw), entry.path
+        in_inode = [e for e in files if root.get(e.path).entry.inode.di_format == xfsfast._FORMATS["extents"]]
+        assert len(in_inode) > 600  # read from the inode's own bytes, not by dissect
+    finally:
+        opened.close()
