@@ -88,7 +88,7 @@ def test_ext4_inodes_and_listings_match_dissect(tree: Path) -> None:
             fresh = extfs.get_inode(node.inum)  # dissect's own parse, from the inode table
             theirs = c_ext.ext4_inode(_raw_ext4(fresh))
             ours = Ext4Inode(_raw_ext4(fresh))
-            for name in Ext4Inode.__slots__:
+            for name in Ext4Inode._fields:
                 assert getattr(ours, name) == getattr(theirs, name), (node.inum, name)
             if stat.S_ISDIR(theirs.i_mode):
                 names = {n.filename: n.inum for n in fresh.iterdir() if n.filename not in (".", "..")}
@@ -123,7 +123,7 @@ def test_xfs_inodes_match_dissect(tree: Path) -> None:
             fresh.ag.fh.seek(fresh.relative_inum * fresh.ag.sb.sb_inodesize)
             raw = bytes(fresh.ag.fh.read(fresh.ag.sb.sb_inodesize))
             theirs, ours = c_xfs.xfs_dinode(raw), XfsInode(raw)
-            for name in XfsInode.__slots__:
+            for name in XfsInode._fields:
                 mine, dissects = getattr(ours, name), getattr(theirs, name)
                 if isinstance(dissects, list):  # cstruct reads uint8_t[12] as a list of ints
                     dissects = bytes(dissects)

@@ -15,6 +15,7 @@ import tarfile
 from dataclasses import dataclass
 
 from scanner.targets.container.errors import ImageError
+from scanner.targets.container.tarheader import FastTarInfo
 
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -60,7 +61,7 @@ class BlobStore:
     def _index_archive(self, path: str, size: int) -> None:
         last = ""
         try:
-            with tarfile.open(path, mode="r:") as tar:  # headers only: data is skipped by seeking
+            with tarfile.open(path, mode="r:", tarinfo=FastTarInfo) as tar:  # headers only: data is skipped by seeking
                 for member in tar:
                     last = member.name
                     if member.isreg():

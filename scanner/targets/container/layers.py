@@ -12,11 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import io
-import queue
 import sys
-import threading
 import zlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +21,8 @@ from scanner.targets.base import DecompressionLimit
 from scanner.targets.container.blobs import Range
 from scanner.targets.container.errors import ImageError
 
-CHUNK = 1 << 20
+CHUNK = 1 << 20  # bytes of blob read at once
+OUT_CHUNK = 4 << 20  # bytes of tar stream inflated at once: a thread inflating gives up the interpreter seldom
 MAX_INFLATED = 64 << 30  # bytes of tar stream one layer may give
 MAX_RATIO = 200  # ... and no more than this many times its blob's size (past MIN_FOR_RATIO)
 MIN_FOR_RATIO = 256 << 20
@@ -129,10 +127,9 @@ def _zstd_module() -> Any:
 
 
 class LayerStream(io.RawIOBase):
-    """The tar stream of one layer blob, read forward only, bounded, hashed; `finish()` checks the digest.
-
-    The blob is read, hashed and inflated a chunk ahead by a thread of its own (zlib, zstd and hashlib release the
-    interpreter while they work), at most PREFETCH chunks ahead, while the caller parses the tar."""
+    """The tar stream of one layer blob, read forward only, bounded, hashed; `finish()` checks the digest. It is
+    read by a thread of its own (`source.LayerSource`): zlib, zstd and hashlib release the interpreter as they
+    work."""
 
     def __init__(self, raw: Range, digest: Digest | None = None, limit: int | None = None) -> None:
         super().__init__()
@@ -148,7 +145,6 @@ class LayerStream(io.RawIOBase):
         self.given = 0  # bytes of tar stream given
         self._eof = False
         self._chunk, self._at = b"", 0
-        self._ahead: _Ahead | None = None
 
     def readable(self) -> bool:
         return True
@@ -160,9 +156,7 @@ class LayerStream(io.RawIOBase):
         if self.given >= self.limit:
             raise DecompressionLimit(f"inflated past {self.limit >> 20} MiB from a {self.raw.size}-byte blob")
         if self._at >= len(self._chunk):
-            if self._ahead is None:
-                self._ahead = _Ahead(self._produce)
-            self._chunk, self._at = self._ahead.next(), 0
+            self._chunk, self._at = self._produce(), 0
             if not self._chunk:
                 self._eof = True
                 return 0
@@ -173,8 +167,8 @@ class LayerStream(io.RawIOBase):
         return take
 
     def _produce(self) -> bytes:
-        """The next chunk of tar stream (b"" at the end), hashed; runs in the read-ahead thread."""
-        out = self._next(CHUNK)
+        """The next chunk of tar stream (b"" at the end), hashed."""
+        out = self._next(OUT_CHUNK)
         if out and self._hash is not None and self.digest is not None and not self.digest.of_blob:
             self._hash.update(out)
         return out
@@ -210,54 +204,6 @@ class LayerStream(io.RawIOBase):
         if got != self.digest.value:
             what = "blob" if self.digest.of_blob else "uncompressed layer"
             raise LayerFailure(f"the {what} does not match its digest (it hashes to {got})")
-
-    def close(self) -> None:
-        """Stops the read-ahead (a layer given up part-way leaves no thread behind)."""
-        if self._ahead is not None:
-            self._ahead.halt()
-        super().close()
-
-
-PREFETCH = 4  # chunks inflated ahead of the tar parser: 4 MiB at most
-
-
-class _Ahead:
-    """A thread calling `produce` ahead of the reader, handing over its chunks (or what it raised) in order."""
-
-    def __init__(self, produce: Callable[[], bytes]) -> None:
-        self._produce = produce
-        self._queue: queue.Queue[bytes | BaseException] = queue.Queue(maxsize=PREFETCH)
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="modelcensus-layer", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        try:
-            while not self._stop.is_set():
-                out = self._produce()
-                self._put(out)
-                if not out:
-                    return
-        except BaseException as exc:  # handed to the reader, which raises it where it reads
-            self._put(exc)
-
-    def _put(self, item: bytes | BaseException) -> None:
-        while not self._stop.is_set():
-            try:
-                self._queue.put(item, timeout=0.1)
-                return
-            except queue.Full:
-                continue
-
-    def next(self) -> bytes:
-        item = self._queue.get()
-        if isinstance(item, BaseException):
-            raise item
-        return item
-
-    def halt(self) -> None:
-        self._stop.set()
-        self._thread.join()
 
 
 def _hasher(digest: Digest | None) -> Any:

@@ -1,9 +1,11 @@
-"""Where the files of compressed layers are put once inflated: one unlinked temporary file per image ($TMPDIR),
-holding only the files the squashed image shows, read back by position (so forked workers share it).
+"""Where compressed layers are put once inflated: unlinked temporary files ($TMPDIR), read back by position (so
+forked workers share them), kept open as long as the image.
 
 A compressed layer cannot be read at an offset without inflating it from its start; the walk goes in path order,
-not in the layers' order. So each layer is inflated once, in its own order, and what the walk will read is copied
-here as it passes. Plain layers need no copy: their files are read in place.
+not in the layers' order. So each layer's tar stream is inflated once, in its own order, into a file of its own
+(`temporary`, written by `source.LayerSource`), and its members are read there in place. The one member kind a tar
+cannot give in place (a sparse file, whose holes are not in the tar) is copied out whole (`copy`). Plain layers
+need neither: their files are read in place in their blobs.
 """
 
 from __future__ import annotations
@@ -30,7 +32,14 @@ class SpoolSlice:
 class Spool:
     def __init__(self) -> None:
         self._file: IO[bytes] | None = None
+        self._layers: list[IO[bytes]] = []
         self.size = 0
+
+    def temporary(self) -> int:
+        """A new, empty temporary file, closed with the spool: its descriptor."""
+        opened = tempfile.TemporaryFile(prefix="modelcensus-layer-", buffering=0)  # noqa: SIM115
+        self._layers.append(opened)
+        return opened.fileno()
 
     def _fd(self) -> int:
         if self._file is None:
@@ -60,3 +69,6 @@ class Spool:
         if self._file is not None:
             self._file.close()
             self._file = None
+        for opened in self._layers:
+            opened.close()
+        self._layers.clear()

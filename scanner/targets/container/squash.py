@@ -6,11 +6,12 @@ it). A layer's own deletions apply only to the layers below it. Tar names are un
 stay inside the image, devices and FIFOs are listed but never read, hard links share their target's bytes
 (and inode: read once).
 
-Each layer is read once, forward, in its own tar order (`LayerStream`): a file of a plain layer stays a byte range
-of its blob; a file of a compressed layer is copied into the spool as it passes (`Spool`), so the walk never
-inflates a layer twice. A layer that fails part-way (a damaged or cut stream, a digest that does not match, a
-bomb past the cap) keeps what it gave before, is a recorded skip, and the layers above it are marked as read on an
-incomplete base.
+Each layer is read once, forward, in its own tar order (`LayerStream`), by a thread of its own that starts with
+the others (`source.LayerSource`): a file of a plain layer stays a byte range of its blob; a compressed layer is
+inflated into a temporary file as the squash parses it there, and its files stay byte ranges of that file, so the
+walk never inflates a layer twice. A layer that fails part-way (a damaged or cut stream, a digest that does not
+match, a bomb past the cap) keeps what it gave before, is a recorded skip (and so is the file it failed inside),
+and the layers above it are marked as read on an incomplete base.
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ from scanner.model import PART_COMPLETE, PART_INCOMPLETE, PART_ON_INCOMPLETE_BAS
 from scanner.targets.base import DecompressionLimit
 from scanner.targets.container.blobs import Range
 from scanner.targets.container.errors import ImageError
-from scanner.targets.container.layers import Digest, LayerFailure, LayerStream
+from scanner.targets.container.layers import Digest, LayerFailure
+from scanner.targets.container.source import LayerSource, Slots
 from scanner.targets.container.spool import Spool
+from scanner.targets.container.tarheader import FastTarInfo
 from scanner.targets.memfs import Content, Node, directory, regular, special, symlink
 from scanner.textsafe import display_path
 
@@ -34,17 +37,6 @@ MAX_MEMBERS = 5_000_000  # per image: a tar of tiny members cannot exhaust memor
 MAX_DEPTH = 512
 
 _Parts = tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class LayerSlice:
-    """A member's bytes in a plain layer: a range of its blob, read in place."""
-
-    blob: Range
-    start: int
-
-    def read_at(self, offset: int, size: int) -> bytes:
-        return self.blob.read_at(self.start + offset, size)
 
 
 @dataclass(frozen=True)
@@ -104,15 +96,36 @@ def squash(layers: list[SquashLayer], spool: Spool) -> tuple[Node, list[Skip], l
     became of each layer (bottom first)."""
     state = _Squash(spool)
     states = [LayerState() for _ in layers]
-    for index in range(len(layers) - 1, -1, -1):
-        failure = _apply(state, layers[index], index)
-        if failure is not None:
-            states[index] = LayerState(PART_INCOMPLETE, failure)
-            for above in range(index + 1, len(layers)):
-                if states[above].status == PART_COMPLETE:
-                    states[above] = LayerState(PART_ON_INCOMPLETE_BASE, f"on layer {layers[index].digest}")
+    sources = _sources(layers, spool)
+    try:
+        for index in range(len(layers) - 1, -1, -1):
+            failure = _apply(state, layers[index], index, sources[index])
+            if failure is not None:
+                states[index] = LayerState(PART_INCOMPLETE, failure)
+                for above in range(index + 1, len(layers)):
+                    if states[above].status == PART_COMPLETE:
+                        states[above] = LayerState(PART_ON_INCOMPLETE_BASE, f"on layer {layers[index].digest}")
+    finally:
+        for source in sources.values():
+            if isinstance(source, LayerSource):
+                source.stop()  # none is left running, whatever ended the squash
     _resolve_links(state)
     return state.root, state.skips, states
+
+
+def _sources(layers: list[SquashLayer], spool: Spool) -> dict[int, LayerSource | Exception]:
+    """Each layer's source, its thread started, top layer first; or why it cannot be read (raised in `_apply`)."""
+    slots = Slots()
+    out: dict[int, LayerSource | Exception] = {}
+    for index in range(len(layers) - 1, -1, -1):
+        layer = layers[index]
+        try:
+            if layer.blob is None:
+                raise ImageError(layer.missing)
+            out[index] = LayerSource(layer.blob, layer.check, spool, slots)
+        except (ImageError, OSError) as exc:
+            out[index] = exc
+    return out
 
 
 @dataclass
@@ -121,31 +134,30 @@ class _Pass:
 
     layer: SquashLayer
     index: int
-    plain: bool = False
+    source: LayerSource
     deleted: set[_Parts] = field(default_factory=set)
     opaque: set[_Parts] = field(default_factory=set)
     copying: str = ""  # the file whose bytes were being copied if the stream failed
+    last: tuple[_Parts, Node, int] | None = None  # the last file placed in the spool, and where its bytes end
 
 
-def _apply(state: _Squash, layer: SquashLayer, index: int) -> str | None:
+def _apply(state: _Squash, layer: SquashLayer, index: int, source: LayerSource | Exception) -> str | None:
     """One layer read through once; returns what failed, if anything (also recorded as a skip)."""
-    now = _Pass(layer, index)
     reason, detail = SkipReason.READ_ERROR, ""
-    stream: LayerStream | None = None
+    now: _Pass | None = None
     try:
-        if layer.blob is None:
-            raise ImageError(layer.missing)
-        stream = LayerStream(layer.blob, layer.check)
-        now.plain = stream.compression == "none"
-        with tarfile.open(fileobj=stream, mode="r|") as tar:
+        if isinstance(source, Exception):
+            raise source
+        now = _Pass(layer, index, source)
+        with tarfile.open(fileobj=source.reader(), mode="r:", tarinfo=FastTarInfo) as tar:
             for member in tar:
-                tar.members = []  # type: ignore[attr-defined]  # a stream-mode TarFile keeps every header otherwise
+                tar.members = []  # type: ignore[attr-defined]  # a TarFile keeps every header otherwise
                 state.members += 1
                 if state.members > MAX_MEMBERS:
                     state.skips.append(Skip(layer.digest, SkipReason.CAP_REACHED, f"more than {MAX_MEMBERS} members"))
                     break
                 _member(state, now, member, tar)
-        stream.finish()
+        source.finish()
     except DecompressionLimit as exc:
         reason, detail = SkipReason.DECOMPRESSION_LIMIT, exc.detail
     except LayerFailure as exc:
@@ -157,16 +169,33 @@ def _apply(state: _Squash, layer: SquashLayer, index: int) -> str | None:
     except OSError as exc:
         detail = f"cannot keep its files in a temporary file: {exc.strerror or exc}"
     finally:
-        if stream is not None:
-            stream.close()
-        state.deleted |= now.deleted
-        state.opaque |= now.opaque
+        if now is not None:
+            now.source.stop()
+            state.deleted |= now.deleted
+            state.opaque |= now.opaque
     if not detail:
         return None
-    if now.copying:
-        state.skips.append(Skip(now.copying, reason, f"its layer {layer.digest} failed inside it: {detail}"))
+    cut = _cut_short(state, now) if now is not None else ""
+    if cut:
+        state.skips.append(Skip(cut, reason, f"its layer {layer.digest} failed inside it: {detail}"))
     state.skips.append(Skip(layer.digest, reason, detail + "; files it deleted from the layers below may show"))
     return detail
+
+
+def _cut_short(state: _Squash, now: _Pass) -> str:
+    """The file the layer failed inside (copied out when it failed, or whose bytes run past what its thread wrote),
+    taken out of the tree; its path shown, or "" if none was."""
+    if now.copying:
+        return now.copying
+    if now.last is None or now.source.plain:
+        return ""
+    parts, node, end = now.last
+    if end <= now.source.written:
+        return ""
+    parent, found = _lookup(state.root, parts)
+    if parent is not None and found is node:
+        del parent.children[parts[-1]]
+    return display_path("/" + "/".join(parts))
 
 
 def _member(state: _Squash, now: _Pass, member: tarfile.TarInfo, tar: tarfile.TarFile) -> None:
@@ -193,9 +222,9 @@ def _member(state: _Squash, now: _Pass, member: tarfile.TarInfo, tar: tarfile.Ta
         return
     content: Content | None = None
     if member.isreg():
-        if now.plain and not member.issparse() and now.layer.blob is not None:
-            content = LayerSlice(now.layer.blob, member.offset_data)
-        else:
+        if not member.issparse():
+            content = now.source.content(member.offset_data)
+        else:  # its holes are not in the tar: copied out whole
             now.copying = display_path("/" + "/".join(parts))
             source = tar.extractfile(member)
             assert source is not None  # a regular member always has a file object
@@ -205,6 +234,8 @@ def _member(state: _Squash, now: _Pass, member: tarfile.TarInfo, tar: tarfile.Ta
     if placed is not None:
         placed.layer = now.index
         _put(state.root, parts, placed)
+        if content is not None:
+            now.last = (parts, placed, member.offset_data + member.size)
 
 
 def _visible(state: _Squash, parts: _Parts, index: int, is_dir: bool) -> bool:

@@ -89,11 +89,13 @@ def _open(chain: ImageChain, path: str, fmt: str, options: WalkOptions | None) -
         from dissect.target.containers.raw import RawContainer
     except ImportError:
         raise ImageError(f"{path}: {IMAGES_EXTRA_HINT}") from None
-    from scanner.targets.disk import btrfsfast, xfsfast
+    from scanner.targets.disk import btrfsfast, extfast, xfsfast
+    from scanner.targets.disk.blockcache import cache_volumes
     from scanner.targets.disk.formats import open_disk_stream, sniff
     from scanner.targets.disk.mounts import found_in, plan
 
     btrfsfast.install()
+    extfast.install()
     xfsfast.install()
 
     fmt = sniff(chain.top) or fmt
@@ -105,6 +107,7 @@ def _open(chain: ImageChain, path: str, fmt: str, options: WalkOptions | None) -
             target.disks.apply()
             target.volumes.apply()
             target.filesystems.apply()
+            cache_volumes(target, chain.reads_past_end)
         except ImageError:
             raise
         except Exception as exc:  # a hostile image can break any parser: one line, never a traceback

@@ -2,10 +2,12 @@
 extra, imported only when a disk image is scanned).
 
 The mounts (`mounts.py`) are laid over the root here: a mount point's entry is the mounted filesystem's root, and a
-directory the mounts need but the root lacks (`/$fs$`) is made up. Every mounted filesystem has its own device
-number, and so has every btrfs subvolume (as the kernel gives them), so the walker's (device, inode) identity of a
-directory holds across filesystems whose inode numbers repeat. A directory's listing is kept while the walk may
-come back to it (a bounded, least-recently-used set), so the walk costs about one listing per directory.
+directory the mounts need but the root lacks (`/$fs$`) is made up. Each filesystem and btrfs subvolume has its own
+device number (`inodetable.py`). A directory's listing is kept while the walk may
+come back to it (a bounded, least-recently-used set), so the walk costs about one listing per directory; and so is
+an inode's stat, so the walk reads each inode once however often it asks (listed, then opened as a directory, or
+met again resolving a link). An open file's stat is read afresh from the inode it reads, so what is read and the
+size that bounds it always agree.
 
 Every read is positional on the image's own descriptors (`ImageChain`), so forked scan workers share the target:
 a worker opens a walked file by the (device, inode) the walk gave it, without listing its directories again.
@@ -21,7 +23,6 @@ import errno
 import itertools
 import os
 import stat
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,16 +30,18 @@ from typing import Any
 from dissect.target.filesystem import DirEntry
 
 from scanner.targets.base import FileEntry
-from scanner.targets.disk.btrfsfast import SUBVOLUME_ROOT
+from scanner.targets.disk.blockcache import direct
 from scanner.targets.disk.btrfsfast import listing as btrfs_listing
 from scanner.targets.disk.failures import Failures
 from scanner.targets.disk.inodes import block_size, ext_listing, inode_stat
+from scanner.targets.disk.inodetable import InodeTable
 from scanner.targets.disk.mounts import Mount
+from scanner.targets.disk.recent import Recent
 from scanner.targets.hostfs import Handle
 
 TRUNCATED = "the image file ends before the data it points to (truncated image)"
 MAX_CACHED = 16_384  # directory entries kept in listings the walk may come back to
-_INODES_KEPT = 256
+MAX_STATS = 16_384  # inode stats kept: a directory's subdirectories are listed, then opened after its others
 _FAST = ("ext", "xfs", "btrfs")  # types whose inodes are read directly (`inodes.py`)
 _VIRTUAL_DEV = 1
 
@@ -79,37 +82,15 @@ class DissectFilesystem:
         self.failures = Failures([str(m.point) for m in walked])
         self._open: dict[int, _Slot] = {}
         self._next = itertools.count(3)
-        self._listings: OrderedDict[tuple[int, int, str], dict[str, Any]] = OrderedDict()
-        self._cached = 0
+        self._listings: Recent[tuple[int, int, str], dict[str, Any]] = Recent(MAX_CACHED, len)
         self._blocks = {id(m): block_size(m.ident.fstype, m.fs) for m in walked}
-        self._devs: dict[tuple[int, int], int] = {}
-        self._subvolumes: dict[int, dict[int, Any]] = {}  # btrfs -> subvolume id -> its dissect Subvolume
-        self._inodes: OrderedDict[tuple[int, Any], Any] = OrderedDict()
-        self._owners: dict[int, tuple[Mount, int]] = {}
-        for m in walked:
-            self._own(m)
+        self._table = InodeTable(walked)
+        self._stats: Recent[tuple[int, Any], os.stat_result] = Recent(MAX_STATS)
         inodes = itertools.count(2)
         self._overlay: dict[str, dict[str, Mount | _Virtual]] = {}
         for m in sorted(walked, key=lambda m: str(m.point)):
             if m.point != "/":
                 self._lay(str(m.point), m, inodes)
-
-    def _own(self, mount: Mount) -> None:
-        """Device numbers for the mount, and for every subvolume of a btrfs, given before any worker forks."""
-        if mount.ident.fstype == "btrfs":
-            btrfs = mount.fs.btrfs
-            with contextlib.suppress(Exception):  # subvolumes dissect cannot list get numbers when met
-                for sub in btrfs.subvolumes():
-                    self._dev_for((id(btrfs), int(sub.objectid)), mount)
-            return
-        self._dev_for((id(mount.fs), 0), mount)
-
-    def _dev_for(self, key: tuple[int, int], mount: Mount) -> int:
-        found = self._devs.get(key)
-        if found is None:
-            found = self._devs[key] = len(self._devs) + 2
-            self._owners[found] = (mount, key[1])
-        return found
 
     def _lay(self, point: str, mount: Mount, inodes: itertools.count[int]) -> None:
         parts = [p for p in point.split("/") if p]
@@ -122,28 +103,24 @@ class DissectFilesystem:
 
     # --- identity and stat -------------------------------------------------------------------------
 
-    def _dev(self, mount: Mount, raw: Any) -> int:
-        if mount.ident.fstype == "btrfs":
-            return self._dev_for((id(mount.fs.btrfs), int(raw.subvolume.objectid)), mount)
-        return self._dev_for((id(mount.fs), 0), mount)
-
     def _stat(self, mount: Mount, entry: Any) -> os.stat_result:
         """The stat of a dissect DirEntry or FilesystemEntry (`.entry` is the filesystem's own inode)."""
         fstype = mount.ident.fstype
         raw = getattr(entry, "entry", None)
         before = self._past_end()
         try:
-            st = inode_stat(fstype, raw, self._blocks[id(mount)]) if fstype in _FAST else _opened(entry).lstat()
+            if fstype in _FAST:
+                return inode_stat(fstype, raw, self._blocks[id(mount)], self._table.dev(mount, raw))
+            st = _opened(entry).lstat()
         except Exception as exc:  # a damaged inode: listed with no type, recorded by the walker
             self.failures.add(str(mount.point), f"cannot read an inode: {self._why(exc, before)}")
             return os.stat_result((0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         blocks = getattr(st, "st_blocks", None)
         if blocks is None:
             blocks = (st.st_size + 511) // 512
-        dev = self._dev(mount, raw) if fstype in _FAST else self._dev_for((id(mount.fs), 0), mount)
         # Plain ints: dissect's own int types do not pickle, and results cross back from forked workers.
-        fields = (st.st_mode, st.st_ino, dev, st.st_nlink, st.st_uid, st.st_gid, st.st_size, st.st_atime,
-                  st.st_mtime, st.st_ctime)
+        fields = (st.st_mode, st.st_ino, self._table.dev(mount, None), st.st_nlink, st.st_uid, st.st_gid,
+                  st.st_size, st.st_atime, st.st_mtime, st.st_ctime)
         return os.stat_result(tuple(int(x) for x in fields), {"st_blocks": int(blocks)})
 
     def _why(self, exc: Exception, before: int) -> str:
@@ -164,7 +141,6 @@ class DissectFilesystem:
         key = (slot.st.st_dev, slot.st.st_ino, str(slot.mount.point))
         found = self._listings.get(key)
         if found is not None:
-            self._listings.move_to_end(key)
             return found
         before = self._past_end()
         try:
@@ -173,16 +149,12 @@ class DissectFilesystem:
             why = self._why(exc, before)
             self.failures.add(str(slot.mount.point), f"cannot list {slot.inside}: {why}")
             raise _err(errno.EIO, f"cannot list the directory: {why}") from None
-        self._listings[key] = found
-        self._cached += len(found)
-        while self._cached > MAX_CACHED and len(self._listings) > 1:
-            _, dropped = self._listings.popitem(last=False)
-            self._cached -= len(dropped)
+        self._listings.put(key, found)
         return found
 
     def _child(self, parent: Handle, name: str) -> tuple[Any, Mount | None, str]:
-        """The entry `name` in `parent`: (a dissect DirEntry or FilesystemEntry, or a _Virtual; its mount; its
-        inside path)."""
+        """The entry `name` in `parent`: (a dissect DirEntry or FilesystemEntry, a _Numbered or a _Virtual; its
+        mount; its inside path)."""
         slot = self._slot(parent)
         if not stat.S_ISDIR(slot.st.st_mode):
             raise _err(errno.ENOTDIR, name)
@@ -192,44 +164,43 @@ class DissectFilesystem:
             return over.fs.get("/"), over, inside
         real = self._listing(slot).get(name)
         if isinstance(real, (int, tuple)) and slot.mount is not None:  # an inode's number (ext, xfs, btrfs)
-            try:
-                return _Holder(self._inode(slot.mount, real)), slot.mount, inside
-            except Exception:
-                raise _err(errno.EIO, f"{name}: its inode cannot be found") from None
+            return _Numbered(real), slot.mount, inside
         if real is not None:
             return real, slot.mount, inside
         if over is not None:
             return over, None, inside
         raise _err(errno.ENOENT, name)
 
-    def _inode(self, mount: Mount, number: int | tuple[int, int]) -> Any:
-        """The inode a listing names by number; a btrfs one by (subvolume, number). The last few are kept: a
-        directory's entries are stat'ed as it is listed, then opened."""
-        key = (id(mount.fs), number)
-        found = self._inodes.get(key)
-        if found is not None:
-            self._inodes.move_to_end(key)
-            return found
-        if isinstance(number, tuple):
-            subvolumes = self._subvolumes.setdefault(id(mount.fs.btrfs), {})
-            sub = subvolumes.get(number[0])
-            if sub is None:
-                sub = subvolumes[number[0]] = mount.fs.btrfs.open_subvolume(number[0])
-            found = sub.root if number[1] == SUBVOLUME_ROOT else sub.inode(number[1])
-        elif mount.ident.fstype == "ext":
-            found = mount.fs.extfs.get_inode(number)
-        else:
-            found = mount.fs.xfs.get_inode(number)
-        self._inodes[key] = found
-        if len(self._inodes) > _INODES_KEPT:
-            self._inodes.popitem(last=False)
-        return found
+    def _raw(self, mount: Mount, entry: Any, keep: bool = True) -> Any:
+        """The filesystem's own inode object of an entry `_child` gave."""
+        if not isinstance(entry, _Numbered):
+            return getattr(entry, "entry", None)
+        try:
+            return self._table.inode(mount, entry.number, keep)
+        except Exception:
+            raise _err(errno.EIO, "its inode cannot be found") from None
 
     def _stat_of(self, entry: Any, mount: Mount | None) -> os.stat_result:
+        """An entry's stat; a numbered inode's is read once while it is kept (`_stats`)."""
         if mount is None:
             made_up = (stat.S_IFDIR | 0o755, entry.ino, _VIRTUAL_DEV, 2, 0, 0, 0, 0, 0, 0)
             return os.stat_result(made_up, {"st_blocks": 0})
-        return self._stat(mount, entry)
+        if not isinstance(entry, _Numbered):
+            return self._stat(mount, entry)
+        key = (id(mount.fs), entry.number)
+        found = self._stats.get(key)
+        if found is None:
+            found = self._stat(mount, _Holder(self._raw(mount, entry, keep=False)))
+            self._stats.put(key, found)
+        return found
+
+    def _opened_stat(self, entry: Any, mount: Mount, raw: Any) -> os.stat_result:
+        """The stat of an inode about to be read, from that inode (not from what was kept)."""
+        if not isinstance(entry, _Numbered):
+            return self._stat(mount, entry)
+        found = self._stat(mount, _Holder(raw))
+        self._stats.put((id(mount.fs), entry.number), found)
+        return found
 
     # --- the Filesystem calls -----------------------------------------------------------------------
 
@@ -251,25 +222,26 @@ class DissectFilesystem:
             raise _err(errno.ENOTDIR, name)
         if mount is None:
             return self._handle(_Slot(None, inside, st, entry))
-        return self._handle(_Slot(mount, inside, st, _opened(entry), getattr(entry, "entry", None)))
+        return self._handle(_Slot(mount, inside, st, _opened(entry), self._raw(mount, entry)))
 
     def open_file(self, parent: Handle, name: str) -> Handle:
         entry, mount, inside = self._child(parent, name)
-        st = self._stat_of(entry, mount)
-        if stat.S_ISLNK(st.st_mode):
-            raise _err(errno.ELOOP, name)
         if mount is None:
             raise _err(errno.EISDIR, name)
-        return self._handle(_Slot(mount, inside, st, entry, getattr(entry, "entry", None)))
+        raw = self._raw(mount, entry)
+        st = self._opened_stat(entry, mount, raw)
+        if stat.S_ISLNK(st.st_mode):
+            raise _err(errno.ELOOP, name)
+        return self._handle(_Slot(mount, inside, st, entry, raw))
 
     def open_walked(self, entry: FileEntry) -> Handle:
         """A file the walk found, by its (device, inode): no directory is listed again (a worker's open)."""
-        owner = self._owners.get(entry.dev)
+        owner = self._table.owner(entry.dev)
         if owner is None or owner[0].ident.fstype not in _FAST:
             raise _err(errno.ENOENT, "not known by identity")
         mount, subvolume = owner
         try:
-            raw = self._inode(mount, (subvolume, entry.ino) if mount.ident.fstype == "btrfs" else entry.ino)
+            raw = self._table.inode(mount, (subvolume, entry.ino) if mount.ident.fstype == "btrfs" else entry.ino)
         except Exception:
             raise _err(errno.ENOENT, "not known by identity") from None
         holder = _Holder(raw)
@@ -290,7 +262,7 @@ class DissectFilesystem:
         if mount is None or not stat.S_ISLNK(self._stat_of(entry, mount).st_mode):
             raise _err(errno.EINVAL, name)
         try:
-            return str(entry.entry.link)  # the inode's own text: nothing resolved
+            return str(self._raw(mount, entry).link)  # the inode's own text: nothing resolved
         except Exception:
             try:
                 return str(_opened(entry).readlink())
@@ -323,9 +295,8 @@ class DissectFilesystem:
         before = self._past_end()
         try:
             if slot.fh is None:
-                slot.fh = slot.raw.open()
-            slot.fh.seek(offset)
-            data = bytes(slot.fh.read(size))
+                slot.fh = direct(slot.raw.open())
+            data: bytes = slot.fh.read_at(offset, size)
         except Exception as exc:
             why = self._why(exc, before)
             self.failures.add(point, f"cannot read {slot.inside}: {why}")
@@ -362,6 +333,13 @@ def _list_names(slot: _Slot) -> dict[str, Any]:
 def _opened(entry: Any) -> Any:
     """A listing's DirEntry as the FilesystemEntry it names (what lists, stats and opens); others as they are."""
     return entry.get() if isinstance(entry, DirEntry) else entry
+
+
+@dataclass(frozen=True)
+class _Numbered:
+    """An inode a listing names by its number ((subvolume, number) on btrfs): its object is made when needed."""
+
+    number: int | tuple[int, int]
 
 
 @dataclass(frozen=True)

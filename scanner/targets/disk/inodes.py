@@ -15,6 +15,8 @@ import struct
 from collections import OrderedDict, namedtuple
 from typing import Any
 
+from scanner.targets.disk.blockcache import direct
+
 _EXT4_HUGE_FILE = 0x40000  # i_blocks counts filesystem blocks, not 512-byte sectors
 # struct ext4_inode as dissect.extfs declares it (the kernel's layout): the first 160 bytes, then i_extra.
 _EXT4 = struct.Struct("<HHIIIIIHHIII60sIIIIHHHHHHHHIIIIIII")
@@ -27,17 +29,20 @@ _EXT4_FIELDS = (
 )
 
 
-class Ext4Inode:
-    """An ext4 on-disk inode with the fields dissect.extfs reads, parsed with one `struct` call: dissect's own
-    parser (cstruct, with a size that depends on a field) was half of a walk's time."""
+_EXTRA_ISIZE = _EXT4_FIELDS.index("i_extra_isize")
 
-    __slots__ = (*_EXT4_FIELDS, "i_extra")
 
-    def __init__(self, raw: bytes) -> None:
-        for name, value in zip(_EXT4_FIELDS, _EXT4.unpack_from(raw), strict=True):
-            setattr(self, name, value)
-        extra = 128 - self.i_extra_isize  # type: ignore[attr-defined]
-        self.i_extra = raw[_EXT4.size : _EXT4.size + max(0, extra)]
+class Ext4Inode(namedtuple("Ext4Inode", (*_EXT4_FIELDS, "i_extra"))):  # type: ignore[misc]
+    """An ext4 on-disk inode with the fields dissect.extfs reads, parsed with one `struct` call into a tuple (its
+    fields read as attributes): dissect's own parser (cstruct, with a size that depends on a field) was half of a
+    walk's time."""
+
+    __slots__ = ()
+
+    def __new__(cls, raw: bytes) -> Ext4Inode:
+        values = _EXT4.unpack_from(raw)
+        extra = 128 - values[_EXTRA_ISIZE]
+        return tuple.__new__(cls, (*values, raw[_EXT4.size : _EXT4.size + max(0, extra)]))
 
 
 # struct xfs_dinode as dissect.xfs declares it (big-endian, its unions flattened as it flattens them): 176 bytes.
@@ -52,14 +57,13 @@ _XFS_FIELDS = (
 _XFS_MAGIC = 0x494E  # "IN"
 
 
-class XfsInode:
-    """An xfs on-disk inode core with the fields dissect.xfs reads, parsed with one `struct` call."""
+class XfsInode(namedtuple("XfsInode", _XFS_FIELDS)):  # type: ignore[misc]
+    """An xfs on-disk inode core with the fields dissect.xfs reads, parsed with one `struct` call into a tuple."""
 
-    __slots__ = _XFS_FIELDS
+    __slots__ = ()
 
-    def __init__(self, raw: bytes) -> None:
-        for name, value in zip(_XFS_FIELDS, _XFS.unpack_from(raw), strict=True):
-            setattr(self, name, value)
+    def __new__(cls, raw: bytes) -> XfsInode:
+        return tuple.__new__(cls, _XFS.unpack_from(raw))
 
 
 def xfs_inode(inode: Any) -> Any:
@@ -87,17 +91,24 @@ _BTRFS_INODE_ITEM_KEY = 1
 Timespec = namedtuple("Timespec", "sec nsec")
 
 
-class BtrfsInodeItem:
-    """A btrfs inode item with the fields dissect.btrfs reads, parsed with one `struct` call."""
+_BTRFS_FIELDS = ("generation", "transid", "size", "nbytes", "block_group", "nlink", "uid", "gid", "mode", "rdev",
+                 "flags", "sequence", "reserved", "atime_sec", "atime_nsec", "ctime_sec", "ctime_nsec", "mtime_sec",
+                 "mtime_nsec", "otime_sec", "otime_nsec")
 
-    __slots__ = ("generation", "transid", "size", "nbytes", "block_group", "nlink", "uid", "gid", "mode", "rdev",
-                 "flags", "sequence", "reserved", "atime", "ctime", "mtime", "otime")
 
-    def __init__(self, raw: Any) -> None:
-        v = _BTRFS.unpack_from(raw)
-        (self.generation, self.transid, self.size, self.nbytes, self.block_group, self.nlink, self.uid, self.gid,
-         self.mode, self.rdev, self.flags, self.sequence, self.reserved) = v[:13]
-        self.atime, self.ctime, self.mtime, self.otime = (Timespec(v[i], v[i + 1]) for i in range(13, 21, 2))
+class BtrfsInodeItem(namedtuple("BtrfsInodeItem", _BTRFS_FIELDS)):  # type: ignore[misc]
+    """A btrfs inode item with the fields dissect.btrfs reads, parsed with one `struct` call into a tuple; its
+    times are dissect's (sec, nsec) pairs, made when asked."""
+
+    __slots__ = ()
+
+    def __new__(cls, raw: Any) -> BtrfsInodeItem:
+        return tuple.__new__(cls, _BTRFS.unpack_from(raw))
+
+    atime = property(lambda self: Timespec(self.atime_sec, self.atime_nsec))
+    ctime = property(lambda self: Timespec(self.ctime_sec, self.ctime_nsec))
+    mtime = property(lambda self: Timespec(self.mtime_sec, self.mtime_nsec))
+    otime = property(lambda self: Timespec(self.otime_sec, self.otime_nsec))
 
 
 def btrfs_inode(inode: Any) -> Any:
@@ -155,26 +166,28 @@ def ext4_inode(inode: Any) -> Any:
     return parsed
 
 
-def inode_stat(fstype: str, inode: Any, block_size: int = 4096) -> os.stat_result:
-    """Raises what dissect raises for an inode it cannot read."""
+def inode_stat(fstype: str, inode: Any, block_size: int = 4096, dev: int = 0) -> os.stat_result:
+    """The inode's stat on device `dev`, in plain ints (what dissect hands over, its inode number and size, may be
+    its own int types, which do not pickle: results cross back from forked workers). Raises what dissect raises
+    for an inode it cannot read."""
     if fstype == "ext":
         n = ext4_inode(inode)
         blocks = n.i_blocks_lo | (n.i_blocks_high << 32)
         if n.i_flags & _EXT4_HUGE_FILE:
             blocks *= block_size // 512
-        fields = (n.i_mode, inode.inum, 0, n.i_links_count, n.i_uid | (n.i_uid_high << 16),
-                  n.i_gid | (n.i_gid_high << 16), inode.size, n.i_mtime, n.i_mtime, n.i_mtime)
+        fields = (n.i_mode, int(inode.inum), dev, n.i_links_count, n.i_uid | (n.i_uid_high << 16),
+                  n.i_gid | (n.i_gid_high << 16), int(inode.size), n.i_mtime, n.i_mtime, n.i_mtime)
         return os.stat_result(fields, {"st_blocks": blocks})
     if fstype == "xfs":
         n = xfs_inode(inode)
-        mtime = inode.mtime_ns // 1_000_000_000
-        fields = (n.di_mode, inode.inum, 0, n.di_nlink, n.di_uid, n.di_gid, n.di_size, mtime, mtime, mtime)
+        mtime = int(inode.mtime_ns) // 1_000_000_000
+        fields = (n.di_mode, int(inode.inum), dev, n.di_nlink, n.di_uid, n.di_gid, n.di_size, mtime, mtime, mtime)
         return os.stat_result(fields, {"st_blocks": n.di_nblocks * (block_size // 512)})
     if fstype == "btrfs":
         n = btrfs_inode(inode)
-        mtime = n.mtime.sec
+        mtime = n.mtime_sec
         # nbytes: the bytes its file extents hold (holes, and preallocated ranges, hold none).
-        fields = (n.mode, inode.inum, 0, n.nlink, n.uid, n.gid, n.size, mtime, mtime, mtime)
+        fields = (n.mode, int(inode.inum), dev, n.nlink, n.uid, n.gid, n.size, mtime, mtime, mtime)
         return os.stat_result(fields, {"st_blocks": (n.nbytes + 511) // 512})
     raise ValueError(fstype)
 
@@ -188,7 +201,7 @@ def ext_listing(inode: Any) -> dict[str, int]:
     entry's record length to the next; inode 0 is an unused record, an htree node or a checksum tail), without an
     inode object per entry: dissect's own listing made one, with a parsed structure, for every name."""
     extfs = inode.extfs
-    data = inode.open().read()
+    data = direct(inode.open()).read_at(0, inode.size)
     typed = bool(extfs.sb.s_feature_incompat & _FILETYPE_FEATURE)
     limit, count = min(len(data), inode.size) - 12, extfs.sb.s_inodes_count
     out: dict[str, int] = {}

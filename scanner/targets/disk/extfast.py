@@ -1,0 +1,57 @@
+"""dissect.extfs reading a file's extent tree with `struct`: its `_parse_extents` parsed every header, extent and
+index with a cstruct structure, for every file opened (a sixth of an ext4 read's time). The layouts are ext4's own,
+little-endian, 12 bytes each: the header (magic u16 0xF30A, entries u16, max u16, depth u16, generation u32); in a
+leaf, an extent (first logical block u32, length u16, start high u16, start low u32); in an index node, an index
+(first logical block u32, leaf low u32, leaf high u16, unused u16). What it yields, and what it raises for a short
+or bad tree, are dissect's. Installed once, when a disk image is opened."""
+
+from __future__ import annotations
+
+import io
+import struct
+from collections import namedtuple
+from collections.abc import Callable, Iterator
+from typing import Any
+
+_HEADER = struct.Struct("<HHHHI")
+_ENTRY = struct.Struct("<IHHI")
+_INDEX = struct.Struct("<IIHH")
+_MAGIC = 0xF30A
+
+Extent = namedtuple("Extent", "ee_block ee_len ee_start_hi ee_start_lo")
+replaced: Callable[..., Any] | None = None  # dissect's own, once installed
+
+
+def _take(buf: Any, size: int) -> bytes:
+    data = buf.read(size)
+    if len(data) < size:
+        raise EOFError(f"read {len(data)} bytes, needed {size}")
+    return bytes(data)
+
+
+def parse_extents(inode: Any, buf: Any) -> Iterator[Any]:
+    """Every extent of the tree whose root is at `buf`'s position, in order, as dissect's `_parse_extents`."""
+    from dissect.extfs.exceptions import Error
+
+    magic, entries, _, depth, _ = _HEADER.unpack(_take(buf, _HEADER.size))
+    if magic != _MAGIC:
+        raise Error("Invalid extent_header magic")
+    if depth == 0:
+        for _ in range(entries):
+            yield Extent._make(_ENTRY.unpack(_take(buf, _ENTRY.size)))
+        return
+    for _ in range(entries):
+        _, leaf_lo, leaf_hi, _ = _INDEX.unpack(_take(buf, _INDEX.size))
+        fh = inode.extfs.fh
+        fh.seek(((leaf_hi << 32) | leaf_lo) * inode.extfs.block_size)
+        yield from parse_extents(inode, io.BytesIO(fh.read(inode.extfs.block_size)))
+
+
+def install() -> None:
+    global replaced
+    from dissect.extfs import extfs
+
+    current = getattr(extfs, "_parse_extents", None)
+    if current is not None and current is not parse_extents:
+        replaced = current
+        extfs._parse_extents = parse_extents
