@@ -207,7 +207,8 @@ class Fingerprinter:
         self._values = [(spec, re.compile(spec.pattern)) for spec in specs if spec.on != "key"]
         self._masks = {spec.id: role_mask(spec) for spec, _ in self._values}
         self._keys = [(spec, re.compile(spec.pattern)) for spec in specs if spec.on == "key"]
-        self._fields: dict[str, list[_FieldIndex | None]] = {}  # key -> its rules by roles (ROLE_* bits)
+        self._fields: dict[str, dict[int, _FieldIndex]] = {}  # key -> its rules by roles (ROLE_* bits)
+        self._indexes: dict[tuple[int, ...], _FieldIndex] = {}  # one index a distinct set of rules
         self._key_cache: dict[str, tuple[FingerprintSpec, ...]] = {}
         masks = 0
         for mask in self._masks.values():
@@ -243,7 +244,7 @@ class Fingerprinter:
         fields = self._fields
         for roles, key, value in shape.leaves:
             by_roles = fields.get(key)
-            field = by_roles[roles] if by_roles is not None else None
+            field = by_roles.get(roles) if by_roles is not None else None
             if field is None:
                 field = self._field(roles, key)
             found = field.by_char.get(value[0]) or field.of(value[0])
@@ -258,22 +259,25 @@ class Fingerprinter:
         return hits
 
     def _field(self, roles: int, key: str) -> _FieldIndex:
-        """The rules of a (roles, key), kept by key and then by roles (no tuple built a leaf to look them up)."""
+        """The rules of a (roles, key), kept by key and then by roles (no tuple built a leaf to look them up). Keys
+        with the same rules share one index: the regexes it joins are compiled once, whatever keys a log uses."""
         by_roles = self._fields.get(key)
         if by_roles is None:
-            by_roles = [None] * (ROLE_ANY << 1)
+            by_roles = {}
             if len(self._fields) < _CACHE:
                 self._fields[key] = by_roles
-        found = by_roles[roles]
+        found = by_roles.get(roles)
         if found is None:
             found = by_roles[roles] = self._compile(roles, key)
         return found
 
     def _compile(self, roles: int, key: str) -> _FieldIndex:
         masks = self._masks
-        return _FieldIndex(
-            tuple((spec, rx) for spec, rx in self._values if _applies(spec, masks[spec.id], roles, key))
-        )
+        chosen = tuple(i for i, (spec, _) in enumerate(self._values) if _applies(spec, masks[spec.id], roles, key))
+        found = self._indexes.get(chosen)
+        if found is None:
+            found = self._indexes[chosen] = _FieldIndex(tuple(self._values[i] for i in chosen))
+        return found
 
     def _matches(self, found: _FieldRules, value: str, m: re.Match[str] | None = None) -> list[Hit]:
         """Every rule of the field that matches the value whole, in catalog order: one alternation finds the
