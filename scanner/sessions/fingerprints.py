@@ -28,6 +28,7 @@ from scanner.sessions.fernet import fernet_time, strip_tag
 from scanner.sessions.keys import (
     ID,
     MARK,
+    MAX_CACHED_KEY,
     MODEL,
     ROLE_ANY,
     ROLE_ID,
@@ -266,7 +267,7 @@ class Fingerprinter:
         by_roles = self._fields.get(key)
         if by_roles is None:
             by_roles = {}
-            if len(self._fields) < _CACHE:
+            if len(self._fields) < _CACHE and len(key) <= MAX_CACHED_KEY:
                 self._fields[key] = by_roles
         found = by_roles.get(roles)
         if found is None:
@@ -302,7 +303,7 @@ class Fingerprinter:
         cached = self._key_cache.get(key)
         if cached is None:
             cached = tuple(spec for spec, rx in self._keys if rx.fullmatch(key))
-            if len(self._key_cache) < _CACHE:
+            if len(self._key_cache) < _CACHE and len(key) <= MAX_CACHED_KEY:
                 self._key_cache[key] = cached
         return cached
 
