@@ -6,7 +6,8 @@ Each process of the scan (the parent and its forked workers) samples its own sta
 its CPU time (SIGPROF) and gives the sample the CPU time spent since the last one, so a long C call (a YARA-X
 search, an inflate, a read) is weighed whole and time the machine spends on other processes is not counted:
 the shares hold on a busy machine. A sample is given to one stage: the innermost of walk, open/read, the
-YARA-X search, the confirmation of its hits, a file's context, its config parse, its text decode, the transfer
+YARA-X search, the confirmation of its hits, a file's context, its config parse, its text decode, a session log's
+reading (lines and JSON, the shape walk, the adapters, fingerprints, attribution, mentions, the rest), the transfer
 between processes (pickling, pipes: the parent's result thread, sampled while its main thread waits), the fold
 into the builder, the build and the report, the selection of the detectors a file needs; otherwise the
 outermost detector that extracted.
@@ -54,6 +55,14 @@ _STAGES = {
     ("_fold", "scanner/pool.py"): "fold (builder)",
     ("_fold_all", "scanner/pipeline.py"): "fold (builder)",
     ("InventoryBuilder.build", "inventory/builder.py"): "build inventory",
+    # A session log read once for every detector that asks (`FileView.session_read`), by its steps.
+    ("FileView.session_read", "detectors/base.py"): "session: read_log (other)",
+    ("FileView._mentions", "detectors/base.py"): "session: mentions",
+    ("records", "sessions/reader.py"): "session: lines, JSON decode",
+    ("read_shape", "sessions/shape.py"): "session: shape walk",
+    ("Fingerprinter.match", "sessions/fingerprints.py"): "session: fingerprints",
+    ("SessionAccumulator.add", "sessions/attribution.py"): "session: attribution",
+    ("SessionAccumulator.finish", "sessions/attribution.py"): "session: attribution",
 }
 
 
@@ -100,6 +109,8 @@ def stage_of(frames: tuple[Frame, ...], yara_lines: frozenset[int]) -> str:
                 return stage
         if path.endswith("scanner/render/__init__.py"):
             return "report"
+        if "scanner/sessions/adapters/" in path:
+            return "session: adapters"
     for name, path, _ in frames:
         if "scanner/detectors/" in path and name.endswith(".extract"):
             return f"detector {path.rsplit('/', 1)[-1].removesuffix('.py')}"

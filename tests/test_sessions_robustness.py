@@ -84,6 +84,23 @@ def test_gzip_bomb_is_inflated_only_up_to_the_bound() -> None:
     assert peak < 2 * MAX_LINE + (8 << 20)
 
 
+def test_keys_a_log_invents_are_classed_not_kept(catalog: Catalog) -> None:
+    """The walk's caches of key classes hold short keys only: a log whose records invent 16 KB keys (an id-like
+    `…_id`, so a fingerprint rule may read it) costs its records' memory while they are read, never after."""
+    lines = (
+        json.dumps({f"{n:05d}{i}{'k' * (16 << 10)}_id": "call_df1db1afefc8cb0e1936524a9ad401f8" for i in range(5)})
+        for n in range(100)
+    )
+    data = "\n".join(lines).encode()
+    tracemalloc.start()
+    try:
+        collect("/var/log/a.jsonl", "/var/log/a.jsonl", None, data, catalog)
+        kept, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert kept < len(data) // 8, kept  # 8 MB of keys read; kept, they would be all of it
+
+
 def test_many_sessions_in_one_file_are_bounded(catalog: Catalog) -> None:
     lines = (
         json.dumps({"session_id": f"s{i}", "model": "m", "id": "call_df1db1afefc8cb0e1936524a9ad401f8"})

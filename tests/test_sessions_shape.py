@@ -6,6 +6,7 @@ bounds. Origins of every file are in tests/data/sessions/**/SOURCE.txt."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 from scanner.catalog import Catalog
 from scanner.kinds.sessions import SessionEntry
 from scanner.sessions.collect import collect, engine, looks_like_log
+from scanner.sessions.fingerprints import _first_chars
 from scanner.sessions.shape import MAX_LEAVES, MAX_NODES, read_shape
 from tests.conftest import ScanFn, write
 
@@ -606,6 +608,25 @@ def test_combined_matcher_agrees_with_each_rule_alone(catalog: Catalog) -> None:
             # The record's pass (its length bounds first, then the alternation) misses none of them.
             assert [h.rule.id for h in fp.match(shape)] == record, path.name
     assert checked > 500
+
+
+def test_a_rule_is_tried_on_every_value_it_can_match(catalog: Catalog) -> None:
+    """A value is tried only by the rules its first character can begin: every example a rule matches begins
+    with a character of the set read from its pattern, and what the reader cannot read begins with anything."""
+    checked = 0
+    for spec in catalog.fingerprints:
+        first = _first_chars(spec.pattern)
+        for example in spec.examples.match:
+            if re.fullmatch(spec.pattern, example):
+                assert first is None or example[0] in first, (spec.id, example)
+                checked += 1
+    assert checked > 50
+    assert _first_chars("(?:resp|msg)_[a-z]+") == frozenset("mr")
+    assert _first_chars("(?:[a-z][a-z0-9_]{0,40}:)?gAAAAA") == frozenset("abcdefghijklmnopqrstuvwxyz")
+    assert _first_chars("(?=[a-z0-9]*[A-Z])x") == frozenset("x")  # a lookahead is no character
+    assert _first_chars("a*b") == frozenset("ab")
+    for anything in (r"\d+", r"[\w]x", r"(?:x|\d)", "[^a]b", ".x", "(?i)abc", "(?i:a)b"):
+        assert _first_chars(anything) is None, anything
 
 
 # --- logs beside the sessions corroborate ---------------------------------------------------------------

@@ -4,10 +4,12 @@ The record is read once by `shape.read_shape`, which collects its token values w
 and the roles it plays there: any id, a tool call's id, a response's or message's own id, a signature, a model
 field. A rule names the roles it applies to (`roles = ["tool-call"]`), and where the field itself is the marker
 (`system_fingerprint`), the keys (`fields`); `@id` in `fields` is the role `id`, `*` the role `any`. For each
-distinct (roles, key) the rules that apply are compiled once into one alternation, so a value that fits no
-rule costs one regex call whatever the number of rules; only a value the alternation matches is tried rule
-by rule. A rule with `decode` fires only when the value also decodes (a Fernet token's layout,
-LiteLLM's base64 id), and the decoded facts ride along on the hit.
+distinct (roles, key) the rules that apply are found once (keys with the same rules share them) and, by the
+first character of a value, narrowed to those that can begin with it, joined into one alternation: a value
+that fits no rule costs at most one regex call whatever the number of rules, most (a uuid where the rules want
+`msg_`) none; only a value the alternation matches is tried rule by rule. A rule with `decode` fires only when
+the value also decodes (a Fernet token's layout, LiteLLM's base64 id), and the decoded facts ride along on the
+hit.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from scanner.sessions.fernet import fernet_time, strip_tag
 from scanner.sessions.keys import (
     ID,
     MARK,
+    MAX_CACHED_KEY,
     MODEL,
     ROLE_ANY,
     ROLE_ID,
@@ -207,7 +210,8 @@ class Fingerprinter:
         self._values = [(spec, re.compile(spec.pattern)) for spec in specs if spec.on != "key"]
         self._masks = {spec.id: role_mask(spec) for spec, _ in self._values}
         self._keys = [(spec, re.compile(spec.pattern)) for spec in specs if spec.on == "key"]
-        self._fields: dict[str, list[_FieldIndex | None]] = {}  # key -> its rules by roles (ROLE_* bits)
+        self._fields: dict[str, dict[int, _FieldIndex]] = {}  # key -> its rules by roles (ROLE_* bits)
+        self._indexes: dict[tuple[int, ...], _FieldIndex] = {}  # one index a distinct set of rules
         self._key_cache: dict[str, tuple[FingerprintSpec, ...]] = {}
         masks = 0
         for mask in self._masks.values():
@@ -243,7 +247,7 @@ class Fingerprinter:
         fields = self._fields
         for roles, key, value in shape.leaves:
             by_roles = fields.get(key)
-            field = by_roles[roles] if by_roles is not None else None
+            field = by_roles.get(roles) if by_roles is not None else None
             if field is None:
                 field = self._field(roles, key)
             found = field.by_char.get(value[0]) or field.of(value[0])
@@ -258,22 +262,25 @@ class Fingerprinter:
         return hits
 
     def _field(self, roles: int, key: str) -> _FieldIndex:
-        """The rules of a (roles, key), kept by key and then by roles (no tuple built a leaf to look them up)."""
+        """The rules of a (roles, key), kept by key and then by roles (no tuple built a leaf to look them up). Keys
+        with the same rules share one index: the regexes it joins are compiled once, whatever keys a log uses."""
         by_roles = self._fields.get(key)
         if by_roles is None:
-            by_roles = [None] * (ROLE_ANY << 1)
-            if len(self._fields) < _CACHE:
+            by_roles = {}
+            if len(self._fields) < _CACHE and len(key) <= MAX_CACHED_KEY:
                 self._fields[key] = by_roles
-        found = by_roles[roles]
+        found = by_roles.get(roles)
         if found is None:
             found = by_roles[roles] = self._compile(roles, key)
         return found
 
     def _compile(self, roles: int, key: str) -> _FieldIndex:
         masks = self._masks
-        return _FieldIndex(
-            tuple((spec, rx) for spec, rx in self._values if _applies(spec, masks[spec.id], roles, key))
-        )
+        chosen = tuple(i for i, (spec, _) in enumerate(self._values) if _applies(spec, masks[spec.id], roles, key))
+        found = self._indexes.get(chosen)
+        if found is None:
+            found = self._indexes[chosen] = _FieldIndex(tuple(self._values[i] for i in chosen))
+        return found
 
     def _matches(self, found: _FieldRules, value: str, m: re.Match[str] | None = None) -> list[Hit]:
         """Every rule of the field that matches the value whole, in catalog order: one alternation finds the
@@ -296,7 +303,7 @@ class Fingerprinter:
         cached = self._key_cache.get(key)
         if cached is None:
             cached = tuple(spec for spec, rx in self._keys if rx.fullmatch(key))
-            if len(self._key_cache) < _CACHE:
+            if len(self._key_cache) < _CACHE and len(key) <= MAX_CACHED_KEY:
                 self._key_cache[key] = cached
         return cached
 

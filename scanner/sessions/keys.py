@@ -274,7 +274,11 @@ ROLE_KINDS = {
     role: KIND_TALK * (role in CONVERSATION_ROLES) | KIND_REPLY * (role in ASSISTANT_ROLES)
     for role in CONVERSATION_ROLES | ASSISTANT_ROLES
 }
-# kind_bits' answers so far, read directly by the walk (one lookup a dict). Bounded: 20k short kinds.
+# The classifying caches keep at most 20k keys (or kinds) each, and only short ones: a log that invents keys of a
+# megabyte is classed key by key, never held (20k of them would be gigabytes).
+MAX_CACHED = 20_000
+MAX_CACHED_KEY = 256
+# kind_bits' answers so far, read directly by the walk (one lookup a dict).
 KIND_BITS: dict[str, int] = {}
 
 
@@ -290,7 +294,7 @@ def kind_bits(kind: str) -> int:
             | KIND_TOOL * (low in TOOL_KINDS)
             | KIND_REDACTED * (low in REDACTED_KINDS)
         )
-        if len(KIND_BITS) < 20_000 and len(kind) <= 100:
+        if len(KIND_BITS) < MAX_CACHED and len(kind) <= MAX_CACHED_KEY:
             KIND_BITS[kind] = found
     return found
 
@@ -311,7 +315,7 @@ def key_flags(key: str) -> int:
     flags |= TEXT * (key in TEXT_KEYS) | SUMMARY * (key == "summary") | TOOL * (key in TOOL_KEYS)
     flags |= ARGS * (key in ARGS_KEYS) | CONTENT * (key in CONTENT_KEYS) | RESPONSE * (key in RESPONSE_KEYS)
     flags |= TITLE * (key in TITLE_KEYS)
-    if len(_FLAGS) < 20_000:
+    if len(_FLAGS) < MAX_CACHED and len(key) <= MAX_CACHED_KEY:
         _FLAGS[key] = flags
     return flags
 
@@ -321,7 +325,7 @@ def is_reasoning_kind(kind: str) -> bool:
     found = _REASONING_KIND.get(kind)
     if found is None:
         found = kind in REASONING_KINDS or not _REASONING_WORDS.isdisjoint(_KIND_WORDS.findall(kind))
-        if len(_REASONING_KIND) < 20_000:
+        if len(_REASONING_KIND) < MAX_CACHED and len(kind) <= MAX_CACHED_KEY:
             _REASONING_KIND[kind] = found
     return found
 

@@ -35,6 +35,8 @@ from scanner.sessions.keys import (
     KIND_TALK,
     KIND_TOOL,
     MARK,
+    MAX_CACHED,
+    MAX_CACHED_KEY,
     MODEL,
     REASONING,
     REPLY_MARKS,
@@ -81,7 +83,7 @@ _TOKEN_FLAGS = WANT | MODEL | TOOL | STRONG_SECRET | REASONING  # classes whose 
 _IN_REASONING, _IN_RESPONSE = 1, 2
 # The classes whose string values say more than a leaf does (an `id` under a session's key is read too).
 _TEXT_FACTS = MODEL | TITLE | TIME | SESSION | DECLARED | URL | TOOL | _REASONING_FLAGS
-# key -> class flags | WANT, when every token value is wanted. Bounded (20k keys).
+# key -> class flags | WANT, when every token value is wanted. Bounded: MAX_CACHED short keys.
 _ALL_WANTED: dict[str, int] = {}
 
 
@@ -354,7 +356,7 @@ def _info(info: dict[str, int], key: str, extra: Callable[[str], int] | None) ->
     found = info.get(key)
     if found is None:
         found = key_flags(key) | (WANT if extra is None else extra(key) & (WANT | MARK))
-        if len(info) < 20_000:
+        if len(info) < MAX_CACHED and len(key) <= MAX_CACHED_KEY:
             info[key] = found
     return found
 
