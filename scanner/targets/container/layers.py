@@ -22,7 +22,7 @@ from scanner.targets.container.blobs import Range
 from scanner.targets.container.errors import ImageError
 
 CHUNK = 1 << 20  # bytes of blob read at once
-OUT_CHUNK = 4 << 20  # bytes of tar stream inflated at once: a thread inflating gives up the interpreter seldom
+OUT_CHUNK = 1 << 20  # bytes of tar stream inflated at once
 MAX_INFLATED = 64 << 30  # bytes of tar stream one layer may give
 MAX_RATIO = 200  # ... and no more than this many times its blob's size (past MIN_FOR_RATIO)
 MIN_FOR_RATIO = 256 << 20

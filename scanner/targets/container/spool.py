@@ -18,7 +18,7 @@ from typing import IO
 PIECE = 1 << 20
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one for each file of an image: no __dict__ each
 class SpoolSlice:
     """A file's bytes at `start` in the spool."""
 
