@@ -128,8 +128,8 @@ def _zstd_module() -> Any:
 
 class LayerStream(io.RawIOBase):
     """The tar stream of one layer blob, read forward only, bounded, hashed; `finish()` checks the digest. It is
-    read by a thread of its own (`source.LayerSource`): zlib, zstd and hashlib release the interpreter as they
-    work."""
+    read by a thread of its own (`layer_source.LayerSource`): zlib, zstd and hashlib release the interpreter as
+    they work."""
 
     def __init__(self, raw: Range, digest: Digest | None = None, limit: int | None = None) -> None:
         super().__init__()
