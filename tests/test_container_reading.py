@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scanner.targets.container.blobs import Range
-from scanner.targets.container.layer_spool import LayerSource, Slots
+from scanner.targets.container.layer_source import LayerSource, Slots
 from scanner.targets.container.layers import Digest, LayerFailure
 from scanner.targets.container.spool import Spool
 from scanner.targets.container.tarheader import FastTarInfo
@@ -170,7 +170,7 @@ def test_zstd_layers_inflate_one_at_a_time(tmp_path: Path, codec: str, monkeypat
                 active[0] -= 1
 
     monkeypatch.setattr(codec_class, "give", watched)
-    monkeypatch.setattr("scanner.targets.container.layer_spool.THREADS", 3)
+    monkeypatch.setattr("scanner.targets.container.layer_source.THREADS", 3)
     tar = layer_tar(_members())
     blob = zstd_compress(tar) if codec == "zstd" else gzip.compress(tar, mtime=0)
     spool, slots, sources = Spool(), Slots(), []

@@ -107,6 +107,7 @@ def test_a_btrfs_item_from_a_kept_leaf_is_what_dissects_search_finds(tree: Path)
     from dissect.btrfs.btrfs import INode
 
     from scanner.targets.disk import btrfsfast
+    from scanner.targets.disk.blockcache import RunsOnDisk, direct
     from scanner.targets.disk.btrfsfile import BtrfsInode
 
     opened = open_target(str(_image(tree, "btrfs")), None, WalkOptions())
@@ -115,15 +116,21 @@ def test_a_btrfs_item_from_a_kept_leaf_is_what_dissects_search_finds(tree: Path)
         sub = fs._root.fs.subvolume
         search, cursor_iter = btrfsfast._dissect["find"], btrfsfast._dissect["iter"]
         files = [e for e in target.walk() if isinstance(e, FileEntry)]
+        on_disk = 0
         for entry in files:
             ours = sub.tree.find(entry.ino, 1)
             theirs = search(sub.tree, entry.ino, 1)
             assert (tuple(ours[0].key), bytes(ours[1])) == (tuple(theirs[0].key), bytes(theirs[1]))
             run = [(tuple(i.key), bytes(d)) for i, d in btrfsfast.run_of(sub.tree, entry.ino, 108)]
             assert run == [(tuple(i.key), bytes(d)) for i, d in cursor_iter(sub.tree.cursor(), entry.ino, 108, 0, True)]
-            with BtrfsInode(sub, entry.ino).open() as mine, INode(sub, entry.ino).open() as dissects:
-                assert mine.read() == dissects.read(), entry.path
+            mine, dissects = BtrfsInode(sub, entry.ino).open(), INode(sub, entry.ino).open()
+            on_disk += isinstance(mine, RunsOnDisk)
+            assert mine.read() == dissects.read(), entry.path
+            if entry.size > 5000:
+                dissects.seek(entry.size // 3)
+                assert direct(mine).read_at(entry.size // 3, 4099) == dissects.read(4099), entry.path
         assert btrfsfast._leaves.holding(btrfsfast._tree(sub.tree), (files[-1].ino, 1, 0))  # its leaf is kept
+        assert on_disk >= 5  # the files not inline (big.bin, the sparse file, ...) were read from the cached device
     finally:
         opened.close()
 

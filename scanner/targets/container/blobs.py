@@ -24,7 +24,7 @@ _FILE = os.O_RDONLY | os.O_NONBLOCK | _O_CLOEXEC | _O_NOFOLLOW
 _DIR = os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC | _O_NOFOLLOW
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one for each file of an image: no __dict__ each
 class Range:
     """A byte range of one open file: a blob."""
 

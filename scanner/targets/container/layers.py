@@ -22,7 +22,7 @@ from scanner.targets.container.blobs import Range
 from scanner.targets.container.errors import ImageError
 
 CHUNK = 1 << 20  # bytes of blob read at once
-OUT_CHUNK = 4 << 20  # bytes of tar stream inflated at once: a thread inflating gives up the interpreter seldom
+OUT_CHUNK = 1 << 20  # bytes of tar stream inflated at once
 MAX_INFLATED = 64 << 30  # bytes of tar stream one layer may give
 MAX_RATIO = 200  # ... and no more than this many times its blob's size (past MIN_FOR_RATIO)
 MIN_FOR_RATIO = 256 << 20
@@ -128,8 +128,8 @@ def _zstd_module() -> Any:
 
 class LayerStream(io.RawIOBase):
     """The tar stream of one layer blob, read forward only, bounded, hashed; `finish()` checks the digest. It is
-    read by a thread of its own (`source.LayerSource`): zlib, zstd and hashlib release the interpreter as they
-    work."""
+    read by a thread of its own (`layer_source.LayerSource`): zlib, zstd and hashlib release the interpreter as
+    they work."""
 
     def __init__(self, raw: Range, digest: Digest | None = None, limit: int | None = None) -> None:
         super().__init__()

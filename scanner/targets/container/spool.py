@@ -1,10 +1,10 @@
 """Where compressed layers are put once inflated: unlinked temporary files ($TMPDIR), read back by position (so
 forked workers share them), kept open as long as the image.
 
-A compressed layer cannot be read at an offset without inflating it from its start; the walk goes in path order,
-not in the layers' order. So each layer's tar stream is inflated once, in its own order, into a file of its own
-(`temporary`, written by `source.LayerSource`), and its members are read there in place. The one member kind a tar
-cannot give in place (a sparse file, whose holes are not in the tar) is copied out whole (`copy`). Plain layers
+A compressed layer cannot be read at an offset without inflating it from its start; the walk goes in path order, not
+in the layers' order. So each layer's tar stream is inflated once, in its own order, into a file of its own
+(`temporary`, written by `layer_source.LayerSource`), and its members are read there in place. The one member kind a
+tar cannot give in place (a sparse file, whose holes are not in the tar) is copied out whole (`copy`). Plain layers
 need neither: their files are read in place in their blobs.
 """
 
@@ -18,7 +18,7 @@ from typing import IO
 PIECE = 1 << 20
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one for each file of an image: no __dict__ each
 class SpoolSlice:
     """A file's bytes at `start` in the spool."""
 

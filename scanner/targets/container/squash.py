@@ -6,12 +6,12 @@ it). A layer's own deletions apply only to the layers below it. Tar names are un
 stay inside the image, devices and FIFOs are listed but never read, hard links share their target's bytes
 (and inode: read once).
 
-Each layer is read once, forward, in its own tar order (`LayerStream`), by a thread of its own that starts with
-the others (`source.LayerSource`): a file of a plain layer stays a byte range of its blob; a compressed layer is
+Each layer is read once, forward, in its own tar order (`LayerStream`), by a thread of its own that starts with the
+others (`layer_source.LayerSource`): a file of a plain layer stays a byte range of its blob; a compressed layer is
 inflated into a temporary file as the squash parses it there, and its files stay byte ranges of that file, so the
 walk never inflates a layer twice. A layer that fails part-way (a damaged or cut stream, a digest that does not
-match, a bomb past the cap) keeps what it gave before, is a recorded skip (and so is the file it failed inside),
-and the layers above it are marked as read on an incomplete base.
+match, a bomb past the cap) keeps what it gave before, is a recorded skip (and so is the file it failed inside), and
+the layers above it are marked as read on an incomplete base.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from scanner.model import PART_COMPLETE, PART_INCOMPLETE, PART_ON_INCOMPLETE_BAS
 from scanner.targets.base import DecompressionLimit
 from scanner.targets.container.blobs import Range
 from scanner.targets.container.errors import ImageError
-from scanner.targets.container.layer_spool import LayerSource, Slots
+from scanner.targets.container.layer_source import LayerSource, Slots
 from scanner.targets.container.layers import Digest, LayerFailure
 from scanner.targets.container.spool import Spool
 from scanner.targets.container.tarheader import FastTarInfo

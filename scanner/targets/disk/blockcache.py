@@ -93,8 +93,8 @@ def cache_volumes(target: Any, past_end: Callable[[], int]) -> None:
 
 class RunsOnDisk:
     """A file's bytes read by its runs (dissect's, as its `RunlistStream` holds them: (block or None for a hole,
-    count)) from the cached volume under it, as that stream reads them: a hole reads as zeros, and a read stops
-    where the runs end."""
+    count); a btrfs file's extents, in bytes) from the cached volume under it, as that stream reads them: a hole
+    reads as zeros, an empty run is passed over, and a read stops where the runs end."""
 
     def __init__(self, disk: CachedDisk, runs: list[tuple[int | None, int]], block_size: int, size: int) -> None:
         self._disk, self._runs, self._block, self.size = disk, runs, block_size, size
@@ -108,11 +108,16 @@ class RunsOnDisk:
             block, count = self._runs[index]
             within = offset - (self._ends[index - 1] if index else 0) * self._block
             take = min(size, count * self._block - within)
-            if take <= 0:
+            if take < 0:
                 break
-            pieces.append(bytes(take) if block is None else self._disk.read_at(block * self._block + within, take))
+            if take:
+                pieces.append(bytes(take) if block is None else self._disk.read_at(block * self._block + within, take))
             offset, size, index = offset + take, size - take, index + 1
         return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+
+    def read(self) -> bytes:
+        """The whole file (a symlink's text)."""
+        return self.read_at(0, self.size)
 
     def close(self) -> None:
         pass
@@ -135,6 +140,8 @@ class Seeking:
 def direct(fh: Any) -> RunsOnDisk | Seeking:
     """A file's stream as dissect opened it, read by its runs from the cache where it is made of runs on a cached
     volume."""
+    if isinstance(fh, (RunsOnDisk, Seeking)):
+        return fh
     if isinstance(fh, RunlistStream):
         disk = getattr(fh._fh, "fh", None)  # the stream runs on a dissect Volume, which reads through its fh
         if isinstance(disk, CachedDisk):

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import io
 import struct
+from bisect import bisect_right
 from typing import Any, BinaryIO
 
 from dissect.btrfs.stream import Extent, ExtentStream, decode_extent
 from dissect.util.stream import BufferedStream
 
+from scanner.targets.disk.blockcache import CachedDisk, RunsOnDisk
 from scanner.targets.disk.btrfsfast import run_of
 from scanner.targets.disk.inodes import btrfs_inode
 
@@ -44,11 +46,15 @@ class BtrfsInode:
     @property
     def link(self) -> str:
         """A symlink's text (its data), undecoded bytes kept as surrogates."""
-        with self.open() as fh:
+        fh = self.open()
+        try:
             return bytes(fh.read()).decode(errors="surrogateescape")
+        finally:
+            fh.close()
 
-    def open(self) -> BinaryIO:
-        """The file's bytes, as dissect's `INode.open` gives them."""
+    def open(self) -> BinaryIO | RunsOnDisk:
+        """The file's bytes, as dissect's `INode.open` gives them; read straight from the cached device where
+        every extent is a hole or plain data in a chunk that is not striped (`_on_disk`)."""
         size = self.size
         if not size:
             return BufferedStream(io.BytesIO(), size=0)  # type: ignore[no-any-return]
@@ -71,4 +77,50 @@ class BtrfsInode:
             offset += length
         if offset < size:
             extents.append(Extent(0, 0, 0, 0, 0, size - offset))
+        found = _on_disk(btrfs._logical_fh, extents, size)
+        if found is not None:
+            return found
         return ExtentStream(btrfs._logical_fh, extents, size, btrfs.sector_size)  # type: ignore[no-any-return]
+
+
+def _on_disk(chunks: Any, extents: list[Any], size: int) -> RunsOnDisk | None:
+    """The extents as runs of bytes on the one cached device they lie on, mapped as dissect's `ChunkStream` maps
+    them (a chunk that is not striped, RAID0, RAID10 or RAID5/6, holds its data at its first stripe's offset on, in
+    order); None if any is compressed, or lies across chunks or in another kind of chunk or device."""
+    starts, table = _linear(chunks)
+    disk: CachedDisk | None = None
+    runs: list[tuple[int | None, int]] = []
+    for extent in extents:
+        if (extent.disk_offset, extent.disk_length) == (0, 0):
+            runs.append((None, extent.length))
+            continue
+        if extent.compression or extent.encryption:
+            return None
+        logical = extent.disk_offset + extent.offset
+        index = bisect_right(starts, logical) - 1
+        if index < 0:
+            return None
+        start, length, physical, device = table[index]
+        if device is None or logical + extent.length > start + length or (disk is not None and device is not disk):
+            return None
+        disk = device
+        runs.append((physical + logical - start, extent.length))
+    return RunsOnDisk(disk, runs, 1, size) if disk is not None else None
+
+
+def _linear(chunks: Any) -> tuple[list[int], list[tuple[int, int, int, CachedDisk | None]]]:
+    """A filesystem's chunks (kept on its `ChunkStream`): their logical starts, and each one's (start, length, its
+    first stripe's offset, its device's cache if the chunk is not striped and the device reads through one)."""
+    found = chunks.__dict__.get("_fast_linear")
+    if found is None:
+        from dissect.btrfs.c_btrfs import BTRFS_BLOCK_GROUP_STRIPE_MASK
+
+        table = []
+        for chunk in chunks.chunks:
+            stripe = chunk.stripes[0] if chunk.stripes else None
+            device = getattr(getattr(stripe, "fh", None), "fh", None)  # a dissect Volume reads through its fh
+            plain = stripe is not None and not (chunk.type & BTRFS_BLOCK_GROUP_STRIPE_MASK)
+            table.append((int(chunk.offset), int(chunk.length), int(stripe.offset) if stripe else 0,
+                          device if plain and isinstance(device, CachedDisk) else None))
+        found = chunks.__dict__["_fast_linear"] = ([t[0] for t in table], table)
+    return found  # type: ignore[no-any-return]

@@ -40,7 +40,7 @@ class Slots:
     zstd: threading.Semaphore = field(default_factory=lambda: threading.Semaphore(1))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one for each file of an image: no __dict__ each
 class BlobSlice:
     """A member's bytes in a plain layer: a range of its blob, read in place."""
 
