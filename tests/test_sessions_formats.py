@@ -186,6 +186,19 @@ def test_a_credential_in_a_recorded_request_is_still_found_and_never_kept(tmp_pa
     assert {s["providers"][0]["vendor"] for s in out["sessions"]} == {"openai"}
 
 
+def test_each_file_names_the_route_its_own_host_says(catalog: Catalog) -> None:
+    # The same cassette recorded through OpenRouter, then through Azure: both hosts name only a route (their rules
+    # share an id and a vendor), and a file read later must not take the route concluded for the one before.
+    text = CASSETTE.read_text()
+    routes = []
+    for host in ("openrouter.ai/api", "contoso.cognitiveservices.azure.com/openai"):
+        at = f"/home/dev/app/tests/cassettes/{host.split('.')[0]}.yaml"
+        data = text.replace("https://api.openai.com/v1/", f"https://{host}/v1/").encode()
+        (s,), _ = collect(at, at, None, data, catalog)
+        routes.append([(p.vendor, p.served_via) for p in s.providers])
+    assert routes == [[("openai", "openrouter")], [("openai", "azure")]]
+
+
 def test_the_response_headers_keep_only_ids_models_and_base_urls() -> None:
     record = exchanges._exchange(
         {},
