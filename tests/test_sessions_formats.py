@@ -115,10 +115,12 @@ def test_a_reasoning_section_of_a_transcript_is_visible_reasoning(catalog: Catal
 def test_texts_with_a_timed_heading_or_a_user_line_are_no_transcripts() -> None:
     changelog = b"# Release 2.1 (2025-05-04 17:02)\n\n- faster\n\n## Fixes\n\nmodel: none here\n"
     dockerfile = b"FROM debian:12\nUSER app\nRUN echo 2025-05-04T17:02:36\n"
-    notes = b"# Meeting 2025-05-04 17:02\n\n> Main model: gpt-4o was discussed\n"  # quoted, yet a statement
+    # A person's heading is timed to the minute: the model its next line states is what was discussed, not served.
+    notes = b"# Meeting 2025-05-04 17:02\n\n> Main model: gpt-4o was discussed\n\n## Done\n\nThe parser.\n"
     assert not looks_like_log("CHANGELOG.md", changelog)
     assert not looks_like_log("Dockerfile", dockerfile)
-    assert looks_like_log("notes.md", notes)  # a timed heading whose header states a model has the structure
+    assert not looks_like_log("notes.md", notes)
+    assert looks_like_log("notes.md", notes.replace(b"17:02", b"17:02:36"))  # a program's stamp: a chat's header
 
 
 _LINES = st.one_of(
