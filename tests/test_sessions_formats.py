@@ -115,10 +115,12 @@ def test_a_reasoning_section_of_a_transcript_is_visible_reasoning(catalog: Catal
 def test_texts_with_a_timed_heading_or_a_user_line_are_no_transcripts() -> None:
     changelog = b"# Release 2.1 (2025-05-04 17:02)\n\n- faster\n\n## Fixes\n\nmodel: none here\n"
     dockerfile = b"FROM debian:12\nUSER app\nRUN echo 2025-05-04T17:02:36\n"
-    notes = b"# Meeting 2025-05-04 17:02\n\n> Main model: gpt-4o was discussed\n"  # quoted, yet a statement
+    # A person's heading is timed to the minute: the model its next line states is what was discussed, not served.
+    notes = b"# Meeting 2025-05-04 17:02\n\n> Main model: gpt-4o was discussed\n\n## Done\n\nThe parser.\n"
     assert not looks_like_log("CHANGELOG.md", changelog)
     assert not looks_like_log("Dockerfile", dockerfile)
-    assert looks_like_log("notes.md", notes)  # a timed heading whose header states a model has the structure
+    assert not looks_like_log("notes.md", notes)
+    assert looks_like_log("notes.md", notes.replace(b"17:02", b"17:02:36"))  # a program's stamp: a chat's header
 
 
 _LINES = st.one_of(
@@ -184,6 +186,19 @@ def test_a_credential_in_a_recorded_request_is_still_found_and_never_kept(tmp_pa
     assert hashlib.sha256(key.encode()).hexdigest() in {c["sha256"] for c in out["credentials"]}
     assert key not in json.dumps(out)
     assert {s["providers"][0]["vendor"] for s in out["sessions"]} == {"openai"}
+
+
+def test_each_file_names_the_route_its_own_host_says(catalog: Catalog) -> None:
+    # The same cassette recorded through OpenRouter, then through Azure: both hosts name only a route (their rules
+    # share an id and a vendor), and a file read later must not take the route concluded for the one before.
+    text = CASSETTE.read_text()
+    routes = []
+    for host in ("openrouter.ai/api", "contoso.cognitiveservices.azure.com/openai"):
+        at = f"/home/dev/app/tests/cassettes/{host.split('.')[0]}.yaml"
+        data = text.replace("https://api.openai.com/v1/", f"https://{host}/v1/").encode()
+        (s,), _ = collect(at, at, None, data, catalog)
+        routes.append([(p.vendor, p.served_via) for p in s.providers])
+    assert routes == [[("openai", "openrouter")], [("openai", "azure")]]
 
 
 def test_the_response_headers_keep_only_ids_models_and_base_urls() -> None:

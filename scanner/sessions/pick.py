@@ -82,7 +82,9 @@ def pick(hits: list[Hit], labels: tuple[str, ...], catalog: Catalog) -> Pick | N
     if not hits:
         return None
     memo = _MEMO.of(catalog)
-    key = (tuple([(h.rule.id, h.rule.vendor, h.served_via) for h in hits]), labels)
+    # A rule's id names a catalog rule, but not the rules made of hosts and served models (every host's is
+    # `api-host`): its route is part of what it says.
+    key = (tuple([(h.rule.id, h.rule.vendor, h.rule.served_via, h.served_via) for h in hits]), labels)
     found = memo.get(key)
     if found is None:
         chosen = _pick(hits, labels, catalog)

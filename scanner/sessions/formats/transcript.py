@@ -2,7 +2,7 @@
 
 Two structures are read:
 
-- A chat transcript: a chat opens with a heading that ends in its start time (`# aider chat started at
+- A chat transcript: a chat opens with a heading that ends in its start time, to the second (`# aider chat started at
   2025-05-04 17:02:36`, `llm logs`' `# 2026-12-02T11:29:12 conversation: …`). The lines between it and its first
   turn are the agent's header, its own statements and never conversation; a `<word> model: <id>` statement there
   (`> Main model: gemini/… with diff edit format`, `Model: **gpt-4o**`) names a model the agent ran the chat with.
@@ -37,7 +37,10 @@ MAX_TEXT = 4096  # characters of a turn's text kept (enough for a reasoning tag 
 MAX_TURNS = 100_000
 SNIFF_LINES = 60  # lines of a file's head its structure is judged on
 _TIME = rb"(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)"
-_CHAT = re.compile(rb"^#{1,6}[ \t]+[^\n]{0,200}?" + _TIME + rb"[^\n]{0,200}$")
+# A chat's start as a program stamps it, to the second (`17:02:36`): a heading a person wrote (meeting notes,
+# a release) gives minutes at most, and its `Default model: …` line is no model anything ran.
+_STAMP = rb"(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)"
+_CHAT = re.compile(rb"^#{1,6}[ \t]+[^\n]{0,200}?" + _STAMP + rb"[^\n]{0,200}$")
 _WORD = re.compile(rb"^#{1,6}[ \t]+([a-z][a-z0-9_-]{0,30})[ \t]")
 _HEADING = re.compile(rb"^#{1,6}[ \t]+(.*?)[ \t:]*$")
 _STATEMENT = re.compile(rb"^(?:>[ \t]*)?(?:[A-Za-z]+[ \t]+)?[Mm]odel:[ \t]+[*`]*([^\s*`,]+)")
