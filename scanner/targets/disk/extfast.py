@@ -13,6 +13,8 @@ from collections import namedtuple
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from scanner.targets.disk.patched import replace_once
+
 _HEADER = struct.Struct("<HHHHI")
 _ENTRY = struct.Struct("<IHHI")
 _INDEX = struct.Struct("<IIHH")
@@ -51,7 +53,4 @@ def install() -> None:
     global replaced
     from dissect.extfs import extfs
 
-    current = getattr(extfs, "_parse_extents", None)
-    if current is not None and current is not parse_extents:
-        replaced = current
-        extfs._parse_extents = parse_extents
+    replaced = replace_once(extfs, "_parse_extents", parse_extents) or replaced
