@@ -8,6 +8,8 @@ import gzip
 import hashlib
 import io
 import os
+import shutil
+import subprocess
 import tarfile
 import threading
 from pathlib import Path
@@ -22,7 +24,7 @@ from scanner.targets.container.layer_source import LayerSource, Slots
 from scanner.targets.container.layers import Digest, LayerFailure
 from scanner.targets.container.spool import Spool
 from scanner.targets.container.tarheader import FastTarInfo
-from tests.imagebuild import Member, layer_tar, zstd_compress
+from tests.imagebuild import Member, layer_tar, oci_layout, zstd_compress
 
 _FORMATS = {"ustar": tarfile.USTAR_FORMAT, "gnu": tarfile.GNU_FORMAT, "pax": tarfile.PAX_FORMAT}
 _KINDS = [tarfile.REGTYPE, tarfile.AREGTYPE, tarfile.DIRTYPE, tarfile.SYMTYPE, tarfile.LNKTYPE, tarfile.CHRTYPE,
@@ -186,3 +188,32 @@ def test_zstd_layers_inflate_one_at_a_time(tmp_path: Path, codec: str, monkeypat
         assert most[0] == 1 if codec == "zstd" else most[0] > 1
     finally:
         spool.close()
+
+
+@pytest.mark.skipif(shutil.which("tar") is None, reason="GNU tar is not installed")
+@pytest.mark.parametrize("form", ["gnu", "posix"])
+def test_a_sparse_file_of_a_compressed_layer_keeps_its_holes(tmp_path: Path, form: str) -> None:
+    """A file that claims 4 GiB with 8 KiB of data takes 8 KiB of $TMPDIR, not 4 GiB of zeros, and reads as written."""
+    from scanner.targets.container import open_container
+
+    root = tmp_path / "root"
+    (root / "opt").mkdir(parents=True)
+    with open(root / "opt" / "disk.img", "wb") as f:
+        f.write(b"model: claude-opus-4-1\n")
+        f.seek(3 << 30)
+        f.write(b"tail" * 1024)
+        f.truncate(4 << 30)
+    made = tmp_path / "layer.tar"
+    subprocess.run(["tar", f"--format={form}", "--sparse", "-C", str(root), "-cf", str(made), "opt"], check=True)
+    image = oci_layout(tmp_path / "img", [made.read_bytes()], "gzip")
+    opened = open_container(str(image))
+    try:
+        node = opened.target.fs.root.children["opt"].children["disk.img"]  # type: ignore[attr-defined]
+        assert node.size == 4 << 30
+        assert node.content.read_at(0, 22) == b"model: claude-opus-4-1"
+        assert node.content.read_at((3 << 30) - 2, 6) == b"\0\0tail"
+        assert node.content.read_at((4 << 30) - 4, 8) == b"\0\0\0\0"
+        spooled = os.fstat(node.content.fd)
+        assert spooled.st_size == 4 << 30 and spooled.st_blocks * 512 < 1 << 20
+    finally:
+        opened.close()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import stat
 import tarfile
 from dataclasses import dataclass, field
+from typing import cast
 
 from scanner.model import PART_COMPLETE, PART_INCOMPLETE, PART_ON_INCOMPLETE_BASE, Skip, SkipReason
 from scanner.targets.base import DecompressionLimit
@@ -224,11 +225,11 @@ def _member(state: _Squash, now: _Pass, member: tarfile.TarInfo, tar: tarfile.Ta
     if member.isreg():
         if not member.issparse():
             content = now.source.content(member.offset_data)
-        else:  # its holes are not in the tar: copied out whole
+        else:  # its holes are not in the tar: its data copied out, at their offsets
             now.copying = display_path("/" + "/".join(parts))
             source = tar.extractfile(member)
             assert source is not None  # a regular member always has a file object
-            content = state.spool.copy(source, member.size)
+            content = state.spool.copy(source, member.size, cast("list[tuple[int, int]]", member.sparse))
             now.copying = ""
     placed = _node(member, now.layer, content)
     if placed is not None:
