@@ -217,3 +217,36 @@ def test_a_sparse_file_of_a_compressed_layer_keeps_its_holes(tmp_path: Path, for
         assert spooled.st_size == 4 << 30 and spooled.st_blocks * 512 < 1 << 20
     finally:
         opened.close()
+
+
+def test_no_layer_thread_outlives_a_squash_that_could_not_start_them_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A thread that cannot start (`can't start new thread`) ends the squash; the ones already started are stopped,
+    not left writing to descriptors the image then closes."""
+    from scanner.targets.container import layer_source
+    from scanner.targets.container.squash import SquashLayer, squash
+
+    blob = gzip.compress(layer_tar([Member("opt/big", data=bytes(64 << 20))]), mtime=0)  # a thread's work: ~1/4 s
+    layers = []
+    for i in range(3):
+        path = tmp_path / f"blob{i}"
+        path.write_bytes(blob)
+        layers.append(SquashLayer(f"sha256:{i}", Range(os.open(path, os.O_RDONLY), 0, len(blob))))
+    started = [0]
+    real = layer_source.LayerSource.__init__
+
+    def third_fails(self: Any, *args: Any) -> None:
+        started[0] += 1
+        if started[0] == 3:
+            raise RuntimeError("can't start new thread")
+        real(self, *args)
+
+    monkeypatch.setattr(layer_source.LayerSource, "__init__", third_fails)
+    spool = Spool()
+    try:
+        with pytest.raises(RuntimeError):
+            squash(layers, spool)
+        assert not [t for t in threading.enumerate() if t.name == "modelcensus-layer"]
+    finally:
+        spool.close()

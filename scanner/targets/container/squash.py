@@ -97,8 +97,9 @@ def squash(layers: list[SquashLayer], spool: Spool) -> tuple[Node, list[Skip], l
     became of each layer (bottom first)."""
     state = _Squash(spool)
     states = [LayerState() for _ in layers]
-    sources = _sources(layers, spool)
+    sources: dict[int, LayerSource | Exception] = {}
     try:
+        _start(layers, spool, sources)
         for index in range(len(layers) - 1, -1, -1):
             failure = _apply(state, layers[index], index, sources[index])
             if failure is not None:
@@ -114,10 +115,10 @@ def squash(layers: list[SquashLayer], spool: Spool) -> tuple[Node, list[Skip], l
     return state.root, state.skips, states
 
 
-def _sources(layers: list[SquashLayer], spool: Spool) -> dict[int, LayerSource | Exception]:
-    """Each layer's source, its thread started, top layer first; or why it cannot be read (raised in `_apply`)."""
+def _start(layers: list[SquashLayer], spool: Spool, out: dict[int, LayerSource | Exception]) -> None:
+    """Each layer's source into `out`, its thread started, top layer first; or why it cannot be read (raised in
+    `_apply`). Filled as they start, so whatever interrupts this stops the threads already started."""
     slots = Slots()
-    out: dict[int, LayerSource | Exception] = {}
     for index in range(len(layers) - 1, -1, -1):
         layer = layers[index]
         try:
@@ -126,7 +127,6 @@ def _sources(layers: list[SquashLayer], spool: Spool) -> dict[int, LayerSource |
             out[index] = LayerSource(layer.blob, layer.check, spool, slots)
         except (ImageError, OSError) as exc:
             out[index] = exc
-    return out
 
 
 @dataclass
