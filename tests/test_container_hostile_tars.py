@@ -90,7 +90,15 @@ def _negative_size() -> bytes:
     return _header("etc/first", tarfile.REGTYPE, 0) + _mended(head)
 
 
+def _damaged_middle_header() -> bytes:
+    """A member, then a header whose checksum is wrong, then a member tarfile would never reach."""
+    bad = bytearray(_header("etc/agent/hidden.yaml", tarfile.REGTYPE, 0))
+    bad[0] ^= 1
+    return _header("etc/first.txt", tarfile.REGTYPE, 1) + _padded(b"x") + bytes(bad) + _GOOD
+
+
 _HOSTILE = {
+    "damaged-middle-header": (_damaged_middle_header, "a damaged header at byte 1024"),
     "huge-pax": (_huge_pax, f"more than {MAX_EXTENDED}"),
     "long-name-chain": (_long_name_chain, f"more than {MAX_CHAINED} extended headers"),
     "endless-sparse-map": (_endless_sparse_map, "sparse map that does not end"),
@@ -109,11 +117,13 @@ def test_a_hostile_header_is_a_damaged_tar(kind: str) -> None:
             tar.members = []  # type: ignore[attr-defined]
 
 
-def test_a_layer_with_a_long_name_chain_is_a_skip(tmp_path: Path, catalog: Catalog) -> None:
-    image = oci_layout(tmp_path / "img", [_GOOD, _long_name_chain()], "gzip")
+@pytest.mark.parametrize("kind", ["long-name-chain", "damaged-middle-header"])
+def test_a_layer_with_a_hostile_header_is_a_skip(tmp_path: Path, catalog: Catalog, kind: str) -> None:
+    build, says = _HOSTILE[kind]
+    image = oci_layout(tmp_path / "img", [_GOOD, build()], "gzip")  # the digests are of the layers as they are
     doc = scan_image(image, catalog)
     assert [x["status"] for x in doc["target"]["layers"]] == ["complete", "incomplete"]
-    assert any(f"more than {MAX_CHAINED} extended headers" in s["detail"] for s in doc["skipped"])
+    assert any(says in s["detail"] for s in doc["skipped"])
     assert "claude-sonnet-4-5" in {m["name"] for m in doc["models"]}  # the layer below is read
 
 

@@ -8,7 +8,9 @@ What follows a header is bounded here before tarfile reads it (`_proc_member`): 
 header whole into memory, follows a chain of them by recursion, reads a sparse map until it ends, and moves back for
 a negative size. A header past MAX_EXTENDED bytes, a chain past MAX_CHAINED headers, a sparse map that does not end
 within MAX_EXTENDED bytes, a negative size, or a damaged extended header (a number that is no number: tarfile's
-`ValueError` or `IndexError`) is a `SubsequentHeaderError`, which tarfile raises as the `ReadError` of a damaged tar.
+`ValueError` or `IndexError`) is a `SubsequentHeaderError`, which tarfile raises as the `ReadError` of a damaged tar;
+so is a header after the first that is not one (a bad checksum, a number that is no number), which tarfile takes for
+the end of the archive.
 
 The layout is POSIX ustar's: name 100, mode 8, uid 8, gid 8, size 12, mtime 12, chksum 8, typeflag 1, linkname 100,
 magic and version 8, uname 32, gname 32, devmajor 8, devminor 8, prefix 155, then 12 bytes unused.
@@ -78,6 +80,17 @@ class FastTarInfo(tarfile.TarInfo):
         if before and obj.type not in tarfile.GNU_TYPES:
             obj.name = before + "/" + obj.name
         return obj
+
+    @classmethod
+    def fromtarfile(cls, tarfile: Any) -> Any:
+        """tarfile's; but a damaged header after the first is a damaged tar, where tarfile would take it for the
+        archive's end and leave every member after it unread, silently."""
+        try:
+            return super().fromtarfile(tarfile)
+        except _InvalidHeader as exc:
+            if tarfile.offset:
+                raise _Refused(f"a damaged header at byte {tarfile.offset} ({exc})") from None
+            raise
 
     def _proc_member(self, tarfile: Any) -> Any:
         """tarfile's, once what follows the header is bounded (above); the chain's depth is kept on the archive."""
