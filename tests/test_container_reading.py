@@ -8,6 +8,8 @@ import gzip
 import hashlib
 import io
 import os
+import shutil
+import subprocess
 import tarfile
 import threading
 from pathlib import Path
@@ -22,7 +24,7 @@ from scanner.targets.container.layer_source import LayerSource, Slots
 from scanner.targets.container.layers import Digest, LayerFailure
 from scanner.targets.container.spool import Spool
 from scanner.targets.container.tarheader import FastTarInfo
-from tests.imagebuild import Member, layer_tar, zstd_compress
+from tests.imagebuild import Member, layer_tar, oci_layout, zstd_compress
 
 _FORMATS = {"ustar": tarfile.USTAR_FORMAT, "gnu": tarfile.GNU_FORMAT, "pax": tarfile.PAX_FORMAT}
 _KINDS = [tarfile.REGTYPE, tarfile.AREGTYPE, tarfile.DIRTYPE, tarfile.SYMTYPE, tarfile.LNKTYPE, tarfile.CHRTYPE,
@@ -184,5 +186,67 @@ def test_zstd_layers_inflate_one_at_a_time(tmp_path: Path, codec: str, monkeypat
             source.finish()
             assert source.written == len(tar)
         assert most[0] == 1 if codec == "zstd" else most[0] > 1
+    finally:
+        spool.close()
+
+
+@pytest.mark.skipif(shutil.which("tar") is None, reason="GNU tar is not installed")
+@pytest.mark.parametrize("form", ["gnu", "posix"])
+def test_a_sparse_file_of_a_compressed_layer_keeps_its_holes(tmp_path: Path, form: str) -> None:
+    """A file that claims 4 GiB with 8 KiB of data takes 8 KiB of $TMPDIR, not 4 GiB of zeros, and reads as written."""
+    from scanner.targets.container import open_container
+
+    root = tmp_path / "root"
+    (root / "opt").mkdir(parents=True)
+    with open(root / "opt" / "disk.img", "wb") as f:
+        f.write(b"model: claude-opus-4-1\n")
+        f.seek(3 << 30)
+        f.write(b"tail" * 1024)
+        f.truncate(4 << 30)
+    made = tmp_path / "layer.tar"
+    subprocess.run(["tar", f"--format={form}", "--sparse", "-C", str(root), "-cf", str(made), "opt"], check=True)
+    image = oci_layout(tmp_path / "img", [made.read_bytes()], "gzip")
+    opened = open_container(str(image))
+    try:
+        node = opened.target.fs.root.children["opt"].children["disk.img"]  # type: ignore[attr-defined]
+        assert node.size == 4 << 30
+        assert node.content.read_at(0, 22) == b"model: claude-opus-4-1"
+        assert node.content.read_at((3 << 30) - 2, 6) == b"\0\0tail"
+        assert node.content.read_at((4 << 30) - 4, 8) == b"\0\0\0\0"
+        spooled = os.fstat(node.content.fd)
+        assert spooled.st_size == 4 << 30 and spooled.st_blocks * 512 < 1 << 20
+    finally:
+        opened.close()
+
+
+def test_no_layer_thread_outlives_a_squash_that_could_not_start_them_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A thread that cannot start (`can't start new thread`) ends the squash; the ones already started are stopped,
+    not left writing to descriptors the image then closes."""
+    from scanner.targets.container import layer_source
+    from scanner.targets.container.squash import SquashLayer, squash
+
+    blob = gzip.compress(layer_tar([Member("opt/big", data=bytes(64 << 20))]), mtime=0)  # a thread's work: ~1/4 s
+    layers = []
+    for i in range(3):
+        path = tmp_path / f"blob{i}"
+        path.write_bytes(blob)
+        layers.append(SquashLayer(f"sha256:{i}", Range(os.open(path, os.O_RDONLY), 0, len(blob))))
+    started = [0]
+    real = layer_source.LayerSource.__init__
+
+    def third_fails(self: Any, *args: Any) -> None:
+        started[0] += 1
+        if started[0] == 3:
+            raise RuntimeError("can't start new thread")
+        real(self, *args)
+
+    monkeypatch.setattr(layer_source.LayerSource, "__init__", third_fails)
+    spool = Spool()
+    try:
+        with pytest.raises(RuntimeError):
+            squash(layers, spool)
+        assert not [t for t in threading.enumerate() if t.name == "modelcensus-layer"]
     finally:
         spool.close()

@@ -148,3 +148,22 @@ def test_a_fifo_scanned_as_a_disk_never_blocks(tmp_path: Path) -> None:
         timeout=60).stderr
     with pytest.raises(ImageError, match="a named pipe"):
         open_target(str(fifo), TargetKind.DISK, WalkOptions())
+
+
+@pytest.mark.parametrize(
+    ("backing", "shown"),
+    [
+        ("https://admin:hunter2-s3cret@images.example.com/base.qcow2?token=abc123", "https://images.example.com/base.qcow2"),
+        ('json:{"file.driver":"https","file.url":"https://example.com/b.qcow2","file.password":"hunter2-s3cret"}',
+         "json:{…}"),
+    ],
+)
+def test_a_backing_url_is_shown_without_its_credentials(base: Path, backing: str, shown: str) -> None:
+    overlay = _overlay(base.parent, "remote.qcow2", backing)
+    try:
+        with pytest.raises(ImageError, match="outside its directory") as raised:
+            _open(overlay, allow=True)
+        assert "hunter2" not in str(raised.value) and "abc123" not in str(raised.value)
+        assert f"'{shown}'" in str(raised.value)
+    finally:
+        overlay.unlink()

@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import stat
+import struct
 from pathlib import Path
 from typing import Any
 
@@ -197,3 +198,50 @@ def test_an_xfs_extent_record_reads_as_dissect_reads_it(record: bytes) -> None:
 
     theirs = xfsfast.replaced or xfs.parse_fsblock
     assert xfsfast.parse_fsblock(record) == tuple(theirs(record))
+
+
+def test_ext4_extent_trees_read_as_dissect_reads_them(tmp_path: Path) -> None:
+    """On a file of 300 extents (an index node above its leaves) and on every other file; and an index whose
+    entries all point at one node, read once for each, is refused (on a real ext4, in a block no file uses)."""
+    import io
+
+    from dissect.extfs.c_ext import c_ext
+    from dissect.extfs.exceptions import Error
+
+    from scanner.targets.disk import extfast
+
+    root = tmp_path / "root"
+    shutil.copytree(SAMPLE_VM, root, symlinks=True)
+    with open(root / "fragmented.bin", "wb") as f:
+        for i in range(300):  # data every 64 KiB, holes between: an extent each
+            f.seek(i * 64 * 1024)
+            f.write(os.urandom(4096))
+    image = ext4_of(root, tmp_path / "fs.ext4", "64M")
+    opened, fs = _dissect_fs(image)
+    try:
+        extfs = fs._root.fs.extfs
+        theirs = extfast.replaced
+        assert theirs is not None and theirs is not extfast.parse_extents
+        deepest = 0
+        for node in _walk_inodes(fs, fs._root):
+            raw = extfs.get_inode(node.inum)
+            if not raw.inode.i_flags & c_ext.EXT4_EXTENTS_FL:
+                continue
+            deepest = max(deepest, int.from_bytes(bytes(raw.inode.i_block)[6:8], "little"))
+            ours = [tuple(e) for e in extfast.parse_extents(raw, io.BytesIO(raw.inode.i_block))]
+            assert ours == [(e.ee_block, e.ee_len, e.ee_start_hi, e.ee_start_lo)
+                            for e in theirs(raw, io.BytesIO(raw.inode.i_block))], node.inum
+        assert deepest >= 1
+        free = extfs.block_count - 1  # the last block: mkfs -d leaves the end of a 64 MiB filesystem free
+        fan = bytearray(extfs.block_size)
+        fan[:12] = struct.pack("<HHHHI", 0xF30A, 300, 300, 1, 0)  # magic, entries, max, depth 1, generation
+        for at in range(12, 12 + 300 * 12, 12):
+            fan[at + 4 : at + 8] = free.to_bytes(4, "little")
+        with open(image, "r+b") as f:
+            f.seek(free * extfs.block_size)
+            f.write(fan)
+        root_node = bytes(fan[:12]) + bytes(fan[12:60])  # an inode's root: four index entries, all to that block
+        with pytest.raises(Error, match="twice"):
+            list(extfast.parse_extents(raw, io.BytesIO(root_node)))
+    finally:
+        opened.close()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import stat
 import tarfile
 from dataclasses import dataclass, field
+from typing import cast
 
 from scanner.model import PART_COMPLETE, PART_INCOMPLETE, PART_ON_INCOMPLETE_BASE, Skip, SkipReason
 from scanner.targets.base import DecompressionLimit
@@ -96,8 +97,9 @@ def squash(layers: list[SquashLayer], spool: Spool) -> tuple[Node, list[Skip], l
     became of each layer (bottom first)."""
     state = _Squash(spool)
     states = [LayerState() for _ in layers]
-    sources = _sources(layers, spool)
+    sources: dict[int, LayerSource | Exception] = {}
     try:
+        _start(layers, spool, sources)
         for index in range(len(layers) - 1, -1, -1):
             failure = _apply(state, layers[index], index, sources[index])
             if failure is not None:
@@ -113,10 +115,10 @@ def squash(layers: list[SquashLayer], spool: Spool) -> tuple[Node, list[Skip], l
     return state.root, state.skips, states
 
 
-def _sources(layers: list[SquashLayer], spool: Spool) -> dict[int, LayerSource | Exception]:
-    """Each layer's source, its thread started, top layer first; or why it cannot be read (raised in `_apply`)."""
+def _start(layers: list[SquashLayer], spool: Spool, out: dict[int, LayerSource | Exception]) -> None:
+    """Each layer's source into `out`, its thread started, top layer first; or why it cannot be read (raised in
+    `_apply`). Filled as they start, so whatever interrupts this stops the threads already started."""
     slots = Slots()
-    out: dict[int, LayerSource | Exception] = {}
     for index in range(len(layers) - 1, -1, -1):
         layer = layers[index]
         try:
@@ -125,7 +127,6 @@ def _sources(layers: list[SquashLayer], spool: Spool) -> dict[int, LayerSource |
             out[index] = LayerSource(layer.blob, layer.check, spool, slots)
         except (ImageError, OSError) as exc:
             out[index] = exc
-    return out
 
 
 @dataclass
@@ -224,11 +225,11 @@ def _member(state: _Squash, now: _Pass, member: tarfile.TarInfo, tar: tarfile.Ta
     if member.isreg():
         if not member.issparse():
             content = now.source.content(member.offset_data)
-        else:  # its holes are not in the tar: copied out whole
+        else:  # its holes are not in the tar: its data copied out, at their offsets
             now.copying = display_path("/" + "/".join(parts))
             source = tar.extractfile(member)
             assert source is not None  # a regular member always has a file object
-            content = state.spool.copy(source, member.size)
+            content = state.spool.copy(source, member.size, cast("list[tuple[int, int]]", member.sparse))
             now.copying = ""
     placed = _node(member, now.layer, content)
     if placed is not None:

@@ -4,6 +4,14 @@ image's opening. Here the 512-byte header is split with one `struct` call and it
 made of it, and what is raised for a bad one, are tarfile's (`TarInfo.frombuf`). An empty, cut or all-zero block
 and the old GNU sparse form are left to tarfile itself.
 
+What follows a header is bounded here before tarfile reads it (`_proc_member`): tarfile reads a pax or GNU long-name
+header whole into memory, follows a chain of them by recursion, reads a sparse map until it ends, and moves back for
+a negative size. A header past MAX_EXTENDED bytes, a chain past MAX_CHAINED headers, a sparse map that does not end
+within MAX_EXTENDED bytes, a negative size, or a damaged extended header (a number that is no number: tarfile's
+`ValueError` or `IndexError`) is a `SubsequentHeaderError`, which tarfile raises as the `ReadError` of a damaged tar;
+so is a header after the first that is not one (a bad checksum, a number that is no number), which tarfile takes for
+the end of the archive.
+
 The layout is POSIX ustar's: name 100, mode 8, uid 8, gid 8, size 12, mtime 12, chksum 8, typeflag 1, linkname 100,
 magic and version 8, uname 32, gname 32, devmajor 8, devminor 8, prefix 155, then 12 bytes unused.
 """
@@ -15,6 +23,10 @@ import tarfile
 from collections.abc import Callable
 from typing import Any
 
+MAX_EXTENDED = 1 << 20  # bytes of one extended header or sparse map (a path, a link, xattrs: kilobytes in real tars)
+MAX_CHAINED = 32  # extended headers before one member (a global pax header, a pax header, a long name and link)
+_EXTENDED = (tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK, tarfile.XHDTYPE, tarfile.XGLTYPE,
+             tarfile.SOLARIS_XHDTYPE)
 _HEADER = struct.Struct("100s8s8s8s12s12s8sc100s8x32s32s8s8s155s12x")
 _ZEROS = bytes(tarfile.BLOCKSIZE)
 _BASE256 = (0o200, 0o377)  # a number's first byte when it is binary, not octal text (tarfile's `nti`)
@@ -22,6 +34,7 @@ _BASE256 = (0o200, 0o377)  # a number's first byte when it is binary, not octal 
 _nti: Callable[[bytes], int] = tarfile.nti  # type: ignore[attr-defined]
 _checksums: Callable[[bytes], tuple[int, int]] = tarfile.calc_chksums  # type: ignore[attr-defined]
 _InvalidHeader: type[Exception] = tarfile.InvalidHeaderError  # type: ignore[attr-defined]
+_Refused: type[Exception] = tarfile.SubsequentHeaderError  # type: ignore[attr-defined]
 
 
 def _text(field: bytes, encoding: str, errors: str) -> str:
@@ -67,3 +80,71 @@ class FastTarInfo(tarfile.TarInfo):
         if before and obj.type not in tarfile.GNU_TYPES:
             obj.name = before + "/" + obj.name
         return obj
+
+    @classmethod
+    def fromtarfile(cls, tarfile: Any) -> Any:
+        """tarfile's; but a damaged header after the first is a damaged tar, where tarfile would take it for the
+        archive's end and leave every member after it unread, silently."""
+        try:
+            return super().fromtarfile(tarfile)
+        except _InvalidHeader as exc:
+            if tarfile.offset:
+                raise _Refused(f"a damaged header at byte {tarfile.offset} ({exc})") from None
+            raise
+
+    def _proc_member(self, tarfile: Any) -> Any:
+        """tarfile's, once what follows the header is bounded (above); the chain's depth is kept on the archive."""
+        if self.size < 0:
+            raise _Refused(f"a member of negative size ({self.size})")
+        depth = vars(tarfile).get("_chained", 0)
+        if self.type in _EXTENDED:
+            if self.size > MAX_EXTENDED:
+                raise _Refused(f"an extended header of {self.size} bytes, more than {MAX_EXTENDED}")
+            if depth >= MAX_CHAINED:
+                raise _Refused(f"more than {MAX_CHAINED} extended headers in a row")
+        tarfile._chained = depth + 1
+        try:
+            return super()._proc_member(tarfile)  # type: ignore[misc]
+        except (ValueError, IndexError) as exc:
+            raise _Refused(f"a damaged extended header ({type(exc).__name__})") from None  # its text quotes the tar
+        finally:
+            tarfile._chained = depth
+
+    def _proc_sparse(self, tarfile: Any) -> Any:
+        """tarfile's, once the old GNU sparse map's extension blocks are found to end within MAX_EXTENDED bytes."""
+        if self._sparse_structs[1]:  # type: ignore[attr-defined]  # more of the map follows in blocks of its own
+            _ends_within(tarfile.fileobj, _last_extension_block)
+        return super()._proc_sparse(tarfile)  # type: ignore[misc]
+
+    def _proc_gnusparse_10(self, next: Any, pax_headers: Any, tarfile: Any) -> Any:
+        """tarfile's, once the sparse map is found to end within MAX_EXTENDED bytes."""
+        _ends_within(tarfile.fileobj, _sparse_map_end)
+        return super()._proc_gnusparse_10(next, pax_headers, tarfile)  # type: ignore[misc]
+
+
+def _last_extension_block(held: bytes) -> int:
+    """Where the old GNU sparse map's extension blocks end (the first whose "extended" byte is 0), or -1."""
+    for at in range(0, len(held) - tarfile.BLOCKSIZE + 1, tarfile.BLOCKSIZE):
+        if not held[at + 504]:
+            return at + tarfile.BLOCKSIZE
+    return -1
+
+
+def _sparse_map_end(held: bytes) -> int:
+    """Where a GNU sparse 1.0 map (a count of regions, then two numbers a region, a line each) ends, or -1."""
+    at = -1
+    for _ in range(int(held.split(b"\n", 1)[0]) * 2 + 1):
+        at = held.find(b"\n", at + 1)
+        if at < 0:
+            return -1
+    return at
+
+
+def _ends_within(fileobj: Any, end: Callable[[bytes], int]) -> None:
+    """Raises unless `end` finds where a map that starts at `fileobj`'s position ends within MAX_EXTENDED bytes;
+    the position is left as it was."""
+    at = fileobj.tell()
+    held = fileobj.read(MAX_EXTENDED)
+    fileobj.seek(at)
+    if end(held) < 0:
+        raise _Refused(f"a sparse map that does not end within {MAX_EXTENDED} bytes")

@@ -28,6 +28,8 @@ from functools import lru_cache
 from itertools import count
 from typing import Any
 
+from scanner.targets.disk.recent import Recent
+
 _HEADER = 101  # len(btrfs_header)
 _ITEM = struct.Struct("<QBQII")  # a leaf's item: its key, then the data's offset and size
 _PTR = struct.Struct("<QBQQQ")  # a node's pointer: its key, then the child's address and generation
@@ -79,21 +81,17 @@ class _KeptLeaves:
 
 _AFTER_ANY = 1 << 64  # sorts after every address: (tree, key, _AFTER_ANY) follows every (tree, key, address)
 _leaves = _KeptLeaves()
-_entries: OrderedDict[tuple[int, int], list[_Entry]] = OrderedDict()  # (tree, node address) -> its entries
+_entries: Recent[tuple[int, int], list[_Entry]] = Recent(_NODES_KEPT)  # (tree, node address) -> its entries
 
 
 def _entries_of(btree: Any, address: int, node: Any, header: Any) -> list[_Entry]:
     key = (_tree(btree), address)
     found = _entries.get(key)
-    if found is not None:
-        _entries.move_to_end(key)
-        return found
-    layout = _PTR if header.level else _ITEM
-    held = min(int(header.nritems), max(0, (len(node) - _HEADER) // layout.size))
-    found = list(layout.iter_unpack(node[_HEADER : _HEADER + layout.size * held]))
-    _entries[key] = found
-    if len(_entries) > _NODES_KEPT:
-        _entries.popitem(last=False)
+    if found is None:
+        layout = _PTR if header.level else _ITEM
+        held = min(int(header.nritems), max(0, (len(node) - _HEADER) // layout.size))
+        found = list(layout.iter_unpack(node[_HEADER : _HEADER + layout.size * held]))
+        _entries.put(key, found)
     return found
 
 

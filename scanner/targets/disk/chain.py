@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from scanner.formats.positional import PositionalFile
+from scanner.secrets import safe_url
 from scanner.targets.container.errors import ImageError
 
 MAX_CHAIN = 16
@@ -56,6 +57,15 @@ def beside_name(name: str) -> str | None:
     if not text or "/" in text or text in (".", "..") or "\0" in text or text[1:2] == ":":  # C:name is a drive
         return None
     return text
+
+
+def shown_name(name: str) -> str:
+    """A name an image holds, as a message may show it: a URL without its user info, query or fragment
+    (`https://user:pass@host/base.qcow2`), qemu's inline options (`json:{…}`, which may hold a password) without
+    their text."""
+    if name.startswith("json:"):
+        return "json:{…}"
+    return safe_url(name) if "://" in name else name
 
 
 @dataclass
@@ -126,10 +136,12 @@ class ImageChain:
 
     def open(self, referrer: ImageFile, name: str, role: Role) -> ImageFile:
         """The file `referrer` names as its `role`, by the rule above; raises `ImageError` naming the chain."""
-        chain = f"{referrer.chain} -> {name}"
         plain = beside_name(name)
         if plain is None:
-            raise ImageError(f"{self.path}: refers to {name!r} outside its directory ({chain}); refused")
+            shown = shown_name(name)
+            raise ImageError(f"{self.path}: refers to {shown!r} outside its directory ({referrer.chain} -> {shown}); "
+                             "refused")
+        chain = f"{referrer.chain} -> {name}"
         if role is not Role.EXTENT and not self.allow_backing:
             raise ImageError(
                 f"{self.path}: refers to another file, its {role.value} {plain!r} ({chain}); pass "

@@ -3,7 +3,8 @@ index with a cstruct structure, for every file opened (a sixth of an ext4 read's
 little-endian, 12 bytes each: the header (magic u16 0xF30A, entries u16, max u16, depth u16, generation u32); in a
 leaf, an extent (first logical block u32, length u16, start high u16, start low u32); in an index node, an index
 (first logical block u32, leaf low u32, leaf high u16, unused u16). What it yields, and what it raises for a short
-or bad tree, are dissect's. Installed once, when a disk image is opened."""
+or bad tree, are dissect's; one that reaches a node twice is refused. Installed once, when a disk image is opened.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import struct
 from collections import namedtuple
 from collections.abc import Callable, Iterator
 from typing import Any
+
+from scanner.targets.disk.patched import replace_once
 
 _HEADER = struct.Struct("<HHHHI")
 _ENTRY = struct.Struct("<IHHI")
@@ -29,8 +32,10 @@ def _take(buf: Any, size: int) -> bytes:
     return bytes(data)
 
 
-def parse_extents(inode: Any, buf: Any) -> Iterator[Any]:
-    """Every extent of the tree whose root is at `buf`'s position, in order, as dissect's `_parse_extents`."""
+def parse_extents(inode: Any, buf: Any, seen: set[int] | None = None) -> Iterator[Any]:
+    """Every extent of the tree whose root is at `buf`'s position, in order, as dissect's `_parse_extents`; a tree
+    that reaches one of its nodes twice (`seen`: the nodes reached so far) is refused, as no mkfs or kernel writes
+    one: a node whose entries all point at the next node would be read once for each path to it, 340^depth times."""
     from dissect.extfs.exceptions import Error
 
     magic, entries, _, depth, _ = _HEADER.unpack(_take(buf, _HEADER.size))
@@ -40,18 +45,20 @@ def parse_extents(inode: Any, buf: Any) -> Iterator[Any]:
         for _ in range(entries):
             yield Extent._make(_ENTRY.unpack(_take(buf, _ENTRY.size)))
         return
+    seen = set() if seen is None else seen
     for _ in range(entries):
         _, leaf_lo, leaf_hi, _ = _INDEX.unpack(_take(buf, _INDEX.size))
+        block = (leaf_hi << 32) | leaf_lo
+        if block in seen:
+            raise Error(f"the extent tree reaches its block {block} twice")
+        seen.add(block)
         fh = inode.extfs.fh
-        fh.seek(((leaf_hi << 32) | leaf_lo) * inode.extfs.block_size)
-        yield from parse_extents(inode, io.BytesIO(fh.read(inode.extfs.block_size)))
+        fh.seek(block * inode.extfs.block_size)
+        yield from parse_extents(inode, io.BytesIO(fh.read(inode.extfs.block_size)), seen)
 
 
 def install() -> None:
     global replaced
     from dissect.extfs import extfs
 
-    current = getattr(extfs, "_parse_extents", None)
-    if current is not None and current is not parse_extents:
-        replaced = current
-        extfs._parse_extents = parse_extents
+    replaced = replace_once(extfs, "_parse_extents", parse_extents) or replaced

@@ -12,10 +12,11 @@ from __future__ import annotations
 import io
 import os
 import struct
-from collections import OrderedDict, namedtuple
+from collections import namedtuple
 from typing import Any
 
 from scanner.targets.disk.blockcache import direct
+from scanner.targets.disk.recent import Recent
 
 _EXT4_HUGE_FILE = 0x40000  # i_blocks counts filesystem blocks, not 512-byte sectors
 # struct ext4_inode as dissect.extfs declares it (the kernel's layout): the first 160 bytes, then i_extra.
@@ -124,8 +125,8 @@ def btrfs_inode(inode: Any) -> Any:
     return parsed
 
 
-_TABLE_BLOCKS: OrderedDict[tuple[int, int], bytes] = OrderedDict()  # (filesystem, offset) -> an inode table block
 _TABLE_BLOCKS_KEPT = 512  # 2 MiB of 4 KiB blocks: the inodes of a directory's entries are mostly neighbours
+_TABLE_BLOCKS: Recent[tuple[int, int], bytes] = Recent(_TABLE_BLOCKS_KEPT)  # (filesystem, block) -> its bytes
 
 
 def _block_cached(owner: Any, fh: Any, at: int, size: int, block_size: int) -> bytes:
@@ -137,9 +138,7 @@ def _block_cached(owner: Any, fh: Any, at: int, size: int, block_size: int) -> b
     if data is None:
         fh.seek(block * block_size)
         data = fh.read(block_size)
-        _TABLE_BLOCKS[key] = data
-        if len(_TABLE_BLOCKS) > _TABLE_BLOCKS_KEPT:
-            _TABLE_BLOCKS.popitem(last=False)
+        _TABLE_BLOCKS.put(key, data)
     if within + size <= block_size:
         return data[within : within + size]
     fh.seek(at)  # an inode larger than a block (never in practice)

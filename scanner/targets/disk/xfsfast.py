@@ -13,6 +13,8 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
+from scanner.targets.disk.patched import replace_once
+
 _RECORD = struct.Struct(">QQ")
 replaced: Callable[[bytes], Any] | None = None  # dissect's own, once installed
 _dissect: dict[str, Any] = {}  # dissect's own dataruns and open, once replaced
@@ -68,10 +70,7 @@ def install() -> None:
     from dissect.xfs import xfs
     from dissect.xfs.c_xfs import c_xfs
 
-    current = getattr(xfs, "parse_fsblock", None)
-    if current is not None and current is not parse_fsblock:
-        replaced = current
-        xfs.parse_fsblock = parse_fsblock
+    replaced = replace_once(xfs, "parse_fsblock", parse_fsblock) or replaced
     if _dissect or not isinstance(xfs.INode.__dict__.get("dataruns"), cached_property):
         return
     formats = c_xfs.xfs_dinode_fmt
