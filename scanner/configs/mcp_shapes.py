@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from scanner.fileview.config_parse import norm_key
 from scanner.formats.config import ConfigItem
 from scanner.secrets import safe_url
 
@@ -44,10 +45,6 @@ class Server:
     line: int | None
 
 
-def norm(key: str) -> str:
-    return key.lower().replace("-", "_")
-
-
 def _is_index(segment: str) -> bool:
     return segment.startswith("[") and segment.endswith("]")
 
@@ -60,14 +57,14 @@ def _container_at(path: tuple[str, ...], containers: frozenset[str]) -> int | No
     file that flattens its namespaces into dotted keys names a server map `<namespace>.mcpServers` (Amp's
     `amp.mcpServers`): its last part is the container."""
     for i, seg in enumerate(path[:-1]):
-        key = norm(seg)
+        key = norm_key(seg)
         if "." in key and key.rsplit(".", 1)[-1] in _DOTTED_LAST and key.rsplit(".", 1)[-1] in containers:
             return i + 1
         if key in containers:
-            if key == "mcp" and i + 2 < len(path) and norm(path[i + 1]) in _INNER:
+            if key == "mcp" and i + 2 < len(path) and norm_key(path[i + 1]) in _INNER:
                 return i + 2
             return i + 1
-        if i + 1 < len(path) - 1 and f"{key}.{norm(path[i + 1])}" in containers:
+        if i + 1 < len(path) - 1 and f"{key}.{norm_key(path[i + 1])}" in containers:
             return i + 2
     return None
 
@@ -87,7 +84,7 @@ def server_records(
             if len(records) >= _MAX_SERVERS:
                 continue
             records[entry] = {}
-        rel = tuple(norm(p) for p in item.path[at + 1 :] if not _is_index(p))
+        rel = tuple(norm_key(p) for p in item.path[at + 1 :] if not _is_index(p))
         records[entry].setdefault(rel, []).append(item)
     for entry, record in records.items():
         yield entry[-1], record
@@ -111,9 +108,7 @@ def read_server(key: str, record: dict[tuple[str, ...], list[ConfigItem]]) -> Se
     kind = (_first(record, (*base, "type")) or _first(record, ("type",)) or "").lower()
     if not kind and base == ():
         kind = (_first(record, ("transport",)) or "").lower()
-    env = sorted(
-        {_raw_key(its[0]) for p, its in record.items() if len(p) == 2 and p[0] in _ENV_KEYS} | _env_keys(record)
-    )
+    env = {_raw_key(its[0]) for p, its in record.items() if len(p) == 2 and p[0] in _ENV_KEYS} | _env_keys(record)
     lines = [it.line for items in record.values() for it in items if it.line is not None]
     return Server(name, _transport(kind, command, url), command, url, tuple(sorted(env)), min(lines) if lines else None)
 

@@ -11,7 +11,8 @@ import re
 from collections.abc import Iterator
 
 from scanner.catalog.specs import AgentAlias, AgentProduct, AgentSettingsFile
-from scanner.configs.mcp_shapes import norm, read_server, server_records
+from scanner.configs.mcp_shapes import read_server, server_records
+from scanner.fileview.config_parse import norm_key
 from scanner.fileview.view import FileView
 from scanner.formats.config import ConfigItem, ParseFailure, parse_env, parse_json, parse_toml, parse_yaml
 from scanner.formats.vscdb import parse_vscdb
@@ -73,7 +74,7 @@ def read_settings(view: FileView, product: AgentProduct, settings: AgentSettings
             if "://" in item.value and base_url is None:
                 base_url = view.catalog.scrub(safe_url(item.value.strip()))
     servers: dict[str, None] = {}
-    containers = frozenset(norm(c) for c in settings.mcp)
+    containers = frozenset(norm_key(c) for c in settings.mcp)
     for key, record in server_records(items, containers) if containers else ():
         server = read_server(key, record)  # a map or a list of servers, read by their shape
         if server is not None and len(servers) < _MAX_NAMES:

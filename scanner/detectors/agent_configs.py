@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from scanner.configs.mcp_shapes import GENERIC_CONTAINERS, norm, read_server, server_records
+from scanner.configs.mcp_shapes import GENERIC_CONTAINERS, read_server, server_records
 from scanner.detectors.contract import CatalogFiles, Files, Needs
+from scanner.fileview.config_parse import norm_key
 from scanner.fileview.view import FileView
 from scanner.formats.config import ConfigItem, ParseFailure, parse_json, parse_toml, parse_yaml
 from scanner.kinds import Evidence
@@ -42,7 +43,7 @@ class AgentConfigDetector:
 
     def extract(self, view: FileView) -> Iterator[Evidence]:
         specs = view.catalog.agent_configs_at(view.entry.path)
-        containers = {norm(c) for spec in specs for c in spec.containers}
+        containers = {norm_key(c) for spec in specs for c in spec.containers}
         if not specs or _generic(view):
             containers.update(GENERIC_CONTAINERS)
         items = _items(view, specs[0].format if specs else None)
