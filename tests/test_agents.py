@@ -631,3 +631,16 @@ def test_pi_ollama_provider_is_self_hosted(tmp_path: Path, scan_dir: ScanFn) -> 
     assert (carol["models"], carol["served_via"]) == (["qwen3-coder:30b"], "self-hosted")
     model = entry(doc, "models", name="qwen3-coder:30b")
     assert (model["vendor"], model["served_via"]) == ("alibaba", "self-hosted")
+
+
+def test_a_native_install_in_a_version_folder_is_one_install_in_every_window(tmp_path: Path, scan_dir: ScanFn) -> None:
+    """cursor-agent keeps each version in a folder named by it: the head and every later window of its executable
+    name the same install, so the model list past the read cap is that install's."""
+    versions = "/home/dev/.local/share/cursor-agent/versions"
+    head = b"\x7fELF\x02\x01\x01" + b"\0" * 64 + b'["gpt-5.5"]'
+    write(tmp_path, f"{versions}/2025.11.25-d5b3271/cursor-agent",
+          head + b"\0" * (3 << 20) + b'["claude-opus-4-8","claude-haiku-4-5"]' + b"\0" * 1024)  # fmt: skip
+    _, doc = scan_dir(tmp_path, max_file_size=1 << 20)
+    installs = [a for a in doc["agents"] if a["name"] == "cursor-agent"]
+    assert [(a["version"], a["install_path"]) for a in installs] == [("2025.11.25-d5b3271", versions)]
+    assert {"gpt-5.5", "claude-opus-4-8", "claude-haiku-4-5"} <= set(installs[0]["ships"])
