@@ -198,3 +198,14 @@ def test_secrets_in_a_command_string_or_an_argument_url_never_show(tmp_path: Pat
     for fmt in ("json", "table", "markdown", "html", "sarif", "cyclonedx"):
         out = render(fmt, inv)
         assert password not in out and key not in out and key[-12:] not in out, fmt
+
+
+def test_a_server_list_past_the_item_budget_in_a_file_no_config_parse_reads(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # A catalogued list in a test tree: the config detector leaves it, so the MCP reader parses it itself.
+    doc = {"mcpServers": {"gh": {"command": "npx", "args": ["-y", "gh-mcp"]}},
+           "history": [{"display": "fix it"}] * 120_000}  # fmt: skip
+    write(tmp_path, "/srv/app/tests/.mcp.json", json.dumps(doc))
+    _, out = scan_dir(tmp_path)
+    assert [s["name"] for s in out["mcp_servers"]] == ["gh"]
+    skips = [(s["reason"], s["detail"]) for s in out["skipped"] if s["path"] == "/srv/app/tests/.mcp.json"]
+    assert [reason for reason, _ in skips] == ["budget-exceeded"] and skips[0][1].startswith("mcp servers: ")

@@ -644,3 +644,17 @@ def test_a_native_install_in_a_version_folder_is_one_install_in_every_window(tmp
     installs = [a for a in doc["agents"] if a["name"] == "cursor-agent"]
     assert [(a["version"], a["install_path"]) for a in installs] == [("2025.11.25-d5b3271", versions)]
     assert {"gpt-5.5", "claude-opus-4-8", "claude-haiku-4-5"} <= set(installs[0]["ships"])
+
+
+def test_a_settings_file_past_the_item_budget_is_read_up_to_the_cut(tmp_path: Path, scan_dir: ScanFn) -> None:
+    """A long-used `~/.claude.json` holds every project's history: past the parsers' item budget its settings up to
+    the cut are still the user's, and the cut is recorded once, never a detector's error."""
+    projects = {f"/srv/p{i}": {"history": [{"display": "fix it"}] * 3} for i in range(40_000)}
+    doc = {"model": "claude-opus-4-7", "mcpServers": {"gh": {"command": "npx", "args": ["-y", "gh-mcp"]}},
+           "projects": projects}  # fmt: skip
+    write(tmp_path, "/home/dev/.claude.json", json.dumps(doc))
+    _, out = scan_dir(tmp_path)
+    config = _user(_agent(out, "claude-code"), "dev")
+    assert config["mcp_servers"] == ["gh"]
+    skips = [(s["reason"], s["detail"].split(":")[0]) for s in out["skipped"] if s["path"] == "/home/dev/.claude.json"]
+    assert skips == [("budget-exceeded", "JSON")]
