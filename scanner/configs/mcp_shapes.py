@@ -28,6 +28,9 @@ _DOTTED_LAST = ("mcpservers", "mcp_servers", "context_servers")
 _MAX_SERVERS = 500
 _SECRET_WORD = re.compile(r"(?i)(?:key|token|secret|password|passwd|auth|bearer)")
 _SECRET_ASSIGN = re.compile(r"(?i)^(-{0,2}[a-z0-9_.-]*(?:key|token|secret|password|auth)[a-z0-9_.-]*[=:]).+$")
+# An argument that is one opaque token (a prefix-less key after `-k`, after `Bearer`): letters and digits mixed, no
+# separator an id, a path or a version has (`-`, `.`, `/`, `:`, `@`).
+_OPAQUE = re.compile(r"^(?=[A-Za-z0-9_+=]*[0-9])(?=[A-Za-z0-9_+=]*[A-Za-z])[A-Za-z0-9_+=]{24,}$")
 _URL_KEYS = ("url", "uri", "serverurl", "httpurl", "endpoint")
 _ENV_KEYS = ("env", "envs", "environment", "headers", "http_headers", "env_vars")
 # A URL inside an argument (`postgresql://user:pass@db/app`, `--db=https://…?key=…`): its user info and query go.
@@ -163,7 +166,7 @@ def redact_args(args: list[str]) -> list[str]:
         assign = _SECRET_ASSIGN.match(arg)
         if assign:
             out.append(assign.group(1) + "***")
-        elif i > 0 and args[i - 1].startswith("-") and _SECRET_WORD.search(args[i - 1]):
+        elif (i > 0 and args[i - 1].startswith("-") and _SECRET_WORD.search(args[i - 1])) or _OPAQUE.match(arg):
             out.append("***")
         else:
             out.append(_ARG_URL.sub(lambda m: safe_url(m.group()), arg) if "://" in arg else arg)
