@@ -48,6 +48,12 @@ class NpmManifest:
     def version(self) -> str | None:
         return self.text("version")
 
+    @property
+    def extension_id(self) -> str | None:
+        """An editor extension's id, `publisher.name` in lower case; None without both."""
+        publisher, name = self.text("publisher"), self.name
+        return f"{publisher}.{name}".lower() if publisher is not None and name is not None else None
+
     def bins(self) -> dict[str, str]:
         """Its commands and their files: `"bin": "cli.js"` (named by the package) or `"bin": {"claude": "…"}`."""
         bins = self.doc.get("bin")
