@@ -198,3 +198,28 @@ def test_secrets_in_a_command_string_or_an_argument_url_never_show(tmp_path: Pat
     for fmt in ("json", "table", "markdown", "html", "sarif", "cyclonedx"):
         out = render(fmt, inv)
         assert password not in out and key not in out and key[-12:] not in out, fmt
+
+
+def test_a_server_list_past_the_item_budget_in_a_file_no_config_parse_reads(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # A catalogued list in a test tree: the config detector leaves it, so the MCP reader parses it itself.
+    doc = {"mcpServers": {"gh": {"command": "npx", "args": ["-y", "gh-mcp"]}},
+           "history": [{"display": "fix it"}] * 120_000}  # fmt: skip
+    write(tmp_path, "/srv/app/tests/.mcp.json", json.dumps(doc))
+    _, out = scan_dir(tmp_path)
+    assert [s["name"] for s in out["mcp_servers"]] == ["gh"]
+    skips = [(s["reason"], s["detail"]) for s in out["skipped"] if s["path"] == "/srv/app/tests/.mcp.json"]
+    assert [reason for reason, _ in skips] == ["budget-exceeded"] and skips[0][1].startswith("mcp servers: ")
+
+
+def test_an_opaque_token_among_a_servers_arguments_never_leaves(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # Prefix-less keys no catalog format knows: after a short flag, after `Bearer`; ids, paths and versions stay.
+    servers = {"a": {"command": "srv", "args": ["-k", "0a1b2c3d4e5f60718293a4b5c6d7e8f9"]},
+               "b": {"command": "srv", "args": ["Bearer", "Zq3xW8vB2nM5kL7pR9tY4uI6oA1sD0fG"]},
+               "c": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github@2025.4.8", "--model",
+                                                "claude-opus-4-7", "/srv/data/shared_reports_2025"]}}  # fmt: skip
+    write(tmp_path, "/home/dev/.claude.json", json.dumps({"mcpServers": servers}))
+    _, doc = scan_dir(tmp_path)
+    commands = {s["name"]: s["command"] for s in doc["mcp_servers"]}
+    assert commands == {"a": "srv -k ***", "b": "srv Bearer ***", "c": "npx -y @modelcontextprotocol/server-github"
+                        "@2025.4.8 --model claude-opus-4-7 /srv/data/shared_reports_2025"}  # fmt: skip
+    assert "0a1b2c3d4e5f" not in json.dumps(doc) and "Zq3xW8vB2n" not in json.dumps(doc)

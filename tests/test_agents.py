@@ -631,3 +631,30 @@ def test_pi_ollama_provider_is_self_hosted(tmp_path: Path, scan_dir: ScanFn) -> 
     assert (carol["models"], carol["served_via"]) == (["qwen3-coder:30b"], "self-hosted")
     model = entry(doc, "models", name="qwen3-coder:30b")
     assert (model["vendor"], model["served_via"]) == ("alibaba", "self-hosted")
+
+
+def test_a_native_install_in_a_version_folder_is_one_install_in_every_window(tmp_path: Path, scan_dir: ScanFn) -> None:
+    """cursor-agent keeps each version in a folder named by it: the head and every later window of its executable
+    name the same install, so the model list past the read cap is that install's."""
+    versions = "/home/dev/.local/share/cursor-agent/versions"
+    head = b"\x7fELF\x02\x01\x01" + b"\0" * 64 + b'["gpt-5.5"]'
+    write(tmp_path, f"{versions}/2025.11.25-d5b3271/cursor-agent",
+          head + b"\0" * (3 << 20) + b'["claude-opus-4-8","claude-haiku-4-5"]' + b"\0" * 1024)  # fmt: skip
+    _, doc = scan_dir(tmp_path, max_file_size=1 << 20)
+    installs = [a for a in doc["agents"] if a["name"] == "cursor-agent"]
+    assert [(a["version"], a["install_path"]) for a in installs] == [("2025.11.25-d5b3271", versions)]
+    assert {"gpt-5.5", "claude-opus-4-8", "claude-haiku-4-5"} <= set(installs[0]["ships"])
+
+
+def test_a_settings_file_past_the_item_budget_is_read_up_to_the_cut(tmp_path: Path, scan_dir: ScanFn) -> None:
+    """A long-used `~/.claude.json` holds every project's history: past the parsers' item budget its settings up to
+    the cut are still the user's, and the cut is recorded once, never a detector's error."""
+    projects = {f"/srv/p{i}": {"history": [{"display": "fix it"}] * 3} for i in range(40_000)}
+    doc = {"model": "claude-opus-4-7", "mcpServers": {"gh": {"command": "npx", "args": ["-y", "gh-mcp"]}},
+           "projects": projects}  # fmt: skip
+    write(tmp_path, "/home/dev/.claude.json", json.dumps(doc))
+    _, out = scan_dir(tmp_path)
+    config = _user(_agent(out, "claude-code"), "dev")
+    assert config["mcp_servers"] == ["gh"]
+    skips = [(s["reason"], s["detail"].split(":")[0]) for s in out["skipped"] if s["path"] == "/home/dev/.claude.json"]
+    assert skips == [("budget-exceeded", "JSON")]

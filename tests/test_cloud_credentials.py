@@ -82,6 +82,15 @@ def test_azure_key_in_env_has_vendor_and_route(tmp_path: Path, scan_dir: ScanFn)
     assert not [c for c in doc["credentials"] if c["redacted"] in ("…", "sk-…")]
 
 
+def test_a_key_file_named_with_txt_is_read_unless_its_place_is_docs(tmp_path: Path, scan_dir: ScanFn) -> None:
+    write(tmp_path, "/home/dev/.config/mistral_api_key.txt", "Zq3xW8vB2nM5kL7pR9tY4uI6oA1sD0fG\n")
+    write(tmp_path, "/srv/app/examples/api_key.txt", "Hh3xW8vB2nM5kL7pR9tY4uI6oA1sD0fQ\n")
+    _, doc = scan_dir(tmp_path)
+    creds = by_sha(doc)
+    assert creds[sha("Zq3xW8vB2nM5kL7pR9tY4uI6oA1sD0fG")]["vendor"] == "mistral"
+    assert sha("Hh3xW8vB2nM5kL7pR9tY4uI6oA1sD0fQ") not in creds  # an example's key is documentation
+
+
 @pytest.fixture
 def pem(tmp_path: Path) -> str:
     if shutil.which("openssl") is None:

@@ -70,6 +70,14 @@ def test_declared_pins_keep_their_lines() -> None:
     assert pyproject_pins(text) == [("litellm", "==1.60", 2), ("mistralai", "^1.2", 4)]
 
 
+def test_a_pyproject_of_another_shape_gives_no_pins_and_never_raises() -> None:
+    for text in ("project = 1", "[project]\ndependencies = 3", "[project]\noptional-dependencies = [1]",
+                 '[project.optional-dependencies]\nx = "bcd"', "[tool]\npoetry = 2",
+                 "[tool.poetry]\ndependencies = [1]", "[project]\ndependencies = [1, {a = 2}]"):  # fmt: skip
+        assert pyproject_pins(text) == [], text
+    assert pyproject_pins('[project]\ndependencies = [1, "openai>=1"]\n') == [("openai", ">=1", 2)]
+
+
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(

@@ -219,3 +219,13 @@ def test_llm_routes_the_model_it_selects_not_another_records(tmp_path: Path, sca
     _, doc = scan_dir(tmp_path)
     (carol,) = entry(doc, "agents", name="llm")["configs"]
     assert (carol["models"], carol["served_via"]) == (["gw-mini"], "llm-gateway.acme-corp.net")
+
+
+def test_a_command_file_that_climbs_out_of_its_package_is_no_entry_point(tmp_path: Path) -> None:
+    """A manifest's `bin` may name any path: one that leaves the package dir (`../`) names no file of the package."""
+    write(tmp_path, f"{NPM}/chatter/package.json", json.dumps(
+        {"name": "chatter", "version": "1.0.0", "dependencies": {"openai": "^5"},
+         "bin": {"chatter": "./dist/cli.js", "escape": "../../../etc/passwd", "dot": "./"}}))  # fmt: skip
+    doc = scan_with(catalog_without(), tmp_path)
+    (chatter,) = doc["agents"]  # type: ignore[misc]
+    assert chatter["binaries"] == [f"{NPM}/chatter/dist/cli.js"]

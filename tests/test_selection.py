@@ -30,8 +30,12 @@ def _declared(view: FileView) -> list[str]:
     return [d.name for d in DETECTORS if d.needs.selects(view)]
 
 
+_SELECTIONS: dict[int, Selection] = {}
+
+
 def _indexed(view: FileView) -> list[str]:
-    chosen = Selection(DETECTORS, view.catalog).of(view)
+    selection = _SELECTIONS.setdefault(id(view.catalog), Selection(DETECTORS, view.catalog))
+    chosen = selection.of(view)
     assert all(s.failure is None for s in chosen)
     return [s.detector.name for s in chosen]
 
@@ -70,6 +74,22 @@ def test_the_index_selects_what_the_declarations_say_anywhere(
 ) -> None:
     view = _view(catalog, "/" + "/".join([*folders, name]), head, size)
     assert _indexed(view) == _declared(view)
+
+
+# Folders that key a kind (by parent, by a folder above, by a catalog's glob) or that change a file's context.
+_PLACES = ["", "/home/u", "/home/u/keys", "/home/u/Keys", "/usr/lib/node_modules/pkg", "/x/site-packages/x.dist-info",
+           "/opt/conda-meta", "/g/specifications", "/home/u/.vscode/extensions/a.b-1.0", "/v/bin", "/m/manifests",
+           "/h/models--o--m/refs", "/etc/x.service.d", "/srv/tests", "/home/u/.claude", "/home/u/.codex"]  # fmt: skip
+
+
+def test_the_index_selects_what_the_declarations_say_for_every_name_place_and_head(catalog: Catalog) -> None:
+    """Every name and head in every place, at two sizes: no key of the index is left to chance."""
+    for place in _PLACES:
+        for name in _NAMES:
+            for head in _HEADS:
+                for size in (None, 100 << 20):
+                    view = _view(catalog, f"{place}/{name}", head, size)
+                    assert _indexed(view) == _declared(view), (view.entry.path, head, size)
 
 
 def _refuse(view: FileView) -> bool:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from scanner.fileview.config_parse import norm_key
 from scanner.formats.config import ConfigItem
 from scanner.secrets import safe_url
 
@@ -27,6 +28,9 @@ _DOTTED_LAST = ("mcpservers", "mcp_servers", "context_servers")
 _MAX_SERVERS = 500
 _SECRET_WORD = re.compile(r"(?i)(?:key|token|secret|password|passwd|auth|bearer)")
 _SECRET_ASSIGN = re.compile(r"(?i)^(-{0,2}[a-z0-9_.-]*(?:key|token|secret|password|auth)[a-z0-9_.-]*[=:]).+$")
+# An argument that is one opaque token (a prefix-less key after `-k`, after `Bearer`): letters and digits mixed, no
+# separator an id, a path or a version has (`-`, `.`, `/`, `:`, `@`).
+_OPAQUE = re.compile(r"^(?=[A-Za-z0-9_+=]*[0-9])(?=[A-Za-z0-9_+=]*[A-Za-z])[A-Za-z0-9_+=]{24,}$")
 _URL_KEYS = ("url", "uri", "serverurl", "httpurl", "endpoint")
 _ENV_KEYS = ("env", "envs", "environment", "headers", "http_headers", "env_vars")
 # A URL inside an argument (`postgresql://user:pass@db/app`, `--db=https://…?key=…`): its user info and query go.
@@ -44,10 +48,6 @@ class Server:
     line: int | None
 
 
-def norm(key: str) -> str:
-    return key.lower().replace("-", "_")
-
-
 def _is_index(segment: str) -> bool:
     return segment.startswith("[") and segment.endswith("]")
 
@@ -60,14 +60,14 @@ def _container_at(path: tuple[str, ...], containers: frozenset[str]) -> int | No
     file that flattens its namespaces into dotted keys names a server map `<namespace>.mcpServers` (Amp's
     `amp.mcpServers`): its last part is the container."""
     for i, seg in enumerate(path[:-1]):
-        key = norm(seg)
+        key = norm_key(seg)
         if "." in key and key.rsplit(".", 1)[-1] in _DOTTED_LAST and key.rsplit(".", 1)[-1] in containers:
             return i + 1
         if key in containers:
-            if key == "mcp" and i + 2 < len(path) and norm(path[i + 1]) in _INNER:
+            if key == "mcp" and i + 2 < len(path) and norm_key(path[i + 1]) in _INNER:
                 return i + 2
             return i + 1
-        if i + 1 < len(path) - 1 and f"{key}.{norm(path[i + 1])}" in containers:
+        if i + 1 < len(path) - 1 and f"{key}.{norm_key(path[i + 1])}" in containers:
             return i + 2
     return None
 
@@ -87,7 +87,7 @@ def server_records(
             if len(records) >= _MAX_SERVERS:
                 continue
             records[entry] = {}
-        rel = tuple(norm(p) for p in item.path[at + 1 :] if not _is_index(p))
+        rel = tuple(norm_key(p) for p in item.path[at + 1 :] if not _is_index(p))
         records[entry].setdefault(rel, []).append(item)
     for entry, record in records.items():
         yield entry[-1], record
@@ -111,9 +111,7 @@ def read_server(key: str, record: dict[tuple[str, ...], list[ConfigItem]]) -> Se
     kind = (_first(record, (*base, "type")) or _first(record, ("type",)) or "").lower()
     if not kind and base == ():
         kind = (_first(record, ("transport",)) or "").lower()
-    env = sorted(
-        {_raw_key(its[0]) for p, its in record.items() if len(p) == 2 and p[0] in _ENV_KEYS} | _env_keys(record)
-    )
+    env = {_raw_key(its[0]) for p, its in record.items() if len(p) == 2 and p[0] in _ENV_KEYS} | _env_keys(record)
     lines = [it.line for items in record.values() for it in items if it.line is not None]
     return Server(name, _transport(kind, command, url), command, url, tuple(sorted(env)), min(lines) if lines else None)
 
@@ -168,7 +166,7 @@ def redact_args(args: list[str]) -> list[str]:
         assign = _SECRET_ASSIGN.match(arg)
         if assign:
             out.append(assign.group(1) + "***")
-        elif i > 0 and args[i - 1].startswith("-") and _SECRET_WORD.search(args[i - 1]):
+        elif (i > 0 and args[i - 1].startswith("-") and _SECRET_WORD.search(args[i - 1])) or _OPAQUE.match(arg):
             out.append("***")
         else:
             out.append(_ARG_URL.sub(lambda m: safe_url(m.group()), arg) if "://" in arg else arg)

@@ -11,7 +11,8 @@ import re
 from collections.abc import Iterator
 
 from scanner.catalog.specs import AgentAlias, AgentProduct, AgentSettingsFile
-from scanner.configs.mcp_shapes import norm, read_server, server_records
+from scanner.configs.mcp_shapes import read_server, server_records
+from scanner.fileview.config_parse import norm_key
 from scanner.fileview.view import FileView
 from scanner.formats.config import ConfigItem, ParseFailure, parse_env, parse_json, parse_toml, parse_yaml
 from scanner.formats.vscdb import parse_vscdb
@@ -30,22 +31,26 @@ _MODELISH = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@/+\-]{0,159}$")
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
 
 
-def parse_settings(view: FileView, fmt: str) -> list[ConfigItem]:
-    """The file's items in the settings format the catalog gives; raises ParseFailure."""
+def parse_settings(view: FileView, fmt: str) -> tuple[list[ConfigItem], str | None]:
+    """The file's items in the settings format the catalog gives, and what cut them (an item budget) if anything
+    did that the shared config parse did not record; raises ParseFailure."""
     if fmt == "vscdb":
-        return parse_vscdb(view.data)
+        return parse_vscdb(view.data), None
     if fmt == "text":  # the whole file is one value (`default_model.txt`)
         value = view.text.strip()
-        return [ConfigItem(("text",), value, 1)] if value and "\n" not in value else []
-    return _PARSERS[fmt](view.text)
+        return ([ConfigItem(("text",), value, 1)] if value and "\n" not in value else []), None
+    items, cut = view.items_as(_PARSERS[fmt])
+    return list(items), cut
 
 
 def read_settings(view: FileView, product: AgentProduct, settings: AgentSettingsFile) -> Iterator[Evidence | Skip]:
     try:
-        items = parse_settings(view, settings.format)
+        items, cut = parse_settings(view, settings.format)
     except ParseFailure as exc:
         yield Skip(view.path, SkipReason.PARSE_ERROR, f"agents: {product.id} {settings.format}: {exc}")
         return
+    if cut is not None:
+        yield Skip(view.path, SkipReason.BUDGET_EXCEEDED, f"agents: {product.id} {settings.format}: {cut}")
     keys = Keys(items)
     user = view.user_of(view.entry.path)
     vendor = product.vendor
@@ -73,7 +78,7 @@ def read_settings(view: FileView, product: AgentProduct, settings: AgentSettings
             if "://" in item.value and base_url is None:
                 base_url = view.catalog.scrub(safe_url(item.value.strip()))
     servers: dict[str, None] = {}
-    containers = frozenset(norm(c) for c in settings.mcp)
+    containers = frozenset(norm_key(c) for c in settings.mcp)
     for key, record in server_records(items, containers) if containers else ():
         server = read_server(key, record)  # a map or a list of servers, read by their shape
         if server is not None and len(servers) < _MAX_NAMES:

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from scanner.configs.mcp_shapes import GENERIC_CONTAINERS, norm, read_server, server_records
+from scanner.configs.mcp_shapes import GENERIC_CONTAINERS, read_server, server_records
 from scanner.detectors.contract import CatalogFiles, Files, Needs
+from scanner.fileview.config_parse import norm_key
 from scanner.fileview.view import FileView
 from scanner.formats.config import ConfigItem, ParseFailure, parse_json, parse_toml, parse_yaml
 from scanner.kinds import Evidence
 from scanner.kinds.mcp_servers import McpServerEvidence
-from scanner.model import Context
+from scanner.model import Context, Skip, SkipReason
 
 _MAX_BYTES = 4 << 20
 _GENERIC_EXT = (".json", ".jsonc", ".yaml", ".yml", ".toml")
@@ -40,12 +41,14 @@ class AgentConfigDetector:
               accept=lambda view: _generic_place(view)),
     ))  # fmt: skip
 
-    def extract(self, view: FileView) -> Iterator[Evidence]:
+    def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
         specs = view.catalog.agent_configs_at(view.entry.path)
-        containers = {norm(c) for spec in specs for c in spec.containers}
+        containers = {norm_key(c) for spec in specs for c in spec.containers}
         if not specs or _generic(view):
             containers.update(GENERIC_CONTAINERS)
-        items = _items(view, specs[0].format if specs else None)
+        items, cut = _items(view, specs[0].format if specs else None)
+        if cut is not None:
+            yield Skip(view.path, SkipReason.BUDGET_EXCEEDED, f"mcp servers: {cut}")
         user = view.user_of(view.entry.path)
         for key, record in server_records(items, frozenset(containers)):
             server = read_server(key, record)
@@ -69,19 +72,20 @@ def _generic_place(view: FileView) -> bool:
     return any(n in view.data for n in _NEEDLES)
 
 
-def _items(view: FileView, fmt: str | None) -> tuple[ConfigItem, ...]:
-    """The file's items: the shared config parse, else (a file the config detector does not read) its own."""
+def _items(view: FileView, fmt: str | None) -> tuple[tuple[ConfigItem, ...], str | None]:
+    """The file's items (the shared config parse's, else its own: a file the config detector does not read), and
+    what cut its own parse (an item budget)."""
     if view.config is not None and not view.config.broken:
-        return view.config.items
+        return view.config.items, None
     parser = _PARSERS.get(fmt or "") or _PARSERS.get(
         view.name.rsplit(".", 1)[-1].replace("jsonc", "json").replace("yml", "yaml")
     )
     if parser is None:
-        return ()
+        return (), None
     try:
-        return tuple(parser(view.text))
+        return view.items_as(parser)
     except (ParseFailure, ValueError):
-        return ()
+        return (), None
 
 
 def _line_of(text: str, name: str, first_value: int | None) -> int | None:

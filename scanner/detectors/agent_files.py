@@ -19,7 +19,7 @@ from scanner.formats.install_paths import NODE_MODULES, npm_package_of, site_of
 from scanner.kinds import Evidence
 from scanner.kinds.agents import AgentFileEvidence
 from scanner.kinds.models import ModelEvidence
-from scanner.model import Context
+from scanner.model import Context, Location
 from scanner.textsafe import display_path
 
 
@@ -45,10 +45,15 @@ class AgentFileDetector:
             yield AgentFileEvidence(product.id, shown, "binary", (), loc)
         if not view.catalog.ships_file(product, rest):
             return
-        models, named = model_list(view, product)
-        yield AgentFileEvidence(product.id, shown, "ships", models, loc, named)
-        for name in models:
-            yield ModelEvidence(name, loc)
+        yield from ships(view, product, shown, loc)
+
+
+def ships(view: FileView, product: AgentProduct, install: str, loc: Location) -> Iterator[Evidence]:
+    """The model list of a product's file, as its install's `ships`; each id also a model, shipped not wired."""
+    models, named = model_list(view, product)
+    yield AgentFileEvidence(product.id, install, "ships", models, loc, named)
+    for name in models:
+        yield ModelEvidence(name, loc)
 
 
 def package_file(view: FileView) -> tuple[AgentProduct, str, str] | None:

@@ -11,12 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from scanner.configs.model_lists import model_list
+from scanner.detectors.agent_files import ships
 from scanner.detectors.contract import CatalogFiles, Files, Needs, Reading
 from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
-from scanner.kinds.agents import AgentFileEvidence, AgentPackageEvidence
-from scanner.kinds.models import ModelEvidence
+from scanner.kinds.agents import AgentPackageEvidence
 from scanner.model import Context
 from scanner.textsafe import display_path
 
@@ -33,18 +32,22 @@ class NativeAgentDetector:
         if product is None:
             return
         loc = view.location(None, Context.PACKAGE)
-        if view.window is not None and view.window.offset:  # a later window of a big file: only what it ships
-            shown = display_path(view.entry.path.rsplit("/", 1)[0])
-        else:
-            grandparent, parent, _ = view.entry.path.rsplit("/", 2)
-            folder, version = grandparent + "/" + parent, view.name if _VERSION.fullmatch(view.name) else None
-            if version is None and _VERSION.fullmatch(parent):
-                folder, version = grandparent, parent
-            shown = display_path(folder)
+        folder, version = _install(view.entry.path)
+        shown = display_path(folder)
+        if view.window is None or not view.window.offset:  # the head; a later window gives only what it ships
             yield AgentPackageEvidence(
                 product.id, "binary", view.name, version, shown, shown, False, (view.path,), (), loc
             )
-        models, named = model_list(view, product)
-        yield AgentFileEvidence(product.id, shown, "ships", models, loc, named)
-        for name in models:
-            yield ModelEvidence(name, loc)
+        yield from ships(view, product, shown, loc)
+
+
+def _install(path: str) -> tuple[str, str | None]:
+    """(install folder, version) of a native executable: its folder and its name when the name is a version; else
+    its folder's parent and name when the folder is named by the version; else its folder and no version."""
+    folder, _, name = path.rpartition("/")
+    if _VERSION.fullmatch(name):
+        return folder, name
+    above, _, parent = folder.rpartition("/")
+    if _VERSION.fullmatch(parent):
+        return above, parent
+    return folder, None

@@ -74,12 +74,9 @@ def _extension(view: FileView, where: re.Match[str]) -> Iterator[Evidence]:
     """An editor extension of an agent product (`saoudrizwan.claude-dev`): its id is `publisher.name` of its
     manifest, its editor the folder the extensions sit in."""
     manifest = view.npm_manifest
-    publisher = manifest.text("publisher") if manifest is not None else None
-    if manifest is None or publisher is None or manifest.name is None:
-        return
-    ext_id = f"{publisher}.{manifest.name}".lower()
-    found = view.catalog.product_package("vscode", ext_id)
-    if found is None:
+    ext_id = manifest.extension_id if manifest is not None else None
+    found = view.catalog.product_package("vscode", ext_id) if ext_id is not None else None
+    if manifest is None or ext_id is None or found is None:
         return
     ext_dir = view.entry.path.rsplit("/", 1)[0]
     yield AgentPackageEvidence(

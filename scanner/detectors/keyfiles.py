@@ -11,15 +11,16 @@ from collections.abc import Iterator
 
 from scanner.catalog.matcher import PatternKind
 from scanner.detectors.contract import Files, Needs
+from scanner.fileview.contexts import classify
 from scanner.fileview.view import FileView
 from scanner.kinds import Evidence
 from scanner.kinds.credentials import credential_evidence
 from scanner.model import Context
 
 # Named as a key (`azure.key`, `openai_api_key`, `token.txt`), or placed in a folder of keys; one token, so small.
-_KEY_NAMES = tuple(
-    f"*{end}{txt}" for end in (".key", "token", "secret", "api_key", "api-key", "apikey") for txt in ("", ".txt")
-)
+_KEY_ENDS = (".key", "token", "secret", "api_key", "api-key", "apikey")
+_KEY_NAMES = tuple(f"*{end}" for end in _KEY_ENDS)
+_KEY_TEXT_NAMES = tuple(f"*{end}.txt" for end in _KEY_ENDS)
 _MAX_KEY_FILE = 4096
 _NOT_KEYS = frozenset({Context.PACKAGE, Context.BINARY, Context.DOCS})
 _TOKEN = re.compile(r"^[A-Za-z0-9_\-.+/=:]{16,512}$")
@@ -31,6 +32,9 @@ class KeyFileDetector:
     description = "Files holding a single prefix-less API key, named or placed like key files"
     needs = Needs((
         Files(names=_KEY_NAMES, fold_case=True, max_size=_MAX_KEY_FILE, not_in=_NOT_KEYS),
+        # `.txt` makes any file prose to the context rules: a key file so named is placed as its name without it.
+        Files(names=_KEY_TEXT_NAMES, fold_case=True, max_size=_MAX_KEY_FILE, not_in=_NOT_KEYS - {Context.DOCS},
+              accept=lambda view: classify(view.entry.path[:-4], view.data[:8192]) not in _NOT_KEYS),
         Files(under=("keys", "secrets", "credentials", "tokens"), max_size=_MAX_KEY_FILE, not_in=_NOT_KEYS),
     ))  # fmt: skip
 

@@ -22,6 +22,7 @@ from scanner.formats.entry_points import script_names
 from scanner.formats.install_paths import (
     NODE_MODULES,
     extension_of,
+    join_inside,
     npm_package_of,
     npm_top_level,
     python_tool_site,
@@ -100,7 +101,7 @@ class ProgramDetector:
         if not (tool or sdks):
             return
         commands = tuple(sorted(bins))
-        entry_points = tuple(sorted({display_path(_join(pkg_dir, v)) for v in bins.values()}))
+        entry_points = tuple(sorted({display_path(p) for p in (join_inside(pkg_dir, v) for v in bins.values()) if p}))
         env = pkg_dir[: pkg_dir.rfind(NODE_MODULES) + len(NODE_MODULES) - 1]
         yield ProgramEvidence(
             "npm", name, manifest.version, display_path(pkg_dir), display_path(env), commands, entry_points, sdks, (),
@@ -111,16 +112,16 @@ class ProgramDetector:
         """An editor extension (`<publisher>.<name>-<version>/package.json`): a program when it contributes
         commands to its editor; it is installed there as a tool is. Its id is `publisher.name`."""
         manifest = view.npm_manifest
-        publisher = manifest.text("publisher") if manifest is not None else None
-        if manifest is None or publisher is None or manifest.name is None:
+        ext_id = manifest.extension_id if manifest is not None else None
+        if manifest is None or ext_id is None:
             return
-        ext_id = f"{publisher}.{manifest.name}".lower()
         commands = manifest.commands()[:_MAX_COMMANDS]
         if not commands or _known(view.catalog, "vscode", ext_id):
             return
         sdks = tuple(sorted(d for d in manifest.dependencies() if view.catalog.sdk("npm", d) is not None))
         main = manifest.text("main")
-        entry_points = (display_path(_join(folder, main)),) if main else ()
+        joined = join_inside(folder, main) if main else ""
+        entry_points = (display_path(joined),) if joined else ()
         yield ProgramEvidence(
             "vscode", ext_id, manifest.version, display_path(folder), display_path(folder.rsplit("/", 1)[0]), commands,
             entry_points, sdks, (), True, view.location(None, Context.PACKAGE), editor,
@@ -219,7 +220,3 @@ def _modules(data: bytes | None) -> tuple[str, ...]:
             tops.add(head)
     return tuple(sorted(tops))[:50]
 
-
-def _join(pkg_dir: str, relative: str) -> str:
-    parts = [p for p in relative.replace("\\", "/").split("/") if p not in ("", ".")]
-    return pkg_dir + "/" + "/".join(p for p in parts if p != "..")

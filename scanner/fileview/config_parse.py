@@ -93,7 +93,7 @@ def parse_config(view: ConfigFile) -> ConfigParse | None:
     return ConfigParse(name, parser, tuple(items), broken, label_words(items, view.catalog), skip)
 
 
-_BY_EXT: dict[str, Callable[[str], list[fmt.ConfigItem]]] = {
+_BY_EXT: dict[str, Parser] = {
     ".json": fmt.parse_json,
     ".jsonc": fmt.parse_json,
     ".json5": fmt.parse_json,
@@ -114,10 +114,9 @@ _NOT_JSON = {".nix", ".bicep", ".cue", ".jsonnet", ".libsonnet", ".dhall", ".kdl
 _INI_HEADER = re.compile(rb"\[[A-Za-z0-9_][^\]\[\n\"{}]*\][ \t]*\r?\n")
 # Shell startup files: environment assignments too.
 _SHELL_NAMES = {".bashrc", ".bash_profile", ".profile", ".zshrc", ".zshenv", ".zprofile", ".kshrc", "profile"}
-SHELL_EXT = (".sh", ".bash", ".zsh")
 
 
-def pick_parser(view: ConfigFile) -> Callable[[str], list[fmt.ConfigItem]] | None:
+def pick_parser(view: ConfigFile) -> Parser | None:
     name = view.name.lower()
     if name in _SKIP_NAMES:
         return None
@@ -165,7 +164,7 @@ def label_words(items: Sequence[fmt.ConfigItem], catalog: Catalog) -> frozenset[
     return frozenset((words - values) | (others - values))
 
 
-def format_name(parser: Callable[[str], list[fmt.ConfigItem]]) -> str:
+def format_name(parser: Parser) -> str:
     return parser.__name__.removeprefix("parse_").upper()
 
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import re
 
+from scanner.formats.install_paths import EDITORS
 from scanner.model import Context
 
 # Editors unpack their extensions (`~/.vscode/extensions/<publisher>.<name>-<version>/`) as installed packages.
 _PACKAGE_DIRS = re.compile(
     r"/(?:site-packages|dist-packages|node_modules|bower_components|vendor|third_party|\.cargo/registry|"
     r"go/pkg/mod|\.m2/repository|gems|\.pnpm)/|/usr/lib/python3[\d.]*/|/usr/lib/node_modules/|"
-    r"/\.(?:vscode|vscode-server|vscode-insiders|vscode-oss|cursor|cursor-server|windsurf|windsurf-server)/extensions/"
+    r"/\.(?:" + EDITORS + r")/extensions/"
 )
 # Package managers' own databases: what is installed, described by its maintainers, never wiring.
 _PACKAGE_DBS = (
@@ -143,7 +144,7 @@ def classify(path: str, head: bytes) -> Context:
         or _SYSTEM_PROGRAM_DATA.match(path)
     ):
         return Context.PACKAGE
-    if _TEST_NAME.match(lower) or not _TEST_SEGMENTS.isdisjoint(path.lower().split("/")[:-1]):
+    if is_test_path(path):
         return Context.TEST
     if (
         path.startswith(("/usr/share/doc/", "/usr/share/man/", "/usr/share/info/"))
@@ -174,10 +175,7 @@ def is_package_test_file(path: str) -> bool:
     inside = None
     for m in _PACKAGE_DIRS.finditer(path):
         inside = path[m.end() :]
-    if inside is None:
-        return False
-    segments = inside.split("/")
-    return bool(_TEST_NAME.match(segments[-1].lower()) or _TEST_SEGMENTS.intersection(s.lower() for s in segments[:-1]))
+    return inside is not None and is_test_path(inside)
 
 
 _COMMENT_PREFIXES = ("#", "//", ";", "--", "/*", "* ", "<!--", "rem ", "REM ")

@@ -12,10 +12,11 @@ from functools import cached_property
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import Hits, PatternKind
-from scanner.fileview.config_parse import ConfigParse, parse_config
+from scanner.fileview.config_parse import ConfigParse, Parser, parse_config
 from scanner.fileview.contexts import classify, is_comment_line
+from scanner.formats.config import BudgetExceeded, ConfigItem
 from scanner.formats.package_manifests import NpmManifest, PypiMetadata, read_npm_manifest, read_pypi_metadata
-from scanner.model import Context, FileMeta, Location
+from scanner.model import Context, FileMeta, Location, SkipReason
 from scanner.sessions.collect import LogRead, looks_like_log, read_log
 from scanner.targets.base import FileEntry
 from scanner.targets.ownership import home_of_path
@@ -123,6 +124,19 @@ class FileView:
         if self.window is not None and self.window.offset:
             return None  # a config file past the read cap is parsed from its head only
         return parse_config(self)
+
+    def items_as(self, parser: Parser) -> tuple[tuple[ConfigItem, ...], str | None]:
+        """The file's items as `parser` reads them: the shared parse's when it read the file by that parser (a cut
+        it made is its own to record), else a parse of its own; with the detail of a cut only that parse made. An
+        item budget cuts a parse, never fails it; a file not in the parser's format raises ParseFailure."""
+        shared = self.config
+        usable = shared is not None and not shared.broken and (shared.skip is None or shared.skip.reason is _CUT)
+        if shared is not None and usable and shared.parser is parser:
+            return shared.items, None
+        try:
+            return tuple(parser(self.text)), None
+        except BudgetExceeded as cut:
+            return tuple(cut.items), cut.detail
 
     @cached_property
     def parse_error(self) -> bool:
@@ -266,5 +280,7 @@ class FileView:
 
 # Model hits of one file turned into per-line mentions, at most (the rest of a huge file's are not counted).
 _MAX_MENTION_HITS = 50_000
+# The shared config parse's skip when an item budget cut it: its items are what was read, and the cut recorded.
+_CUT = SkipReason.BUDGET_EXCEEDED
 # Contexts whose lines can be commented out; a mention on such a line is a comment, not a setting.
 _COMMENTABLE = frozenset({Context.CONFIG, Context.ENV, Context.SOURCE})

@@ -10,10 +10,10 @@ NODE_MODULES = "/node_modules/"
 _SITE_DIRS = ("/site-packages/", "/dist-packages/")
 # Editors that unpack extensions into `~/.<editor>/extensions/<publisher>.<name>-<version>[-<platform>]/`: VS Code,
 # VS Code Server, VSCodium, Cursor and Windsurf (their remote servers too).
-_EDITORS = r"vscode|vscode-server|vscode-insiders|vscode-oss|cursor|cursor-server|windsurf|windsurf-server"
+EDITORS = r"vscode|vscode-server|vscode-insiders|vscode-oss|cursor|cursor-server|windsurf|windsurf-server"
 # An extension's manifest, and any file of an extension (its folder, and the path inside it).
-EXTENSION_MANIFEST = re.compile(r"/\.(?P<editor>" + _EDITORS + r")/extensions/(?P<dir>[^/]+)/package\.json$")
-_IN_EXTENSION = re.compile(r"^(?P<dir>.*/\.(?P<editor>" + _EDITORS + r")/extensions/[^/]+)(?P<rest>/.+)$")
+EXTENSION_MANIFEST = re.compile(r"/\.(?P<editor>" + EDITORS + r")/extensions/(?P<dir>[^/]+)/package\.json$")
+_IN_EXTENSION = re.compile(r"^(?P<dir>.*/\.(?P<editor>" + EDITORS + r")/extensions/[^/]+)(?P<rest>/.+)$")
 # A Python tool's own venv: `~/.local/share/uv/tools/<name>/`, `~/.local/pipx/venvs/<name>/` (or pipx's
 # `~/.local/share/pipx/venvs/<name>/`); a user site `~/.local/lib/pythonX.Y/site-packages`.
 _TOOL_VENV = re.compile(r"/(?:uv/tools|pipx/venvs)/([^/]+)/")

@@ -48,6 +48,12 @@ class NpmManifest:
     def version(self) -> str | None:
         return self.text("version")
 
+    @property
+    def extension_id(self) -> str | None:
+        """An editor extension's id, `publisher.name` in lower case; None without both."""
+        publisher, name = self.text("publisher"), self.name
+        return f"{publisher}.{name}".lower() if publisher is not None and name is not None else None
+
     def bins(self) -> dict[str, str]:
         """Its commands and their files: `"bin": "cli.js"` (named by the package) or `"bin": {"claude": "…"}`."""
         bins = self.doc.get("bin")
@@ -130,19 +136,29 @@ def pyproject_pins(text: str) -> list[Pin]:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return []
-    project: dict[str, Any] = doc.get("project") or {}
-    reqs: list[str] = list(project.get("dependencies") or [])
-    for extra in (project.get("optional-dependencies") or {}).values():
-        reqs += list(extra)
+    project = _table(doc, "project")
+    reqs = _strings(project.get("dependencies"))
+    for extra in _table(project, "optional-dependencies").values():
+        reqs += _strings(extra)
     out: list[Pin] = []
     for req in reqs:
-        m = _REQ.match(str(req))
+        m = _REQ.match(req)
         if m:
-            out.append((m.group(1), m.group(2).strip(), _line_of(text, str(req))))
-    poetry = ((doc.get("tool") or {}).get("poetry") or {}).get("dependencies") or {}
-    for pkg, ver in poetry.items():
+            out.append((m.group(1), m.group(2).strip(), _line_of(text, req)))
+    for pkg, ver in _table(_table(_table(doc, "tool"), "poetry"), "dependencies").items():
         out.append((pkg, ver if isinstance(ver, str) else "", _line_of(text, pkg)))
     return out
+
+
+def _table(doc: dict[str, Any], key: str) -> dict[str, Any]:
+    """A TOML table under `key`; empty when the key holds anything else (`project = 1`)."""
+    value = doc.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _strings(value: Any) -> list[str]:
+    """The strings of a TOML array; none when it is anything else (a string is no list of requirements)."""
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
 def npm_pins(manifest: NpmManifest, text: str) -> Iterator[Pin]:
