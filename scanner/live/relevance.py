@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
 
 from scanner.catalog import Catalog
@@ -95,34 +95,25 @@ def scrub_cmdline(cmdline: Sequence[str], catalog: Catalog) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _by_wired_path(named: Iterable[tuple[str, Iterable[Location]]]) -> dict[str, set[str]]:
+    """Names by each file that wires them (a config, not a mention; never a live /proc path)."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for name, locations in named:
+        for loc in locations:
+            if loc.context in WIRING_CONTEXTS and not loc.path.startswith("/proc/"):
+                out[loc.path].add(name)
+    return out
+
+
 class FileIndex:
     """What the filesystem scan found, by inside path: the facts a process inherits from its files."""
 
     def __init__(self, inv: Inventory) -> None:
-        self.models: dict[str, set[str]] = defaultdict(set)
-        self.endpoints: dict[str, set[str]] = defaultdict(set)
-        self.switches: dict[str, set[str]] = defaultdict(set)
-        self.credentials: dict[str, set[str]] = defaultdict(set)
-
-        def wired(loc: Location) -> bool:
-            return loc.context in WIRING_CONTEXTS and not loc.path.startswith("/proc/")
-
-        for m in inv.models:
-            for loc in m.locations:
-                if wired(loc):
-                    self.models[loc.path].add(m.name)
-        for e in inv.endpoints:
-            for loc in e.locations:
-                if wired(loc):
-                    self.endpoints[loc.path].add(e.host)
-        for k in inv.kill_switches:
-            for loc in k.locations:
-                if wired(loc):
-                    self.switches[loc.path].add(k.name)
-        for c in inv.credentials:
-            for cl in c.locations:
-                if wired(cl.location):
-                    self.credentials[cl.location.path].add(c.redacted)
+        self.models = _by_wired_path((m.name, m.locations) for m in inv.models)
+        self.endpoints = _by_wired_path((e.host, e.locations) for e in inv.endpoints)
+        self.switches = _by_wired_path((k.name, k.locations) for k in inv.kill_switches)
+        self.credentials = _by_wired_path((c.redacted, (cl.location for cl in c.locations))
+                                          for c in inv.credentials)
 
     def tie(self, path: str, role: str) -> ProcessTie | None:
         def top(names: set[str]) -> tuple[str, ...]:
