@@ -105,6 +105,20 @@ def test_command_line_credentials_are_redacted(catalog: Catalog) -> None:
     assert FAKE_KEY not in " ".join(shown) and "…" + FAKE_KEY[-4:] in shown[6]
 
 
+def test_secrets_a_command_line_hands_on_are_redacted(catalog: Catalog) -> None:
+    """Not only flags: a setting handed to `env` or a shell, a header handed to curl, an authorization and a URL's
+    user info hold secrets no catalog format matches."""
+    secrets = ("plain-value-0123456789", "pw-for-the-proxy", "tok-0123456789abcdef", "hdr-0123456789abcdef")
+    cmd = ["env", f"OPENAI_API_KEY={secrets[0]}", "MODEL=gpt-4o", "curl", f"https://svc:{secrets[1]}@proxy:8443/v1",
+           "-H", f"Authorization: Bearer {secrets[2]}", f"--header=x-api-key: {secrets[3]}",
+           f"sh -c 'curl -H \"Authorization: Bearer {secrets[2]}\" https://x'", "host:8000"]
+    shown = scrub_cmdline(cmd, catalog)
+    assert not [s for s in secrets if s in " ".join(shown)]
+    assert shown[1] == "OPENAI_API_KEY=…6789" and shown[2] == "MODEL=gpt-4o" and shown[4] == "https://proxy:8443/v1"
+    assert shown[7] == "--header=x-api-key: …cdef" and shown[9] == "host:8000"
+    assert "Bearer …cdef\" https://x'" in shown[8]
+
+
 def test_sockets_are_named_by_the_machines_own_evidence(catalog: Catalog) -> None:
     hosts = parse_hosts(HOSTS)
     assert hosts["10.20.0.5"] == ("inference-proxy.internal",) and "not-an-ip" not in hosts

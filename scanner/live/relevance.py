@@ -26,6 +26,12 @@ MAX_TIE_NAMES = 20
 _PY_PKG = re.compile(r"/(?:site|dist)-packages/(.+)$")
 _NODE_PKG = re.compile(r"/node_modules/((?:@[^/]+/)?[^/]+)/")
 _FLAG = re.compile(r"^--?([A-Za-z][A-Za-z0-9_\-]*)(?:=(.*))?$", re.DOTALL)
+# A setting handed as one argument (`OPENAI_API_KEY=…` to `env`, a header `x-api-key: …` to curl), or as a flag's
+# value (`--header=x-api-key: …`); matched from where it starts.
+_SETTING = re.compile(r"([A-Za-z][A-Za-z0-9_\-]*)(?:=|:\s*)(.+)$", re.DOTALL)
+# An HTTP authorization's credentials (`Authorization: Bearer …`, `Basic …`), wherever the argument holds them.
+_AUTHORIZATION = re.compile(r"""(?i)\b(bearer|basic)\s+([^\s,;"']+)""")
+_USERINFO = re.compile(r"(?<=://)[^/@\s]*@")  # `https://user:password@host`
 _SECRET_SUFFIXES = ("_api_key", "_apikey", "_token", "_secret", "_password", "api_key", "apikey")
 
 
@@ -74,8 +80,15 @@ def sdks_loaded(files: Sequence[str], index: SdkIndex) -> tuple[ProcessSdk, ...]
 
 
 def scrub_cmdline(cmdline: Sequence[str], catalog: Catalog) -> tuple[str, ...]:
-    """The command line with every credential redacted: catalog formats anywhere, and secret-named flags."""
+    """The command line with every credential redacted: catalog formats anywhere, the value of a secret-named flag
+    or setting (`--api-key X`, `--token=X`, `HF_TOKEN=X`, `x-api-key: X`), an authorization's credentials and a
+    URL's user info."""
     secret_keys = catalog.keys("credential")
+
+    def secret_named(name: str) -> bool:
+        key = name.lower().replace("-", "_")
+        return key in secret_keys or key.endswith(_SECRET_SUFFIXES)
+
     out: list[str] = []
     hide_next = False
     for arg in cmdline:
@@ -83,14 +96,14 @@ def scrub_cmdline(cmdline: Sequence[str], catalog: Catalog) -> tuple[str, ...]:
             out.append(redact(arg, ""))
             hide_next = False
             continue
-        m = _FLAG.match(arg)
-        if m:
-            key = m.group(1).lower().replace("-", "_")
-            if key in secret_keys or key.endswith(_SECRET_SUFFIXES):
-                if m.group(2) is None:
-                    hide_next = True
-                else:
-                    arg = arg[: m.start(2)] + redact(m.group(2), "")
+        flag = _FLAG.match(arg)
+        if flag and flag.group(2) is None:
+            hide_next = secret_named(flag.group(1))
+        else:
+            named = flag if flag and secret_named(flag.group(1)) else _SETTING.match(arg, flag.start(2) if flag else 0)
+            if named and secret_named(named.group(1)):
+                arg = arg[: named.start(2)] + redact(named.group(2), "")
+        arg = _AUTHORIZATION.sub(lambda a: f"{a.group(1)} {redact(a.group(2), '')}", _USERINFO.sub("", arg))
         out.append(display_path(catalog.scrub(arg)))
     return tuple(out)
 
