@@ -13,7 +13,7 @@ from scanner.kinds import Inventory
 from scanner.kinds.base import Cell, ReportTable
 from scanner.options import ScanOptions
 from scanner.render import render
-from scanner.render._view import DETAILED, ReportOptions
+from scanner.render._view import DETAILED, ReportOptions, table_of
 from scanner.render.html import _detail
 from scanner.targets import Walker, WalkOptions
 from tests.conftest import sample_vm_copy
@@ -57,6 +57,14 @@ def test_every_kind_with_entries_shows_its_declared_columns_in_order(sample: Inv
             "clients", "mcp_servers"} <= {k.key for k in with_entries}
     for kind in with_entries:
         assert parser.by_section[kind.key.replace("_", "-")] == list(kind.columns), kind.key
+
+
+@pytest.mark.parametrize("every", [False, True])
+def test_every_kind_table_carries_the_kinds_cell_layouts(sample: Inventory, every: bool) -> None:
+    """However a kind builds its table (another title, a column --all adds), the page lays it out as declared."""
+    for kind in DETAILED:
+        table = table_of(kind.key, sample, ReportOptions(all=every))
+        assert table is None or table.cells == kind.cells, kind.key
 
 
 def test_every_declared_cell_layout_names_a_column() -> None:

@@ -15,11 +15,12 @@ from scanner.cli.audit import live_alias
 from scanner.kinds.credentials import CredentialEvidence
 from scanner.kinds.kill_switches import KillSwitchEvidence
 from scanner.live.environ import read_environment
-from scanner.live.relevance import SdkIndex, scrub_cmdline, sdks_loaded, to_inside
+from scanner.live.relevance import FileIndex, SdkIndex, scrub_cmdline, sdks_loaded, to_inside
 from scanner.live.snapshot import Gone, ProcessFacts, Scope, Socket, matches_scope
 from scanner.live.snapshot_entries import audit_parts, process_skips
 from scanner.live.sockets import map_sockets, parse_hosts
 from scanner.options import ScanOptions
+from scanner.targets import Walker, WalkOptions
 from scanner.targets.live_root import excluded_mounts, live_target, parse_mounts
 from scanner.vocab import SwitchState
 from tests.conftest import write
@@ -102,6 +103,20 @@ def test_command_line_credentials_are_redacted(catalog: Catalog) -> None:
     assert shown[:3] == ("proxy", "--api-key", "…6789")
     assert shown[3] == "--token=…uvwx" and shown[4:6] == ("--port", "8080")
     assert FAKE_KEY not in " ".join(shown) and "…" + FAKE_KEY[-4:] in shown[6]
+
+
+def test_secrets_a_command_line_hands_on_are_redacted(catalog: Catalog) -> None:
+    """Not only flags: a setting handed to `env` or a shell, a header handed to curl, an authorization and a URL's
+    user info hold secrets no catalog format matches."""
+    secrets = ("plain-value-0123456789", "pw-for-the-proxy", "tok-0123456789abcdef", "hdr-0123456789abcdef")
+    cmd = ["env", f"OPENAI_API_KEY={secrets[0]}", "MODEL=gpt-4o", "curl", f"https://svc:{secrets[1]}@proxy:8443/v1",
+           "-H", f"Authorization: Bearer {secrets[2]}", f"--header=x-api-key: {secrets[3]}",
+           f"sh -c 'curl -H \"Authorization: Bearer {secrets[2]}\" https://x'", "host:8000"]
+    shown = scrub_cmdline(cmd, catalog)
+    assert not [s for s in secrets if s in " ".join(shown)]
+    assert shown[1] == "OPENAI_API_KEY=…6789" and shown[2] == "MODEL=gpt-4o" and shown[4] == "https://proxy:8443/v1"
+    assert shown[7] == "--header=x-api-key: …cdef" and shown[9] == "host:8000"
+    assert "Bearer …cdef\" https://x'" in shown[8]
 
 
 def test_sockets_are_named_by_the_machines_own_evidence(catalog: Catalog) -> None:
@@ -206,3 +221,18 @@ def test_a_running_base_url_between_two_proxies_is_medium(tmp_path: Path, catalo
     )
     # A model only the process sets has nothing on disk to differ from.
     assert not any("OPENAI_MODEL" in f.id for f in inv.findings)
+
+
+def test_a_process_inherits_only_what_its_files_wire(tmp_path: Path, catalog: Catalog) -> None:
+    """A file ties a process to the models, hosts and credentials it configures; a doc that names a model ties
+    nothing (a mention is not wiring)."""
+    write(tmp_path, "/etc/jarvis/config.yaml",
+          f"model: claude-opus-4-1\nbase_url: https://api.anthropic.com/v1\napi_key: {FAKE_KEY}\n")
+    write(tmp_path, "/opt/jarvis/README.md", "# Jarvis\n\nWorks with `gpt-4o` and `claude-opus-4-1`.\n")
+    inv = api.scan(Walker(str(tmp_path), WalkOptions()), api.ScanRequest(ScanOptions()), catalog)
+    assert any(loc.path == "/opt/jarvis/README.md" for m in inv.models for loc in m.locations)
+    files = FileIndex(inv)
+    tie = files.tie("/etc/jarvis/config.yaml", "config")
+    assert tie is not None and tie.models == ("claude-opus-4-1",) and tie.endpoints == ("api.anthropic.com",)
+    assert len(tie.credentials) == 1 and FAKE_KEY not in tie.credentials[0]
+    assert files.tie("/opt/jarvis/README.md", "arg") is None

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from scanner.catalog import Catalog
 from scanner.fileview.config_parse import norm_key
 from scanner.formats.config import ConfigItem
+from scanner.hosts import is_self_hosted
 
 _BLOCK_KEYS = frozenset({"providers", "model_providers", "modelproviders", "provider", "llm_providers", "routes"})
 _BASE_KEYS = frozenset({"base_url", "baseurl", "api_base", "apibase", "api_base_url", "openai_api_base"})
@@ -32,7 +33,6 @@ _MODEL_MAPS = frozenset({"models", "model_list", "custom_models", "custommodels"
 # The name a record gives its model: an id, a name, or the name a picker shows (Factory's `model_display_name`),
 # taken only when it is spelled as an id (`gw-mini`, never `GPT-4.1 mini (gateway)`).
 _ALIAS_KEYS = ("model_id", "id", "name", "title", "slug", "model_display_name", "display_name", "displayname")
-_LOCAL = re.compile(r"(?i)^(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|::1|host\.docker\.internal|[^.]+\.local)$")
 _MODELISH = re.compile(r"^(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9._:@/\-]{0,118}$")
 
 Record = tuple[str, ...]
@@ -78,7 +78,7 @@ def url_route(url: str, catalog: Catalog) -> str | None:
     spec = catalog.host_info(host)
     if spec is None:
         # A server on this machine (Ollama, a local LiteLLM) serves what it runs itself; another is a gateway.
-        return "self-hosted" if _LOCAL.match(host) else host.lower()
+        return "self-hosted" if is_self_hosted(host) else host.lower()
     return spec.served_via or ("direct" if spec.vendor else None)
 
 

@@ -315,8 +315,10 @@ class Kind(Generic[E]):
 
 
 def table_of(kind: Kind[E], rows: tuple[tuple[str, ...], ...], **extra: Any) -> ReportTable:
-    """A detail table with the kind's declared title and columns; its html id is the key with dashes."""
-    return ReportTable(kind.key.replace("_", "-"), kind.title, kind.columns, rows, cells=kind.cells, **extra)
+    """A detail table with the kind's declared title, columns and cell layouts (`extra` may name another title, or
+    columns the kind adds to its own); its html id is the key with dashes."""
+    declared: dict[str, Any] = {"title": kind.title, "headers": kind.columns, "cells": kind.cells}
+    return ReportTable(key=kind.key.replace("_", "-"), rows=rows, **(declared | extra))
 
 
 def walked_files(inv: Inventory) -> bool:

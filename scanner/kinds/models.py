@@ -19,6 +19,7 @@ from scanner.kinds.base import (
     Locations,
     ReportTable,
     contexts,
+    table_of,
     text,
     where,
     wired,
@@ -230,8 +231,8 @@ def _table(models: Sequence[ModelEntry], show_all: bool) -> ReportTable:
             if left else "")
     cols = KIND.columns  # with --all, a `wired` column before where they were seen
     headers = cols[:7] + (("wired",) if show_all else ()) + cols[7:]
-    return ReportTable("models", KIND.title if show_all else "Wired models", headers, rows, note=note, main="model",
-                       cells=KIND.cells)
+    return table_of(KIND, rows, title=KIND.title if show_all else "Wired models", headers=headers, note=note,
+                    main="model")
 
 
 KIND: Kind[ModelEntry] = Kind(

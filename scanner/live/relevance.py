@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
 
 from scanner.catalog import Catalog
@@ -26,6 +26,12 @@ MAX_TIE_NAMES = 20
 _PY_PKG = re.compile(r"/(?:site|dist)-packages/(.+)$")
 _NODE_PKG = re.compile(r"/node_modules/((?:@[^/]+/)?[^/]+)/")
 _FLAG = re.compile(r"^--?([A-Za-z][A-Za-z0-9_\-]*)(?:=(.*))?$", re.DOTALL)
+# A setting handed as one argument (`OPENAI_API_KEY=…` to `env`, a header `x-api-key: …` to curl), or as a flag's
+# value (`--header=x-api-key: …`); matched from where it starts.
+_SETTING = re.compile(r"([A-Za-z][A-Za-z0-9_\-]*)(?:=|:\s*)(.+)$", re.DOTALL)
+# An HTTP authorization's credentials (`Authorization: Bearer …`, `Basic …`), wherever the argument holds them.
+_AUTHORIZATION = re.compile(r"""(?i)\b(bearer|basic)\s+([^\s,;"']+)""")
+_USERINFO = re.compile(r"(?<=://)[^/@\s]*@")  # `https://user:password@host`
 _SECRET_SUFFIXES = ("_api_key", "_apikey", "_token", "_secret", "_password", "api_key", "apikey")
 
 
@@ -74,8 +80,15 @@ def sdks_loaded(files: Sequence[str], index: SdkIndex) -> tuple[ProcessSdk, ...]
 
 
 def scrub_cmdline(cmdline: Sequence[str], catalog: Catalog) -> tuple[str, ...]:
-    """The command line with every credential redacted: catalog formats anywhere, and secret-named flags."""
+    """The command line with every credential redacted: catalog formats anywhere, the value of a secret-named flag
+    or setting (`--api-key X`, `--token=X`, `HF_TOKEN=X`, `x-api-key: X`), an authorization's credentials and a
+    URL's user info."""
     secret_keys = catalog.keys("credential")
+
+    def secret_named(name: str) -> bool:
+        key = name.lower().replace("-", "_")
+        return key in secret_keys or key.endswith(_SECRET_SUFFIXES)
+
     out: list[str] = []
     hide_next = False
     for arg in cmdline:
@@ -83,46 +96,37 @@ def scrub_cmdline(cmdline: Sequence[str], catalog: Catalog) -> tuple[str, ...]:
             out.append(redact(arg, ""))
             hide_next = False
             continue
-        m = _FLAG.match(arg)
-        if m:
-            key = m.group(1).lower().replace("-", "_")
-            if key in secret_keys or key.endswith(_SECRET_SUFFIXES):
-                if m.group(2) is None:
-                    hide_next = True
-                else:
-                    arg = arg[: m.start(2)] + redact(m.group(2), "")
+        flag = _FLAG.match(arg)
+        if flag and flag.group(2) is None:
+            hide_next = secret_named(flag.group(1))
+        else:
+            named = flag if flag and secret_named(flag.group(1)) else _SETTING.match(arg, flag.start(2) if flag else 0)
+            if named and secret_named(named.group(1)):
+                arg = arg[: named.start(2)] + redact(named.group(2), "")
+        arg = _AUTHORIZATION.sub(lambda a: f"{a.group(1)} {redact(a.group(2), '')}", _USERINFO.sub("", arg))
         out.append(display_path(catalog.scrub(arg)))
     return tuple(out)
+
+
+def _by_wired_path(named: Iterable[tuple[str, Iterable[Location]]]) -> dict[str, set[str]]:
+    """Names by each file that wires them (a config, not a mention; never a live /proc path)."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for name, locations in named:
+        for loc in locations:
+            if loc.context in WIRING_CONTEXTS and not loc.path.startswith("/proc/"):
+                out[loc.path].add(name)
+    return out
 
 
 class FileIndex:
     """What the filesystem scan found, by inside path: the facts a process inherits from its files."""
 
     def __init__(self, inv: Inventory) -> None:
-        self.models: dict[str, set[str]] = defaultdict(set)
-        self.endpoints: dict[str, set[str]] = defaultdict(set)
-        self.switches: dict[str, set[str]] = defaultdict(set)
-        self.credentials: dict[str, set[str]] = defaultdict(set)
-
-        def wired(loc: Location) -> bool:
-            return loc.context in WIRING_CONTEXTS and not loc.path.startswith("/proc/")
-
-        for m in inv.models:
-            for loc in m.locations:
-                if wired(loc):
-                    self.models[loc.path].add(m.name)
-        for e in inv.endpoints:
-            for loc in e.locations:
-                if wired(loc):
-                    self.endpoints[loc.path].add(e.host)
-        for k in inv.kill_switches:
-            for loc in k.locations:
-                if wired(loc):
-                    self.switches[loc.path].add(k.name)
-        for c in inv.credentials:
-            for cl in c.locations:
-                if wired(cl.location):
-                    self.credentials[cl.location.path].add(c.redacted)
+        self.models = _by_wired_path((m.name, m.locations) for m in inv.models)
+        self.endpoints = _by_wired_path((e.host, e.locations) for e in inv.endpoints)
+        self.switches = _by_wired_path((k.name, k.locations) for k in inv.kill_switches)
+        self.credentials = _by_wired_path((c.redacted, (cl.location for cl in c.locations))
+                                          for c in inv.credentials)
 
     def tie(self, path: str, role: str) -> ProcessTie | None:
         def top(names: set[str]) -> tuple[str, ...]:

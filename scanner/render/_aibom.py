@@ -7,7 +7,6 @@ and the lifecycle milestones of a model. The two renderers only spell these in t
 
 from __future__ import annotations
 
-import ipaddress
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -215,20 +214,7 @@ def wiring(inv: Inventory) -> Wiring:
                   {h: _unique(ms) for h, ms in sorted(served.items()) if ms})
 
 
-# --- trust ----------------------------------------------------------------------------------------------
-
-_LOCAL_SUFFIXES = (".internal", ".local", ".lan", ".localdomain", ".svc", ".cluster.local", ".home.arpa")
-
-
-def crosses_trust_boundary(host: str) -> bool:
-    """Whether a call to `host` leaves the machine's own network: False for loopback, private addresses,
-    single-label names and the private suffixes (`.internal`, `.local`, …), True for every other host."""
-    name = host.strip("[]").lower().rstrip(".")
-    try:
-        address = ipaddress.ip_address(name)
-    except ValueError:
-        return not (name == "localhost" or "." not in name or name.endswith(_LOCAL_SUFFIXES))
-    return not (address.is_private or address.is_loopback or address.is_link_local)
+# --- trust (where a host is: scanner/hosts.py) ------------------------------------------------------------
 
 
 def requires_authentication(e: EndpointEntry) -> bool | None:

@@ -27,6 +27,7 @@ from cyclonedx.model.contact import OrganizationalEntity
 from cyclonedx.model.service import Service
 from packageurl import PackageURL
 
+from scanner.hosts import crosses_trust_boundary
 from scanner.kinds import Inventory
 from scanner.kinds.agents import AgentEntry
 from scanner.kinds.base import BomPart
@@ -254,7 +255,7 @@ def endpoint(e: EndpointEntry) -> Service:
         group=e.vendor,
         endpoints=[XsUri(u) for u in dict.fromkeys(filter(None, map(clean_url, e.urls)))],
         authenticated=_aibom.requires_authentication(e),
-        x_trust_boundary=_aibom.crosses_trust_boundary(e.host),
+        x_trust_boundary=crosses_trust_boundary(e.host),
         properties=props(vendor=e.vendor, served_via=e.served_via, wired=e.wired,
                          contexts=",".join(sorted({loc.context.value for loc in e.locations})),
                          where=_aibom.where_seen(e.locations)),
@@ -274,7 +275,7 @@ def mcp_server(s: McpServerEntry) -> Service:
         bom_ref=mcp_ref(s),
         description=safe(f"MCP server ({s.transport})"),
         endpoints=[XsUri(url)] if url else [],
-        x_trust_boundary=_aibom.crosses_trust_boundary(host) if host else None,
+        x_trust_boundary=crosses_trust_boundary(host) if host else None,
         properties=props(transport=s.transport, command=s.command, env=",".join(s.env), user=s.user,
                          config=s.config),
     )

@@ -11,6 +11,7 @@ import uuid
 from typing import Any
 from urllib.parse import quote
 
+from scanner.hosts import crosses_trust_boundary
 from scanner.kinds import Inventory
 from scanner.kinds.agents import AgentEntry
 from scanner.kinds.base import BomPart
@@ -160,7 +161,7 @@ def endpoint_id(base: str, e: EndpointEntry) -> str:
 def endpoint(base: str, e: EndpointEntry) -> Obj:
     """An API endpoint. SPDX 3.0.1 has no service class: a package of purpose `other`, its URLs as references."""
     urls = list(dict.fromkeys(filter(None, map(clean_url, e.urls))))
-    trust = "leaves the machine's network" if _aibom.crosses_trust_boundary(e.host) else "on the local network"
+    trust = "leaves the machine's network" if crosses_trust_boundary(e.host) else "on the local network"
     return element(
         "software_Package", endpoint_id(base, e), e.host,
         software_primaryPurpose="other",

@@ -16,6 +16,7 @@ from dataclasses import replace
 from urllib.parse import urlsplit
 
 from scanner.catalog import Catalog
+from scanner.hosts import is_loopback
 from scanner.kinds.agents import AgentEntry
 from scanner.kinds.endpoints import EndpointEntry
 from scanner.kinds.local_models.facts import MAX_LISTED, NOT_HERE, LocalModelEntry, WeightFacts
@@ -25,11 +26,6 @@ from scanner.model import WIRING_CONTEXTS, Location, location_key
 
 LOCAL_ROUTES = frozenset({"self-hosted", "local"})
 _DEFAULT_PORTS = {"http": 80, "https": 443}
-
-
-def is_loopback(host: str) -> bool:
-    h = host.strip("[]").lower()
-    return h in ("localhost", "::1", "0.0.0.0", "::") or h.endswith(".localhost") or h.startswith("127.")
 
 
 def resolve_uses(
