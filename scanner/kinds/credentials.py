@@ -58,6 +58,18 @@ def credential_evidence(
     return CredentialEvidence(type_, vendor, shown, sha256, location, meta, route, pair)
 
 
+def _place(known: CredentialLocation | None, loc: Location, meta: FileMeta | None) -> CredentialLocation:
+    """One place seen again, whichever detector saw it first: the more specific context (as `Locations` keeps
+    it), and the file facts of a sighting that has them (an EnvironmentFile read from its unit has none)."""
+    mode, owner = (meta.mode, meta.owner) if meta else (None, None)
+    if known is None:
+        return CredentialLocation(loc, mode, owner)
+    best = loc if loc.context.precedence < known.location.context.precedence else known.location
+    if known.mode is not None:
+        mode, owner = known.mode, known.owner
+    return CredentialLocation(best, mode, owner)
+
+
 class CredentialFold:
     """Each credential's places (with the file's mode and owner) and the sighting that names it best."""
 
@@ -72,12 +84,10 @@ class CredentialFold:
         slot = self.places[ev.sha256]
         at = (loc.path, loc.line, loc.via)
         known_loc = slot.get(at)
-        # A second sighting without file facts (an EnvironmentFile read from its unit) keeps the first's.
         if known_loc is None and len(slot) >= MAX_LOCATIONS:
             self.cut[ev.sha256] += 1  # a sighting past the bound: counted (it may repeat one)
-        elif known_loc is None or known_loc.mode is None:
-            meta = ev.meta
-            slot[at] = CredentialLocation(loc, meta.mode if meta else None, meta.owner if meta else None)
+        else:
+            slot[at] = _place(known_loc, loc, ev.meta)
         known = self.kind.get(ev.sha256)
         # A recognised format (with its public prefix, or its route and pair) names the kind better than a key
         # name does.
@@ -94,9 +104,10 @@ class CredentialFold:
                                self.cut[sha])
 
 
-def _rank(ev: CredentialEvidence) -> tuple[int, int]:
-    """How well a sighting names its credential: a longer public prefix, then a known route and pair."""
-    return len(ev.redacted), (ev.route is not None) + (ev.pair is not None)
+def _rank(ev: CredentialEvidence) -> tuple[int, int, str, str]:
+    """How well a sighting names its credential: a longer public prefix, then a known route and pair; then its
+    type and vendor, so that which detector saw it first never decides."""
+    return len(ev.redacted), (ev.route is not None) + (ev.pair is not None), ev.type, ev.vendor or ""
 
 
 def _credential_facets(c: CredentialEntry) -> Mapping[str, Any]:

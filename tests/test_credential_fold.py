@@ -1,0 +1,41 @@
+"""A credential's entry does not depend on which detector saw it first: the pipeline's order of detectors is the
+registry's, and any order gives one answer."""
+
+from __future__ import annotations
+
+import itertools
+
+from scanner.catalog import Catalog
+from scanner.kinds.base import FoldContext
+from scanner.kinds.credentials import CredentialEntry, CredentialFold, credential_evidence
+from scanner.model import Context, FileMeta, Location
+
+# One key on line 3 of an agent's `.env` under ~/.config, as the env-file reader and an agent settings reader see
+# it (the one as `env`, the other as `config`), and once more where a unit names the file (no file facts).
+_SECRET = "sk-or-v1-" + "0123456789abcdef" * 4
+_AT = "/home/carol/.config/mini-swe-agent/.env"
+_SIGHTINGS = (
+    credential_evidence(_SECRET, "api-key", "openrouter", "sk-or-v1-", Location(_AT, 3, Context.ENV),
+                        FileMeta("0600", "carol:carol"), route="openrouter"),
+    credential_evidence(_SECRET, "api-key", "openrouter", "sk-or-v1-", Location(_AT, 3, Context.CONFIG),
+                        FileMeta("0600", "carol:carol")),
+    credential_evidence(_SECRET, "env-secret", None, "", Location(_AT, 3, Context.CONFIG), None),
+)
+
+
+def _folded(catalog: Catalog, order: tuple[int, ...]) -> CredentialEntry:
+    fold = CredentialFold(FoldContext(catalog))
+    for i in order:
+        fold.add(_SIGHTINGS[i])
+    (entry,) = fold.build()
+    return entry
+
+
+def test_any_order_of_sightings_gives_one_entry(catalog: Catalog) -> None:
+    entries = {_folded(catalog, order) for order in itertools.permutations(range(len(_SIGHTINGS)))}
+    assert len(entries) == 1
+    (entry,) = entries
+    (place,) = entry.locations
+    assert place.location.context is Context.ENV and (place.mode, place.owner) == ("0600", "carol:carol")
+    assert entry.route == "openrouter" and entry.vendor == "openrouter"
+    assert _SECRET not in repr(entry)
