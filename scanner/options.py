@@ -21,7 +21,7 @@ class ScanOptions:
     window_size: int = WINDOW_SIZE
     window_overlap: int = WINDOW_OVERLAP
     jobs: int = 1  # processes for the per-file work; the command line defaults to the usable cores
-    hash_weights: bool = True  # the SHA-256 of whole weight files (--no-hash-weights turns it off)
+    turned_off: frozenset[str] = frozenset()  # detectors' settings turned off (`--no-hash-weights`: `hash-weights`)
 
 
 def usable_cores() -> int:

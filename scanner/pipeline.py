@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from scanner import __version__
 from scanner.analysis import analyze_file
 from scanner.catalog import Catalog
-from scanner.detectors import DETECTORS, Detector
+from scanner.detectors import DETECTORS, Detector, configured
 from scanner.filework import FileResult, FileWork
 from scanner.inventory.builder import Extend, InventoryBuilder
 from scanner.kinds import Evidence, Inventory
@@ -45,7 +45,7 @@ def scan(
     stats = Stats()
     builder = InventoryBuilder(catalog)
     builder.add_all(extra)
-    work = FileWork(target, catalog, options, detectors, Ownership.of(target))
+    work = FileWork(target, catalog, options, configured(detectors, options.turned_off), Ownership.of(target))
     seen = SeenFiles()
     with _fewer_collections():
         _fold_all(work, builder, stats, seen, progress)

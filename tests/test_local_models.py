@@ -11,8 +11,6 @@ import pytest
 
 from scanner import api
 from scanner.catalog import Catalog
-from scanner.detectors import DETECTORS
-from scanner.detectors.local_models import hashing
 from scanner.diff import diff_inventories
 from scanner.inventory.document import dumps
 from scanner.kinds import Inventory
@@ -119,8 +117,8 @@ def test_a_blob_changed_in_place_is_a_digest_mismatch_and_a_change(
 
 def test_no_hash_weights_reads_headers_and_hashes_nothing(tmp_path: Path, catalog: Catalog) -> None:
     local_tree.build(tmp_path)
-    detectors = hashing(DETECTORS, False)
-    inv = api.scan(Walker(str(tmp_path), WalkOptions()), api.ScanRequest(ScanOptions(), detectors=detectors), catalog)
+    options = ScanOptions(turned_off=frozenset({"hash-weights"}))
+    inv = api.scan(Walker(str(tmp_path), WalkOptions()), api.ScanRequest(options), catalog)
     files = [f for e in inv.local_models for f in e.files]
     assert files and all(f.sha256 is None for f in files)
     assert {f.digest_check for f in files if f.store_digest} == {"unchecked"}

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from scanner.catalog import Catalog
 from scanner.formats import digest, gguf, hfcache, localnames, modelcard, ollama
 from scanner.formats.bounded import FormatFailure, bytes_reader
+from scanner.kinds.local_models.catalog_index import SECTION as LOCAL_CATALOG
 from tests.local_tree import _blob, hf_cache
 from tests.test_weight_headers import write_gguf
 
@@ -48,7 +49,7 @@ def test_ollama_store_gives_name_weights_config_and_license(tmp_path: Path, cata
     store = ollama_store(tmp_path, model)
     manifest_path = store / "manifests/registry.ollama.ai/library/qwen3-coder/30b"
     inside = "/" + str(manifest_path.relative_to(tmp_path))
-    hit = catalog.local_models.store_at(inside)
+    hit = LOCAL_CATALOG.of(catalog).store_at(inside)
     assert hit is not None and hit.spec.format == "ollama" and hit.root == "/usr/share/ollama/.ollama/models"
     name = ollama.manifest_name(hit.relative.removeprefix("manifests/"))
     assert name is not None and name.display == "qwen3-coder:30b"
@@ -64,12 +65,12 @@ def test_ollama_store_gives_name_weights_config_and_license(tmp_path: Path, cata
     assert isinstance(config, ollama.OllamaConfig)
     assert (config.family, config.parameter_size, config.quantization) == ("qwen3moe", "30.5B", "Q4_K_M")
     assert config.remote_host is None
-    assert catalog.local_models.family_of_architecture(str(config.family)) == "qwen"
+    assert LOCAL_CATALOG.of(catalog).family_of_architecture(str(config.family)) == "qwen"
     identity = next(i for c in localnames.candidates(name.display) if (i := catalog.identify(c)).vendor)
     assert (identity.vendor, identity.family) == ("alibaba", "qwen")
     (license_layer,) = manifest.of_kind("license")
     text = (store / "blobs" / f"sha256-{license_layer.digest}").read_text()
-    terms = catalog.local_models.license_of_text(text)
+    terms = LOCAL_CATALOG.of(catalog).license_of_text(text)
     assert terms is not None and terms.id == "llama3.1" and terms.restricts == ("scale",)
     (params,) = manifest.of_kind("params")
     assert ("temperature", "0.7") in ollama.parse_params((store / "blobs" / f"sha256-{params.digest}").read_bytes())
@@ -125,7 +126,7 @@ def test_hf_cache_as_huggingface_hub_writes_and_reads_it(tmp_path: Path, catalog
     ref = hfcache.parse_ref((folder / "refs/main").read_bytes())
     assert ref == revision.commit_hash
     inside = "/" + str((folder / "snapshots" / ref / "config.json").relative_to(tmp_path))
-    hit = catalog.local_models.store_at(inside)
+    hit = LOCAL_CATALOG.of(catalog).store_at(inside)
     assert hit is not None and hit.spec.format == "hf-hub"
     where = hfcache.cache_path(hit.relative)
     assert where == hfcache.CachePath(hfcache.HfRepo("model", "Qwen/Qwen3-32B"), "snapshots", ref, "config.json")
@@ -170,7 +171,7 @@ def test_model_card_with_other_license_and_no_front_matter() -> None:
 
 
 def test_lmstudio_llamacpp_and_gpt4all_names(catalog: Catalog) -> None:
-    hit = catalog.local_models.store_at("/home/dev/.lmstudio/models/lmstudio-community/Qwen3-8B-GGUF/Q4_K_M.gguf")
+    hit = LOCAL_CATALOG.of(catalog).store_at("/home/dev/.lmstudio/models/lmstudio-community/Qwen3-8B-GGUF/Q4_K_M.gguf")
     assert hit is not None and hit.spec.format == "lmstudio"
     assert localnames.lmstudio_name(hit.relative) == ("lmstudio-community/Qwen3-8B-GGUF", "Q4_K_M.gguf")
     repo = localnames.llamacpp_manifest("manifest=ggml-org=gpt-oss-20b-GGUF=latest.json")
@@ -179,7 +180,7 @@ def test_lmstudio_llamacpp_and_gpt4all_names(catalog: Catalog) -> None:
     assert localnames.file_stem("Meta-Llama-3-8B-Instruct.Q4_0.gguf") == "Meta-Llama-3-8B-Instruct.Q4_0"
     assert "Qwen3-8B" in localnames.candidates("lmstudio-community/Qwen3-8B-GGUF")
     assert catalog.identify("gpt-oss-20b").vendor == "openai"
-    moved = catalog.local_models.store_roots({"OLLAMA_MODELS": "/data/ollama", "HF_HOME": "/srv/hf"})
+    moved = LOCAL_CATALOG.of(catalog).store_roots({"OLLAMA_MODELS": "/data/ollama", "HF_HOME": "/srv/hf"})
     assert {(s.format, root) for s, root in moved} == {("ollama", "/data/ollama"), ("hf-hub", "/srv/hf/hub")}
 
 
@@ -205,7 +206,7 @@ def test_path_grammars_survive_any_text(text: str) -> None:
 def test_a_weight_in_any_catalogued_store_is_the_stores_own(catalog: Catalog) -> None:
     from scanner.detectors.local_models import _in_store
 
-    local = catalog.local_models
+    local = LOCAL_CATALOG.of(catalog)
     assert _in_store("/home/dev/.cache/lm-studio/models/bartowski/x/y.gguf", local)
     assert _in_store("/root/.cache/llama.cpp/Qwen_Qwen3-8B-GGUF_Qwen3-8B-Q4_K_M.gguf", local)
     assert _in_store("/srv/hf/models--Qwen--Qwen3-8B/blobs/abc", local)

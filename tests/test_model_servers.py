@@ -10,6 +10,7 @@ from scanner.catalog import Catalog
 from scanner.formats.servercmd import ServedModel, parse_argv
 from scanner.formats.servercontainers import served_by_compose, served_by_pod
 from scanner.formats.serverunits import merge_units, parse_env_file, served_by_script, served_by_unit
+from scanner.kinds.local_models.catalog_index import SECTION as LOCAL_CATALOG
 
 VLLM_UNIT = """\
 [Unit]
@@ -53,7 +54,7 @@ def test_systemd_unit_running_vllm(catalog: Catalog) -> None:
     unit = merge_units([VLLM_UNIT])
     assert unit.user == "vllm" and unit.environment_files == ["/etc/default/vllm"]
     env_files = {"/etc/default/vllm": parse_env_file("# defaults\nexport HF_HUB_CACHE=/var/cache/hf\n")}
-    (served,) = served_by_unit(unit, catalog.local_models.servers, env_files, name="vllm.service")
+    (served,) = served_by_unit(unit, LOCAL_CATALOG.of(catalog).servers, env_files, name="vllm.service")
     assert served == ServedModel(server="vllm", model="/srv/models/Qwen3-32B", aliases=("qwen3-32b", "qwen-local"),
                                  host="127.0.0.1", port=9000, defaulted=(), store="/var/cache/hf",
                                  source="vllm.service")  # fmt: skip
@@ -61,14 +62,14 @@ def test_systemd_unit_running_vllm(catalog: Catalog) -> None:
 
 
 def test_ollama_unit_and_its_drop_in(catalog: Catalog) -> None:
-    plain = served_by_unit(merge_units([OLLAMA_UNIT]), catalog.local_models.servers)
+    plain = served_by_unit(merge_units([OLLAMA_UNIT]), LOCAL_CATALOG.of(catalog).servers)
     assert [(s.server, s.model, s.host, s.port, s.defaulted) for s in plain] == [
         ("ollama", None, "127.0.0.1", 11434, ("host", "port"))
     ]
-    (moved,) = served_by_unit(merge_units([OLLAMA_UNIT, OLLAMA_DROP_IN]), catalog.local_models.servers)
+    (moved,) = served_by_unit(merge_units([OLLAMA_UNIT, OLLAMA_DROP_IN]), LOCAL_CATALOG.of(catalog).servers)
     assert (moved.host, moved.port, moved.store, moved.defaulted) == ("0.0.0.0", 11500, "/data/ollama", ())
     reset = merge_units([OLLAMA_UNIT, "[Service]\nExecStart=\nExecStart=/usr/bin/true\n"])
-    assert served_by_unit(reset, catalog.local_models.servers) == []
+    assert served_by_unit(reset, LOCAL_CATALOG.of(catalog).servers) == []
 
 
 def test_shell_wrapper_running_llama_server(catalog: Catalog) -> None:
@@ -79,7 +80,7 @@ export PORT=8081
 exec nohup /opt/llama.cpp/build/bin/llama-server -m "$MODEL" \\
   --host 0.0.0.0 --port "$PORT" -a qwen-coder -c 16384 >/var/log/llama.log 2>&1
 """
-    (served,) = served_by_script(script, catalog.local_models.servers, name="/usr/local/bin/start-coder")
+    (served,) = served_by_script(script, LOCAL_CATALOG.of(catalog).servers, name="/usr/local/bin/start-coder")
     assert (served.server, served.aliases) == ("llama-server", ("qwen-coder",))
     assert served.model == "/models/qwen2.5-coder-7b-instruct-q4_k_m.gguf"
     assert (served.host, served.port, served.source) == ("0.0.0.0", 8081, "/usr/local/bin/start-coder")
@@ -118,7 +119,7 @@ services:
 
 
 def test_compose_file_running_tgi_ollama_and_vllm(catalog: Catalog) -> None:
-    found = {s.source: s for s in served_by_compose(yaml.safe_load(COMPOSE), catalog.local_models.servers)}
+    found = {s.source: s for s in served_by_compose(yaml.safe_load(COMPOSE), LOCAL_CATALOG.of(catalog).servers)}
     assert set(found) == {"tgi", "ollama", "vllm"}
     tgi = found["tgi"]
     assert (tgi.server, tgi.model, tgi.port, tgi.published) == ("tgi", "/data/Qwen3-32B", 80, (("127.0.0.1", 8080),))
@@ -152,13 +153,13 @@ spec:
         - name: sidecar
           image: busybox
 """)
-    (served,) = served_by_pod(doc, catalog.local_models.servers)
+    (served,) = served_by_pod(doc, LOCAL_CATALOG.of(catalog).servers)
     assert (served.source, served.model, served.aliases, served.port) == ("vllm", "Qwen/Qwen3-8B", ("qwen3",), 8000)
     assert (served.store, served.published) == ("/models/hf/hub", ((None, 30080),))
 
 
 def test_positional_model_is_not_guessed_after_an_ambiguous_flag(catalog: Catalog) -> None:
-    grammars = catalog.local_models.servers
+    grammars = LOCAL_CATALOG.of(catalog).servers
     served = parse_argv(["vllm", "serve", "--uvicorn-log-level=info", "Qwen/Qwen3-8B"], {}, grammars)
     assert served is not None and served.model == "Qwen/Qwen3-8B"
     served = parse_argv(["vllm", "serve", "--trust-remote-code", "Qwen/Qwen3-8B"], {}, grammars)
@@ -174,7 +175,7 @@ HF_TOKEN = "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz01234567"
 
 
 def test_tokens_in_a_servers_host_or_model_url_are_not_kept(catalog: Catalog) -> None:
-    grammars = catalog.local_models.servers
+    grammars = LOCAL_CATALOG.of(catalog).servers
     unit = merge_units(
         [OLLAMA_UNIT, f'[Service]\nEnvironment="OLLAMA_HOST=https://admin:{HF_TOKEN}@gpu1.lan:11500/"\n']
     )
@@ -190,7 +191,7 @@ def test_tokens_in_a_servers_host_or_model_url_are_not_kept(catalog: Catalog) ->
 def test_command_lines_of_any_shape_never_raise(argv: list[str], env: dict[str, str]) -> None:
     from scanner.catalog import load
 
-    grammars = _GRAMMARS or _GRAMMARS.extend(load().local_models.servers) or _GRAMMARS
+    grammars = _GRAMMARS or _GRAMMARS.extend(LOCAL_CATALOG.of(load()).servers) or _GRAMMARS
     for prefix in ([], ["vllm", "serve"], ["llama-server"], ["ollama", "serve"]):
         served = parse_argv(prefix + argv, env, grammars)
         assert served is None or served.port is None or 0 < served.port < 65536

@@ -241,8 +241,8 @@ def test_no_detector_constructs_another_or_reaches_into_a_cache() -> None:
     classes = {type(d).__name__ for d in DETECTORS}
     for path in sorted((REPO / "scanner" / "detectors").glob("*.py")):
         text = path.read_text(encoding="utf-8")
-        if path.name != "__init__.py":
-            made = [c for c in classes if f"{c}(" in text]
+        if path.name != "__init__.py":  # each module makes its own one instance, `DETECTOR`
+            made = [c for c in classes if re.search(rf"\b{c}\(", text) and f"\nDETECTOR = {c}()" not in text]
             assert not made, f"{path.name} constructs {made}: yield `Derived` bytes for the matchers instead"
         assert "__dict__" not in text, f"{path.name} writes into another object's cache"
     for name in ("pipeline", "filework", "windows", "analysis", "selection"):
@@ -262,3 +262,35 @@ def test_the_readme_shows_the_layout_rules_and_every_extension_point() -> None:
                   "A report format", "A vendor or catalog entry", "A session adapter", "A target backend",
                   "A fleet table", "The library"):
         assert f"**{point}.**" in development, f"README shows no worked example of: {point}"
+
+
+# --- a kind's catalog section and a detector's settings reach the catalog and the command line by declaration ------
+
+
+def test_every_catalog_section_is_parsed_from_every_file_and_owns_its_tables() -> None:
+    from scanner.catalog import load
+    from scanner.catalog.sections import declared
+
+    sections = declared()
+    assert sections, "no kind declares a catalog section"
+    owned = [table for s in sections for table in s.tables]
+    assert len(owned) == len(set(owned)), "two sections claim one table"
+    catalog = load()
+    for s in sections:
+        assert all(s.name in f.sections for f in catalog.files), s.name
+        assert s.of(catalog) is s.of(catalog)  # merged once
+
+
+def test_every_detector_setting_is_a_flag_of_scan() -> None:
+    import typer.main
+
+    from scanner.cli import app
+    from scanner.detectors import SETTINGS
+
+    scan = typer.main.get_command(app).commands["scan"]  # type: ignore[attr-defined]
+    flags = {opt for param in scan.params for opt in param.opts}
+    assert SETTINGS
+    for setting in SETTINGS:
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", setting.name) and setting.help
+        assert f"--no-{setting.name}" in flags
+

@@ -21,6 +21,7 @@ from scanner.formats import gguf as gguf_reader
 from scanner.formats import onnx as onnx_reader
 from scanner.formats import pickles, safetensors, torchfile, weights
 from scanner.formats.bounded import FailureKind, FormatFailure, ReadAt, bytes_reader
+from scanner.kinds.local_models.catalog_index import SECTION as LOCAL_CATALOG
 from tests.conftest import REPO
 
 DATA = REPO / "tests/data/weights"
@@ -180,7 +181,7 @@ def test_torch_checkpoints_stay_within_the_safe_set(catalog: Catalog) -> None:
         data = (DATA / name).read_bytes()
         found = torchfile.read_pickle_file(bytes_reader(data), len(data))
         assert isinstance(found, torchfile.PickleFile)
-        assert catalog.local_models.unsafe_globals(found.globals) == ()
+        assert LOCAL_CATALOG.of(catalog).unsafe_globals(found.globals) == ()
 
 
 class _RunsCode:
@@ -195,8 +196,8 @@ def test_a_pickle_that_runs_code_is_flagged_without_being_loaded(catalog: Catalo
     assert isinstance(found, torchfile.PickleFile) and found.form is torchfile.PickleForm.PLAIN
     system = f"{os.system.__module__}.system"  # posix.system on Linux
     assert found.globals == (system,)
-    assert catalog.local_models.unsafe_globals(found.globals) == (system,)
-    assert catalog.local_models.dangerous(found.globals) == (system,)
+    assert LOCAL_CATALOG.of(catalog).unsafe_globals(found.globals) == (system,)
+    assert LOCAL_CATALOG.of(catalog).dangerous(found.globals) == (system,)
 
 
 def test_stack_global_names_are_followed_through_the_memo() -> None:

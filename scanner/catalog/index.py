@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from scanner.catalog.agent_products import AgentProductIndex
 from scanner.catalog.globs import glob_regex, literal_name
-from scanner.catalog.local_index import LocalModels
 from scanner.catalog.matcher import Matcher, PatternKind, Rule
 from scanner.catalog.package_names import package_key
 from scanner.catalog.schema import (
@@ -33,6 +33,7 @@ from scanner.catalog.schema import (
     SdkSpec,
     SourceSignature,
 )
+from scanner.catalog.sections import CatalogSection
 from scanner.model import CatalogRef
 from scanner.secrets import scrub
 from scanner.vocab import CatalogStatus, SwitchState
@@ -71,6 +72,7 @@ class Catalog(AgentProductIndex):
     def __init__(self, files: list[CatalogFile]) -> None:
         self.files = files
         self.refs = tuple(CatalogRef(f.name, f.version, f.origin) for f in files)
+        self._sections: dict[str, Any] = {}  # each kind's catalog section, merged when first asked
         self._index_models(files)
         self._index_routes(files)
         self._index_credentials(files)
@@ -183,10 +185,13 @@ class Catalog(AgentProductIndex):
             else:
                 self._agent_by_name.setdefault(file_name, []).append(entry)
 
-    @cached_property
-    def local_models(self) -> LocalModels:
-        """Model servers, stores, architectures, licenses and pickle globals (the catalogs' local-models data)."""
-        return LocalModels(f.local for f in self.files)
+    def section(self, section: CatalogSection[Any, Any]) -> Any:
+        """A kind's own part of the catalog, merged over the loaded files once (`CatalogSection.of`)."""
+        merged = self._sections.get(section.name)
+        if merged is None:
+            parts = [f.sections[section.name] for f in self.files if section.name in f.sections]
+            merged = self._sections.setdefault(section.name, section.merge(parts))
+        return merged
 
     # --- the matcher ------------------------------------------------------------------------------
 

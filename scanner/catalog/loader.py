@@ -8,10 +8,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from scanner.catalog.globs import glob_regex
-from scanner.catalog.local_schema import check_local_examples
 from scanner.catalog.matcher import searchable
 from scanner.catalog.regexwidth import longest
 from scanner.catalog.schema import parse_catalog
+from scanner.catalog.sections import declared
 from scanner.catalog.specs import CatalogError, CatalogFile, Examples, Family
 from scanner.vocab import PSEUDO_VENDORS
 
@@ -145,7 +145,10 @@ def check_examples(cat: CatalogFile) -> list[str]:
         for s in (*ac.examples.match, *ac.examples.no_match):
             if not s.startswith("/"):
                 problems.append(f"{cat.origin}: agent config {ac.tool}: example {s!r} is not an absolute path")
-    return problems + check_local_examples(cat.origin, cat.local)
+    for section in declared():
+        if section.name in cat.sections:
+            problems += section.check_examples(cat.origin, cat.sections[section.name])
+    return problems
 
 
 def check_references(files: list[CatalogFile]) -> list[str]:
@@ -159,9 +162,10 @@ def check_references(files: list[CatalogFile]) -> list[str]:
                 if vendor not in vendors:
                     problems.append(f"{cat.origin}: fingerprint {fp.id}: unknown vendor {vendor!r}")
     for cat in files:
-        for arch in cat.local.architectures:
-            if arch.family not in families:
-                problems.append(f"{cat.origin}: architectures {arch.names[:1]}: unknown family {arch.family!r}")
+        for section in declared():
+            for what, family in section.families(cat.sections[section.name]) if section.name in cat.sections else ():
+                if family not in families:
+                    problems.append(f"{cat.origin}: {what}: unknown family {family!r}")
     owner: dict[str, str] = {}
     for cat in files:
         for m in cat.models:

@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from scanner.catalog.checks import check_values
-from scanner.catalog.local_schema import TABLES as LOCAL_TABLES
-from scanner.catalog.local_schema import LocalCatalogError, LocalModelsData, parse_local
+from scanner.catalog.sections import declared
 from scanner.catalog.specs import (
     AGENT_ECOSYSTEMS,
     CONFIDENCES,
@@ -166,7 +165,7 @@ def parse_catalog(data: dict[str, Any], origin: str) -> CatalogFile:
         module_names=_str_table(origin, data.get("module_names") or {}),
         agent_configs=tuple(_agent_config(r) for r in rows["agent_configs"]),
         agents=tuple(_agent(origin, r) for r in rows["agents"]),
-        local=_local(data, origin),
+        sections=_sections(data, origin),
     )
     check_values(catalog)
     return catalog
@@ -176,7 +175,7 @@ def _header(data: dict[str, Any], origin: str) -> dict[str, Any]:
     """The `[catalog]` table, once no table of the document is unknown."""
     tables = {"catalog", "config_keys", "switch_values", "route_names", "placeholders", "module_names",
               *_ARRAY_SECTIONS}
-    tables |= LOCAL_TABLES
+    tables |= {name for section in declared() for name in section.tables}
     unknown = set(data) - tables
     if unknown:
         raise CatalogError(f"{origin}: unknown table(s) {sorted(unknown)}")
@@ -251,10 +250,11 @@ def _agent_config(r: dict[str, Any]) -> AgentConfigSpec:
     )
 
 
-def _local(data: dict[str, Any], origin: str) -> LocalModelsData:
+def _sections(data: dict[str, Any], origin: str) -> dict[str, Any]:
+    """Each kind's own part of this file (`scanner.catalog.sections`), by the section's name."""
     try:
-        return parse_local(data, origin)
-    except LocalCatalogError as exc:
+        return {section.name: section.parse(data, origin) for section in declared()}
+    except ValueError as exc:
         raise CatalogError(str(exc)) from None
 
 

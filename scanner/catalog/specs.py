@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
-from scanner.catalog.local_schema import LocalModelsData
 from scanner.catalog.regexwidth import longest
 from scanner.vocab import Confidence
 
@@ -305,4 +305,5 @@ class CatalogFile:
     module_names: dict[str, str] = field(default_factory=dict)
     agent_configs: tuple[AgentConfigSpec, ...] = ()
     agents: tuple[AgentProduct, ...] = ()
-    local: LocalModelsData = field(default_factory=LocalModelsData)  # servers, stores, licenses, pickles
+    # Each kind's own part of the catalog (`scanner.catalog.sections`), parsed, by the section's name.
+    sections: dict[str, Any] = field(default_factory=dict)

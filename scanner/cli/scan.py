@@ -14,6 +14,7 @@ import typer
 from scanner import api
 from scanner.catalog import Catalog
 from scanner.cli.arguments import fail, load_catalog, parse_jobs, parse_size, stderr_progress
+from scanner.cli.detector_options import offering
 from scanner.cli.output import refuse_inside, write_output
 from scanner.cli.policy import gate, load_ignores, parse_fail_on, parse_severities, settle
 from scanner.cli.settings import source
@@ -41,8 +42,7 @@ from scanner.cli.shared_options import (
     Catalog as CatalogOpt,
 )
 from scanner.cli.terminal import terminal_for
-from scanner.detectors import DETECTORS
-from scanner.detectors.local_models import hashing
+from scanner.detectors import SETTINGS
 from scanner.kinds import Inventory
 from scanner.model import Severity as Level
 from scanner.options import ScanOptions
@@ -107,11 +107,16 @@ def report(inventory: Inventory, fmt: str, destination: Path | None, g: Gating, 
     gate(visible, ignored, g.threshold)
 
 
-NoHashWeights = Annotated[bool, typer.Option(
-    "--no-hash-weights", help="Read weight files' headers only: no SHA-256 of the whole file (store digests are then "
-    "left unchecked)")]
+AsKind = Annotated[TargetKind | None, typer.Option(
+    "--as", help="What PATH is, when not what it looks like [default: detected]", show_default=False)]
+Platform = Annotated[str, typer.Option(
+    "--platform", help="The platform of a container image index to scan (linux/arm64)", metavar="OS/ARCH")]
+AllowBacking = Annotated[bool, typer.Option(
+    "--allow-backing-files", help="Let a disk image read the files it names: backing files, parents, external data "
+    "files (beside it only, no symlink)")]
 
 
+@offering(SETTINGS)  # each detector's `--no-<setting>`, such as --no-hash-weights
 def scan_command(
     ctx: typer.Context,
     path: Annotated[
@@ -133,28 +138,17 @@ def scan_command(
     quiet: Quiet = False,
     wide: Wide = False,
     show_all: ShowAll = False,
-    as_kind: Annotated[
-        TargetKind | None,
-        typer.Option("--as", help="What PATH is, when not what it looks like [default: detected]",
-                     show_default=False),
-    ] = None,
-    platform: Annotated[
-        str, typer.Option("--platform", help="The platform of a container image index to scan (linux/arm64)",
-                          metavar="OS/ARCH")
-    ] = DEFAULT_PLATFORM,
+    as_kind: AsKind = None,
+    platform: Platform = DEFAULT_PLATFORM,
     jobs: Jobs = None,
-    allow_backing_files: Annotated[
-        bool,
-        typer.Option("--allow-backing-files", help="Let a disk image read the files it names: backing files, parents, "
-                     "external data files (beside it only, no symlink)"),
-    ] = False,
+    allow_backing_files: AllowBacking = False,
     cyclonedx_version: CycloneDxVersion = "1.6",
     fail_on: FailOn = None,
     severity: Severity = None,
     ignore_file: IgnoreFile = None,
     ignore: Ignore = None,
     config: Config = None,
-    no_hash: NoHashWeights = False,
+    turned_off: frozenset[str] = frozenset(),
 ) -> None:
     """Scan an agent VM (a directory as its root, a container image, or a disk image) and report the models,
     providers, SDKs, endpoints, credentials (redacted) and kill switches it is wired to. Disk images need the
@@ -167,7 +161,7 @@ def scan_command(
     destination = None if output is None or str(output) == "-" else output
     refuse_inside(destination, [path])
     size = parse_size(max_file_size)
-    options = ScanOptions(size, include_pseudo, one_file_system, jobs=parse_jobs(jobs), hash_weights=not no_hash)
+    options = ScanOptions(size, include_pseudo, one_file_system, jobs=parse_jobs(jobs), turned_off=turned_off)
     walk = walk_options(options, exclude, skip_dirs)
     cat = load_catalog(list(catalog or []))
     inventory = run_scan(path, cat, options, quiet, as_kind, platform, allow_backing_files, walk)
@@ -190,8 +184,7 @@ def run_scan(
     inventory): a progress line on a terminal, a one-line error, a warning when the target was not read whole."""
     progress = stderr_progress if (not quiet and sys.stderr.isatty()) else None
     paths = walk.paths if walk is not None else PathFilter()
-    request = api.ScanRequest(options, kind, platform, allow_backing, paths, progress,
-                              hashing(DETECTORS, options.hash_weights))
+    request = api.ScanRequest(options, kind, platform, allow_backing, paths, progress)
     try:
         inventory = api.scan(path, request, cat)
     except api.ScanError as exc:

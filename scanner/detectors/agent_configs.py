@@ -99,3 +99,6 @@ def _line_of(text: str, name: str, first_value: int | None) -> int | None:
             if (first_value is None or line <= first_value) and (best is None or line < best):
                 best = line
     return best or first_value
+
+
+DETECTOR = AgentConfigDetector()

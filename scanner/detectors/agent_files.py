@@ -80,3 +80,6 @@ def package_file(view: FileView) -> tuple[AgentProduct, str, str] | None:
             if any(eco == "pypi" for eco, _ in product.packages):
                 return product, parent[: -len("/bin")], "/bin/" + name
     return None
+
+
+DETECTOR = AgentFileDetector()

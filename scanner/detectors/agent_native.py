@@ -51,3 +51,6 @@ def _install(path: str) -> tuple[str, str | None]:
     if _VERSION.fullmatch(parent):
         return above, parent
     return folder, None
+
+
+DETECTOR = NativeAgentDetector()

@@ -97,3 +97,6 @@ def _pypi(view: FileView) -> Iterator[Evidence]:
         product.id, "pypi", meta.name, meta.version, shown, shown, False, (), meta.requires,
         view.location(None, Context.PACKAGE),
     )  # fmt: skip
+
+
+DETECTOR = AgentPackageDetector()

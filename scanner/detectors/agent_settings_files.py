@@ -37,3 +37,6 @@ class AgentSettingsDetector:
 def _text_settings(view: FileView) -> bool:
     """A one-value text file (`default_model.txt`) reads as prose to the context rules: its glob says more."""
     return any(sf.format == "text" for _, sf in view.catalog.agent_settings_at(view.entry.path))
+
+
+DETECTOR = AgentSettingsDetector()

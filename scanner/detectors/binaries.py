@@ -150,3 +150,6 @@ def _sdk(view: FileView, ecosystem: str, name: str, version: str) -> Iterator[Ev
     if spec is not None:
         location = view.location(None, Context.BINARY)
         yield SdkEvidence(ecosystem, spec.name, version or None, True, view.path, location)
+
+
+DETECTOR = BinaryDetector()

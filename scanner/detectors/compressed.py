@@ -68,3 +68,6 @@ def _inflated(whole: bytes, notes: ReadNotes) -> bytes:
             notes.inflate_error = True  # the input ended inside a member
             break
     return out[0] if len(out) == 1 else b"".join(out)
+
+
+DETECTOR = CompressedDetector()

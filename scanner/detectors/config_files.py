@@ -74,3 +74,6 @@ class ConfigDetector:
                 env_items = cut.items
                 yield Skip(display_path(inside), SkipReason.BUDGET_EXCEEDED, f"ENV: {cut.detail}")
             yield from interpret(env_items, view.catalog, locate, None)
+
+
+DETECTOR = ConfigDetector()

@@ -233,3 +233,6 @@ def _pair(view: FileView, hit: PatternHit, at: int, types: tuple[str, ...]) -> s
 
 
 _SECTION = re.compile(rb"\n[ \t]*\[[^\]\n]{1,200}\][ \t]*\r?\n")
+
+
+DETECTOR = ContentDetector()

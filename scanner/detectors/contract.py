@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from scanner.catalog import Catalog
 from scanner.fileview.view import FileView
@@ -139,3 +139,22 @@ class Detector(Protocol):
 
     # Evidence, skips, and bytes it decoded for the pattern matchers (`Derived`); never another detector's work.
     def extract(self, view: FileView) -> Iterable[Evidence | Skip | Derived]: ...
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A part of a detector's work a user may turn off: the scan command offers `--no-<name>` for it, with `help`
+    as its text (every setting is on by default)."""
+
+    name: str  # `hash-weights`: lower case words joined by `-`
+    help: str
+
+
+@runtime_checkable
+class Settable(Protocol):
+    """A detector with settings (`Setting`): it declares them and gives a copy of itself with some turned off."""
+
+    settings: tuple[Setting, ...]
+
+    def configured(self, off: frozenset[str]) -> Detector: ...
+

@@ -128,3 +128,6 @@ def _jar(data: ziparchive.Source, problems: list[ZipProblem]) -> list[tuple[str,
         if group and artifact:
             found.append((f"{group}:{artifact}", props.get("version", "").strip()))
     return found
+
+
+DETECTOR = EcosystemDetector()

@@ -54,3 +54,6 @@ class KeyFileDetector:
         kind = f"{vendor}-api-key" if vendor else "api-key"
         location = view.location(1, Context.CONFIG)
         yield credential_evidence(token, kind, vendor, "", location, view.meta, route)
+
+
+DETECTOR = KeyFileDetector()

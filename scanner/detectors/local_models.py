@@ -17,14 +17,13 @@ from __future__ import annotations
 import copy
 import posixpath
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
 import yaml
 
-from scanner.catalog.local_index import LocalModels
-from scanner.detectors.contract import Detector, Files, Needs, Reading
+from scanner.detectors.contract import Files, Needs, Reading, Setting
 from scanner.fileview.view import FileView
 from scanner.formats import digest, gguf, hfcache, modelcard, ollama, onnx, safetensors, torchfile, weights
 from scanner.formats.bounded import FailureKind, FormatFailure, bytes_reader
@@ -32,6 +31,8 @@ from scanner.formats.servercmd import ServedModel
 from scanner.formats.servercontainers import served_by_compose, served_by_pod
 from scanner.formats.serverunits import merge_units, parse_env_file, served_by_script, served_by_unit
 from scanner.kinds import Evidence
+from scanner.kinds.local_models.catalog_index import SECTION as LOCAL_CATALOG
+from scanner.kinds.local_models.catalog_index import LocalModels
 from scanner.kinds.local_models.facts import (
     ModelServerEvidence,
     StoreModelEvidence,
@@ -70,14 +71,17 @@ class LocalModelDetector:
         Files(magics=(b"#!",), max_size=MAX_SERVER_FILE, not_in=_FOREIGN, accept=lambda view: _has_role(view)),
     ), Reading.WINDOWS)  # fmt: skip
 
+    settings = (Setting("hash-weights", "Read weight files' headers only: no SHA-256 of the whole file (store "
+                        "digests are then left unchecked)"),)
+
     def __init__(self, hash_weights: bool = True) -> None:
         self.hash_weights = hash_weights
         self._pending: _Pending | None = None
 
-    def hashing(self, on: bool) -> LocalModelDetector:
+    def configured(self, off: frozenset[str]) -> LocalModelDetector:
         """This detector with weight files hashed or not."""
         other = copy.copy(self)
-        other.hash_weights, other._pending = on, None
+        other.hash_weights, other._pending = "hash-weights" not in off, None
         return other
 
     def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
@@ -146,7 +150,7 @@ def _is_weight(view: FileView) -> bool:
     """A weight file by its bytes or its name, outside a package or a test tree unless a store holds it."""
     if weights.sniff(view.head, view.name, view.entry.size) is None:
         return False
-    return view.context not in _FOREIGN or _in_store(view.entry.path, view.catalog.local_models)
+    return view.context not in _FOREIGN or _in_store(view.entry.path, LOCAL_CATALOG.of(view.catalog))
 
 
 def _has_role(view: FileView) -> bool:
@@ -176,11 +180,6 @@ def _role(view: FileView) -> str | None:
     return None
 
 
-def hashing(detectors: Sequence[Detector], on: bool) -> tuple[Detector, ...]:
-    """`detectors` with weight files hashed or not (`--no-hash-weights`)."""
-    return tuple(d.hashing(on) if isinstance(d, LocalModelDetector) else d for d in detectors)
-
-
 def _in_store(path: str, local: LocalModels) -> bool:
     """A Hugging Face or Ollama store wherever it was moved, or any catalogued store where it lives by default."""
     return "/models--" in path or "/blobs/sha256-" in path or local.store_at(path) is not None
@@ -191,7 +190,7 @@ def _manifest_name(path: str) -> ollama.OllamaName | None:
 
 
 def _mentions_server(view: FileView) -> bool:
-    local = view.catalog.local_models
+    local = LOCAL_CATALOG.of(view.catalog)
     text = view.data.lower()
     if not any(word in text for word in _server_words(local)):
         return False
@@ -222,7 +221,7 @@ def _facts(header: weights.WeightHeader, view: FileView) -> tuple[WeightFacts, s
                             tuple(b.name for b in header.base_models if b.name))  # fmt: skip
         return facts, None, (), header.note
     if isinstance(header, torchfile.PickleFile):
-        unsafe = view.catalog.local_models.unsafe_globals(header.globals)
+        unsafe = LOCAL_CATALOG.of(view.catalog).unsafe_globals(header.globals)
         return _beside(view, WeightFacts()), header.form.value, unsafe, header.problem
     if isinstance(header, safetensors.SafetensorsHeader):
         dtype = header.dtypes[0][0] if header.dtypes else None
@@ -261,7 +260,7 @@ def _manifest(view: FileView) -> Iterator[Evidence | Skip]:
     config = ollama.parse_config(config_data) if config_data else None
     config = config if isinstance(config, ollama.OllamaConfig) else None
     licenses = [t.decode("utf-8", "replace") for layer in parsed.of_kind("license") if (t := blob(layer, 64 << 10))]
-    lookup = view.catalog.local_models.license_of_text
+    lookup = LOCAL_CATALOG.of(view.catalog).license_of_text
     license_id = next((terms.id for text in licenses if (terms := lookup(text))), None)
     facts = WeightFacts(
         architecture=config.family if config else None, size_label=config.parameter_size if config else None,
@@ -298,7 +297,7 @@ def _ref(view: FileView) -> Iterator[Evidence | Skip]:
 
 
 def _servers(view: FileView, role: str) -> Iterator[Evidence | Skip]:
-    grammars = view.catalog.local_models.servers
+    grammars = LOCAL_CATALOG.of(view.catalog).servers
     found: list[ServedModel] = []
     if role == "unit":
         found = _unit(view)
@@ -335,4 +334,7 @@ def _unit(view: FileView) -> list[ServedModel]:
     files = {p: parse_env_file(d.decode("utf-8", "replace")) for p in unit.environment_files
              if (d := view.read_path(p, MAX_SERVER_FILE)) is not None}  # fmt: skip
     name = view.name if view.name.endswith(".service") else posixpath.basename(posixpath.dirname(view.entry.path))
-    return served_by_unit(unit, view.catalog.local_models.servers, files, name.removesuffix(".d"))
+    return served_by_unit(unit, LOCAL_CATALOG.of(view.catalog).servers, files, name.removesuffix(".d"))
+
+
+DETECTOR = LocalModelDetector()

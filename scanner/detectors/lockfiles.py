@@ -150,3 +150,6 @@ _PARSERS = {
     "go.sum": ("go", _go_sum),
     "gemfile.lock": ("gem", _gemfile_lock),
 }
+
+
+DETECTOR = LockfileDetector()

@@ -52,3 +52,6 @@ class ManifestDetector:
                 continue
             loc = view.location(line, Context.CONFIG)
             yield SdkEvidence(ecosystem, spec.name, spec_text or None, False, view.path, loc)
+
+
+DETECTOR = ManifestDetector()

@@ -82,3 +82,6 @@ def _aliased_platform_package(view: FileView, path: str, name: str) -> bool:
         return False
     found = view.catalog.product_package("npm", where[0])
     return found is not None and found[1]
+
+
+DETECTOR = InstalledPackageDetector()

@@ -220,3 +220,5 @@ def _modules(data: bytes | None) -> tuple[str, ...]:
             tops.add(head)
     return tuple(sorted(tops))[:50]
 
+
+DETECTOR = ProgramDetector()

@@ -48,3 +48,6 @@ class SessionDetector:
 
 def _daemon_log(view: FileView) -> bool:
     return view.context is Context.LOG and mentions_sessions(view.data)
+
+
+DETECTOR = SessionDetector()

@@ -139,3 +139,6 @@ def _route(view: FileView, clients: list[PatternHit], hit: PatternHit) -> Patter
         # Two signatures at one place (`genai.Client(` and `genai.Client(vertexai=True`): the longer says more.
         chosen = max((c for c in clients if c.start == chosen.start), key=lambda c: c.end - c.start)
     return chosen
+
+
+DETECTOR = SourceDetector()

@@ -20,6 +20,7 @@ from scanner.model import MAX_LOCATIONS, WIRING_CONTEXTS, Location, Skip, SkipRe
 
 if TYPE_CHECKING:
     from scanner.catalog import Catalog
+    from scanner.catalog.sections import CatalogSection
     from scanner.findings.rule import FindingRule
     from scanner.kinds import Inventory
 
@@ -305,6 +306,7 @@ class Kind(Generic[E]):
     bom: Callable[[E], BomPart] | None = None  # each entry as the bills of materials list it; None: not listed
     # Its line of the headline from its entries, after the wiring (None from it: nothing to say), in KINDS order.
     headline: Callable[[Sequence[E]], str | None] | None = None
+    catalog: CatalogSection[Any, Any] | None = None  # tables of the catalog only this kind reads (catalog/sections.py)
 
     def entries(self, inv: Inventory) -> tuple[E, ...] | None:
         """The kind's entries, None when it was not inspected."""

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from scanner.findings.rule import FindingRule
 from scanner.kinds.base import Cell, DiffIdentity, FoldContext, Join, Kind, ReportTable, table_of, where
 from scanner.kinds.local_models import hazards, views
+from scanner.kinds.local_models.catalog_index import SECTION as CATALOG
 from scanner.kinds.local_models.facts import (
     LocalEvidence,
     LocalFile,
@@ -64,6 +65,7 @@ KIND: Kind[LocalModelEntry] = Kind(
                 for rule_id, severity, title, text, find in hazards.RULES),  # fmt: skip
     bom=views.bom_part,
     headline=views.headline,
+    catalog=CATALOG,
     joins=(Join("a model configured through a local route resolves to the entry that answers to its name; one no "
                 "store holds is said plainly; sessions that name it count as uses", _uses),),
 )

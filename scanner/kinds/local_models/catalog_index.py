@@ -1,4 +1,5 @@
-"""The local-models knowledge of all loaded catalogs, merged and queryable (`Catalog.local_models`)."""
+"""The local-models knowledge of all loaded catalogs, merged and queryable (`SECTION.of(catalog)`): the kind's
+catalog section (`scanner.catalog.sections`)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from scanner.catalog.globs import glob_regex
-from scanner.catalog.local_schema import LicenseTerms, LocalModelsData, StoreSpec
+from scanner.catalog.sections import CatalogSection
 from scanner.formats import pickles
 from scanner.formats.servercmd import CommandGrammar
+from scanner.kinds.local_models.catalog_tables import (
+    TABLES,
+    LicenseTerms,
+    LocalModelsData,
+    StoreSpec,
+    check_local_examples,
+    parse_local,
+)
 
 
 @dataclass(frozen=True)
@@ -84,3 +93,12 @@ class LocalModels:
         """The globals a pickle imports that are known to run code or reach the system."""
         names = tuple(imported)
         return tuple(g for g in names if g not in pickles.beyond((g,), self.dangerous_globals))
+
+
+def _families(part: LocalModelsData) -> list[tuple[str, str]]:
+    return [(f"architectures {arch.names[:1]}", arch.family) for arch in part.architectures]
+
+
+SECTION: CatalogSection[LocalModelsData, LocalModels] = CatalogSection(
+    "local_models", TABLES, parse_local, LocalModels, check_local_examples, _families
+)

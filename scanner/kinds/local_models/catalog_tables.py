@@ -7,7 +7,8 @@
 - `[[licenses]]`: model licenses whose text restricts a use, with the sentence that says so;
 - `[pickle_globals]`: the globals a weights-only pickle may import, and those known to run code.
 
-Parsed by `parse_local` into one `LocalModelsData` per catalog file; `catalogs/SCHEMA.md` describes them.
+Parsed by `parse_local` into one `LocalModelsData` per catalog file, the kind's catalog section
+(`catalog_index.SECTION`); `catalogs/SCHEMA.md` describes them.
 """
 
 from __future__ import annotations

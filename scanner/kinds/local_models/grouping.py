@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from scanner.catalog import Catalog
 from scanner.formats import hfcache, localnames
 from scanner.kinds.base import FoldContext
+from scanner.kinds.local_models.catalog_index import SECTION as LOCAL_CATALOG
 from scanner.kinds.local_models.facts import (
     MAX_LISTED,
     NOT_HERE,
@@ -177,7 +178,7 @@ def _placed(path: str, ev: WeightFileEvidence, catalog: Catalog) -> tuple[str, s
         if where is not None:
             claimed = where.path if where.section == "blobs" and len(where.path) == 64 else None
             return "hf-hub", f"{head}\0{where.repo.repo_id}", where.repo.repo_id, claimed
-    hit = catalog.local_models.store_at(path)
+    hit = LOCAL_CATALOG.of(catalog).store_at(path)
     folder, file_name = posixpath.split(path)
     if hit is not None and hit.spec.format == "lmstudio" and (named := localnames.lmstudio_name(hit.relative)):
         return "lmstudio", f"{hit.root}\0{named[0]}", named[0], None
@@ -218,7 +219,7 @@ def _entry(g: _Group, catalog: Catalog) -> LocalModelEntry:
         note = f"{g.missing} weight layer(s) the manifest names are not on this machine"
     elif not files:
         note = NOT_HERE
-    terms = catalog.local_models.license(facts.license) if facts.license else None
+    terms = LOCAL_CATALOG.of(catalog).license(facts.license) if facts.license else None
     return LocalModelEntry(
         name=g.name, names=tuple(dict.fromkeys(g.names))[:MAX_LISTED], store=g.store, present=present,
         vendor=vendor, family=family, facts=facts, format=files[0].format if files else None,
@@ -256,7 +257,7 @@ def identify(names: Iterable[str | None], architecture: str | None, catalog: Cat
             ident = catalog.identify(spelling)
             if ident.vendor:
                 return ident.vendor, ident.family
-    family = catalog.local_models.family_of_architecture(architecture) if architecture else None
+    family = LOCAL_CATALOG.of(catalog).family_of_architecture(architecture) if architecture else None
     if family is None:
         return None, None
     vendors = {f.id: f.vendor for cat in catalog.files for f in cat.families}

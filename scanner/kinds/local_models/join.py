@@ -19,6 +19,7 @@ from scanner.catalog import Catalog
 from scanner.hosts import is_loopback
 from scanner.kinds.agents import AgentEntry
 from scanner.kinds.endpoints import EndpointEntry
+from scanner.kinds.local_models.catalog_index import SECTION as LOCAL_CATALOG
 from scanner.kinds.local_models.facts import MAX_LISTED, NOT_HERE, LocalModelEntry, WeightFacts
 from scanner.kinds.models import ModelEntry
 from scanner.kinds.sessions import SessionEntry
@@ -41,7 +42,7 @@ def resolve_uses(
     out = list(entries)
     index = _index(out)
     ports = {s.port for e in out for s in e.servers if s.port} | {
-        g.default_port for g in catalog.local_models.servers if g.default_port
+        g.default_port for g in LOCAL_CATALOG.of(catalog).servers if g.default_port
     }
     local_files = _local_files(endpoints, ports)
     users: dict[int, set[str]] = defaultdict(set)
