@@ -4,6 +4,8 @@ from tests/data/sessions/** (see each SOURCE.txt), changed only where a test say
 
 from __future__ import annotations
 
+import base64
+import gzip
 import hashlib
 import json
 import sqlite3
@@ -15,6 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scanner.catalog import Catalog
+from scanner.model import SkipReason
+from scanner.sessions.budget import WorkBudget
 from scanner.sessions.collect import collect, looks_like_log
 from scanner.sessions.formats import exchanges, transcript
 from scanner.sessions.reader import ReadNotes
@@ -166,6 +170,23 @@ def test_exchanges_are_found_wherever_a_document_keeps_them(catalog: Catalog) ->
     assert [(p.vendor, p.served_via, p.api) for p in s.providers] == [("openai", "direct", "openai-chat")]
 
 
+def test_a_log_of_many_compressed_bodies_inflates_them_only_up_to_its_budget(catalog: Catalog) -> None:
+    # The real exchange, its response body kept as base64 of gzip (as a capture keeps one it cannot decode),
+    # padded with 3 MiB of spaces: 4 KB a line that inflates to 3 MiB. Thirty lines would inflate to 90 MiB: past
+    # 64 MiB the rest stay undecoded, and the cut is recorded.
+    first = _interactions()[0]
+    padded = json.dumps(first["response"].pop("parsed_body")).encode() + b" " * (3 << 20)
+    first["response"]["body"] = {"string": base64.b64encode(gzip.compress(padded)).decode()}
+    data = b"".join((json.dumps({**first, "n": n}) + "\n").encode() for n in range(30))  # no line repeats
+    assert len(data) < 256 << 10
+    skipped: list[tuple[SkipReason, str]] = []
+    at = "/var/log/proxy/exchanges.jsonl"
+    (s,), _ = collect(at, at, None, data, catalog, skipped=skipped)
+    assert s.records == 30 and s.providers[0].vendor == "openai" and "gpt-4o-2024-08-06" in s.labels
+    assert [reason for reason, detail in skipped if "compressed bodies inflated up to 64 MiB" in detail] == [
+        SkipReason.BUDGET_EXCEEDED]
+
+
 def test_a_proxy_log_of_one_exchange_per_line_keeps_its_lines(catalog: Catalog) -> None:
     at = "/var/log/proxy/exchanges.jsonl"
     data = "".join(json.dumps(x) + "\n" for x in _interactions()).encode()
@@ -206,6 +227,7 @@ def test_the_response_headers_keep_only_ids_models_and_base_urls() -> None:
         {},
         {"uri": "https://api.openai.com/v1/chat/completions"},
         {"headers": {"x-request-id": ["req_1"], "set-cookie": ["secret"], "openai-model": ["gpt-4o"]}, "body": ""},
+        WorkBudget(),
     )
     assert record["response"]["headers"] == {"x-request-id": "req_1", "set-cookie": "", "openai-model": "gpt-4o"}
 

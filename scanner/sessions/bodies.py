@@ -1,6 +1,7 @@
 """HTTP bodies as captures and proxy logs keep them: JSON text, a server-sent-event stream, gzip bytes, or either
-of those in base64. Each is read to a JSON value, bounded: a body is inflated only up to MAX_BODY bytes, an
-event stream gives at most MAX_EVENTS events, and nothing raises (what is not a readable body gives None)."""
+of those in base64. Each is read to a JSON value, bounded: a body is inflated only up to MAX_BODY bytes, and the
+bodies of one file only up to its `WorkBudget`'s room; an event stream gives at most MAX_EVENTS events, and
+nothing raises (what is not a readable body gives None)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import re
 import zlib
 from typing import Any
 
+from scanner.sessions.budget import WorkBudget
+
 MAX_BODY = 4 << 20
 MAX_EVENTS = 500
 _GZIP = b"\x1f\x8b"
@@ -19,24 +22,31 @@ _BASE64 = re.compile(r"[A-Za-z0-9+/_\-\r\n]{16,}={0,2}")
 _EVENT = re.compile(r"^data:\s*(\{.*\})\s*$", re.MULTILINE)
 
 
-def decode_body(raw: Any, limit: int = MAX_BODY) -> Any:
-    """The JSON value a body holds, or None. `raw` is the body as stored: text or bytes."""
+def decode_body(raw: Any, budget: WorkBudget, limit: int = MAX_BODY) -> Any:
+    """The JSON value a body holds, or None. `raw` is the body as stored: text or bytes; what it inflates to is
+    charged to `budget`, the file's."""
     if isinstance(raw, bytes | bytearray):
-        return _from_bytes(bytes(raw), limit, depth=0)
+        return _from_bytes(bytes(raw), budget, limit, depth=0)
     if isinstance(raw, str):
-        return _from_text(raw, limit, depth=0)
+        return _from_text(raw, budget, limit, depth=0)
     return None
 
 
-def _from_bytes(raw: bytes, limit: int, depth: int) -> Any:
+def _from_bytes(raw: bytes, budget: WorkBudget, limit: int, depth: int) -> Any:
     if raw.startswith(_GZIP):
-        raw = _inflate(raw, limit)
+        room = budget.inflate_room()
+        if not room:
+            return None
+        raw = _inflate(raw, min(limit + 1, room))
+        budget.inflated += len(raw)
+        if budget.inflated >= budget.max_inflated:  # this one may have been cut by it: recorded
+            budget.bodies_cut = True
     if len(raw) > limit:
         return None
-    return _from_text(raw.decode("utf-8", "replace"), limit, depth)
+    return _from_text(raw.decode("utf-8", "replace"), budget, limit, depth)
 
 
-def _from_text(text: str, limit: int, depth: int) -> Any:
+def _from_text(text: str, budget: WorkBudget, limit: int, depth: int) -> Any:
     if len(text) > limit * 2:
         return None
     head = text.lstrip()[:1]
@@ -57,7 +67,7 @@ def _from_text(text: str, limit: int, depth: int) -> Any:
         altchars = b"-_" if "-" in packed or "_" in packed else None
         with contextlib.suppress(binascii.Error, ValueError):
             raw = base64.b64decode(packed + "=" * (-len(packed) % 4), altchars=altchars)
-            return _from_bytes(raw, limit, depth + 1)
+            return _from_bytes(raw, budget, limit, depth + 1)
     return None
 
 

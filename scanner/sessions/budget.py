@@ -4,6 +4,10 @@ A cap on bytes does not bound the time: 64 MB of `{}` lines is 22 million record
 attributed. A file may cost at most MAX_LINES lines looked at, MAX_RECORDS records and MAX_EVENTS parser events
 (what the record walk visits); past any of them the rest is not read as records, and the cut is recorded with
 the counts (`budget-exceeded`). Blank lines and repeats of a line, counted in one call, cost nothing here.
+
+Bodies a log keeps compressed (a capture's gzip body, base64 or not) are inflated up to MAX_BODIES_INFLATED bytes
+in all: each is bounded on its own, and a file of many small ones, each a bomb of its own, is bounded here. Past
+it, later compressed bodies are not decoded, and that is recorded too.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from dataclasses import dataclass
 MAX_LINES = 2_000_000  # non-blank lines looked at (records, and lines that are no record)
 MAX_RECORDS = 1_000_000  # records read and attributed
 MAX_EVENTS = 10_000_000  # parser events: containers, keys and list items the record walk visits
+# A real cassette's gzip bodies inflate to a few MiB at most; 64 MiB of them is ~1 CPU-s of inflating and parsing.
+MAX_BODIES_INFLATED = 64 << 20
 
 
 @dataclass
@@ -30,6 +36,20 @@ class WorkBudget:
     events: int = 0
     cut: bool = False  # the budget ran out: the rest of the file was not read as records
     cut_line: int | None = None  # the line it ran out at, in a line-based log
+    inflated: int = 0  # bytes the file's compressed bodies inflated to
+    max_inflated: int = MAX_BODIES_INFLATED
+    bodies_cut: bool = False  # a compressed body was left undecoded: the bodies' budget was spent
+
+    def inflate_room(self) -> int:
+        """How many more bytes compressed bodies may inflate to; at none, the cut is recorded."""
+        left = self.max_inflated - self.inflated
+        if left <= 0:
+            self.bodies_cut = True
+        return max(left, 0)
+
+    def bodies_detail(self) -> str:
+        return (f"compressed bodies inflated up to {self.max_inflated >> 20} MiB in all; later ones not decoded, "
+                "their text matched by patterns")
 
     def spent(self) -> bool:
         return self.lines > self.max_lines or self.records >= self.max_records or self.events >= self.max_events

@@ -136,7 +136,7 @@ class _FileRead:
         self.key_class, self.key_info = self.fingerprinter.key_class, self.fingerprinter.key_info
         self.adapter: Adapter | None = None
         self.named = self.whole = False  # a known agent's adapter; one record per stored object (no generator)
-        self.state: dict[str, object] = {"path": path}
+        self.state: dict[str, object] = {"path": path, "budget": budget}  # compressed bodies are charged to it
         self.sessions: dict[str, SessionAccumulator] = {}
         self.signal: set[str] = set()  # sessions with a sign of a session log (an id, a label, reasoning, a call)
         self.said: set[str] = set()  # sessions one of whose records carries a served-by fact (an id, a served model)

@@ -64,6 +64,8 @@ class ReadNotes:
             out.append((SkipReason.CAP_REACHED, f"JSON document over {MAX_DOCUMENT >> 20} MiB not parsed"))
         if self.budget.cut:
             out.append((SkipReason.BUDGET_EXCEEDED, self.budget.detail()))
+        if self.budget.bodies_cut:
+            out.append((SkipReason.BUDGET_EXCEEDED, self.budget.bodies_detail()))
         return out + self.limits
 
     def summary(self) -> tuple[str, ...]:
@@ -86,6 +88,8 @@ class ReadNotes:
             out.append(f"{self.repeats} line(s) identical to the line before them read once")
         if self.budget.cut:
             out.append(self.budget.detail())
+        if self.budget.bodies_cut:
+            out.append(self.budget.bodies_detail())
         return tuple(out + self.extra)
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from scanner.sessions.adapters.base import Facts, State, labels, stem, text
 from scanner.sessions.bodies import decode_body
+from scanner.sessions.budget import WorkBudget
 
 if TYPE_CHECKING:  # the shape module imports the adapters' helpers
     from scanner.sessions.shape import Shape
@@ -39,7 +40,7 @@ class Generic:
                     yield rest
                 yield from (x for x in value[key][:_MAX_EXPANDED] if isinstance(x, dict))
                 return
-        yield _with_bodies(value)
+        yield _with_bodies(value, state["budget"])
 
     def facts(self, value: dict[str, Any], state: State) -> Facts:
         shape: Shape | None = state.get("shape")
@@ -56,13 +57,13 @@ class Generic:
         )
 
 
-def _with_bodies(value: dict[str, Any]) -> dict[str, Any]:
+def _with_bodies(value: dict[str, Any], budget: WorkBudget) -> dict[str, Any]:
     """The record with each body its log keeps as text read to JSON (the record itself when none is)."""
     out = value
     for key in _BODY_KEYS:
         raw = value.get(key)
         if type(raw) is str and 16 <= len(raw) <= _MAX_BODY:
-            decoded = decode_body(raw, _MAX_BODY)
+            decoded = decode_body(raw, budget, _MAX_BODY)
             if decoded is not None:
                 if out is value:
                     out = dict(value)

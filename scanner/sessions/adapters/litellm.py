@@ -25,7 +25,7 @@ class LiteLLM:
         for key in ("response", "messages"):
             raw = out.get(key)
             if isinstance(raw, str) and len(raw) <= _MAX_EMBEDDED:
-                decoded = decode_body(raw, _MAX_EMBEDDED)
+                decoded = decode_body(raw, state["budget"], _MAX_EMBEDDED)
                 if decoded is not None:
                     out[key] = decoded
         yield out

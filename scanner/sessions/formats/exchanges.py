@@ -24,6 +24,7 @@ from urllib.parse import unquote, urlsplit
 import yaml
 
 from scanner.sessions.bodies import decode_body
+from scanner.sessions.budget import WorkBudget
 from scanner.sessions.reader import GZIP_MAGIC, ReadNotes, Record, chunks, records
 
 MAX_CASSETTE = 8 << 20  # YAML is parsed whole: bounded lower than JSON
@@ -77,7 +78,7 @@ def read(name: str, data: bytes, notes: ReadNotes, found: CaptureRead) -> Iterat
     """The file's exchanges as records; a JSON record or document holding none is handed on unchanged."""
     if name.endswith((".yaml", ".yml")):
         for document in _yaml_documents(data, notes):
-            yield from _exchanges_of(document, None, found)
+            yield from _exchanges_of(document, None, found, notes.budget)
             if found.full:
                 break
     else:
@@ -87,7 +88,7 @@ def read(name: str, data: bytes, notes: ReadNotes, found: CaptureRead) -> Iterat
                 yield record
                 continue
             before = found.exchanges
-            yield from _exchanges_of(record.value, record.line, found)
+            yield from _exchanges_of(record.value, record.line, found, notes.budget)
             if found.exchanges == before:
                 if number == 0:
                     searching = False
@@ -113,13 +114,13 @@ def _yaml_documents(data: bytes, notes: ReadNotes) -> Iterator[Any]:
         notes.extra.append(f"cassette not readable: {first}")
 
 
-def _exchanges_of(value: Any, line: int | None, found: CaptureRead) -> Iterator[Record]:
+def _exchanges_of(value: Any, line: int | None, found: CaptureRead, budget: WorkBudget) -> Iterator[Record]:
     """The exchanges in one stored value, each as a record (up to the file's cap)."""
     if isinstance(value, dict) and isinstance(value.get("log"), dict):
         found.format = "har"
     elif isinstance(value, dict) and "interactions" in value:
         found.format = "vcr-cassette"
-    for exchange in _find(value):
+    for exchange in _find(value, budget):
         if found.full:
             return
         found.exchanges += 1
@@ -139,7 +140,7 @@ def _sides(node: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None
     return (request, response) if request is not None and response is not None else None
 
 
-def _find(document: Any) -> Iterator[dict[str, Any]]:
+def _find(document: Any, budget: WorkBudget) -> Iterator[dict[str, Any]]:
     """Every exchange in a document, in order, breadth first; an exchange's own parts are not searched."""
     queue: deque[tuple[Any, int]] = deque([(document, 0)])
     seen = 0
@@ -149,7 +150,7 @@ def _find(document: Any) -> Iterator[dict[str, Any]]:
         if isinstance(node, dict):
             sides = _sides(node)
             if sides is not None:
-                yield _exchange(node, *sides)
+                yield _exchange(node, *sides, budget)
                 continue
             children: Any = node.values()
         elif isinstance(node, list):
@@ -160,11 +161,12 @@ def _find(document: Any) -> Iterator[dict[str, Any]]:
             queue.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
 
 
-def _exchange(node: dict[str, Any], request: dict[str, Any], response: dict[str, Any]) -> dict[str, Any]:
+def _exchange(node: dict[str, Any], request: dict[str, Any], response: dict[str, Any], budget: WorkBudget
+              ) -> dict[str, Any]:
     url = request.get("uri", request.get("url"))
     record: dict[str, Any] = {
-        "request": _request(url, _body(request)),
-        "response": {"headers": _headers(response.get("headers")), "body": _body(response)},
+        "request": _request(url, _body(request, budget)),
+        "response": {"headers": _headers(response.get("headers")), "body": _body(response, budget)},
     }
     started = node.get("startedDateTime")  # a HAR entry's time
     if isinstance(started, str):
@@ -172,7 +174,7 @@ def _exchange(node: dict[str, Any], request: dict[str, Any], response: dict[str,
     return record
 
 
-def _body(part: dict[str, Any]) -> Any:
+def _body(part: dict[str, Any], budget: WorkBudget) -> Any:
     """A side's body read to JSON: parsed already (`parsed_body`, `json`), or as the recorder kept it (vcrpy's
     `body.string`, HAR's `postData.text` and `content.text`, plain text, gzip or base64)."""
     for key in ("parsed_body", "json"):
@@ -186,7 +188,7 @@ def _body(part: dict[str, Any]) -> Any:
         body = body.get("string")
     if isinstance(body, str):
         body = body.strip()
-    return decode_body(body)
+    return decode_body(body, budget)
 
 
 def _headers(headers: Any) -> dict[str, str]:
