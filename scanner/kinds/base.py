@@ -195,6 +195,9 @@ class Locations:
                     if spare is not None:
                         del self.by_key[spare]
                         self.by_key[key] = loc
+                        # Its place may have been cut already as a mention (a session line's conversation read
+                        # before its structure): kept now, it is no longer counted as cut.
+                        self.overflow.discard(hash(key))
                         key = spare  # the evicted mention is the one counted as cut
                 if len(self.overflow) < _MAX_OVERFLOW:
                     self.overflow.add(hash(key))
