@@ -248,9 +248,9 @@ class FoldContext:
         a secret are one entry. Key normalisation at intake; the redaction of the output is `redact_all`."""
         return self.catalog.scrub(text)
 
-    def count_cut(self, what: str) -> None:
-        """One sighting a cap left out, by what it was."""
-        self._cut[what] += 1
+    def count_cut(self, what: str, sightings: int = 1) -> None:
+        """Sightings a cap left out, by what they were."""
+        self._cut[what] += sightings
 
     def setting(self, setting: EnvSetting) -> None:
         if len(self._settings) < MAX_SETTINGS:
@@ -290,6 +290,9 @@ class Kind(Generic[E]):
     entry: type[E]
     evidence: tuple[type, ...] = ()  # what its fold takes; () for a derived kind (routes, findings, processes)
     fold: Callable[[FoldContext], EvidenceFold[E]] | None = None
+    # Its fold takes one file's repeated sightings of one evidence as one (`scanner/sightings.py`): its `add` is
+    # `add(evidence, more)`, `more` the locations of the other sightings, and every evidence type has a `location`.
+    sightings: bool = False
     # The sort key of its entries (the builder applies it); None: the order its producer gives.
     order: Callable[[E], Any] | None
     title: str
