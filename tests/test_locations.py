@@ -32,15 +32,23 @@ def test_a_place_cut_as_a_mention_then_kept_as_wiring_is_not_counted_as_cut() ->
     assert locs.cut() == _places([*full, served]) - MAX_LOCATIONS
 
 
-def test_the_count_of_places_cut_does_not_depend_on_the_order_of_sightings() -> None:
+def test_what_is_kept_and_counted_does_not_depend_on_the_order_of_sightings() -> None:
     sightings = _mentions("/var/log/a.jsonl", range(1, CANDIDATES + 300))
-    sightings += [Location("/var/log/a.jsonl", line, Context.SESSION) for line in range(5, CANDIDATES + 300, 7)]
+    sightings += [Location("/var/log/a.jsonl", line, Context.SESSION) for line in range(5, 400, 7)]
     sightings += [Location("/etc/agent.env", line, Context.ENV) for line in range(1, 50)]
-    for seed in range(5):
+    sightings += _mentions("/home/u/notes.md", range(1, 40))
+    kept = []
+    for seed in range(6):
         shuffled = sightings[:]
         random.Random(seed).shuffle(shuffled)
         locs = Locations()
         for loc in shuffled:
             locs.add(loc)
         assert locs.cut() == _places(sightings) - MAX_LOCATIONS
-        assert all(loc.context is Context.ENV for loc in locs.sorted()[:49])  # where it is wired stays
+        kept.append(locs.sorted())
+    assert all(k == kept[0] for k in kept)
+    # Where the id is wired (the env file, the session lines), then the first mentions in the stable order.
+    wired = [loc for loc in kept[0] if loc.context is not Context.CONVERSATION]
+    assert len(wired) == 49 + len(range(5, 400, 7))
+    mentions = [(loc.path, loc.line) for loc in kept[0] if loc.context is Context.CONVERSATION]
+    assert mentions[:40] == [("/home/u/notes.md", line) for line in range(1, 40)] + [("/var/log/a.jsonl", 1)]
