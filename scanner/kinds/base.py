@@ -220,16 +220,18 @@ class Locations:
         if self.ranked is None:
             self.ranked = sorted((_rank(kept), k) for k, kept in self.by_key.items())
         ranked = self.ranked
-        rank = _rank(loc)
-        if rank < ranked[-1][0]:
+        last = ranked[-1][0]
+        # Most places past the candidates are mentions in a later file than the last one kept: cut at a glance.
+        later = loc.context not in WIRING_CONTEXTS and (not last[0] or loc.path > last[1])
+        if not later and (rank := _rank(loc)) < last:
             # It comes before the last place kept (a place where the id is wired, when mentions were kept): it
             # takes that place's stead, and that one is cut. Cut before as a mention, it is no longer counted.
-            _, last = ranked.pop()
-            del self.by_key[last]
+            _, out = ranked.pop()
+            del self.by_key[out]
             self.by_key[key] = loc
             insort(ranked, (rank, key))
             self.overflow.discard(hash(key))
-            key = last
+            key = out
         if len(self.overflow) < _MAX_OVERFLOW:
             self.overflow.add(hash(key))
         else:
