@@ -6,6 +6,7 @@ from __future__ import annotations
 from scanner.fileview.view import FileView, Window
 from scanner.filework import FileResult, FileWork, record_cut, run_detector, window_reader
 from scanner.model import Skip, SkipReason
+from scanner.sightings import bundled
 from scanner.skipgroups import grouped
 from scanner.targets.base import FileEntry, ReadFailure
 from scanner.textsafe import display_path
@@ -40,8 +41,7 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
     windowed = [s.detector for s in chosen if s.detector.needs.reading in AGAIN_ON_WINDOWS]
     record_cut(view, out, shown)
     if not result.truncated:
-        out.items = grouped(out.items)
-        return out
+        return _finished(out)
     # A file whose head is one window is parsed no less than before (no parser wants it): it is past what
     # would be parsed only when it is past --max-file-size, as any other file.
     parsed = len(result.data) if head == options.max_file_size else options.max_file_size
@@ -59,7 +59,12 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
     )
     del view, result  # the head can be large: only one window is held at a time
     match_windows(work, entry, windowed, out, rest)
-    out.items = grouped(out.items)
+    return _finished(out)
+
+
+def _finished(out: FileResult) -> FileResult:
+    """The file's many skips of one reason grouped, and its repeated sightings of one evidence bundled."""
+    out.items = bundled(grouped(out.items))
     return out
 
 

@@ -17,16 +17,18 @@ from scanner.kinds import Evidence
 from scanner.model import Skip, SkipReason
 from scanner.options import ScanOptions
 from scanner.selection import Selection
+from scanner.sightings import Item
 from scanner.targets.base import FileEntry, ReadFailure, Target
 from scanner.targets.ownership import Ownership
 
 
 @dataclass
 class FileResult:
-    """What one file gave: evidence and skips in order (a file's many skips of one reason grouped into one), and
-    what was read. Built in a worker, folded by the parent."""
+    """What one file gave: evidence and skips in order (once finished, a file's many skips of one reason grouped
+    into one and its repeated sightings of one evidence bundled), and what was read. Built in a worker, folded by
+    the parent."""
 
-    items: list[Evidence | Skip] = field(default_factory=list)
+    items: list[Item] = field(default_factory=list)
     files_read: int = 0
     bytes_read: int = 0
 

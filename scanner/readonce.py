@@ -9,11 +9,13 @@ repeat is read again (correct, only slower). Everything is decided in walk order
 from __future__ import annotations
 
 import pickle
+from collections.abc import Callable
 from dataclasses import replace
 
 from scanner.kinds import Evidence
 from scanner.kinds.sessions import SessionEvidence, SessionLogEvidence, SessionMetaEvidence
 from scanner.model import Location, Skip
+from scanner.sightings import Item, Sightings, count
 from scanner.targets.base import FileEntry
 from scanner.textsafe import display_path
 
@@ -57,12 +59,12 @@ class SeenFiles:
     that as bytes. Only this process's own objects are ever unpickled."""
 
     def __init__(self) -> None:
-        self._kept: dict[Key, bytes | tuple[FileEntry, list[Evidence | Skip]]] = {}
+        self._kept: dict[Key, bytes | tuple[FileEntry, list[Item]]] = {}
         self._empty: set[Key] = set()
         self._items = 0
         self.reused = 0
 
-    def first(self, entry: FileEntry) -> tuple[FileEntry, list[Evidence | Skip]] | None:
+    def first(self, entry: FileEntry) -> tuple[FileEntry, list[Item]] | None:
         key = key_of(entry)
         if key is None:
             return None
@@ -71,27 +73,28 @@ class SeenFiles:
         kept = self._kept.get(key)
         if kept is None or isinstance(kept, tuple):
             return kept
-        first: tuple[FileEntry, list[Evidence | Skip]] = pickle.loads(kept)
+        first: tuple[FileEntry, list[Item]] = pickle.loads(kept)
         return first
 
-    def keep(self, entry: FileEntry, items: list[Evidence | Skip]) -> None:
+    def keep(self, entry: FileEntry, items: list[Item]) -> None:
         key = key_of(entry)
         if key is None or key in self._kept or key in self._empty or not worth_keeping(entry):
             return
         if not items:
             self._empty.add(key)
             return
-        if self._items + len(items) > MAX_KEPT_ITEMS:
+        sightings = count(items)
+        if self._items + sightings > MAX_KEPT_ITEMS:
             return
         try:
             self._kept[key] = pickle.dumps((entry, items), pickle.HIGHEST_PROTOCOL)
         except (pickle.PicklingError, TypeError, AttributeError):
             # A backend's own int types (a disk image parser's uint16 link counts) may not pickle: kept as is.
             self._kept[key] = (entry, items)
-        self._items += len(items)
+        self._items += sightings
 
 
-def relocate(items: list[Evidence | Skip], first: FileEntry, entry: FileEntry) -> list[Evidence | Skip]:
+def relocate(items: list[Item], first: FileEntry, entry: FileEntry) -> list[Item]:
     """The first path's evidence as seen at `entry`'s path (and the symlink it came through)."""
     old_path, new_path = display_path(first.path), display_path(entry.path)
     new_via = display_path(entry.via) if entry.via else None
@@ -101,16 +104,22 @@ def relocate(items: list[Evidence | Skip], first: FileEntry, entry: FileEntry) -
             return loc  # a file the first one named (an EnvironmentFile): it stays where it is
         return replace(loc, path=new_path, via=new_via)
 
-    out: list[Evidence | Skip] = []
+    out: list[Item] = []
     for item in items:
         if isinstance(item, Skip):
             out.append(replace(item, path=new_path) if item.path == old_path else item)
-        elif isinstance(item, SessionEvidence):
-            out.append(replace(item, session=replace(item.session, location=moved(item.session.location))))
-        elif isinstance(item, SessionMetaEvidence):
-            out.append(replace(item, meta=replace(item.meta, location=moved(item.meta.location))))
-        elif isinstance(item, SessionLogEvidence):
-            out.append(replace(item, note=replace(item.note, location=moved(item.note.location))))
+        elif isinstance(item, Sightings):
+            out.append(Sightings(_relocated(item.evidence, moved), tuple(moved(loc) for loc in item.more)))
         else:
-            out.append(replace(item, location=moved(item.location)))
+            out.append(_relocated(item, moved))
     return out
+
+
+def _relocated(item: Evidence, moved: Callable[[Location], Location]) -> Evidence:
+    if isinstance(item, SessionEvidence):
+        return replace(item, session=replace(item.session, location=moved(item.session.location)))
+    if isinstance(item, SessionMetaEvidence):
+        return replace(item, meta=replace(item.meta, location=moved(item.meta.location)))
+    if isinstance(item, SessionLogEvidence):
+        return replace(item, note=replace(item.note, location=moved(item.note.location)))
+    return replace(item, location=moved(item.location))

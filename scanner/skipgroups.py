@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scanner.kinds import Evidence
 from scanner.model import Skip, SkipReason
+from scanner.sightings import Item
 
 GROUP_AFTER = 3  # up to this many skips of one reason in one file are kept as they are
 FIRST = 5  # the details a group keeps
 
 
-def grouped(items: Sequence[Evidence | Skip]) -> list[Evidence | Skip]:
+def grouped(items: Sequence[Item]) -> list[Item]:
     """`items` with each (path, reason) that has more than GROUP_AFTER skips folded into one, where its first was."""
     counts: dict[tuple[str, SkipReason], list[Skip]] = {}
     for item in items:
@@ -24,7 +24,7 @@ def grouped(items: Sequence[Evidence | Skip]) -> list[Evidence | Skip]:
             counts.setdefault((item.path, item.reason), []).append(item)
     if all(len(found) <= GROUP_AFTER for found in counts.values()):
         return list(items)
-    out: list[Evidence | Skip] = []
+    out: list[Item] = []
     done: set[tuple[str, SkipReason]] = set()
     for item in items:
         if not isinstance(item, Skip):

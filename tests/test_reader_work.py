@@ -128,3 +128,15 @@ def test_line_text_is_the_head_of_the_line_in_any_order(
         start = data.rfind(b"\n", 0, offset) + 1
         end = data.find(b"\n", offset)
         assert view.line_text(offset) == data[start : end if end != -1 else len(data)][:4096].decode()
+
+
+@given(st.lists(st.integers(0, 3000), min_size=1, max_size=60), st.lists(st.floats(0, 1), max_size=40))
+def test_line_of_is_the_line_in_any_order(catalog: Catalog, lengths: list[int], where: list[float]) -> None:
+    # Lines are counted on from the last offset asked, or from the nearest mark behind an offset asked again (a
+    # second pass over a log's hits); asked in any order, the answer is the naive one.
+    data = b"".join(b"x" * n + b"\n" for n in lengths)
+    entry = FileEntry("/var/log/x.log", len(data), 0o100644, 0, 0)
+    view = FileView(entry, data, catalog, lambda e: FileMeta("0644", "root:root"), lambda p, n: None)
+    offsets = [int(w * len(data)) for w in where]
+    for offset in [*offsets, *sorted(offsets), *offsets]:
+        assert view.line_of(offset) == 1 + data.count(b"\n", 0, offset)

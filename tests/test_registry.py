@@ -27,6 +27,7 @@ from scanner.kinds import KINDS, Evidence, Inventory
 from scanner.kinds.base import Kind
 from scanner.model import Skip
 from scanner.render import RENDERERS
+from scanner.sightings import Sightings
 from tests.conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -191,7 +192,11 @@ def test_every_evidence_type_has_exactly_one_kind_and_the_builder_takes_it() -> 
     assert all(n == 1 for n in claims.values()), f"claimed twice: {[t for t, n in claims.items() if n > 1]}"
     for kind in KINDS:
         assert bool(kind.evidence) == (kind.fold is not None), f"{kind.key}: evidence without a fold, or back"
-    assert InventoryBuilder(load_catalog()).takes == members
+    assert InventoryBuilder(load_catalog()).takes == members | {Sightings}
+    for kind in KINDS:  # a kind whose fold takes a file's bundled sightings: each of its evidence has one place
+        for evidence in kind.evidence if kind.sightings else ():
+            location = {f.name: f.type for f in dataclasses.fields(evidence)}.get("location")
+            assert location == "Location", f"{evidence.__name__} is bundled by its location, and has none"
 
 
 def test_every_kind_declares_what_the_formats_and_diff_need() -> None:

@@ -74,6 +74,7 @@ class ContentDetector:
             key=lambda h: (h.start, h.kind is not PatternKind.CREDENTIAL or not credentials[h.index].nearby),
         )
         families = view.catalog.families
+        urls: dict[bytes, str] = {}  # each URL the file spells, made safe once (a proxy log repeats its upstream's)
         for hit in hits:
             repeats[hit.text] += 1
             if repeats[hit.text] > MAX_LOCATIONS:
@@ -87,7 +88,7 @@ class ContentDetector:
             elif hit.kind in (PatternKind.MODEL, PatternKind.HOSTED):
                 yield from self._model(view, hit, Context.CONVERSATION if talk else None)
             elif hit.kind is PatternKind.HOST:
-                yield from self._host(view, hit, Context.CONVERSATION if talk else None)
+                yield from self._host(view, hit, urls, Context.CONVERSATION if talk else None)
             elif hit.kind is PatternKind.CREDENTIAL:
                 if package_fixture or (in_package and not credentials[hit.index].in_packages):
                     continue  # a library's own test keys (libgnutls' PEM vectors, a test .pyc): never the agent's
@@ -151,14 +152,19 @@ class ContentDetector:
             if not prose or named_in_prose(catalog, name):
                 yield ModelEvidence(name, view.location(view.line_of(lo + start), offset=lo + start))
 
-    def _host(self, view: FileView, hit: PatternHit, context: Context | None = None) -> Iterator[Evidence]:
+    def _host(
+        self, view: FileView, hit: PatternHit, urls: dict[bytes, str], context: Context | None = None
+    ) -> Iterator[Evidence]:
         host = decode(hit.text).lower()
         url = None
         before = _URL_BEFORE.search(view.data, max(0, hit.start - 300), hit.start)
         if before:
             after = _URL_AFTER.match(view.data, hit.end)
             tail = after.group() if after else b""
-            url = safe_url(decode(view.data[before.start() : hit.end] + tail[:300]))
+            spelled = view.data[before.start() : hit.end] + tail[:300]
+            url = urls.get(spelled)
+            if url is None:
+                url = urls[spelled] = safe_url(decode(spelled))
         yield EndpointEvidence(host, url, view.location(view.line_of(hit.start), context, offset=hit.start))
 
     def _credential(self, view: FileView, hit: PatternHit, claimed: set[tuple[int, int]]) -> Iterator[Evidence]:

@@ -6,6 +6,8 @@ The view is built once per file: its bytes are read once, the catalog matcher ru
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -62,12 +64,18 @@ class FileView:
     # bytes are their file's).
     fixed_context: Context | None = field(default=None, repr=False)
     _line_cursor: tuple[int, int] = field(default=(0, 1), repr=False)
+    # Lines counted so far: (offset, line) marks at least _LINE_MARK bytes apart, in order, up to the farthest
+    # offset asked. An offset behind it (a second pass over the file's hits: the content pass after the session
+    # read) is counted from the mark before it, so each newline is counted about once.
+    _mark_offsets: array[int] = field(default_factory=lambda: array("q", [0]), repr=False)
+    _mark_lines: array[int] = field(default_factory=lambda: array("q", [1]), repr=False)
     _start_cursor: tuple[int, int] = field(default=(0, 0), repr=False)  # (offset, start of its line)
     _hits: Hits | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.window is not None:
             self._line_cursor = (0, self.window.line_base)
+            self._mark_lines[0] = self.window.line_base
 
     @cached_property
     def path(self) -> str:
@@ -234,14 +242,21 @@ class FileView:
         return self.context is Context.BINARY
 
     def line_of(self, offset: int) -> int | None:
-        """1-based line of a byte offset; None for binaries. Fast for increasing offsets."""
+        """1-based line of a byte offset; None for binaries. Newlines are counted from the last offset asked, or
+        from the nearest mark before an offset behind it: asked in any order, each is counted about once."""
         if self.is_binary:
             return None
         last_offset, last_line = self._line_cursor
-        if offset < last_offset:
-            last_offset, last_line = 0, self.window.line_base if self.window else 1
+        offsets = self._mark_offsets
+        if offset < last_offset or last_offset < offsets[-1]:  # behind, or going over what was counted
+            before = bisect_right(offsets, offset) - 1
+            if offset < last_offset or offsets[before] > last_offset:
+                last_offset, last_line = offsets[before], self._mark_lines[before]
         line = last_line + self.data.count(b"\n", last_offset, offset)
         self._line_cursor = (offset, line)
+        if offset >= offsets[-1] + _LINE_MARK:
+            offsets.append(offset)
+            self._mark_lines.append(line)
         return line
 
     def line_text(self, offset: int) -> str:
@@ -277,6 +292,8 @@ class FileView:
                 ctx = Context.COMMENT
         return Location(self.path, line, ctx, parse_error or self.parse_error, self.via, self.layer)
 
+
+_LINE_MARK = 512  # bytes at least between two marks of the lines counted: at most 16 bytes of marks per 512 read
 
 # Model hits of one file turned into per-line mentions, at most (the rest of a huge file's are not counted).
 _MAX_MENTION_HITS = 50_000

@@ -16,6 +16,7 @@ from scanner.inventory.redact import redact_all
 from scanner.kinds import KINDS, Evidence, Inventory, in_declared_order, in_order
 from scanner.kinds.base import FoldContext, Kind
 from scanner.model import Skip, Stats, TargetInfo
+from scanner.sightings import Item, Sightings
 
 Extend = Callable[[Inventory], Inventory]
 
@@ -30,13 +31,21 @@ class InventoryBuilder:
         self._intake: dict[type, Callable[[Any], None]] = {
             t: self._folds[k.key].add for k in kinds if k.fold is not None for t in k.evidence
         }
+        # A file's repeated sightings of one evidence, bundled in the file's result: its fold takes them at once.
+        self._bundles: dict[type, Callable[..., None]] = {
+            t: self._folds[k.key].add for k in kinds if k.fold is not None and k.sightings for t in k.evidence
+        }
+        self._intake[Sightings] = self._add_sightings
 
     @property
     def takes(self) -> frozenset[type]:
-        """The evidence types some kind's fold takes (and `Skip`)."""
+        """The evidence types some kind's fold takes (and `Skip`, and a file's bundled `Sightings`)."""
         return frozenset(self._intake)
 
-    def add_all(self, evidence: Iterable[Evidence | Skip]) -> None:
+    def _add_sightings(self, bundle: Sightings) -> None:
+        self._bundles[type(bundle.evidence)](bundle.evidence, bundle.more)
+
+    def add_all(self, evidence: Iterable[Item]) -> None:
         """Evidence of one file, and the skips a detector records for what it could not understand."""
         intake = self._intake
         for ev in evidence:

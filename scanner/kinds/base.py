@@ -10,6 +10,7 @@ registers every kind in `KINDS`; the builder, codec, loader, diff and the human 
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -173,39 +174,69 @@ def first_of(items: Sequence[str], most: int) -> str:
     return ", ".join(items[:most]) + (f" (+{len(items) - most})" if len(items) > most else "")
 
 
-class Locations:
-    """An entry's locations as sightings arrive: bounded, the best context of one place kept, cuts counted."""
+_CANDIDATES = MAX_LOCATIONS * 4  # the places an entry holds before it counts the rest instead of keeping them
 
-    __slots__ = ("by_key", "overflow", "overflow_sightings")
+_Key = tuple[str, int | None, str | None]  # one place: (path, line, symlink)
+
+
+def _rank(loc: Location) -> tuple[bool, str, int, str, str, bool, bool]:
+    """The order in which places are kept: wired ones first, then the stable order (one rank per place)."""
+    return (loc.context not in WIRING_CONTEXTS, *location_key(loc), loc.line is None, loc.via is None)
+
+
+class Locations:
+    """An entry's locations as sightings arrive: bounded, the best context of one place kept, cuts counted.
+
+    What it keeps is the first places in the stable order, wired ones first, whatever order the sightings come
+    in: past its candidates, a place enters only in the stead of the last one kept (which is then cut)."""
+
+    __slots__ = ("by_key", "overflow", "overflow_sightings", "ranked")
 
     def __init__(self) -> None:
-        self.by_key: dict[tuple[str, int | None, str | None], Location] = {}
+        self.by_key: dict[_Key, Location] = {}
         self.overflow: set[int] = set()  # hashes of the distinct locations past the candidates
         self.overflow_sightings = 0  # sightings past _MAX_OVERFLOW distinct ones
+        # Once the candidates are full: each kept place's rank, in order (the last one is the first to go).
+        self.ranked: list[tuple[tuple[bool, str, int, str, str, bool, bool], _Key]] | None = None
 
     def add(self, loc: Location) -> None:
         key = (loc.path, loc.line, loc.via)
         old = self.by_key.get(key)
         if old is None:
-            if len(self.by_key) < MAX_LOCATIONS * 4:
+            if len(self.by_key) < _CANDIDATES:
                 self.by_key[key] = loc
             else:
-                if loc.context in WIRING_CONTEXTS:
-                    # Mentions (a session's conversation, a package's list) never crowd out where the id is wired.
-                    spare = next((k for k, v in self.by_key.items() if v.context not in WIRING_CONTEXTS), None)
-                    if spare is not None:
-                        del self.by_key[spare]
-                        self.by_key[key] = loc
-                        key = spare  # the evicted mention is the one counted as cut
-                if len(self.overflow) < _MAX_OVERFLOW:
-                    self.overflow.add(hash(key))
-                else:
-                    self.overflow_sightings += 1
+                self._past_candidates(key, loc)
             return
         better = loc if loc.context.precedence < old.context.precedence else old
         if loc.parse_error != better.parse_error or old.parse_error != better.parse_error:
             better = replace(better, parse_error=True)
         self.by_key[key] = better
+        if self.ranked is not None and better.context is not old.context:
+            ranked = self.ranked
+            del ranked[bisect_left(ranked, (_rank(old), key))]
+            insort(ranked, (_rank(better), key))
+
+    def _past_candidates(self, key: _Key, loc: Location) -> None:
+        if self.ranked is None:
+            self.ranked = sorted((_rank(kept), k) for k, kept in self.by_key.items())
+        ranked = self.ranked
+        last = ranked[-1][0]
+        # Most places past the candidates are mentions in a later file than the last one kept: cut at a glance.
+        later = loc.context not in WIRING_CONTEXTS and (not last[0] or loc.path > last[1])
+        if not later and (rank := _rank(loc)) < last:
+            # It comes before the last place kept (a place where the id is wired, when mentions were kept): it
+            # takes that place's stead, and that one is cut. Cut before as a mention, it is no longer counted.
+            _, out = ranked.pop()
+            del self.by_key[out]
+            self.by_key[key] = loc
+            insort(ranked, (rank, key))
+            self.overflow.discard(hash(key))
+            key = out
+        if len(self.overflow) < _MAX_OVERFLOW:
+            self.overflow.add(hash(key))
+        else:
+            self.overflow_sightings += 1
 
     def sorted(self) -> tuple[Location, ...]:
         locs = sorted(self.by_key.values(), key=location_key)
@@ -246,9 +277,9 @@ class FoldContext:
         a secret are one entry. Key normalisation at intake; the redaction of the output is `redact_all`."""
         return self.catalog.scrub(text)
 
-    def count_cut(self, what: str) -> None:
-        """One sighting a cap left out, by what it was."""
-        self._cut[what] += 1
+    def count_cut(self, what: str, sightings: int = 1) -> None:
+        """Sightings a cap left out, by what they were."""
+        self._cut[what] += sightings
 
     def setting(self, setting: EnvSetting) -> None:
         if len(self._settings) < MAX_SETTINGS:
@@ -288,6 +319,9 @@ class Kind(Generic[E]):
     entry: type[E]
     evidence: tuple[type, ...] = ()  # what its fold takes; () for a derived kind (routes, findings, processes)
     fold: Callable[[FoldContext], EvidenceFold[E]] | None = None
+    # Its fold takes one file's repeated sightings of one evidence as one (`scanner/sightings.py`): its `add` is
+    # `add(evidence, more)`, `more` the locations of the other sightings, and every evidence type has a `location`.
+    sightings: bool = False
     # The sort key of its entries (the builder applies it); None: the order its producer gives.
     order: Callable[[E], Any] | None
     title: str

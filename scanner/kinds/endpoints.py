@@ -54,22 +54,27 @@ class EndpointFold:
         self.urls: dict[str, set[str]] = defaultdict(set)
         self.overrides: dict[str, set[tuple[str, str]]] = defaultdict(set)
 
-    def add(self, ev: EndpointEvidence) -> None:
-        self.hosts[ev.host].add(ev.location)
+    def add(self, ev: EndpointEvidence, more: tuple[Location, ...] = ()) -> None:
+        """One sighting, and `more` of the same at other places of its file."""
+        locs = self.hosts[ev.host]
+        locs.add(ev.location)
+        for loc in more:
+            locs.add(loc)
         if ev.overrides:
             self.overrides[ev.host].add(ev.overrides)
         if ev.url:
-            self._url(ev.host, self.ctx.as_shown(ev.url))
+            self._url(ev.host, self.ctx.as_shown(ev.url), 1 + len(more))
         if ev.variable:
             shown = self.ctx.as_shown(ev.url or ev.host)
-            self.ctx.setting(EnvSetting(ev.variable, "base_url", shown, ev.location, ev.overrides is not None))
+            for loc in (ev.location, *more):
+                self.ctx.setting(EnvSetting(ev.variable, "base_url", shown, loc, ev.overrides is not None))
 
-    def _url(self, host: str, url: str) -> None:
+    def _url(self, host: str, url: str, sightings: int) -> None:
         urls = self.urls[host]
         if len(urls) < MAX_URLS:
             urls.add(url)
         elif url not in urls:
-            self.ctx.count_cut(f"URL sighting(s) past {MAX_URLS} distinct per host")
+            self.ctx.count_cut(f"URL sighting(s) past {MAX_URLS} distinct per host", sightings)
 
     def build(self) -> tuple[EndpointEntry, ...]:
         return tuple(self._entry(host, locs) for host, locs in sorted(self.hosts.items()))
@@ -120,4 +125,5 @@ KIND: Kind[EndpointEntry] = Kind(
     },
     table=_table,
     report_rank=40,
+    sightings=True,
 )

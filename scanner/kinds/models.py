@@ -76,18 +76,25 @@ class ModelFold:
         self.shipped: Mapping[str, set[str]] = {}
         self.mentioned: Mapping[str, int] = {}
 
-    def add(self, ev: ModelEvidence) -> None:
+    def add(self, ev: ModelEvidence, more: tuple[Location, ...] = ()) -> None:
+        """One sighting, and `more` of the same at other places of its file."""
         if self.ctx.is_secret(ev.name):
             return  # a secret in a model-ish slot is a credential, reported as one elsewhere
-        self.locations[ev.name].add(ev.location)
+        locs = self.locations[ev.name]
+        locs.add(ev.location)
+        for loc in more:
+            locs.add(loc)
         if ev.served_via:
             self.via[ev.name].add(ev.served_via)
-            self.via_at[ev.name].setdefault(ev.location.path, set()).add(ev.served_via)
+            at = self.via_at[ev.name]
+            for loc in (ev.location, *more):
+                at.setdefault(loc.path, set()).add(ev.served_via)
         if ev.base_model:
             self.base[ev.name].add(ev.base_model)
-            self.behind.add((ev.base_model, ev.location.path))
+            self.behind.update((ev.base_model, loc.path) for loc in (ev.location, *more))
         if ev.variable:
-            self.ctx.setting(EnvSetting(ev.variable, "model", ev.name, ev.location))
+            for loc in (ev.location, *more):
+                self.ctx.setting(EnvSetting(ev.variable, "model", ev.name, loc))
 
     def routes_at(self) -> dict[tuple[str, str], str | None]:
         """The route each file states for a model (`ANTHROPIC_BASE_URL` beside its `model`)."""
@@ -256,6 +263,7 @@ KIND: Kind[ModelEntry] = Kind(
     },
     table=_table,
     report_rank=20,
+    sightings=True,
 )
 
 
