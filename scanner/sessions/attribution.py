@@ -86,9 +86,7 @@ class _Provider:
         for hit in hits:
             spec = hit.rule
             if spec.vendor == vendor or spec is LABEL_RULE:
-                rank = _RANK[spec.confidence]
-                if rank > self.vendor_weight:
-                    self.vendor_weight = rank
+                self.vendor_weight = max(self.vendor_weight, _RANK[spec.confidence])
             rule = spec.id
             self.rules[rule] += 1
             if rule not in self.examples:
