@@ -56,8 +56,8 @@ _STAGES = {
     ("_fold_all", "scanner/pipeline.py"): "fold (builder)",
     ("InventoryBuilder.build", "inventory/builder.py"): "build inventory",
     # A session log read once for every detector that asks (`FileView.session_read`), by its steps.
-    ("FileView.session_read", "detectors/base.py"): "session: read_log (other)",
-    ("FileView._mentions", "detectors/base.py"): "session: mentions",
+    ("FileView.session_read", "fileview/view.py"): "session: read_log (other)",
+    ("FileView._mentions", "fileview/view.py"): "session: mentions",
     ("records", "sessions/reader.py"): "session: lines, JSON decode",
     ("read_shape", "sessions/shape.py"): "session: shape walk",
     ("Fingerprinter.match", "sessions/fingerprints.py"): "session: fingerprints",

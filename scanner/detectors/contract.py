@@ -83,7 +83,7 @@ class Files:
             folders = entry.path.split("/")[:-1]
             if self.parents and not _matches(self.parents, folders[-1] if folders else "", self.fold_case):
                 return False
-            if self.under and not any(folder in self.under for folder in folders):
+            if self.under and not any(map(self.under.__contains__, folders)):
                 return False
         if self.magics and not view.data.startswith(self.magics):
             return False

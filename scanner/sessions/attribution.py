@@ -34,6 +34,7 @@ MAX_RANGES = 50
 MAX_MENTIONED = 500
 _WORD = re.compile(r"[a-z0-9]+")
 ProviderKey = tuple[str, str | None, str | None]
+_RANK = {c: c.rank for c in Confidence}  # read once a hit: the property's call costs more than the lookup
 
 
 def iso(seconds: float | None) -> str | None:
@@ -85,7 +86,7 @@ class _Provider:
         for hit in hits:
             spec = hit.rule
             if spec.vendor == vendor or spec is LABEL_RULE:
-                self.vendor_weight = max(self.vendor_weight, spec.confidence.rank)
+                self.vendor_weight = max(self.vendor_weight, _RANK[spec.confidence])
             rule = spec.id
             self.rules[rule] += 1
             if rule not in self.examples:
@@ -192,9 +193,7 @@ class SessionAccumulator:
         provider = self.providers.get(key)
         if provider is None:
             provider = self.providers[key] = _Provider()
-        provider.add(
-            self.records, when, chosen.support, chosen.candidates, extend=self.last_key == key, vendor=chosen.vendor
-        )
+        provider.add(self.records, when, chosen.support, chosen.candidates, self.last_key == key, chosen.vendor)
         if reasoning:
             provider.reasoned(self.records, reasoning)
         self.last_key = key

@@ -192,8 +192,8 @@ class _FileRead:
                 if hits:
                     said.add(sid)
                 acc.add(facts, hits, shape.reasoning, served)
-                if self.mentions:
-                    acc.mention(self._mentioned(record))
+                if self.mentions and (found := self._mentioned(record)):
+                    acc.mention(found)
                 # A known agent's log is a session log; the generic reader needs a sign of one (a tool call the model
                 # issued is one: Kimi CLI's records name neither model nor provider).
                 if hits or facts.labels or shape.reasoning or shape.tool_calls or named:

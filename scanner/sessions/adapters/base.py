@@ -103,6 +103,8 @@ def dig(value: Any, *keys: str) -> Any:
 
 
 def labels(*values: Any) -> tuple[str, ...]:
+    if len(values) == 2 and values[1] is None:  # a model field and an absent second one (Codex's every record)
+        values = values[:1]
     if len(values) == 1:  # the usual call: one model field
         one = text(values[0], 120)
         return (one,) if one else ()
