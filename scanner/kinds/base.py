@@ -217,6 +217,12 @@ class Locations:
             del ranked[bisect_left(ranked, (_rank(old), key))]
             insort(ranked, (_rank(better), key))
 
+    def add_each(self, first: Location, more: Iterable[Location]) -> None:
+        """A sighting's place and the places of its file's other sightings of the same (`scanner/sightings.py`)."""
+        self.add(first)
+        for loc in more:
+            self.add(loc)
+
     def _past_candidates(self, key: _Key, loc: Location) -> None:
         if self.ranked is None:
             self.ranked = sorted((_rank(kept), k) for k, kept in self.by_key.items())

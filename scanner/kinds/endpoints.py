@@ -56,10 +56,7 @@ class EndpointFold:
 
     def add(self, ev: EndpointEvidence, more: tuple[Location, ...] = ()) -> None:
         """One sighting, and `more` of the same at other places of its file."""
-        locs = self.hosts[ev.host]
-        locs.add(ev.location)
-        for loc in more:
-            locs.add(loc)
+        self.hosts[ev.host].add_each(ev.location, more)
         if ev.overrides:
             self.overrides[ev.host].add(ev.overrides)
         if ev.url:

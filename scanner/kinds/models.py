@@ -80,10 +80,7 @@ class ModelFold:
         """One sighting, and `more` of the same at other places of its file."""
         if self.ctx.is_secret(ev.name):
             return  # a secret in a model-ish slot is a credential, reported as one elsewhere
-        locs = self.locations[ev.name]
-        locs.add(ev.location)
-        for loc in more:
-            locs.add(loc)
+        self.locations[ev.name].add_each(ev.location, more)
         if ev.served_via:
             self.via[ev.name].add(ev.served_via)
             at = self.via_at[ev.name]
