@@ -141,6 +141,11 @@ class FingerprintSpec:
     max_skew_seconds: int | None = None  # fernet: embedded time vs the record's time
     note: str | None = None
     candidates: tuple[str, ...] = ()  # vendor `unknown`: the vendors this look-alike leaves possible
+    # The confidence's rank, read per hit of every session record: kept once here rather than asked of the enum.
+    rank: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rank", self.confidence.rank)
 
 
 @dataclass(frozen=True)

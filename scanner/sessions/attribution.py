@@ -34,7 +34,6 @@ MAX_RANGES = 50
 MAX_MENTIONED = 500
 _WORD = re.compile(r"[a-z0-9]+")
 ProviderKey = tuple[str, str | None, str | None]
-_RANK = {c: c.rank for c in Confidence}  # read once a hit: the property's call costs more than the lookup
 
 
 def iso(seconds: float | None) -> str | None:
@@ -86,7 +85,7 @@ class _Provider:
         for hit in hits:
             spec = hit.rule
             if spec.vendor == vendor or spec is LABEL_RULE:
-                self.vendor_weight = max(self.vendor_weight, _RANK[spec.confidence])
+                self.vendor_weight = max(self.vendor_weight, spec.rank)
             rule = spec.id
             self.rules[rule] += 1
             if rule not in self.examples:

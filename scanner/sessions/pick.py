@@ -112,7 +112,7 @@ def _pick(hits: list[Hit], labels: tuple[str, ...], catalog: Catalog) -> Pick:
     weight: Counter[str] = Counter()
     for hit in ids or hits:  # a served model weighs only where nothing else names anyone
         if hit.rule.vendor not in PSEUDO_VENDORS:
-            weight[hit.rule.vendor] += hit.rule.confidence.rank
+            weight[hit.rule.vendor] += hit.rule.rank
     candidates: tuple[str, ...] = ()
     chosen: tuple[str, str] | None = None
     if weight:
