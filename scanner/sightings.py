@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from operator import attrgetter
-from typing import Any
+from typing import Any, cast
 
 from scanner.kinds import KINDS, Evidence
 from scanner.model import Location, Skip
@@ -62,9 +62,8 @@ def bundled(items: Sequence[Item]) -> list[Item]:
         else:
             more.setdefault(at, []).append(_location_of(item))
     for at, locations in more.items():
-        first = out[at]
-        assert not isinstance(first, (Skip, Sightings))
-        out[at] = Sightings(first, tuple(locations))
+        # Only a bundled type's evidence is ever placed where a bundle's first sighting is.
+        out[at] = Sightings(cast(Evidence, out[at]), tuple(locations))
     return out
 
 
