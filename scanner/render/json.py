@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -64,8 +65,19 @@ def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
     # ensure_ascii: a control or bidi character from a hostile file name never reaches a terminal raw.
     # The text of json.dumps(indent=2), made at C speed: the compact text by the stdlib's C encoder, indented by
     # msgspec, which copies every string and number as written (the pure-Python indenting encoder took seconds
-    # for a large scan). The compact text says whether any string holds a lone surrogate (written as a
-    # `\udc..` escape): only then is the document cleaned, a walk over all of it.
+    # for a large scan). The document is let go before the indenting: the end-of-scan peak is its objects and
+    # the compact text, then the two texts, never the document and two texts.
+    return _indent(_compact(inv, opts), lambda: document(inv, opts))
+
+
+def dumps(value: Any) -> str:
+    """`json.dumps(value, indent=2, ensure_ascii=True)` and a newline."""
+    return _indent(_COMPACT.encode(value), lambda: value)
+
+
+def _compact(inv: Inventory, opts: ReportOptions) -> str:
+    """The document's compact text. Only a text that holds a surrogate escape (a lone surrogate is written as a
+    `\\udc..` escape) has its document cleaned, a walk over all of it."""
     doc = to_document(inv)
     text = _COMPACT.encode(doc)
     cleaned = _SURROGATE_ESCAPE.search(text) is not None
@@ -73,21 +85,31 @@ def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
         doc = clean(doc)
     if _mark_ignored(doc, opts) or cleaned:
         text = _COMPACT.encode(doc)
-    return dumps(doc, text)
+    return text
 
 
-def dumps(doc: Any, compact: str | None = None) -> str:
-    """`json.dumps(doc, indent=2, ensure_ascii=True)` and a newline, from `doc`'s compact text when given."""
+def _indent(compact: str, value_of: Callable[[], Any]) -> str:
+    """The compact text indented, and a newline; what strict JSON cannot hold (NaN) is the stdlib's to indent."""
+    # As bytes (the text is ASCII), each copy let go once the next is made: at most two texts held at a time.
+    raw = compact.encode("ascii")
+    del compact  # the caller passed its only reference
     try:
-        return msgspec.json.format(_COMPACT.encode(doc) if compact is None else compact, indent=2) + "\n"
-    except (msgspec.DecodeError, ValueError):  # what strict JSON cannot hold (NaN): the stdlib's own indenting
-        # Chunk by chunk: dumps first lists every chunk (millions of small strings for a large scan) before
-        # joining them.
-        out = io.StringIO()
-        for chunk in _ENCODER.iterencode(doc):
-            out.write(chunk)
-        out.write("\n")
-        return out.getvalue()
+        indented = msgspec.json.format(raw, indent=2)
+    except msgspec.DecodeError:
+        return _indented(value_of())
+    del raw
+    text = indented.decode("ascii")
+    del indented
+    return text + "\n"
+
+
+def _indented(value: Any) -> str:
+    # Chunk by chunk: dumps first lists every chunk (millions of small strings for a large scan) before joining them.
+    out = io.StringIO()
+    for chunk in _ENCODER.iterencode(value):
+        out.write(chunk)
+    out.write("\n")
+    return out.getvalue()
 
 
 _ENCODER = json.JSONEncoder(indent=2, ensure_ascii=True)
