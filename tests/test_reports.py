@@ -18,6 +18,8 @@ import jsonschema
 import pytest
 from cyclonedx.schema import SchemaVersion
 from cyclonedx.validation.json import JsonStrictValidator
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from scanner import api
@@ -27,6 +29,7 @@ from scanner.cli.terminal import terminal_for
 from scanner.options import ScanOptions
 from scanner.render import RENDERERS, render
 from scanner.render._view import ReportOptions
+from scanner.render.json import dumps
 from scanner.render.markdown import LIMIT
 from scanner.targets import Walker, WalkOptions
 from tests.conftest import REPO, SAMPLE_VM, write
@@ -372,3 +375,18 @@ def test_environment_sets_the_options_every_command_shares(tmp_path: Path, monke
                  ["diff", str(SAMPLE_VM), str(SAMPLE_VM)]):
         result = runner.invoke(app, args)
         assert result.exit_code == 2 and "--max-file-size must be at least one byte" in result.stderr, args
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON_VALUES)
+def test_json_text_is_the_stdlib_indented_text(value: object) -> None:
+    """The JSON report's text, indented at C speed, is json.dumps(indent=2, ensure_ascii=True) byte for byte: any
+    string (lone surrogates, controls, emoji), float (NaN, infinities, exponents), empty or nested container."""
+    assert dumps(value) == json.dumps(value, indent=2, ensure_ascii=True) + "\n"

@@ -649,3 +649,21 @@ def test_a_daemon_log_line_naming_the_session_is_tied_to_it(scan_dir: ScanFn, tm
     assert (c["kind"], c["location"]["path"], c["location"]["line"]) == ("fallback", "/var/log/jarvis/jarvisd.log", 14)
     assert "upstream=muse-eastus.openai.azure.com" in c["detail"] and "from_model=muse-3.2" in c["detail"]
     assert "0123456789abcdef" not in json.dumps(doc)  # the URL's key never leaves the log
+
+
+def test_the_shallowest_session_id_and_time_are_the_records() -> None:
+    """A session id or a time is read where it sits nearest the record's top (a blank or overlong id is none, and at
+    one depth the first wins); a time nested below the shallow levels, or that is no time, is not the record's."""
+    record = {
+        "sessionId": "   ",
+        "session_id": "x" * 201,
+        "timestamp": "not a time",
+        "message": {"conversation_id": " conv-1 ", "thread_id": "thread-2", "created_at": "2025-09-04T12:34:56.789Z",
+                    "ts": "2025-09-04T12:00:00Z"},
+        "payload": {"a": {"b": {"c": {"timestamp": "2020-01-01T00:00:00Z", "session": "deep"}}}},
+    }
+    shape = read_shape(record)
+    assert shape.session_id == "conv-1"
+    assert shape.timestamp == 1756987200.0  # `ts` outranks `created_at` at its depth; the deep one never counts
+    flat = read_shape({"time": " 2025-09-04T12:34:56Z ", "session": 7, "sessionId": "s-1"})
+    assert (flat.timestamp, flat.session_id) == (1756989296.0, "7")

@@ -214,9 +214,8 @@ class _Walk:
             if kind_of is str:
                 if not value:
                     continue
-                # Whether the value is one token (no whitespace: what a search for the regex class `\\s` says,
-                # at C speed), tested only where something reads it: prose under `text` or `content` outside a
-                # reasoning block never needs it.
+                # Whether the value is one token (no `\\s`, tested at C speed), only where something reads it: prose
+                # under `text` or `content` outside a reasoning block never needs it.
                 token = bool(flags & _TOKEN_FLAGS or (mode & KIND_BLOCK and flags & (SECRET | TEXT))) and (
                     len(value) <= MAX_VALUE and " " not in value and value.split(None, 1) == [value]
                 )
@@ -228,7 +227,15 @@ class _Walk:
                         elif key in RESPONSE_ID_KEYS and (mode & KIND_REPLY or key != "id" or _replies(node)):
                             roles |= ROLE_RESPONSE
                     leaves.append((roles, key, value))
-                if flags & _TEXT_FACTS or (key == "id" and parent and key_flags(parent) & SESSION):
+                # A time or a session id alone (every record's) is read here: not a call and a dozen more tests.
+                facts = flags & _TEXT_FACTS
+                if facts == TIME:
+                    if depth <= _SHALLOW:
+                        self.best_time = _better_time(shape, self.best_time, key, depth, value)
+                elif facts == SESSION:
+                    if depth < self.session_depth and len(value) <= 200 and value.strip():
+                        shape.session_id, self.session_depth = value.strip(), depth
+                elif facts or (key == "id" and parent and key_flags(parent) & SESSION):
                     shown |= self.text_facts(node, parent, key, value, flags, depth, mode, token)
             elif kind_of is dict or kind_of is list:
                 if not (talk or flags & (ARGS | CONTENT)):  # else conversation: a tool's arguments or output

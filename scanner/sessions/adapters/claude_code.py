@@ -21,7 +21,8 @@ class ClaudeCode(Passthrough):
         return "sessionId" in first and str(first.get("type")) in _TYPES and not gemini_like
 
     def facts(self, value: dict[str, Any], state: State) -> Facts:
-        model = dig(value, "message", "model")
+        message = value.get("message")  # `dig(value, "message", "model")`, without its call: once a record
+        model = message.get("model") if isinstance(message, dict) else None
         return Facts(
             session_id=text(value.get("sessionId")),
             timestamp=parse_time(value.get("timestamp")),

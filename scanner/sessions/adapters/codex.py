@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scanner.sessions.adapters.base import Facts, Passthrough, State, dig, labels, obj, parse_time, text
+from scanner.sessions.adapters.base import Facts, Passthrough, State, labels, obj, parse_time, text
 
 _ROLLOUT = re.compile(r"/rollout-[^/]*\.jsonl(?:\.gz)?$")
 
@@ -31,6 +31,6 @@ class Codex(Passthrough):
         return Facts(
             session_id=state.get("session"),
             timestamp=parse_time(value.get("timestamp")),
-            labels=labels(state.get("model"), dig(payload, "model")),
+            labels=labels(state.get("model"), payload.get("model")),
             declared=state.get("provider"),
         )
