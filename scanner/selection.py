@@ -61,6 +61,7 @@ class Selection:
         # The candidates of a mask, in registry order, each with whether its kind asks anything of the file.
         self._ordered: dict[int, tuple[tuple[int, Files, bool], ...]] = {}
         self._unconditional = Files()
+        self._selected = tuple(Selected(d) for d in self.detectors)  # each detector's, chosen without a failure
 
     def of(self, view: FileView) -> list[Selected]:
         """The detectors that need the file, in registry order."""
@@ -79,7 +80,7 @@ class Selection:
             except BaseException as exc:  # a detector's bug costs its file, never the scan
                 chosen.append(Selected(self.detectors[position], type(exc).__name__))
             else:
-                chosen.append(Selected(self.detectors[position]))
+                chosen.append(self._selected[position])
             last = position
         return chosen
 

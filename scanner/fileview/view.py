@@ -66,16 +66,16 @@ class FileView:
     _line_cursor: tuple[int, int] = field(default=(0, 1), repr=False)
     # Lines counted so far: (offset, line) marks at least _LINE_MARK bytes apart, in order, up to the farthest
     # offset asked. An offset behind it (a second pass over the file's hits: the content pass after the session
-    # read) is counted from the mark before it, so each newline is counted about once.
-    _mark_offsets: array[int] = field(default_factory=lambda: array("q", [0]), repr=False)
-    _mark_lines: array[int] = field(default_factory=lambda: array("q", [1]), repr=False)
+    # read) is counted from the mark before it, so each newline is counted about once. Both are made when the
+    # first line is asked (most views are asked none).
+    _mark_offsets: array[int] | None = field(default=None, repr=False)
+    _mark_lines: array[int] | None = field(default=None, repr=False)
     _start_cursor: tuple[int, int] = field(default=(0, 0), repr=False)  # (offset, start of its line)
     _hits: Hits | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.window is not None:
             self._line_cursor = (0, self.window.line_base)
-            self._mark_lines[0] = self.window.line_base
 
     @once
     def path(self) -> str:
@@ -247,16 +247,19 @@ class FileView:
         if self.is_binary:
             return None
         last_offset, last_line = self._line_cursor
-        offsets = self._mark_offsets
+        offsets, lines = self._mark_offsets, self._mark_lines
+        if offsets is None or lines is None:
+            offsets = self._mark_offsets = array("q", [0])
+            lines = self._mark_lines = array("q", [self.window.line_base if self.window is not None else 1])
         if offset < last_offset or last_offset < offsets[-1]:  # behind, or going over what was counted
             before = bisect_right(offsets, offset) - 1
             if offset < last_offset or offsets[before] > last_offset:
-                last_offset, last_line = offsets[before], self._mark_lines[before]
+                last_offset, last_line = offsets[before], lines[before]
         line = last_line + self.data.count(b"\n", last_offset, offset)
         self._line_cursor = (offset, line)
         if offset >= offsets[-1] + _LINE_MARK:
             offsets.append(offset)
-            self._mark_lines.append(line)
+            lines.append(line)
         return line
 
     def line_text(self, offset: int) -> str:
