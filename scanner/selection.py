@@ -3,10 +3,11 @@
 Each kind of file a detector declares (`Files`) is filed under keys one of which every file of it has: its exact
 name, its parent's name, a folder above it, the literal end of its name glob (`*.jar` under the extension `jar`),
 its magic, a path its catalog names (by those globs' own names and folders) or its context; a kind with none of
-these (a sniff of every file) is asked of every file. Per file, a few dict lookups give the candidate kinds, and
-only those are checked whole (`Files.holds`), in registry order: the answer is the declarations' own
-(`Needs.selects`), the index only leaves out what cannot hold. Keys are compared in lower case, which only adds
-candidates.
+these (a sniff of every file) is asked of every file, and one that only rules contexts out (`not_in`) is filed
+under every other context. Per file, a few dict lookups give the candidate kinds as one bit mask (a folder's keys
+are looked up once for its files in a row), and only those are checked whole (`Files.holds`, not asked of a kind
+with no condition), in registry order: the answer is the declarations' own (`Needs.selects`), the index only
+leaves out what cannot hold. Keys are compared in lower case, which only adds candidates.
 """
 
 from __future__ import annotations
