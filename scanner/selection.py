@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from scanner.catalog import Catalog
@@ -26,6 +26,7 @@ from scanner.model import Context
 
 _WILD = frozenset("*?[")
 K = TypeVar("K")
+Check = Callable[[FileView], bool]
 
 
 @dataclass(frozen=True)
@@ -59,20 +60,20 @@ class Selection:
         # Per scan, bounded: a folder's keys (its files come one after another) and a name end's.
         self._folder: tuple[str, int] = ("", -1)
         self._last_parts: dict[str, int] = {}
-        # The candidates of a mask, in registry order, each with whether its kind asks anything of the file.
-        self._ordered: dict[int, tuple[tuple[int, Files, bool], ...]] = {}
-        self._unconditional = Files()
+        # The candidates of a mask, in registry order, each with what is left to ask of a file its keys selected.
+        self._ordered: dict[int, tuple[tuple[int, Check | None], ...]] = {}
+        self._checks = [_left_to_ask(kind) for _, kind in self._kinds]
         self._selected = tuple(Selected(d) for d in self.detectors)  # each detector's, chosen without a failure
 
     def of(self, view: FileView) -> list[Selected]:
         """The detectors that need the file, in registry order."""
         chosen: list[Selected] = []
         last = -1
-        for position, kind, asks in self._in_order(self.candidates(view)):
+        for position, check in self._in_order(self.candidates(view)):
             if position == last:
                 continue  # the detector was chosen by an earlier kind
             try:
-                if asks and not kind.holds(view):
+                if check is not None and not check(view):
                     continue
             except MatchTimeout as exc:
                 chosen.append(Selected(self.detectors[position], str(exc)))
@@ -131,12 +132,11 @@ class Selection:
                 found |= self._under[above]
         return found
 
-    def _in_order(self, mask: int) -> tuple[tuple[int, Files, bool], ...]:
+    def _in_order(self, mask: int) -> tuple[tuple[int, Check | None], ...]:
         ordered = self._ordered.get(mask)
         if ordered is None:
             ordered = tuple(
-                (position, kind, kind != self._unconditional)
-                for k, (position, kind) in enumerate(self._kinds) if mask >> k & 1
+                (position, self._checks[k]) for k, (position, _) in enumerate(self._kinds) if mask >> k & 1
             )
             if len(self._ordered) < _MAX_REMEMBERED:
                 self._ordered[mask] = ordered
@@ -145,6 +145,15 @@ class Selection:
 
 # Entries a per-scan table of the index keeps at most (name ends, candidate masks): a few hundred in practice.
 _MAX_REMEMBERED = 4096
+
+
+def _left_to_ask(kind: Files) -> Check | None:
+    """What a file the index selected for `kind` must still pass: nothing for a kind with no condition, its own
+    question alone for a kind with no other condition but the contexts it rules out (by which it is filed), else
+    the whole declaration (`Files.holds`)."""
+    if replace(kind, not_in=frozenset(), accept=None) == Files():
+        return kind.accept
+    return kind.holds
 
 
 def _mask(ids: list[int]) -> int:
