@@ -132,7 +132,7 @@ def is_test_path(path: str) -> bool:
 
 
 @dataclass(frozen=True)
-class _Folder:
+class _FolderFacts:
     """What a file's context takes from its folder alone (a path up to and with its last `/`): the same for every
     file of the folder, so it is found once for them all."""
 
@@ -146,9 +146,9 @@ class _Folder:
     etc_default: bool
 
     @staticmethod
-    def of(folder: str) -> _Folder:
+    def of(folder: str) -> _FolderFacts:
         segments = folder.split("/")[:-1]
-        return _Folder(
+        return _FolderFacts(
             package=bool(_PACKAGE_DIRS.search(folder)) or folder.startswith(_PACKAGE_DBS),
             system_programs=bool(_SYSTEM_PROGRAMS.match(folder)),
             test=bool(_TEST_SEGMENTS.intersection(s.lower() for s in segments)),
@@ -160,22 +160,22 @@ class _Folder:
         )
 
 
-_last_folder: tuple[str, _Folder] | None = None  # the folder of the file classified last: most often the next's
+_last_folder: tuple[str, _FolderFacts] | None = None  # the folder of the file classified last: most often the next's
 
 
-def _folder_of(folder: str) -> _Folder:
+def _folder_of(folder: str) -> _FolderFacts:
     global _last_folder
     last = _last_folder
     if last is not None and last[0] == folder:
         return last[1]
-    facts = _Folder.of(folder)
+    facts = _FolderFacts.of(folder)
     _last_folder = (folder, facts)
     return facts
 
 
 def classify(path: str, head: bytes) -> Context:
     """The file-level context; line-level `comment` is decided by the detectors. Every test of a folder's name
-    (each pattern ends with `/`) is its folder's (`_Folder`); the rest are the file's own."""
+    (each pattern ends with `/`) is its folder's (`_FolderFacts`); the rest are the file's own."""
     slash = path.rfind("/")
     name = path[slash + 1 :]
     folder = _folder_of(path[: slash + 1])
