@@ -38,10 +38,10 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
     chosen = work.selection.of(view)
     for selected in chosen:
         run_detector(work, selected.detector, view, out, shown, selected.failure)
-    windowed = [s.detector for s in chosen if s.detector.needs.reading in AGAIN_ON_WINDOWS]
     record_cut(view, out, shown)
     if not result.truncated:
         return _finished(out)
+    windowed = [s.detector for s in chosen if s.detector.needs.reading in AGAIN_ON_WINDOWS]
     # A file whose head is one window is parsed no less than before (no parser wants it): it is past what
     # would be parsed only when it is past --max-file-size, as any other file.
     parsed = len(result.data) if head == options.max_file_size else options.max_file_size
@@ -64,7 +64,8 @@ def analyze_file(work: FileWork, entry: FileEntry) -> FileResult:
 
 def _finished(out: FileResult) -> FileResult:
     """The file's many skips of one reason grouped, and its repeated sightings of one evidence bundled."""
-    out.items = bundled(grouped(out.items))
+    if len(out.items) > 1:  # most files give nothing, or one item: nothing to group or bundle
+        out.items = bundled(grouped(out.items))
     return out
 
 

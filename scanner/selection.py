@@ -3,18 +3,19 @@
 Each kind of file a detector declares (`Files`) is filed under keys one of which every file of it has: its exact
 name, its parent's name, a folder above it, the literal end of its name glob (`*.jar` under the extension `jar`),
 its magic, a path its catalog names (by those globs' own names and folders) or its context; a kind with none of
-these (a sniff of every file) is asked of every file. Per file, a few dict lookups give the candidate kinds, and
-only those are checked whole (`Files.holds`), in registry order: the answer is the declarations' own
-(`Needs.selects`), the index only leaves out what cannot hold. Keys are compared in lower case, which only adds
-candidates.
+these (a sniff of every file) is asked of every file, and one that only rules contexts out (`not_in`) is filed
+under every other context. Per file, a few dict lookups give the candidate kinds as one bit mask (a folder's keys
+are looked up once for its files in a row), and only those are checked whole (`Files.holds`, not asked of a kind
+with no condition), in registry order: the answer is the declarations' own (`Needs.selects`), the index only
+leaves out what cannot hold. Keys are compared in lower case, which only adds candidates.
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from scanner.catalog import Catalog
@@ -24,6 +25,8 @@ from scanner.fileview.view import FileView
 from scanner.model import Context
 
 _WILD = frozenset("*?[")
+K = TypeVar("K")
+Check = Callable[[FileView], bool]
 
 
 @dataclass(frozen=True)
@@ -43,25 +46,34 @@ class Selection:
         index = _Index()
         for k, (_, kind) in enumerate(self._kinds):
             index.file(k, kind, catalog)
-        self._always = tuple(index.always)
-        self._names, self._parents = _frozen(index.names), _frozen(index.parents)
-        self._extensions, self._ends = _frozen(index.extensions), _frozen(index.ends)
+        # Each table gives the kinds of a key as one bit mask (bit k: kind k), so a file's candidates are an `or`.
+        self._always = _mask(index.always)
+        self._names, self._parents = _masks(index.names), _masks(index.parents)
+        self._extensions, self._ends = _masks(index.extensions), _masks(index.ends)
         self._end_lengths = sorted({len(end) for end in self._ends})
-        self._under = _frozen(index.under)
+        self._under = _masks(index.under)
         self._folders = re.compile("/(" + "|".join(map(re.escape, sorted(self._under))) + ")(?=/)")
-        self._magics, self._contexts = _frozen(index.magics), _frozen(index.contexts)
-        self._magic_lengths = sorted({len(magic) for magic in self._magics})
+        self._magics: dict[bytes, tuple[tuple[bytes, int], ...]] = {}  # by the first byte: (magic, its kinds)
+        for magic, ids in sorted(index.magics.items()):
+            self._magics[magic[:1]] = (*self._magics.get(magic[:1], ()), (magic, _mask(ids)))
+        self._contexts = _masks(index.contexts)
+        # Per scan, bounded: a folder's keys (its files come one after another) and a name end's.
+        self._folder: tuple[str, int] = ("", -1)
+        self._last_parts: dict[str, int] = {}
+        # The candidates of a mask, in registry order, each with what is left to ask of a file its keys selected.
+        self._ordered: dict[int, tuple[tuple[int, Check | None], ...]] = {}
+        self._checks = [_left_to_ask(kind) for _, kind in self._kinds]
+        self._selected = tuple(Selected(d) for d in self.detectors)  # each detector's, chosen without a failure
 
     def of(self, view: FileView) -> list[Selected]:
         """The detectors that need the file, in registry order."""
         chosen: list[Selected] = []
         last = -1
-        for k in sorted(self.candidates(view)):
-            position, kind = self._kinds[k]
+        for position, check in self._in_order(self.candidates(view)):
             if position == last:
                 continue  # the detector was chosen by an earlier kind
             try:
-                if not kind.holds(view):
+                if check is not None and not check(view):
                     continue
             except MatchTimeout as exc:
                 chosen.append(Selected(self.detectors[position], str(exc)))
@@ -70,41 +82,86 @@ class Selection:
             except BaseException as exc:  # a detector's bug costs its file, never the scan
                 chosen.append(Selected(self.detectors[position], type(exc).__name__))
             else:
-                chosen.append(Selected(self.detectors[position]))
+                chosen.append(self._selected[position])
             last = position
         return chosen
 
-    def candidates(self, view: FileView) -> set[int]:
-        """The kinds (by their number) whose key the file has: a few dict lookups."""
-        found = set(self._always)
-        path, name = view.entry.path, view.name.lower()
-        found.update(self._names.get(name, ()))
+    def candidates(self, view: FileView) -> int:
+        """The kinds whose key the file has, as a bit mask (bit k: kind k): a few dict lookups."""
+        path = view.entry.path
+        slash = path.rfind("/")
+        name = path[slash + 1 :].lower()
+        found = self._always | self._names.get(name, 0) | self._name_end(name)
+        folder, keys = self._folder
+        if folder != path[:slash] or keys < 0:
+            keys = self._folder_keys(path[: slash + 1])
+            self._folder = (path[:slash], keys)
+        found |= keys
+        data = view.data
+        for magic, ids in self._magics.get(data[:1], ()):
+            if data.startswith(magic):
+                found |= ids
+        if self._contexts:
+            found |= self._contexts.get(view.context, 0)
+        return found
+
+    def _name_end(self, name: str) -> int:
+        """The kinds keyed on the part after a name's last dot (its extension), or on a literal end of it."""
         dot = name.rfind(".")
-        if dot != -1:
-            found.update(self._extensions.get(name[dot + 1 :], ()))
         last_part = name[dot + 1 :]  # a literal end without a dot ends the part after the name's last dot
+        known = self._last_parts.get(last_part) if dot != -1 else None
+        if known is not None:
+            return known
+        found = self._extensions.get(last_part, 0) if dot != -1 else 0
         for length in self._end_lengths:
             if length > len(last_part):
                 break
-            found.update(self._ends.get(last_part[-length:], ()))
-        if self._parents:
-            slash = path.rfind("/")
-            found.update(self._parents.get(path[path.rfind("/", 0, slash) + 1 : slash].lower(), ()))
-        if self._under:
-            for folder in self._folders.findall(path):
-                found.update(self._under[folder])
-        for length in self._magic_lengths:
-            found.update(self._magics.get(view.data[:length], ()))
-        if self._contexts:
-            found.update(self._contexts.get(view.context, ()))
+            found |= self._ends.get(last_part[-length:], 0)
+        if dot != -1 and len(self._last_parts) < _MAX_REMEMBERED:
+            self._last_parts[last_part] = found
         return found
 
+    def _folder_keys(self, folder: str) -> int:
+        """The kinds keyed on a folder's name (its files' parent) or on a folder above its files (`folder` ends
+        with `/`)."""
+        found = 0
+        if self._parents:
+            found |= self._parents.get(folder[folder.rfind("/", 0, -1) + 1 : -1].lower(), 0)
+        if self._under:
+            for above in self._folders.findall(folder):
+                found |= self._under[above]
+        return found
 
-K = TypeVar("K")
+    def _in_order(self, mask: int) -> tuple[tuple[int, Check | None], ...]:
+        ordered = self._ordered.get(mask)
+        if ordered is None:
+            ordered = tuple(
+                (position, self._checks[k]) for k, (position, _) in enumerate(self._kinds) if mask >> k & 1
+            )
+            if len(self._ordered) < _MAX_REMEMBERED:
+                self._ordered[mask] = ordered
+        return ordered
 
 
-def _frozen(table: defaultdict[K, list[int]]) -> dict[K, tuple[int, ...]]:
-    return {key: tuple(ids) for key, ids in table.items()}
+# Entries a per-scan table of the index keeps at most (name ends, candidate masks): a few hundred in practice.
+_MAX_REMEMBERED = 4096
+
+
+def _left_to_ask(kind: Files) -> Check | None:
+    """What a file the index selected for `kind` must still pass: nothing for a kind with no condition, its own
+    question alone for a kind with no other condition but the contexts it rules out (by which it is filed), else
+    the whole declaration (`Files.holds`)."""
+    if replace(kind, not_in=frozenset(), accept=None) == Files():
+        return kind.accept
+    return kind.holds
+
+
+def _mask(ids: list[int]) -> int:
+    return sum(1 << k for k in set(ids))
+
+
+def _masks(table: defaultdict[K, list[int]]) -> dict[K, int]:
+    return {key: _mask(ids) for key, ids in table.items()}
 
 
 def _table() -> defaultdict[str, list[int]]:
@@ -144,8 +201,8 @@ class _Index:
         elif kind.catalog is not None:
             for glob in kind.catalog.globs(catalog):
                 self.catalog_glob(k, glob)
-        elif kind.contexts:
-            for context in kind.contexts:
+        elif kind.contexts or kind.not_in:
+            for context in kind.contexts or frozenset(Context) - kind.not_in:
                 self.contexts[context].append(k)
         else:
             self.always.append(k)

@@ -14,6 +14,8 @@ def display_path(path: str) -> str:
     """An OS path string (surrogate-escaped bytes included) with undecodable bytes as `\\xNN`. A backslash the
     name itself holds before `xNN` is written `\\x5c`, so that `\\xNN` in a shown path always means a byte and
     the bytes can be had back (`path_bytes`)."""
+    if path.isascii() and "\\x" not in path:
+        return path  # most paths: nothing to escape (an ASCII string has no surrogate)
     if "\\x" in path:
         path = _LITERAL_ESCAPE.sub(r"\\x5c", path)
     return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

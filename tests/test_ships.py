@@ -209,3 +209,15 @@ def test_an_id_is_shipped_whatever_unprintable_layout_surrounds_it(catalog: Cata
                         lambda e: FileMeta("0755", "r:r"), lambda p, n: None)  # fmt: skip
         ships = [ev for ev in _shipped(view) if isinstance(ev, AgentFileEvidence) and ev.role == "ships"]
         assert ("claude-opus-5-9" in ships[0].models) is shipped, layout
+
+
+def test_the_pypi_product_whose_package_ships_a_file_is_each_products_own_answer(catalog: Catalog) -> None:
+    """One pattern of every PyPI product's model-list files answers as asking each product in turn."""
+    shipped = [glob for p in catalog.pypi_agents for glob in p.ships]
+    assert shipped  # aider's model settings at least
+    relatives = ["/" + glob.replace("**/", "").replace("*", "x") for glob in shipped]
+    relatives += ["/aider/resources/other.yml", "/aider/__init__.py", "/requests/api.py", "/", ""]
+    for relative in relatives:
+        one_by_one = next((p for p in catalog.pypi_agents if catalog.ships_file(p, relative)), None)
+        assert catalog.pypi_ships_file(relative) is one_by_one, relative
+    assert any(catalog.pypi_ships_file(r) is not None for r in relatives)

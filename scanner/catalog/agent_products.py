@@ -44,6 +44,9 @@ class AgentProductIndex:
             self._ships_rx[p.id] = [glob_regex("/" + g) for g in p.ships]
             for b in p.binaries:
                 self._product_binaries.setdefault(b, []).append(p)
+        # Every PyPI product's model-list files in one pattern: most files of a site-packages are none of them.
+        self._pypi_ships = re.compile("|".join(f"(?:{rx.pattern})" for p in self.pypi_agents for rx in
+                                               self._ships_rx[p.id]) or "(?!)")  # fmt: skip
         # Native installs: a literal part of the glob (`/.local/share/claude/versions/`) answers most paths.
         self._native: list[tuple[str, AgentProduct, re.Pattern[str]]] = [
             (g.split("*", 1)[0].split("?", 1)[0].removeprefix("~"), p, glob_regex(g))
@@ -100,6 +103,13 @@ class AgentProductIndex:
     def ships_file(self, product: AgentProduct, relative: str) -> bool:
         """True when `relative` (a path inside a package dir, starting `/`) holds the product's model list."""
         return any(rx.fullmatch(relative) for rx in self._ships_rx.get(product.id, ()))
+
+    def pypi_ships_file(self, relative: str) -> AgentProduct | None:
+        """The first PyPI product (catalog order) whose package holds its model list at `relative` (a path inside
+        a site-packages, starting `/`)."""
+        if not self._pypi_ships.fullmatch(relative):
+            return None
+        return next((p for p in self.pypi_agents if self.ships_file(p, relative)), None)
 
     def agent_settings_at(self, path: str) -> list[tuple[AgentProduct, AgentSettingsFile]]:
         """The agent products that read a settings file at this inside path (catalog order)."""

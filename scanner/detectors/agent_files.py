@@ -69,10 +69,8 @@ def package_file(view: FileView) -> tuple[AgentProduct, str, str] | None:
         return None
     site = site_of(path)
     if site is not None:
-        for product in cat.pypi_agents:
-            if cat.ships_file(product, site[1]):
-                return product, site[0], site[1]
-        return None
+        product = cat.pypi_ships_file(site[1])
+        return None if product is None else (product, site[0], site[1])
     # A Python product's console script: <venv>/bin/aider beside <venv>/lib/pythonX/site-packages.
     parent, _, name = path.rpartition("/")
     if parent.endswith("/bin"):

@@ -7,6 +7,7 @@ The context decides whether a mention counts as wiring: an SDK's own model list 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from scanner.formats.install_paths import EDITORS
 from scanner.model import Context
@@ -66,6 +67,7 @@ _TEST_SEGMENTS = {
 _TEST_NAME = re.compile(
     r"^(?:test_.*\.[a-z0-9]+|.*_test\.[a-z0-9]+|.*_spec\.[a-z0-9]+|.*\.(?:test|spec)\.[a-z0-9]+|conftest\.py)$"
 )
+_DOC_TREES = ("/usr/share/doc/", "/usr/share/man/", "/usr/share/info/")
 _DOC_NAME = re.compile(
     r"^(?:readme|changelog|changes|history|news|license|licence|copying|notice|authors|contributing)(?:\..*)?$",
     re.IGNORECASE,
@@ -129,40 +131,82 @@ def is_test_path(path: str) -> bool:
         s.lower() for s in segments[:-1]))
 
 
+@dataclass(frozen=True)
+class _FolderFacts:
+    """What a file's context takes from its folder alone (a path up to and with its last `/`): the same for every
+    file of the folder, so it is found once for them all."""
+
+    package: bool  # a package directory or a package manager's database
+    system_programs: bool  # under /usr/lib (lib32, lib64, libx32, libexec)
+    test: bool  # a folder of tests
+    docs: bool  # a documentation tree, or an `examples` folder
+    usr_share: bool
+    sessions: bool  # a folder of sessions, conversations, histories
+    var_log: bool
+    etc_default: bool
+
+    @staticmethod
+    def of(folder: str) -> _FolderFacts:
+        segments = folder.split("/")[:-1]
+        return _FolderFacts(
+            package=bool(_PACKAGE_DIRS.search(folder)) or folder.startswith(_PACKAGE_DBS),
+            system_programs=bool(_SYSTEM_PROGRAMS.match(folder)),
+            test=bool(_TEST_SEGMENTS.intersection(s.lower() for s in segments)),
+            docs=folder.startswith(_DOC_TREES) or "examples" in segments,
+            usr_share=folder.startswith("/usr/share/"),
+            sessions=bool(_SESSION_DIRS.search(folder)),
+            var_log=folder.startswith("/var/log/"),
+            etc_default=folder.startswith("/etc/default/"),
+        )
+
+
+_last_folder: tuple[str, _FolderFacts] | None = None  # the folder of the file classified last: most often the next's
+
+
+def _folder_of(folder: str) -> _FolderFacts:
+    global _last_folder
+    last = _last_folder
+    if last is not None and last[0] == folder:
+        return last[1]
+    facts = _FolderFacts.of(folder)
+    _last_folder = (folder, facts)
+    return facts
+
+
 def classify(path: str, head: bytes) -> Context:
-    """The file-level context; line-level `comment` is decided by the detectors."""
-    segments = path.split("/")
-    name = segments[-1]
+    """The file-level context; line-level `comment` is decided by the detectors. Every test of a folder's name
+    (each pattern ends with `/`) is its folder's (`_FolderFacts`); the rest are the file's own."""
+    slash = path.rfind("/")
+    name = path[slash + 1 :]
+    folder = _folder_of(path[: slash + 1])
     lower = name.lower()
     ext = lower[lower.rfind(".") :] if "." in lower else ""
     if (
-        _PACKAGE_DIRS.search(path)
-        or path.startswith(_PACKAGE_DBS)
+        folder.package
         or ext in _BYTECODE_EXT
         or (".so" in lower and _SYSTEM_LIBRARY.match(path))
-        or (ext in _SOURCE_EXT and _SYSTEM_PROGRAMS.match(path))
-        or _SYSTEM_PROGRAM_DATA.match(path)
+        or (folder.system_programs and (ext in _SOURCE_EXT or _SYSTEM_PROGRAM_DATA.match(path)))
     ):
         return Context.PACKAGE
-    if is_test_path(path):
+    if folder.test or _TEST_NAME.match(lower):
         return Context.TEST
     if (
-        path.startswith(("/usr/share/doc/", "/usr/share/man/", "/usr/share/info/"))
-        or "examples" in segments
+        folder.docs
+        or name == "examples"
         or _DOC_NAME.match(name)
         or _EXAMPLE_NAME.search(lower)
         or (ext in _DOC_EXT and not lower.startswith("requirements"))
     ):
         return Context.DOCS
-    if path.startswith("/usr/share/"):
+    if folder.usr_share:
         return Context.PACKAGE  # data files packages install (iso-codes, mime types, desktop entries)
     if is_binary(head):
         return Context.BINARY
-    if _SESSION_NAME.search(lower) or (_SESSION_DIRS.search(path) and ext in {".json", ".jsonl"}):
+    if _SESSION_NAME.search(lower) or (folder.sessions and ext in {".json", ".jsonl"}):
         return Context.SESSION
-    if _LOG_NAME.search(lower) or path.startswith("/var/log/"):
+    if _LOG_NAME.search(lower) or folder.var_log:
         return Context.LOG
-    if _ENV_NAME.match(lower) or path.startswith("/etc/default/"):
+    if _ENV_NAME.match(lower) or folder.etc_default:
         return Context.ENV
     if ext in _SOURCE_EXT:
         return Context.SOURCE

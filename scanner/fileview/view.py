@@ -10,12 +10,12 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import Hits, PatternKind
 from scanner.fileview.config_parse import ConfigParse, Parser, parse_config
 from scanner.fileview.contexts import classify, is_comment_line
+from scanner.fileview.once import once
 from scanner.formats.config import BudgetExceeded, ConfigItem
 from scanner.formats.package_manifests import NpmManifest, PypiMetadata, read_npm_manifest, read_pypi_metadata
 from scanner.model import Context, FileMeta, Location, SkipReason
@@ -66,30 +66,30 @@ class FileView:
     _line_cursor: tuple[int, int] = field(default=(0, 1), repr=False)
     # Lines counted so far: (offset, line) marks at least _LINE_MARK bytes apart, in order, up to the farthest
     # offset asked. An offset behind it (a second pass over the file's hits: the content pass after the session
-    # read) is counted from the mark before it, so each newline is counted about once.
-    _mark_offsets: array[int] = field(default_factory=lambda: array("q", [0]), repr=False)
-    _mark_lines: array[int] = field(default_factory=lambda: array("q", [1]), repr=False)
+    # read) is counted from the mark before it, so each newline is counted about once. Both are made when the
+    # first line is asked (most views are asked none).
+    _mark_offsets: array[int] | None = field(default=None, repr=False)
+    _mark_lines: array[int] | None = field(default=None, repr=False)
     _start_cursor: tuple[int, int] = field(default=(0, 0), repr=False)  # (offset, start of its line)
     _hits: Hits | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.window is not None:
             self._line_cursor = (0, self.window.line_base)
-            self._mark_lines[0] = self.window.line_base
 
-    @cached_property
+    @once
     def path(self) -> str:
         return display_path(self.entry.path)
 
-    @cached_property
+    @once
     def via(self) -> str | None:
         return display_path(self.entry.via) if self.entry.via else None
 
-    @cached_property
+    @once
     def name(self) -> str:
         return self.entry.path.rsplit("/", 1)[-1]
 
-    @cached_property
+    @once
     def context(self) -> Context:
         if self.fixed_context is not None:
             return self.fixed_context
@@ -118,15 +118,15 @@ class FileView:
         """Matches the matcher left out past its bound; 0 when nothing matched the view."""
         return self._hits.cut if self._hits is not None else 0
 
-    @cached_property
+    @once
     def text(self) -> str:
         return decode(self.data)
 
-    @cached_property
+    @once
     def lines(self) -> list[str]:
         return self.text.splitlines()
 
-    @cached_property
+    @once
     def config(self) -> ConfigParse | None:
         """The file's settings, parsed once whichever detector asks first (none writes to the view)."""
         if self.window is not None and self.window.offset:
@@ -146,27 +146,27 @@ class FileView:
         except BudgetExceeded as cut:
             return tuple(cut.items), cut.detail
 
-    @cached_property
+    @once
     def parse_error(self) -> bool:
         """The file's format would not parse: every location in it says so."""
         return self.config is not None and self.config.broken
 
-    @cached_property
+    @once
     def label_words(self) -> frozenset[str]:
         """Words of the file's labels and descriptions that no value of it sets (see `ConfigParse`)."""
         return self.config.label_words if self.config is not None else frozenset()
 
-    @cached_property
+    @once
     def npm_manifest(self) -> NpmManifest | None:
         """The file read as an npm manifest (`package.json`), once whichever detector asks."""
         return read_npm_manifest(self.data)
 
-    @cached_property
+    @once
     def pypi_metadata(self) -> PypiMetadata:
         """The file read as a PyPI distribution's `METADATA` / `PKG-INFO`, once whichever detector asks."""
         return read_pypi_metadata(self.data)
 
-    @cached_property
+    @once
     def session_log(self) -> bool:
         """Whether the file may be an agent's session log or a capture of API traffic: its head has the shape of
         one (the session reader decides, `session_read`). A later window of a big file is judged by its first
@@ -179,7 +179,7 @@ class FileView:
             return self.context in (Context.SESSION, Context.LOG) and looks_like_log(self.name, data)
         return looks_like_log(self.name, data)
 
-    @cached_property
+    @once
     def session_read(self) -> LogRead | None:
         """The file read as a session log, once for every detector that asks: its sessions, labels, hosts and
         the catalogued ids its conversation mentions (from this view's hits), and what a bound cut. None when the
@@ -193,7 +193,7 @@ class FileView:
             self.entry.path, self.path, self.via, self.data, self.catalog, context, None, self._mentions(), placed
         )
 
-    @cached_property
+    @once
     def conversation(self) -> bool:
         """Whether ids found in the file's bytes are a conversation's mentions, never wiring: a session log (only
         the session reader, which knows the role of each value, says what served it), or any file named or placed
@@ -206,7 +206,7 @@ class FileView:
             return self.session_log
         return bool(self.session_read)
 
-    @cached_property
+    @once
     def session_labels(self) -> frozenset[str]:
         """The model labels the session reader read in this file's structure: what the content pass finds of them is
         the session's own model, no mention."""
@@ -228,7 +228,7 @@ class FileView:
                 out.setdefault(-1 if line is None else line, set()).add(decode(hit.text))
         return out
 
-    @cached_property
+    @once
     def meta(self) -> FileMeta:
         return self.owner_of(self.entry)
 
@@ -247,16 +247,19 @@ class FileView:
         if self.is_binary:
             return None
         last_offset, last_line = self._line_cursor
-        offsets = self._mark_offsets
+        offsets, lines = self._mark_offsets, self._mark_lines
+        if offsets is None or lines is None:
+            offsets = self._mark_offsets = array("q", [0])
+            lines = self._mark_lines = array("q", [self.window.line_base if self.window is not None else 1])
         if offset < last_offset or last_offset < offsets[-1]:  # behind, or going over what was counted
             before = bisect_right(offsets, offset) - 1
             if offset < last_offset or offsets[before] > last_offset:
-                last_offset, last_line = offsets[before], self._mark_lines[before]
+                last_offset, last_line = offsets[before], lines[before]
         line = last_line + self.data.count(b"\n", last_offset, offset)
         self._line_cursor = (offset, line)
         if offset >= offsets[-1] + _LINE_MARK:
             offsets.append(offset)
-            self._mark_lines.append(line)
+            lines.append(line)
         return line
 
     def line_text(self, offset: int) -> str:

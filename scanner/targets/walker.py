@@ -191,6 +191,7 @@ class Walker(ContainedResolver):
     ) -> Iterator[FileEntry | Skip]:
         top = frames[-1]
         at_root = top.inside == "/"
+        paths = self.options.paths or None
         for name, st in entries:
             inside = join_inside(top.inside, name)
             if inside in self._exclude:
@@ -200,7 +201,7 @@ class Walker(ContainedResolver):
                 yield Skip(display_path(inside), SkipReason.PSEUDO_FILESYSTEM, "skipped by default")
                 continue
             mode = st.st_mode
-            left_out = self.options.paths.why(inside, not stat.S_ISREG(mode)) if self.options.paths else None
+            left_out = paths.why(inside, not stat.S_ISREG(mode)) if paths is not None else None
             if left_out:
                 yield Skip(display_path(inside), SkipReason.EXCLUDED, left_out)
                 continue
