@@ -7,12 +7,12 @@ over the inflated text, with the context its name has without `.gz`. Reaching th
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Iterator
 
 from scanner.detectors.contract import Derived, Files, Needs
 from scanner.fileview.contexts import classify
 from scanner.fileview.view import FileView
+from scanner.formats import deflate
 from scanner.kinds import Evidence
 from scanner.model import Skip, SkipReason
 from scanner.sessions.reader import GZIP_MAGIC, ReadNotes, chunks
@@ -49,10 +49,10 @@ def _inflated(whole: bytes, notes: ReadNotes) -> bytes:
     produced = 0
     data = whole
     while True:
-        inflater = zlib.decompressobj(wbits=31)
+        inflater = deflate.decompressobj(wbits=31)
         try:
             piece = inflater.decompress(data, MAX_INFLATED - produced)
-        except zlib.error:
+        except deflate.error:
             # A corrupt stream: what precedes the fault is read again piece by piece, as far as it goes.
             return b"".join(chunks(whole, MAX_INFLATED, notes))
         out.append(piece)

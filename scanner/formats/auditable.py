@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import zlib
 
+from scanner.formats import deflate
 from scanner.formats.elf import ReadAt, section, section_at
 
 SECTION = ".dep-v0"
@@ -27,10 +27,10 @@ def crates_of(blob: bytes | None) -> list[tuple[str, str]]:
     if not blob:
         return []
     try:
-        inflater = zlib.decompressobj()
+        inflater = deflate.decompressobj()
         text = inflater.decompress(blob, _MAX_JSON)
         doc = json.loads(text)
-    except (zlib.error, ValueError, RecursionError):
+    except (deflate.error, ValueError, RecursionError):
         return []
     packages = doc.get("packages") if isinstance(doc, dict) else None
     if not isinstance(packages, list):

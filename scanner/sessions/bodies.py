@@ -10,9 +10,9 @@ import binascii
 import contextlib
 import json
 import re
-import zlib
 from typing import Any
 
+from scanner.formats import deflate
 from scanner.sessions.budget import WorkBudget
 
 MAX_BODY = 4 << 20
@@ -73,8 +73,8 @@ def _from_text(text: str, budget: WorkBudget, limit: int, depth: int) -> Any:
 
 def _inflate(raw: bytes, limit: int) -> bytes:
     """A gzip body inflated up to `limit` bytes (a bomb stops there); what a corrupt stream gave before its error."""
-    inflater = zlib.decompressobj(wbits=31)
+    inflater = deflate.decompressobj(wbits=31)
     try:
         return inflater.decompress(raw, limit)
-    except zlib.error:
+    except deflate.error:
         return b""

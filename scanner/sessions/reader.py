@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import json
 import re
-import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
-from scanner.formats import jsonsize
+from scanner.formats import deflate, jsonsize
 from scanner.model import SkipReason
 from scanner.sessions.budget import WorkBudget
 
@@ -110,7 +109,7 @@ def chunks(data: bytes, max_inflated: int = MAX_INFLATED, notes: ReadNotes | Non
         return
     produced = 0
     pos = 0
-    inflater = zlib.decompressobj(wbits=31)
+    inflater = deflate.decompressobj(wbits=31)
     pending = b""
     while produced < max_inflated:
         if not pending:
@@ -119,7 +118,7 @@ def chunks(data: bytes, max_inflated: int = MAX_INFLATED, notes: ReadNotes | Non
             pending, pos = data[pos : pos + CHUNK], pos + CHUNK
         try:
             out = inflater.decompress(pending, min(CHUNK, max_inflated - produced))
-        except zlib.error:
+        except deflate.error:
             if notes:
                 notes.inflate_error = True
             return
@@ -132,7 +131,7 @@ def chunks(data: bytes, max_inflated: int = MAX_INFLATED, notes: ReadNotes | Non
             if not rest.startswith(GZIP_MAGIC):
                 return
             data, pos, pending = rest, 0, b""
-            inflater = zlib.decompressobj(wbits=31)
+            inflater = deflate.decompressobj(wbits=31)
     else:
         if notes:
             notes.inflate_capped = True

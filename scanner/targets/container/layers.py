@@ -13,10 +13,10 @@ from __future__ import annotations
 import hashlib
 import io
 import sys
-import zlib
 from dataclasses import dataclass
 from typing import Any
 
+from scanner.formats import deflate
 from scanner.targets.base import DecompressionLimit
 from scanner.targets.container.blobs import Range
 from scanner.targets.container.errors import ImageError
@@ -56,7 +56,7 @@ class _Gzip:
     name = "gzip"
 
     def __init__(self) -> None:
-        self.state = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        self.state = deflate.decompressobj(16 + deflate.MAX_WBITS)
         self.pending = b""
         self.inside = False  # a member has begun and not ended
 
@@ -69,13 +69,13 @@ class _Gzip:
                 break
             try:
                 out += self.state.decompress(self.pending, want - len(out))
-            except zlib.error as exc:
+            except deflate.error as exc:
                 raise LayerFailure(f"bad gzip stream: {exc}") from None
             self.inside = True
             self.pending = self.state.unconsumed_tail
             if self.state.eof:
                 rest = self.state.unused_data + self.pending
-                self.state, self.pending, self.inside = zlib.decompressobj(16 + zlib.MAX_WBITS), rest, False
+                self.state, self.pending, self.inside = deflate.decompressobj(16 + deflate.MAX_WBITS), rest, False
         return out
 
 
