@@ -7,12 +7,11 @@ ignore file accepts keep their place and gain `ignored` with the reason.
 
 from __future__ import annotations
 
-import io
-import json
 from typing import Any
 
 from scanner.inventory.document import to_document
 from scanner.kinds import Inventory
+from scanner.render._indented import compact_json, indented_json
 from scanner.render._view import DEFAULT, ReportOptions
 from scanner.textsafe import unsurrogate
 
@@ -41,7 +40,10 @@ def clean(value: Any) -> Any:
 
 
 def document(inv: Inventory, opts: ReportOptions = DEFAULT) -> dict[str, Any]:
-    doc: dict[str, Any] = clean(to_document(inv))
+    return _with_ignored(clean(to_document(inv)), opts)
+
+
+def _with_ignored(doc: dict[str, Any], opts: ReportOptions) -> dict[str, Any]:
     for f in doc["findings"]:
         reason = opts.ignored.get(f["id"])
         if reason:
@@ -51,13 +53,14 @@ def document(inv: Inventory, opts: ReportOptions = DEFAULT) -> dict[str, Any]:
 
 def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
     # ensure_ascii: a control or bidi character from a hostile file name never reaches a terminal raw.
-    # The same text as json.dumps, written chunk by chunk: dumps first lists every chunk (millions of small
-    # strings for a large scan, several times the size of the text) before joining them.
-    out = io.StringIO()
-    for chunk in _ENCODER.iterencode(document(inv, opts)):
-        out.write(chunk)
-    out.write("\n")
-    return out.getvalue()
+    doc = _with_ignored(to_document(inv), opts)
+    compact = compact_json(doc)
+    # A lone surrogate is written `\udXXX` (so is half of a character past U+FFFF, and a text that spells it): only
+    # then may a string need cleaning, which walks the whole document.
+    if _MAYBE_SURROGATE in compact:
+        doc = document(inv, opts)
+        compact = compact_json(doc)
+    return indented_json(doc, compact) + "\n"
 
 
-_ENCODER = json.JSONEncoder(indent=2, ensure_ascii=True)
+_MAYBE_SURROGATE = "\\ud"
