@@ -10,7 +10,7 @@ from scanner.textsafe import decode
 # Characters a model token can be made of (`us.anthropic.claude-opus-4-7`, `azure/muse-special`).
 _TOKEN_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:@/-"
 TOKEN = frozenset(_TOKEN_BYTES)
-_TOKEN_TRIM = "._:/-@"
+TOKEN_TRIM = "._:/-@"  # what a token loses at its ends
 MAX_TOKEN = 160
 ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 # Bytes that join a word to what follows: an id right after one of these is the tail of a longer word.
@@ -80,4 +80,4 @@ _IMM64 = 8
 
 def token_around(data: bytes, start: int, end: int) -> str:
     lo, hi = run_around(data, start, end)
-    return decode(data[lo:hi]).strip(_TOKEN_TRIM)
+    return decode(data[lo:hi]).strip(TOKEN_TRIM)
