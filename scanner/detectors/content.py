@@ -11,6 +11,7 @@ import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternHit, PatternKind
@@ -78,7 +79,7 @@ class ContentDetector:
             )
         families = view.catalog.families
         urls: dict[bytes, str] = {}  # each URL the file spells, made safe once (a proxy log repeats its upstream's)
-        named: dict[tuple[PatternKind, bytes, bytes, bool], tuple[str, bool] | None] = {}  # see `_named`
+        seen = _Seen()
         context = Context.CONVERSATION if talk else None
         for hit in hits:
             repeats[hit.text] += 1
@@ -91,7 +92,7 @@ class ContentDetector:
             if hit.kind in _IDS:
                 if packed:
                     yield from self._packed(view, hit, runs, starts)
-                elif (model := self._model(view, hit, named, context)) is not None:
+                elif (model := self._model(view, hit, seen, context)) is not None:
                     yield model
             elif hit.kind is PatternKind.HOST:
                 yield self._host(view, hit, urls, context)
@@ -106,26 +107,26 @@ class ContentDetector:
         if too_long:
             yield _too_long(view, too_long)
 
-    def _model(
-        self,
-        view: FileView,
-        hit: PatternHit,
-        named: dict[tuple[PatternKind, bytes, bytes, bool], tuple[str, bool] | None],
-        context: Context | None,
-    ) -> Evidence | None:
+    def _model(self, view: FileView, hit: PatternHit, seen: _Seen, context: Context | None) -> Evidence | None:
         data = view.data
         lo, hi = run_around(data, hit.start, hit.end)
-        # What a hit names, and whether that name is one, hang on its text, the token around it and the byte before
-        # it: asked once per file for each (a proxy log names its models on every line).
+        # What a hit names hangs on its text, the token around it and the byte before it, and whether that name is
+        # a model on the name alone: each asked once per file (a proxy log names its models on every line), in the
+        # order the checks read the file's labels.
         key = (hit.kind, hit.text, data[lo:hi], hit.start > 0 and data[hit.start - 1] in JOINED)
-        if key in named:
-            found = named[key]
+        if key in seen.named:
+            found = seen.named[key]
         else:
-            found = named[key] = self._named(view, hit, decode(key[2]).strip(TOKEN_TRIM), key[3], context)
+            found = seen.named[key] = self._named(view, hit, decode(key[2]).strip(TOKEN_TRIM), key[3], context)
         if found is None:
             return None
         name, in_prose = found
         if not in_prose and in_sentence(data, lo, hi):
+            return None
+        kept = seen.kept.get(name)
+        if kept is None:
+            kept = seen.kept[name] = _kept(view, name, context)
+        if not kept:
             return None
         return ModelEvidence(name, view.location(view.line_of(hit.start), context, offset=hit.start))
 
@@ -143,12 +144,6 @@ class ContentDetector:
             return None  # the tail of a longer word (`#when-to-consider-gpt-61-sol`, `prod-gpt-4o`): not this id
         if context is Context.CONVERSATION and name in view.session_labels:
             return None  # the session's own model, which the session detector places where its records name it
-        if name in view.label_words:
-            return None  # a word of a display name or description (the config detector read the structure)
-        if context is Context.CONVERSATION and not recognised(view.catalog, name):
-            return None  # a hosted form around no id the catalogs know (`claude-code@latest`, an npm package): no model
-        if (context or view.context) not in _SELECTING and view.catalog.identify(name).catalog == CatalogStatus.UNKNOWN:
-            return None  # `azure/aks`, `azure/devops` in code or docs: a deployment's shape, but nothing selects it
         return name, named_in_prose(view.catalog, name)
 
     def _packed(self, view: FileView, hit: PatternHit, runs: list[int], starts: list[int]) -> Iterator[Evidence]:
@@ -214,6 +209,24 @@ class ContentDetector:
         pair = _pair(view, hit, at, spec.pairs_with) if spec.pairs_with else None
         location = view.location(view.line_of(at), offset=at)
         yield credential_evidence(secret, spec.type, spec.vendor, spec.prefix, location, view.meta, spec.route, pair)
+
+
+@dataclass
+class _Seen:
+    """What one file's model hits were found to name, kept for its other hits (see `_model`)."""
+
+    named: dict[tuple[PatternKind, bytes, bytes, bool], tuple[str, bool] | None] = field(default_factory=dict)
+    kept: dict[str, bool] = field(default_factory=dict)
+
+
+def _kept(view: FileView, name: str, context: Context | None) -> bool:
+    """Whether a name a hit gives, outside a sentence, is a model of this file."""
+    if name in view.label_words:
+        return False  # a word of a display name or description (the config detector read the structure)
+    if context is Context.CONVERSATION and not recognised(view.catalog, name):
+        return False  # a hosted form around no id the catalogs know (`claude-code@latest`, an npm package): no model
+    # `azure/aks`, `azure/devops` in code or docs: a deployment's shape, but nothing selects it
+    return (context or view.context) in _SELECTING or view.catalog.identify(name).catalog != CatalogStatus.UNKNOWN
 
 
 def _too_long(view: FileView, runs: Counter[str]) -> Skip:
