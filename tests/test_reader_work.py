@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scanner.catalog import Catalog
+from scanner.catalog.matcher import PatternKind
 from scanner.fileview.view import FileView
 from scanner.formats.jsonsize import MAX_CONTAINERS as MAX_DOCUMENT_CONTAINERS
 from scanner.model import FileMeta, SkipReason
@@ -140,3 +141,16 @@ def test_line_of_is_the_line_in_any_order(catalog: Catalog, lengths: list[int], 
     offsets = [int(w * len(data)) for w in where]
     for offset in [*offsets, *sorted(offsets), *offsets]:
         assert view.line_of(offset) == 1 + data.count(b"\n", 0, offset)
+
+
+@given(st.lists(st.sampled_from(["gpt-4o", "anthropic/claude-sonnet-4-5", "prose", "\n", "\n\n", " "]), max_size=40))
+def test_a_logs_mentions_are_on_the_lines_line_of_gives(catalog: Catalog, parts: list[str]) -> None:
+    # The mentions count their lines apart from `line_of`, forward from the first: the same lines.
+    data = "".join(parts).encode()
+    entry = FileEntry("/var/log/agent/x.jsonl", len(data), 0o100644, 0, 0)
+    view = FileView(entry, data, catalog, lambda e: FileMeta("0644", "root:root"), lambda p, n: None)
+    expected: dict[int, set[str]] = {}
+    for hit in view.hits:
+        if hit.kind in (PatternKind.MODEL, PatternKind.HOSTED):
+            expected.setdefault(1 + data.count(b"\n", 0, hit.start), set()).add(hit.text.decode())
+    assert view._mentions() == expected

@@ -18,7 +18,7 @@ import pytest
 
 from scanner.catalog import Catalog
 from scanner.inventory.builder import InventoryBuilder
-from scanner.inventory.redact import redact_all
+from scanner.inventory.redact import _collect, _walk, redact_all
 from scanner.kinds import KINDS, Inventory
 from scanner.model import Stats, TargetInfo
 
@@ -111,3 +111,14 @@ def test_entries_leave_the_builder_redacted(catalog: Catalog) -> None:
     assert sum(1 for _, s in strings if s.startswith("token=")) > len(KINDS)  # the filled entries are all there
     leaked = [where for where, s in strings if KEY in s]
     assert not leaked, f"the key leaves the builder in {leaked}"
+
+
+def test_the_first_pass_finds_every_string_the_scrubbing_walk_visits() -> None:
+    values: list[Any] = [entries for entries in _every_kind_filled().values()]
+    values.append({"k": [1, None, True, 2.5, ("a", {("b", 3): "c"})], 4: Stats(), "e": TargetInfo("x", "y")})
+    for value in values:
+        visited: set[str] = set()
+        _walk(value, lambda s, seen=visited: seen.add(s) or s)  # type: ignore[misc]
+        found: set[str] = set()
+        _collect(value, found)
+        assert found == visited

@@ -12,6 +12,7 @@ import threading
 from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 import yara_x
 
@@ -49,12 +50,14 @@ class Rule:
     pattern: str
 
 
-@dataclass(frozen=True)
-class PatternHit:
-    kind: PatternKind
-    index: int
+class PatternHit(NamedTuple):
+    """One confirmed match. A tuple, in the order hits are sorted (a file can have hundreds of thousands: a tuple is
+    made and compared in C); a kind compares as its value."""
+
     start: int
     end: int
+    kind: PatternKind
+    index: int  # type: ignore[assignment]  # the pattern's position; shadows tuple.index, which no hit needs
     text: bytes
 
 
@@ -163,10 +166,10 @@ class Matcher:
                 if m is None or m.end() == start:
                     continue
                 covered = m.end()
-                hits.append(PatternHit(rule.kind, rule.index, start, m.end(), m.group()))
+                hits.append(PatternHit(start, m.end(), rule.kind, rule.index, m.group()))
             if len(starts) >= MAX_HITS_PER_PATTERN:
                 hits.cut += _search_on(data, rule, confirm, max(covered, starts[-1] + 1), hits)
-        hits.sort(key=lambda h: (h.start, h.end, h.kind.value, h.index))
+        hits.sort()  # by start, end, kind and pattern: the text follows from them
         return hits
 
 
@@ -200,5 +203,5 @@ def _search_on(data: bytes, rule: Rule, confirm: re.Pattern[bytes], pos: int, hi
             continue
         seen[text] += 1
         if seen[text] <= MAX_REPEATS_KEPT:
-            hits.append(PatternHit(rule.kind, rule.index, m.start(), m.end(), text))
+            hits.append(PatternHit(m.start(), m.end(), rule.kind, rule.index, text))
     return cut

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternHit, PatternKind
@@ -18,7 +19,7 @@ from scanner.catalog.packed_ids import named_in_prose, recognised, split_packed
 from scanner.detectors.contract import Files, Needs, Reading
 from scanner.fileview.contexts import is_package_test_file
 from scanner.fileview.view import FileView
-from scanner.formats.literals import JOINED, in_sentence, marshal_string, run_around, sized, token_around
+from scanner.formats.literals import JOINED, TOKEN_TRIM, in_sentence, marshal_string, run_around, sized
 from scanner.kinds import Evidence
 from scanner.kinds.credentials import credential_evidence
 from scanner.kinds.endpoints import EndpointEvidence
@@ -39,6 +40,7 @@ _SELECTING = frozenset({Context.CONFIG, Context.ENV, Context.SESSION})
 
 
 _ELF = b"\x7fELF"
+_IDS = (PatternKind.MODEL, PatternKind.HOSTED)
 
 
 class ContentDetector:
@@ -66,15 +68,19 @@ class ContentDetector:
         if talk:
             packed = False
         runs: list[int] = [-1, -1]  # the token run of a binary last split into ids: [start, end)
-        starts = [h.start for h in view.hits if h.kind in (PatternKind.MODEL, PatternKind.HOSTED)] if packed else []
-        # Formats that need words nearby are tried first, so they name a secret a generic format also matches.
+        starts = [h.start for h in view.hits if h.kind in _IDS] if packed else []
+        # Formats that need words nearby are tried first, so they name a secret a generic format also matches. Hits
+        # come in order of offset: only when such a format matched is there anything to reorder.
         credentials = view.catalog.credentials
-        hits = sorted(
-            view.hits,
-            key=lambda h: (h.start, h.kind is not PatternKind.CREDENTIAL or not credentials[h.index].nearby),
-        )
+        hits: Sequence[PatternHit] = view.hits
+        if any(h.kind is PatternKind.CREDENTIAL and credentials[h.index].nearby for h in hits):
+            hits = sorted(
+                hits, key=lambda h: (h.start, h.kind is not PatternKind.CREDENTIAL or not credentials[h.index].nearby)
+            )
         families = view.catalog.families
         urls: dict[bytes, str] = {}  # each URL the file spells, made safe once (a proxy log repeats its upstream's)
+        seen = _Seen()
+        context = Context.CONVERSATION if talk else None
         for hit in hits:
             repeats[hit.text] += 1
             if repeats[hit.text] > MAX_LOCATIONS:
@@ -83,12 +89,13 @@ class ContentDetector:
                 too_long[families[hit.index].id] += 1
                 if not packed:
                     continue  # packed literals are split into the ids they hold, each within its bound
-            if hit.kind in (PatternKind.MODEL, PatternKind.HOSTED) and packed:
-                yield from self._packed(view, hit, runs, starts)
-            elif hit.kind in (PatternKind.MODEL, PatternKind.HOSTED):
-                yield from self._model(view, hit, Context.CONVERSATION if talk else None)
+            if hit.kind in _IDS:
+                if packed:
+                    yield from self._packed(view, hit, runs, starts)
+                elif (model := self._model(view, hit, seen, context)) is not None:
+                    yield model
             elif hit.kind is PatternKind.HOST:
-                yield from self._host(view, hit, urls, Context.CONVERSATION if talk else None)
+                yield self._host(view, hit, urls, context)
             elif hit.kind is PatternKind.CREDENTIAL:
                 if package_fixture or (in_package and not credentials[hit.index].in_packages):
                     continue  # a library's own test keys (libgnutls' PEM vectors, a test .pyc): never the agent's
@@ -100,27 +107,44 @@ class ContentDetector:
         if too_long:
             yield _too_long(view, too_long)
 
-    def _model(self, view: FileView, hit: PatternHit, context: Context | None = None) -> Iterator[Evidence]:
+    def _model(self, view: FileView, hit: PatternHit, seen: _Seen, context: Context | None) -> Evidence | None:
+        data = view.data
+        lo, hi = run_around(data, hit.start, hit.end)
+        # What a hit names hangs on its text, the token around it and the byte before it, and whether that name is
+        # a model on the name alone: each asked once per file (a proxy log names its models on every line), in the
+        # order the checks read the file's labels.
+        key = (hit.kind, hit.text, data[lo:hi], hit.start > 0 and data[hit.start - 1] in JOINED)
+        if key in seen.named:
+            found = seen.named[key]
+        else:
+            found = seen.named[key] = self._named(view, hit, decode(key[2]).strip(TOKEN_TRIM), key[3], context)
+        if found is None:
+            return None
+        name, in_prose = found
+        if not in_prose and in_sentence(data, lo, hi):
+            return None
+        kept = seen.kept.get(name)
+        if kept is None:
+            kept = seen.kept[name] = _kept(view, name, context)
+        if not kept:
+            return None
+        return ModelEvidence(name, view.location(view.line_of(hit.start), context, offset=hit.start))
+
+    def _named(
+        self, view: FileView, hit: PatternHit, token: str, joined: bool, context: Context | None
+    ) -> tuple[str, bool] | None:
+        """The model a hit names (its text, or the hosted form around it) and whether a sentence may name it; None
+        when it names none here, wherever it sits."""
         name = decode(hit.text)
-        token = token_around(view.data, hit.start, hit.end)
         if token != name and view.catalog.is_hosted_form(token):
             name = token
         elif hit.kind is PatternKind.HOSTED and not view.catalog.is_hosted_form(name):
-            return
-        elif hit.start > 0 and view.data[hit.start - 1] in JOINED:
-            return  # the tail of a longer word (`#when-to-consider-gpt-61-sol`, `prod-gpt-4o`): not this id
+            return None
+        elif joined:
+            return None  # the tail of a longer word (`#when-to-consider-gpt-61-sol`, `prod-gpt-4o`): not this id
         if context is Context.CONVERSATION and name in view.session_labels:
-            return  # the session's own model, which the session detector places where its records name it
-        prose = in_sentence(view.data, *run_around(view.data, hit.start, hit.end))
-        if prose and not named_in_prose(view.catalog, name):
-            return
-        if name in view.label_words:
-            return  # a word of a display name or description (the config detector read the structure)
-        if context is Context.CONVERSATION and not recognised(view.catalog, name):
-            return  # a hosted form around no id the catalogs know (`claude-code@latest`, an npm package): no model
-        if (context or view.context) not in _SELECTING and view.catalog.identify(name).catalog == CatalogStatus.UNKNOWN:
-            return  # `azure/aks`, `azure/devops` in code or docs: a deployment's shape, but nothing selects it
-        yield ModelEvidence(name, view.location(view.line_of(hit.start), context, offset=hit.start))
+            return None  # the session's own model, which the session detector places where its records name it
+        return name, named_in_prose(view.catalog, name)
 
     def _packed(self, view: FileView, hit: PatternHit, runs: list[int], starts: list[int]) -> Iterator[Evidence]:
         """Model ids in compiled code and bytecode, where literals sit back to back.
@@ -154,7 +178,7 @@ class ContentDetector:
 
     def _host(
         self, view: FileView, hit: PatternHit, urls: dict[bytes, str], context: Context | None = None
-    ) -> Iterator[Evidence]:
+    ) -> Evidence:
         host = decode(hit.text).lower()
         url = None
         before = _URL_BEFORE.search(view.data, max(0, hit.start - 300), hit.start)
@@ -165,7 +189,7 @@ class ContentDetector:
             url = urls.get(spelled)
             if url is None:
                 url = urls[spelled] = safe_url(decode(spelled))
-        yield EndpointEvidence(host, url, view.location(view.line_of(hit.start), context, offset=hit.start))
+        return EndpointEvidence(host, url, view.location(view.line_of(hit.start), context, offset=hit.start))
 
     def _credential(self, view: FileView, hit: PatternHit, claimed: set[tuple[int, int]]) -> Iterator[Evidence]:
         catalog = view.catalog
@@ -185,6 +209,24 @@ class ContentDetector:
         pair = _pair(view, hit, at, spec.pairs_with) if spec.pairs_with else None
         location = view.location(view.line_of(at), offset=at)
         yield credential_evidence(secret, spec.type, spec.vendor, spec.prefix, location, view.meta, spec.route, pair)
+
+
+@dataclass
+class _Seen:
+    """What one file's model hits were found to name, kept for its other hits (see `_model`)."""
+
+    named: dict[tuple[PatternKind, bytes, bytes, bool], tuple[str, bool] | None] = field(default_factory=dict)
+    kept: dict[str, bool] = field(default_factory=dict)
+
+
+def _kept(view: FileView, name: str, context: Context | None) -> bool:
+    """Whether a name a hit gives, outside a sentence, is a model of this file."""
+    if name in view.label_words:
+        return False  # a word of a display name or description (the config detector read the structure)
+    if context is Context.CONVERSATION and not recognised(view.catalog, name):
+        return False  # a hosted form around no id the catalogs know (`claude-code@latest`, an npm package): no model
+    # `azure/aks`, `azure/devops` in code or docs: a deployment's shape, but nothing selects it
+    return (context or view.context) in _SELECTING or view.catalog.identify(name).catalog != CatalogStatus.UNKNOWN
 
 
 def _too_long(view: FileView, runs: Counter[str]) -> Skip:

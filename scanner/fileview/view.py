@@ -217,15 +217,25 @@ class FileView:
         """The catalogued model ids the file's bytes name, per line (this view's hits); a file without lines keeps
         them under -1. gzip content is not matched here (its inflated text is another view's), so a compressed log
         counts no mentions."""
-        if self.data[:2] == b"\x1f\x8b":
+        data = self.data
+        if data[:2] == b"\x1f\x8b":
             return {}
         out: dict[int, set[str]] = {}
+        names: dict[bytes, str] = {}
+        # Lines counted here as `line_of` counts them, forward from the first line, but apart: its cursor is left
+        # where it was, so the content pass that follows counts forward from the start, not back from the end.
+        line, at, lines = self.window.line_base if self.window is not None else 1, 0, not self.is_binary
         for n, hit in enumerate(self.hits):
             if n >= _MAX_MENTION_HITS:
                 break
-            if hit.kind in (PatternKind.MODEL, PatternKind.HOSTED):
-                line = self.line_of(hit.start)
-                out.setdefault(-1 if line is None else line, set()).add(decode(hit.text))
+            if hit.kind in _IDS:
+                if lines:
+                    line += data.count(b"\n", at, hit.start)
+                    at = hit.start
+                name = names.get(hit.text)
+                if name is None:
+                    name = names[hit.text] = decode(hit.text)
+                out.setdefault(line if lines else -1, set()).add(name)
         return out
 
     @once
@@ -296,6 +306,7 @@ class FileView:
         return Location(self.path, line, ctx, parse_error or self.parse_error, self.via, self.layer)
 
 
+_IDS = (PatternKind.MODEL, PatternKind.HOSTED)
 _LINE_MARK = 512  # bytes at least between two marks of the lines counted: at most 16 bytes of marks per 512 read
 
 # Model hits of one file turned into per-line mentions, at most (the rest of a huge file's are not counted).

@@ -114,9 +114,14 @@ def _encode_expr(src: _Source, tp: Any, value: str, depth: int) -> str:
         return f"({v}.value if isinstance({v} := {value}, {src.bind(Enum)}) else {v})"
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return f"{src.bind(_encoder(tp))}({value})"
-    if origin is not None:  # a fixed tuple, a union: by each value's own type
+    if origin is tuple and args and all(a in _SCALARS for a in args):  # (first, last) of a range: written as it is
+        return f"list({value})"
+    if origin is not None:  # a fixed tuple of other types, a union: by each value's own type
         return f"{src.bind(encode)}({value})"
     return value
+
+
+_SCALARS = (int, str, float, bool)
 
 
 def _decode_expr(src: _Source, tp: Any, value: str, depth: int) -> str:

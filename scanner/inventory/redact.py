@@ -35,7 +35,7 @@ _SEPARATOR = b"\n\x00\n"
 def redact_all(value: T, catalog: Catalog) -> T:
     """`value` with every string in it (through dataclasses, tuples, lists and dicts) scrubbed of credentials."""
     strings: set[str] = set()
-    _walk(value, lambda s: strings.add(s) or s)  # type: ignore[func-returns-value]
+    _collect(value, strings)
     dirty = _touched(sorted(strings), catalog)
     if not dirty:
         return value
@@ -62,6 +62,36 @@ def _touched(ordered: list[str], catalog: Catalog) -> set[str]:
         last = bisect.bisect_right(starts, max(hit.start, hit.end - 1)) - 1
         dirty.update(ordered[first : last + 1])
     return dirty
+
+
+def _collect(value: Any, strings: set[str]) -> None:
+    """Every string `_walk` would visit in `value`, added to `strings`. The walk's first pass, which visits every
+    value of the inventory (hundreds of thousands of locations): a value that holds no string (a number, None, an
+    enum) is passed over where it is found, without a call."""
+    kind = type(value)
+    if kind is str:
+        strings.add(value)
+        return
+    if kind is tuple or kind is list:
+        items: Any = value
+    elif kind is dict:
+        strings.update(k for k in value if type(k) is str)
+        items = [k for k in value if type(k) is not str] + list(value.values())
+    else:
+        names = _fields_of(kind)
+        if not names:
+            return
+        items = [getattr(value, name) for name in names]
+    for item in items:
+        t = type(item)
+        if t is str:
+            strings.add(item)
+        elif t not in _NO_STRINGS:
+            _collect(item, strings)
+
+
+# Types that hold no string (an enum's members, a str subclass, are never scrubbed either: `_fields_of` gives none).
+_NO_STRINGS = frozenset({int, bool, float, type(None)})
 
 
 def _walk(value: Any, scrub: Scrub) -> Any:

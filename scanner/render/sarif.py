@@ -10,7 +10,6 @@ a dashboard de-duplicates it. Paths are inside-VM paths, made relative to the sc
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -21,6 +20,7 @@ from scanner.findings.rule import FindingRule, RuleHit
 from scanner.kinds import Inventory
 from scanner.model import Finding, Location, Severity
 from scanner.render._view import DEFAULT, ReportOptions
+from scanner.render.json import dumps
 from scanner.textsafe import path_bytes, safe
 
 description = "findings as SARIF 2.1.0 for code-scanning dashboards (one rule per kind of finding)"
@@ -153,4 +153,4 @@ def to_sarif(inv: Inventory, opts: ReportOptions = DEFAULT) -> dict[str, Any]:
 
 
 def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
-    return json.dumps(to_sarif(inv, opts), indent=2, ensure_ascii=True) + "\n"
+    return dumps(to_sarif(inv, opts))
