@@ -84,8 +84,8 @@ class _Provider:
                 self.last = when
         for hit in hits:
             spec = hit.rule
-            if spec.vendor == vendor or spec is LABEL_RULE:
-                self.vendor_weight = max(self.vendor_weight, spec.rank)
+            if (spec.vendor == vendor or spec is LABEL_RULE) and spec.rank > self.vendor_weight:
+                self.vendor_weight = spec.rank
             rule = spec.id
             self.rules[rule] += 1
             if rule not in self.examples:
@@ -181,7 +181,8 @@ class SessionAccumulator:
         self.declared = self.declared or facts.declared
         self.parent = self.parent or facts.parent_session_id
         self.title = self.title or facts.title
-        self.reasoning |= reasoning
+        if reasoning:
+            self.reasoning |= reasoning
         chosen = pick(hits, self.current_labels, self.catalog)
         if chosen is None:
             if reasoning:  # reasoning in a record with no ids of its own: the last provider's, or no provider's yet
@@ -196,7 +197,8 @@ class SessionAccumulator:
         if reasoning:
             provider.reasoned(self.records, reasoning)
         self.last_key = key
-        if chosen.vendor not in PSEUDO_VENDORS and (chosen.vendor, self.current_labels) != self._last_seen:
+        vendor, last = chosen.vendor, self._last_seen  # compared by its parts: no tuple built a record
+        if vendor not in PSEUDO_VENDORS and (last is None or last[0] != vendor or last[1] != self.current_labels):
             self._last_seen = (chosen.vendor, self.current_labels)
             for label in self.current_labels[:MAX_LABELS]:
                 seen = self.label_vendors.get(label) or self.label_vendors.setdefault(label, set())

@@ -30,6 +30,8 @@ __all__ = ["LabelSeen", "LogRead", "collect", "engine", "host_rule", "looks_like
 _ENGINES: PerCatalog[Fingerprinter] = PerCatalog(lambda catalog: Fingerprinter(catalog.fingerprints))
 
 
+_UNSEEN: Any = object()  # a host or model the file's rules were not yet looked up for
+_KNOWN_PER_FILE = 1_000
 _HOST_HITS: PerCatalog[dict[str, FingerprintSpec | None]] = PerCatalog(lambda _: {})
 
 
@@ -124,7 +126,7 @@ class _FileRead:
     __slots__ = (
         "catalog", "source", "mentions", "location", "fallback", "fingerprinter", "key_class", "key_info", "adapter",
         "named", "whole", "state", "budget", "sessions", "signal", "said", "labels", "hosts", "overflow",
-        "labels_cut", "every",
+        "labels_cut", "every", "host_rules", "served_rules",
     )
 
     def __init__(self, path: str, location: Location, catalog: Catalog, source: Source,
@@ -144,6 +146,9 @@ class _FileRead:
         self.hosts: dict[str, int | None] = {}  # host -> first line
         self.overflow = self.labels_cut = 0
         self.every: set[str] | None = None  # what a whole-document file mentions, gathered once
+        # The rule of each host and served model the file's records name, looked up once a file, not once a record.
+        self.host_rules: dict[str, FingerprintSpec | None] = {}
+        self.served_rules: dict[str, FingerprintSpec | None] = {}
 
     def choose(self, path: str, first: dict[str, Any]) -> Adapter:
         """The adapter of the file: the first that claims its first record."""
@@ -159,9 +164,12 @@ class _FileRead:
             self.budget, self.state, self.sessions, self.said, self.signal, self.labels
         )
         key_class, key_info, match, fallback = self.key_class, self.key_info, self.fingerprinter.match, self.fallback
+        mentions = self.mentions
+        # `budget.spent()`, inline with its bounds in locals (they hold for the file): once a record.
+        max_lines, max_records, max_events = budget.max_lines, budget.max_records, budget.max_events
         adapter: Adapter | None = None
         for record in self.source.records:
-            if budget.spent():
+            if budget.lines > max_lines or budget.records >= max_records or budget.events >= max_events:
                 budget.stop(record.line)
                 break
             if adapter is None:
@@ -192,7 +200,7 @@ class _FileRead:
                 if hits:
                     said.add(sid)
                 acc.add(facts, hits, shape.reasoning, served)
-                if self.mentions and (found := self._mentioned(record)):
+                if mentions and (found := self._mentioned(record)):
                     acc.mention(found)
                 # A known agent's log is a session log; the generic reader needs a sign of one (a tool call the model
                 # issued is one: Kimi CLI's records name neither model nor provider).
@@ -219,15 +227,24 @@ class _FileRead:
 
     def _named_hits(self, hits: list[Hit], shape: Shape, served: tuple[str, ...], line: int | None) -> None:
         """The API hosts the record names and the models its reply names as what served it, added to its hits."""
-        catalog = self.catalog
+        catalog, known = self.catalog, self.host_rules
         for host in shape.hosts:
-            rule = host_rule(catalog, host)
+            rule = known.get(host, _UNSEEN)
+            if rule is _UNSEEN:
+                rule = host_rule(catalog, host)
+                if len(known) < _KNOWN_PER_FILE:
+                    known[host] = rule
             if rule is not None:
                 hits.append(Hit(rule, host))
                 if host not in self.hosts and len(self.hosts) < MAX_HOSTS_PER_FILE:
                     self.hosts[host] = line
+        known = self.served_rules
         for model in served:
-            rule = served_rule(catalog, model)
+            rule = known.get(model, _UNSEEN)
+            if rule is _UNSEEN:
+                rule = served_rule(catalog, model)
+                if len(known) < _KNOWN_PER_FILE:
+                    known[model] = rule
             if rule is not None:
                 hits.append(Hit(rule, model))
 

@@ -130,6 +130,14 @@ def stem(path: str) -> str:
     return name
 
 
+def file_stem(state: State) -> str:
+    """`stem` of the file being read (its `path` in `state`), worked out once a file rather than once a record."""
+    found = state.get("stem")
+    if found is None:
+        found = state["stem"] = stem(str(state.get("path", "")))
+    return str(found)
+
+
 def obj(value: Any) -> dict[str, Any]:
     """`value` when it is a JSON object, else an empty one (so `.get` chains never fail)."""
     return value if isinstance(value, dict) else {}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from scanner.sessions.adapters.base import Facts, State, labels, stem, text
+from scanner.sessions.adapters.base import Facts, State, file_stem, labels, text
 from scanner.sessions.bodies import decode_body
 from scanner.sessions.budget import WorkBudget
 
@@ -45,16 +45,25 @@ class Generic:
     def facts(self, value: dict[str, Any], state: State) -> Facts:
         shape: Shape | None = state.get("shape")
         if shape is None:
-            return Facts(session_id=stem(str(state.get("path", ""))))
+            return Facts(session_id=file_stem(state))
         if shape.session_id and not state.get("session"):
             state["session"] = shape.session_id  # a document's header names the session of all its records
         return Facts(
-            session_id=shape.session_id or state.get("session") or stem(str(state.get("path", ""))),
+            session_id=shape.session_id or state.get("session") or file_stem(state),
             timestamp=shape.timestamp,
             labels=labels(*shape.labels),
             declared=shape.declared,
-            parent_session_id=text(value.get("parent_session_id")) or text(value.get("parentSessionId")),
+            parent_session_id=_parent(value),
         )
+
+
+def _parent(value: dict[str, Any]) -> str | None:
+    """The parent session a record names (most name none: no `text` call for an absent key)."""
+    found = value.get("parent_session_id")
+    if found is not None and (named := text(found)):
+        return named
+    found = value.get("parentSessionId")
+    return text(found) if found is not None else None
 
 
 def _with_bodies(value: dict[str, Any], budget: WorkBudget) -> dict[str, Any]:

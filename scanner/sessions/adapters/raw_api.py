@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scanner.sessions.adapters.base import Facts, Passthrough, State, dig, labels, obj, parse_time, stem
+from scanner.sessions.adapters.base import Facts, Passthrough, State, dig, file_stem, labels, obj, parse_time
 
 _OBJECTS = {"chat.completion", "chat.completion.chunk", "response", "text_completion"}
 
@@ -31,7 +31,7 @@ class RawApi(Passthrough):
     def facts(self, value: dict[str, Any], state: State) -> Facts:
         response = obj(value.get("response"))
         return Facts(
-            session_id=stem(str(state.get("path", ""))),
+            session_id=file_stem(state),
             timestamp=parse_time(value.get("created_at") or value.get("created") or response.get("created_at")),
             labels=labels(
                 value.get("model"), response.get("model"), value.get("modelVersion"), dig(value, "item", "model")
