@@ -1,5 +1,5 @@
 """A scan loads only what its command and format use: a JSON report never imports the CycloneDX library, the
-other formats' renderers or the table renderer, and a scan never imports psutil, which only a live audit uses
+other formats' renderers or the table renderer, a scan never imports psutil, which only a live audit uses, and a directory never loads the container image reader
 (checked in a fresh interpreter, as the command line runs)."""
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ def test_json_scan_loads_only_the_json_renderer(tmp_path: Path) -> None:
     assert json.loads(out.read_text())["schema"].startswith("modelcensus/inventory")
     assert "scanner.render.json" in loaded
     unused = {"scanner.render.cyclonedx", "scanner.render.html", "scanner.render.spdx", "scanner.render.sarif",
-              "scanner.render.markdown", "scanner.render.table", "cyclonedx", "psutil", "scanner.live.snapshot"}
+              "scanner.render.markdown", "scanner.render.table", "cyclonedx", "psutil", "scanner.live.snapshot",
+              "scanner.targets.container", "scanner.targets.memfs"}
     assert not unused & loaded
 
 
