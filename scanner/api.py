@@ -22,8 +22,6 @@ from scanner.catalog import Catalog
 from scanner.catalog import load as load_catalogs
 from scanner.detectors import DETECTORS, Detector
 from scanner.diff.changes import InventoryDiff
-from scanner.diff.compare import diff_inventories
-from scanner.inventory.load import load_file
 from scanner.kinds import Evidence, Inventory
 from scanner.live.environ import read_environment, settings_evidence
 from scanner.live.scope import Scope
@@ -151,9 +149,13 @@ def sessions(source: str | os.PathLike[str] | Target, request: ScanRequest | Non
 
 def load_inventory(path: Path) -> Inventory:
     """An inventory JSON document read back. Raises `InventoryLoadError` (one line)."""
+    from scanner.inventory.load import load_file  # the reader and its schema check: `diff` only
+
     return load_file(path)
 
 
 def diff(old: Inventory, new: Inventory, mentions: bool = False) -> InventoryDiff:
     """What changed from `old` to `new`, by each kind's identity."""
+    from scanner.diff.compare import diff_inventories  # the comparison: `diff` only
+
     return diff_inventories(old, new, mentions)

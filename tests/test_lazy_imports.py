@@ -1,6 +1,7 @@
 """A scan loads only what its command and format use: a JSON report never imports the CycloneDX library, the
-other formats' renderers or the table renderer, a scan never imports psutil, which only a live audit uses, and a directory never loads the container image reader
-(checked in a fresh interpreter, as the command line runs)."""
+other formats' renderers or the table renderer; a scan never imports psutil (a live audit's), the container image
+reader (a directory is no image) or the inventory reader and comparison (`diff`'s). Checked in a fresh
+interpreter, as the command line runs."""
 
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ def test_json_scan_loads_only_the_json_renderer(tmp_path: Path) -> None:
     assert "scanner.render.json" in loaded
     unused = {"scanner.render.cyclonedx", "scanner.render.html", "scanner.render.spdx", "scanner.render.sarif",
               "scanner.render.markdown", "scanner.render.table", "cyclonedx", "psutil", "scanner.live.snapshot",
-              "scanner.targets.container", "scanner.targets.memfs"}
+              "scanner.targets.container", "scanner.targets.memfs", "scanner.diff.compare",
+              "scanner.inventory.load"}
     assert not unused & loaded
 
 
