@@ -16,17 +16,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from scanner.catalog import Catalog
 from scanner.catalog import load as load_catalogs
 from scanner.detectors import DETECTORS, Detector
 from scanner.diff.changes import InventoryDiff
-from scanner.diff.compare import diff_inventories
-from scanner.inventory.load import load_file
 from scanner.kinds import Evidence, Inventory
 from scanner.live.environ import read_environment, settings_evidence
-from scanner.live.snapshot import Gone, ProcessFacts, Scope, gather, host_facts
-from scanner.live.snapshot_entries import LiveFacts, add_live, process_skips
+from scanner.live.scope import Scope
 from scanner.model import Context, Finding, Location, Skip
 from scanner.options import ScanOptions
 from scanner.pipeline import Progress
@@ -36,7 +34,10 @@ from scanner.targets.live_root import Unwalked, live_target
 from scanner.targets.pathglob import PathFilter
 from scanner.targets.registry import DEFAULT_PLATFORM, ImageError, TargetKind, open_target
 
-Gather = Callable[[Scope], tuple[list[ProcessFacts], list[Gone]]]
+if TYPE_CHECKING:
+    from scanner.live.snapshot import Gone, ProcessFacts
+
+    Gather = Callable[[Scope], tuple[list[ProcessFacts], list[Gone]]]
 
 
 class ScanError(Exception):
@@ -103,11 +104,16 @@ def scan(source: str | os.PathLike[str] | Target, request: ScanRequest | None = 
         opened.close()
 
 
-def audit(request: AuditRequest | None = None, catalog: Catalog | None = None, gather_processes: Gather = gather
-          ) -> Inventory:
+def audit(request: AuditRequest | None = None, catalog: Catalog | None = None,
+          gather_processes: Gather | None = None) -> Inventory:
     """A one-shot live audit of the running machine: processes, their environments, the filesystem scanned as a
     directory and their ties, in one inventory (a key in a daemon's environment and the same key in a file are
-    one credential with two locations)."""
+    one credential with two locations). `gather_processes` defaults to psutil's view of the machine."""
+    # psutil and the process interpretation are loaded by an audit only, not by every scan.
+    from scanner.live.snapshot import gather, host_facts
+    from scanner.live.snapshot_entries import LiveFacts, add_live, process_skips
+
+    gather_processes = gather_processes or gather
     request = request or AuditRequest()
     catalog = catalog or load_catalog()
     audit_time = datetime.now(timezone.utc)
@@ -143,9 +149,13 @@ def sessions(source: str | os.PathLike[str] | Target, request: ScanRequest | Non
 
 def load_inventory(path: Path) -> Inventory:
     """An inventory JSON document read back. Raises `InventoryLoadError` (one line)."""
+    from scanner.inventory.load import load_file  # the reader and its schema check: `diff` only
+
     return load_file(path)
 
 
 def diff(old: Inventory, new: Inventory, mentions: bool = False) -> InventoryDiff:
     """What changed from `old` to `new`, by each kind's identity."""
+    from scanner.diff.compare import diff_inventories  # the comparison: `diff` only
+
     return diff_inventories(old, new, mentions)

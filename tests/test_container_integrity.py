@@ -22,8 +22,8 @@ from scanner.inventory.document import dumps
 from scanner.options import ScanOptions
 from scanner.targets import Walker, WalkOptions
 from scanner.targets.container import open_container
-from scanner.targets.container.errors import ImageError
 from scanner.targets.container.spool import SpoolSlice
+from scanner.targets.images import ImageError
 from scanner.targets.memfs import MemoryFilesystem, Node
 from scanner.targets.registry import TargetKind, detect_kind, open_target
 from tests.conftest import SAMPLE_VM

@@ -11,7 +11,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from scanner.diff import InventoryDiff, diff_inventories
+from scanner.diff import InventoryDiff
+from scanner.diff.compare import diff_inventories
 from scanner.diff.diff_document import load_schema, to_document
 from scanner.diffrender import render_diff
 from scanner.inventory.load import load_file

@@ -8,7 +8,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scanner.diff import INVERSE_KIND, Change, diff_inventories
+from scanner.diff import INVERSE_KIND, Change
+from scanner.diff.compare import diff_inventories
 from scanner.diff.identity import canonical_json
 from scanner.inventory.document import to_document
 from scanner.inventory.load import from_document

@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 from scanner import api
 from scanner.catalog import Catalog
 from scanner.cli import app
-from scanner.diff import ChangeKind, InventoryDiff, diff_inventories
+from scanner.diff import ChangeKind, InventoryDiff
+from scanner.diff.compare import diff_inventories
 from scanner.diff.diff_document import load_schema
 from scanner.diffrender import DIFF_RENDERERS, render_diff
 from scanner.inventory.document import dumps

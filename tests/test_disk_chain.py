@@ -18,7 +18,7 @@ from scanner.catalog import Catalog
 from scanner.inventory.document import dumps
 from scanner.options import ScanOptions
 from scanner.targets import WalkOptions
-from scanner.targets.container.errors import ImageError
+from scanner.targets.images import ImageError
 from scanner.targets.registry import TargetKind, open_target
 from tests.conftest import SAMPLE_VM
 from tests.diskbuild import add_vhdx_parent, ext4_of, need, qcow2_of, run, sample_qcow2

@@ -20,7 +20,7 @@ from scanner.inventory.load import from_document
 from scanner.options import ScanOptions
 from scanner.render import render
 from scanner.targets import Walker, WalkOptions
-from scanner.targets.container.errors import ImageError
+from scanner.targets.images import ImageError
 from scanner.targets.registry import TargetKind, detect_kind, open_target
 from tests.conftest import SAMPLE_VM, validate_document
 from tests.diskbuild import btrfs_with_subvolumes, ext4_of, lvm_disk, xfs_of

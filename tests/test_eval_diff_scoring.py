@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from scanner.diff import diff_inventories
+from scanner.diff.compare import diff_inventories
 from scanner.diff.diff_document import to_document
 from scanner.inventory.load import load_file
 

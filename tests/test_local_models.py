@@ -11,7 +11,7 @@ import pytest
 
 from scanner import api
 from scanner.catalog import Catalog
-from scanner.diff import diff_inventories
+from scanner.diff.compare import diff_inventories
 from scanner.inventory.document import dumps
 from scanner.kinds import Inventory
 from scanner.options import ScanOptions

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scanner.diff import diff_inventories
 from scanner.diff.changes import ChangeKind
+from scanner.diff.compare import diff_inventories
 from scanner.findings.modelkey import is_alias
 from tests.conftest import ScanFn, write
 

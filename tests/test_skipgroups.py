@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scanner.diff import diff_inventories
+from scanner.diff.compare import diff_inventories
 from scanner.inventory.document import dumps
 from scanner.inventory.load import from_document
 from scanner.kinds.models import ModelEvidence

@@ -35,7 +35,7 @@ from scanner.cli.shared_options import (
     Wide,
     format_option,
 )
-from scanner.live.snapshot import Scope
+from scanner.live.scope import Scope
 from scanner.options import ScanOptions
 from scanner.render import RENDERERS
 

@@ -17,7 +17,6 @@ from scanner.cli.helptext import CleanGroup, CleanHelp, command_settings
 from scanner.cli.shared_options import Config
 from scanner.cli.terminal import terminal_for
 from scanner.render._view import ReportOptions
-from scanner.render.table import fit_line, grid
 
 app = typer.Typer(help="List, show and validate catalogs (catalogs/*.toml).", no_args_is_help=True, cls=CleanGroup,
                   context_settings=command_settings(),
@@ -32,6 +31,8 @@ def _options() -> ReportOptions:
 
 def tabulate(rows: Sequence[Sequence[object]], headers: list[str]) -> str:
     """A table fitted to the terminal, as every other table of the command line."""
+    from scanner.render.table import grid  # the table renderer, loaded only by the commands that print one
+
     return "\n".join(grid(headers, [[str(c) for c in r] for r in rows], _options(), main=0))
 
 
@@ -87,6 +88,8 @@ def show_command(
     if name not in files:
         fail(f"no catalog named {name!r}; loaded: {', '.join(sorted(files))}")
     f = files[name]
+    from scanner.render.table import fit_line
+
     typer.echo(fit_line(f"{f.name} {f.version} ({f.origin}): {f.description}", _options()))
     if f.families:
         typer.echo(tabulate([[x.id, x.vendor, x.pattern] for x in f.families], headers=["family", "vendor", "grammar"]))

@@ -37,7 +37,6 @@ from scanner.cli.shared_options import Catalog as CatalogOpt
 from scanner.cli.terminal import terminal_for
 from scanner.diff import InventoryDiff
 from scanner.diffrender import DIFF_RENDERERS, render_diff
-from scanner.inventory.load import InventoryLoadError
 from scanner.kinds import Inventory
 from scanner.model import Severity as Level
 from scanner.options import ScanOptions
@@ -162,6 +161,8 @@ def _side(path: Path, options: ScanOptions, walk: WalkOptions, extra: list[Path]
         return run_scan(path, loaded[0], options, quiet or not sys.stderr.isatty(), walk=walk)
     if not path.exists():
         fail(f"{path}: no such file or directory")
+    from scanner.inventory.load import InventoryLoadError  # the inventory reader: loaded by `diff` only
+
     try:
         return api.load_inventory(path)
     except InventoryLoadError as exc:

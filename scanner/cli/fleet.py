@@ -34,7 +34,6 @@ from scanner.cli.shared_options import (
 from scanner.cli.terminal import terminal_for
 from scanner.fleet import FleetError
 from scanner.render._view import ReportOptions
-from scanner.render.table import grid
 
 if TYPE_CHECKING:
     from scanner.fleet.engine import FleetRun, FleetSummary
@@ -316,6 +315,8 @@ def _rows(fmt: str, columns: list[str], rows: list[tuple[Any, ...]], opts: Repor
         return buf.getvalue()
     if not columns:
         return ""
+    from scanner.render.table import grid  # the table renderer, loaded only when a table is printed
+
     return "\n".join(grid(columns, [[_cell(v) for v in r] for r in rows], opts)) + "\n"
 
 

@@ -47,9 +47,9 @@ from scanner.kinds import Inventory
 from scanner.model import Severity as Level
 from scanner.options import ScanOptions
 from scanner.policy.ignore import IgnoreEntry
-from scanner.render import RENDERERS, cyclonedx, render
+from scanner.render import RENDERERS, render
 from scanner.render._incomplete import incomplete_lines
-from scanner.render._view import ReportOptions
+from scanner.render._view import CYCLONEDX_VERSIONS, ReportOptions
 from scanner.targets import WalkOptions
 from scanner.targets.pathglob import PathFilter
 from scanner.targets.registry import DEFAULT_PLATFORM, TargetKind
@@ -90,8 +90,8 @@ def choose(ctx: typer.Context, name: str, value: str, choices: Collection[str]) 
 
 
 def check_cyclonedx_version(version: str) -> str:
-    if version not in cyclonedx.VERSIONS:
-        fail(f"unknown CycloneDX version {version!r}; choose one of: {', '.join(cyclonedx.VERSIONS)}")
+    if version not in CYCLONEDX_VERSIONS:
+        fail(f"unknown CycloneDX version {version!r}; choose one of: {', '.join(CYCLONEDX_VERSIONS)}")
     return version
 
 

@@ -38,7 +38,6 @@ from scanner.kinds import Inventory
 from scanner.options import ScanOptions
 from scanner.render._view import ReportOptions
 from scanner.render.json import clean
-from scanner.render.table import COLOURS, grid
 from scanner.sessions import session_tables
 
 _FORMATS = ("table", "json")
@@ -106,6 +105,8 @@ def _json(inv: Inventory, ignored: dict[str, str]) -> str:
 
 
 def _table(inv: Inventory, opts: ReportOptions) -> str:
+    from scanner.render.table import COLOURS, grid  # the table renderer, loaded only when a table is printed
+
     findings = inv.findings
     hidden = f"; {opts.hidden_findings} more hidden by --severity" if opts.hidden_findings else ""
     out = [f"Session findings ({len(findings)}{hidden})" if findings else f"Session findings: none{hidden}"]

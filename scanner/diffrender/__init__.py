@@ -3,25 +3,27 @@ inventory formats in `scanner.render`, which show a single inventory).
 
 A diff renderer is a module with `description` and `render(diff, expired[, opts]) -> str`; it does no I/O. Only the
 table takes the report options (width, colour).
-`modelcensus diff --format` takes its choices from this dict.
+`modelcensus diff --format` takes its choices from this registry's names; a format's module is imported when it
+is first looked up.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import ModuleType
 
 from scanner.diff.changes import InventoryDiff
-from scanner.diffrender import json, markdown, table
 from scanner.policy.ignore import IgnoreEntry
+from scanner.render import LazyRenderers
 from scanner.render._view import DEFAULT, ReportOptions
 
-_MODULES: tuple[ModuleType, ...] = (table, json, markdown)
-DIFF_RENDERERS: dict[str, ModuleType] = {m.__name__.rsplit(".", 1)[-1]: m for m in _MODULES}
+DIFF_RENDERERS: Mapping[str, ModuleType] = LazyRenderers(__name__, ("table", "json", "markdown"))
 
 
 def render_diff(fmt: str, diff: InventoryDiff, expired: tuple[IgnoreEntry, ...] = (),
                 opts: ReportOptions = DEFAULT) -> str:
     if fmt == "table":
-        return table.render(diff, expired, opts)
+        result_table: str = DIFF_RENDERERS["table"].render(diff, expired, opts)
+        return result_table
     result: str = DIFF_RENDERERS[fmt].render(diff, expired)
     return result

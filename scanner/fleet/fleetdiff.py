@@ -15,8 +15,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
-from scanner.diff import SEVERITY_RANK, Change, diff_inventories
-from scanner.diff.compare import diff_section
+from scanner.diff import SEVERITY_RANK, Change
+from scanner.diff.compare import diff_inventories, diff_section
 from scanner.diff.identity import COMPARED, canonical_json
 from scanner.fleet import FleetError
 from scanner.fleet.store import FleetStore

@@ -16,6 +16,8 @@ from typing import TypeVar
 
 import psutil
 
+from scanner.live.scope import Scope as Scope  # re-exported: where callers have always found it
+
 # Bounds for hostile or huge processes: a daemon with 100k sockets must not exhaust the auditor.
 MAX_FILES = 20_000
 MAX_CONNECTIONS = 5_000
@@ -23,15 +25,6 @@ MAX_ENV_VARS = 5_000
 MAX_CMDLINE = 256
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Scope:
-    """Which processes an audit inspects; empty means every process the auditor can see."""
-
-    pids: tuple[int, ...] = ()
-    users: tuple[str, ...] = ()
-    exe_globs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -2,22 +2,48 @@
 
 A renderer is a module with `description` and `render(inventory, options) -> str`; it does no I/O. The options
 (`view.ReportOptions`) carry the terminal width, `--wide`, `--all`, colour and the findings the ignore file accepts.
-The CLI's `--format` choices come from this dict.
+The CLI's `--format` choices come from this registry's names. A format's module is imported when it is first
+looked up: a scan that writes JSON never loads the CycloneDX library or the HTML page's parts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 
 from scanner.kinds import Inventory
-from scanner.render import cyclonedx, html, json, markdown, sarif, spdx, table
 from scanner.render._view import DEFAULT, ReportOptions
 
 Renderer = Callable[[Inventory, ReportOptions], str]
 
-_MODULES: tuple[ModuleType, ...] = (table, json, markdown, html, sarif, cyclonedx, spdx)
-RENDERERS: dict[str, ModuleType] = {m.__name__.rsplit(".", 1)[-1]: m for m in _MODULES}
+#: The formats, in the order `--format` lists them.
+FORMATS: tuple[str, ...] = ("table", "json", "markdown", "html", "sarif", "cyclonedx", "spdx")
+
+
+class LazyRenderers(Mapping[str, ModuleType]):
+    """Format name -> its renderer module (`package.name`), each imported on first look-up."""
+
+    def __init__(self, package: str, names: tuple[str, ...]) -> None:
+        self._package = package
+        self._names = names
+
+    def __getitem__(self, name: str) -> ModuleType:
+        if name not in self._names:
+            raise KeyError(name)
+        return importlib.import_module(f"{self._package}.{name}")
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+RENDERERS: Mapping[str, ModuleType] = LazyRenderers(__name__, FORMATS)
 
 
 def render(fmt: str, inv: Inventory, options: ReportOptions = DEFAULT) -> str:

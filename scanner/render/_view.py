@@ -14,6 +14,9 @@ from scanner.kinds import KIND, KINDS, WALKED, Inventory, walked_files
 from scanner.kinds.base import Kind, ReportTable
 from scanner.kinds.base import where as where
 
+#: The CycloneDX schema versions a BOM can be written for (`--cyclonedx-version`).
+CYCLONEDX_VERSIONS: tuple[str, ...] = ("1.6", "1.7")
+
 
 @dataclass(frozen=True)
 class ReportOptions:

@@ -37,14 +37,14 @@ from scanner.kinds.sdks import SdkEntry
 from scanner.render import _aibom, _cdx_parts
 from scanner.render._cdx_parts import props, purl
 from scanner.render._headline import not_wiring
-from scanner.render._view import DEFAULT, ReportOptions
+from scanner.render._view import CYCLONEDX_VERSIONS, DEFAULT, ReportOptions
 from scanner.textsafe import safe
 
 description = "an AI bill of materials as CycloneDX 1.6 JSON (models, SDKs, agents, endpoints, how each was found)"
 
 __all__ = ["purl", "render", "to_bom", "description", "VERSIONS"]
 
-VERSIONS = {"1.6": JsonV1Dot6, "1.7": JsonV1Dot7}
+VERSIONS = dict(zip(CYCLONEDX_VERSIONS, (JsonV1Dot6, JsonV1Dot7), strict=True))
 _MAX_GAPS = 200  # files not fully read that get a component of their own; the subject counts them all
 _SUBJECT_TYPE = {"container-image": ComponentType.CONTAINER, "live": ComponentType.PLATFORM}
 

@@ -11,7 +11,7 @@ from enum import Enum
 
 from scanner.model import Skip
 from scanner.targets.base import Target
-from scanner.targets.container import CONFIG_LOCATION, DEFAULT_PLATFORM, ImageError, is_container_image, open_container
+from scanner.targets.images import CONFIG_LOCATION, DEFAULT_PLATFORM, ImageError, is_container_image
 from scanner.targets.walker import Walker, WalkOptions
 
 __all__ = [
@@ -80,6 +80,8 @@ def open_target(
 
         disk = open_disk(path, _disk_format(path) or "raw", options, allow_backing)
         return OpenedTarget(disk, close=disk.close)
+    from scanner.targets.container import open_container  # its layers and in-memory tree: images only
+
     image = open_container(path, platform, options)
     settings = (
         (f"{CONFIG_LOCATION}/Env", image.env, True),

@@ -6,21 +6,16 @@ as a directory, through `memfs`. The image config's environment and labels are s
 
 from __future__ import annotations
 
-import os
-import stat
 from dataclasses import dataclass
 
 from scanner.model import ImageInfo, ImageLayer, Skip, TargetInfo
 from scanner.targets.container.blobs import BlobStore
-from scanner.targets.container.errors import ImageError
 from scanner.targets.container.layout import LayerRef, read_image
 from scanner.targets.container.spool import Spool
 from scanner.targets.container.squash import SquashLayer, squash
+from scanner.targets.images import DEFAULT_PLATFORM, ImageError, is_container_image
 from scanner.targets.memfs import MemoryFilesystem
 from scanner.targets.walker import Walker, WalkOptions
-
-DEFAULT_PLATFORM = "linux/amd64"
-CONFIG_LOCATION = "image-config"  # the path shown for settings of the image config (it is no file of the tree)
 
 __all__ = ["DEFAULT_PLATFORM", "ContainerImage", "ImageError", "is_container_image", "open_container"]
 
@@ -38,37 +33,6 @@ class ContainerImage:
     def close(self) -> None:
         self.spool.close()
         self.store.close()
-
-
-def is_container_image(path: str) -> bool:
-    """An OCI layout directory, or a tar archive holding `manifest.json` or `index.json` at its top."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return False
-    if stat.S_ISDIR(st.st_mode):
-        return os.path.isfile(os.path.join(path, "oci-layout")) and os.path.isfile(os.path.join(path, "index.json"))
-    if not stat.S_ISREG(st.st_mode):
-        return False
-    import tarfile
-
-    try:
-        with tarfile.open(path, mode="r:") as tar:
-            for n, member in enumerate(tar):
-                if _image_member(member.name):
-                    return True
-                if n > 10_000:
-                    break
-    except (tarfile.TarError, OSError, EOFError):
-        return False  # not a tar; a cut one whose first members are an image's said so above
-    return False
-
-
-def _image_member(name: str) -> bool:
-    """A member only an image archive holds (docker save writes manifest.json last: a cut archive has blobs)."""
-    name = name.lstrip("./")
-    return name in ("manifest.json", "index.json", "oci-layout", "repositories") or name.startswith("blobs/") \
-        or name.endswith("/layer.tar")
 
 
 def open_container(path: str, platform: str = DEFAULT_PLATFORM, options: WalkOptions | None = None) -> ContainerImage:

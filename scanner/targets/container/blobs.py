@@ -14,8 +14,8 @@ import stat
 import tarfile
 from dataclasses import dataclass
 
-from scanner.targets.container.errors import ImageError
 from scanner.targets.container.tarheader import FastTarInfo
+from scanner.targets.images import ImageError
 
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)

@@ -19,7 +19,7 @@ from typing import Any
 from scanner.formats import deflate
 from scanner.targets.base import DecompressionLimit
 from scanner.targets.container.blobs import Range
-from scanner.targets.container.errors import ImageError
+from scanner.targets.images import ImageError
 
 CHUNK = 1 << 20  # bytes of blob read at once
 OUT_CHUNK = 1 << 20  # bytes of tar stream inflated at once

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from scanner.targets.container.blobs import BlobStore
-from scanner.targets.container.errors import ImageError
 from scanner.targets.container.layers import Digest
+from scanner.targets.images import ImageError
 
 _INDEX_TYPES = {"application/vnd.oci.image.index.v1+json", "application/vnd.docker.distribution.manifest.list.v2+json"}
 MAX_NESTING = 4

@@ -24,11 +24,11 @@ from typing import cast
 from scanner.model import PART_COMPLETE, PART_INCOMPLETE, PART_ON_INCOMPLETE_BASE, Skip, SkipReason
 from scanner.targets.base import DecompressionLimit
 from scanner.targets.container.blobs import Range
-from scanner.targets.container.errors import ImageError
 from scanner.targets.container.layer_source import LayerSource, Slots
 from scanner.targets.container.layers import Digest, LayerFailure
 from scanner.targets.container.spool import Spool
 from scanner.targets.container.tarheader import FastTarInfo
+from scanner.targets.images import ImageError
 from scanner.targets.memfs import Content, Node, directory, regular, special, symlink
 from scanner.textsafe import display_path
 

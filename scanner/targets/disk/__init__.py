@@ -17,8 +17,8 @@ from dataclasses import replace
 from typing import Any
 
 from scanner.model import PART_COMPLETE, PART_INCOMPLETE, PART_NOT_READ, DiskFilesystem, DiskInfo, TargetInfo
-from scanner.targets.container.errors import ImageError
 from scanner.targets.disk.chain import ImageChain
+from scanner.targets.images import ImageError
 from scanner.targets.walker import Walker, WalkOptions
 
 IMAGES_EXTRA_HINT = "disk images need the images extra (dissect.target, AGPL-3.0): pip install 'modelcensus[images]'"

@@ -18,7 +18,7 @@ from enum import Enum
 
 from scanner.formats.positional import PositionalFile
 from scanner.secrets import safe_url
-from scanner.targets.container.errors import ImageError
+from scanner.targets.images import ImageError
 
 MAX_CHAIN = 16
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from scanner.targets.container.errors import ImageError
 from scanner.targets.disk.chain import ImageChain, ImageFile, Role
+from scanner.targets.images import ImageError
 
 _VHD_DIFFERENCING = 4
 

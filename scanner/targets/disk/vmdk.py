@@ -10,8 +10,8 @@ from typing import Any
 from dissect.hypervisor.disk import vmdk
 from dissect.util.stream import AlignedStream
 
-from scanner.targets.container.errors import ImageError
 from scanner.targets.disk.chain import ImageChain, ImageFile, Role
+from scanner.targets.images import ImageError
 
 SECTOR = 512
 NO_PARENT = "ffffffff"
