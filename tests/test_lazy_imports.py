@@ -51,3 +51,15 @@ def test_cyclonedx_scan_loads_its_renderer(tmp_path: Path) -> None:
     loaded = _modules_after("scan", str(tree), "-f", "cyclonedx", "-q", "-o", str(out), "--jobs", "1")
     assert {"scanner.render.cyclonedx", "cyclonedx"} <= loaded
     assert json.loads(out.read_text())["bomFormat"] == "CycloneDX"
+
+
+def test_a_format_whose_library_is_missing_fails_before_the_scan(tmp_path: Path) -> None:
+    """The renderer is loaded when the format is chosen: a missing library is one line, before any file is read."""
+    root = Path(__file__).resolve().parent.parent
+    hidden = "import sys; sys.modules['cyclonedx'] = None\n" + _PROBE
+    missing = tmp_path / "no-such-tree"
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-c", hidden, "scan", str(missing), "-f", "cyclonedx", "-q"],
+                          capture_output=True, text=True, check=True, cwd=root, env=env)
+    assert "the cyclonedx format cannot be loaded" in done.stderr
+    assert "no such" not in done.stderr and "Traceback" not in done.stderr

@@ -14,7 +14,7 @@ from scanner import api
 from scanner.api import AuditRequest
 from scanner.cli.arguments import fail, load_catalog, parse_size, stderr_progress
 from scanner.cli.output import refuse_inside
-from scanner.cli.scan import check_cyclonedx_version, choose, gating, report, walk_options
+from scanner.cli.scan import check_cyclonedx_version, choose_format, gating, report, walk_options
 from scanner.cli.shared_options import (
     DEFAULT_SIZE,
     Catalog,
@@ -86,7 +86,7 @@ def audit_command(
 ) -> None:
     """Audit the running machine from inside: the filesystem from / as `scan` reads it, plus processes,
     their environment (credentials redacted), the SDKs they loaded and their network connections."""
-    fmt = choose(ctx, "format", format, RENDERERS)
+    fmt = choose_format(ctx, format)
     g = gating(ctx, fail_on, severity, ignore_file, ignore)
     cdx_version = check_cyclonedx_version(cyclonedx_version)
     if not root.is_dir():

@@ -89,6 +89,17 @@ def choose(ctx: typer.Context, name: str, value: str, choices: Collection[str]) 
     return lowered
 
 
+def choose_format(ctx: typer.Context, value: str) -> str:
+    """`--format` checked, and its renderer loaded now: an install that lacks a format's library fails before the
+    scan, not after it."""
+    fmt = choose(ctx, "format", value, RENDERERS)
+    try:
+        RENDERERS[fmt]
+    except ImportError as exc:
+        fail(f"the {fmt} format cannot be loaded ({exc}); reinstall modelcensus with its dependencies")
+    return fmt
+
+
 def check_cyclonedx_version(version: str) -> str:
     if version not in CYCLONEDX_VERSIONS:
         fail(f"unknown CycloneDX version {version!r}; choose one of: {', '.join(CYCLONEDX_VERSIONS)}")
@@ -155,7 +166,7 @@ def scan_command(
     images extra: dissect.target, AGPL-3.0, imported only when a disk image is scanned.
 
     The table shows the answer and what needs action, within one screen; --all shows every section."""
-    fmt = choose(ctx, "format", format, RENDERERS)
+    fmt = choose_format(ctx, format)
     g = gating(ctx, fail_on, severity, ignore_file, ignore)
     cdx_version = check_cyclonedx_version(cyclonedx_version)
     destination = None if output is None or str(output) == "-" else output
