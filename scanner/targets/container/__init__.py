@@ -13,11 +13,11 @@ from scanner.targets.container.blobs import BlobStore
 from scanner.targets.container.layout import LayerRef, read_image
 from scanner.targets.container.spool import Spool
 from scanner.targets.container.squash import SquashLayer, squash
-from scanner.targets.images import DEFAULT_PLATFORM, ImageError, is_container_image
+from scanner.targets.images import DEFAULT_PLATFORM, ImageError
 from scanner.targets.memfs import MemoryFilesystem
 from scanner.targets.walker import Walker, WalkOptions
 
-__all__ = ["DEFAULT_PLATFORM", "ContainerImage", "ImageError", "is_container_image", "open_container"]
+__all__ = ["DEFAULT_PLATFORM", "ContainerImage", "ImageError", "open_container"]
 
 
 @dataclass
