@@ -16,6 +16,6 @@ except ImportError:  # pragma: no cover - a platform without a zlib-ng wheel
 
 decompressobj = _zlib.decompressobj
 error = cast(type[Exception], _zlib.error)  # zlib-ng's stub types it as an instance
-MAX_WBITS = 15
+MAX_WBITS: int = _zlib.MAX_WBITS
 
 __all__ = ["MAX_WBITS", "decompressobj", "error"]
