@@ -41,3 +41,18 @@ def test_a_corrupt_stream_raises_the_modules_own_error() -> None:
     except deflate.error:
         raised = True
     assert raised
+
+
+def test_each_reader_of_a_deflate_stream_takes_a_corrupt_one_as_nothing_read() -> None:
+    """Each caller catches this module's error (zlib-ng's is not the standard library's): a damaged stream is no
+    data, never a raise."""
+    from scanner.formats.auditable import crates_of
+    from scanner.sessions.bodies import decode_body
+    from scanner.sessions.budget import WorkBudget
+
+    body = gzip.compress(b'{"model": "gpt-4o"}', mtime=0)
+    assert decode_body(body, WorkBudget()) == {"model": "gpt-4o"}
+    assert decode_body(body[:10] + b"\xff" * 8 + body[18:], WorkBudget()) is None  # the deflate data damaged
+    deps = zlib.compress(b'{"packages": [{"name": "async-openai", "version": "0.29.0"}]}')
+    assert crates_of(deps) == [("async-openai", "0.29.0")]
+    assert crates_of(deps[:2] + b"\xff" * 8 + deps[10:]) == []

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternKind
-from scanner.fileview.view import FileView
+from scanner.fileview.view import FileView, Window
 from scanner.formats.jsonsize import MAX_CONTAINERS as MAX_DOCUMENT_CONTAINERS
 from scanner.model import FileMeta, SkipReason
 from scanner.sessions.budget import WorkBudget
@@ -154,3 +154,20 @@ def test_a_logs_mentions_are_on_the_lines_line_of_gives(catalog: Catalog, parts:
         if hit.kind in (PatternKind.MODEL, PatternKind.HOSTED):
             expected.setdefault(1 + data.count(b"\n", 0, hit.start), set()).add(hit.text.decode())
     assert view._mentions() == expected
+
+
+@given(st.lists(st.sampled_from(["gpt-4o", "anthropic/claude-sonnet-4-5", "prose", "\n", "\n\n", " "]), max_size=40),
+       st.integers(1, 10_000))  # fmt: skip
+def test_a_windows_mentions_and_lines_are_the_whole_files(catalog: Catalog, parts: list[str], line_base: int) -> None:
+    # A later window of a big file counts its lines on from its first byte's line in the file (`line_base`).
+    data = "".join(parts).encode()
+    entry = FileEntry("/var/log/agent/x.jsonl", 1 << 30, 0o100644, 0, 0)
+    window = Window(offset=1 << 20, owned_from=0, owned_to=len(data), line_base=line_base)
+    view = FileView(entry, data, catalog, lambda e: FileMeta("0644", "root:root"), lambda p, n: None, window=window)
+    expected: dict[int, set[str]] = {}
+    for hit in view.hits:
+        if hit.kind in (PatternKind.MODEL, PatternKind.HOSTED):
+            expected.setdefault(line_base + data.count(b"\n", 0, hit.start), set()).add(hit.text.decode())
+    assert view._mentions() == expected
+    for hit in view.hits:
+        assert view.line_of(hit.start) == line_base + data.count(b"\n", 0, hit.start)

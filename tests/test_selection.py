@@ -92,6 +92,21 @@ def test_the_index_selects_what_the_declarations_say_for_every_name_place_and_he
                     assert _indexed(view) == _declared(view), (view.entry.path, head, size)
 
 
+# Folders of one name (`app`, `bin`) under different folders above: a file's keys are its own folder's, never the
+# last file's folder of the same name.
+_NAMESAKES = ["/x/site-packages/app", "/srv/app", "/home/u/keys/app", "/opt/app", "/a/node_modules/bin", "/v/bin",
+              "/r/extensions/bin", "/bin"]  # fmt: skip
+
+
+def test_the_index_selects_what_the_declarations_say_from_folder_to_namesake_folder(catalog: Catalog) -> None:
+    selection = Selection(DETECTORS, catalog)  # its own: the files come in exactly this order
+    for name in _NAMES:
+        for place in [*_NAMESAKES, *reversed(_NAMESAKES)]:
+            view = _view(catalog, f"{place}/{name}", b"")
+            chosen = [s.detector.name for s in selection.of(view)]
+            assert chosen == _declared(view), view.entry.path
+
+
 def _refuse(view: FileView) -> bool:
     raise ValueError("no")
 
