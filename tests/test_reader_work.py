@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -141,6 +142,18 @@ def test_line_of_is_the_line_in_any_order(catalog: Catalog, lengths: list[int], 
     offsets = [int(w * len(data)) for w in where]
     for offset in [*offsets, *sorted(offsets), *offsets]:
         assert view.line_of(offset) == 1 + data.count(b"\n", 0, offset)
+
+
+def test_a_views_line_bookkeeping_is_neither_passed_in_nor_compared(catalog: Catalog) -> None:
+    # Cursors and marks are made by asking lines: a view asked some lines is still the view of the same file.
+    data = b"a\nb\n" * 5000
+    entry = FileEntry("/var/log/x.log", len(data), 0o100644, 0, 0)
+    owner, read = (lambda e: FileMeta("0644", "root:root")), (lambda p, n: None)
+    asked, fresh = FileView(entry, data, catalog, owner, read), FileView(entry, data, catalog, owner, read)
+    assert asked.line_of(len(data) - 1) == 10_000 and asked.line_text(5) == "a"
+    assert asked == fresh
+    with pytest.raises(TypeError):
+        FileView(entry, data, catalog, owner, read, _line_cursor=(0, 7))  # type: ignore[call-arg]
 
 
 @given(st.lists(st.sampled_from(["gpt-4o", "anthropic/claude-sonnet-4-5", "prose", "\n", "\n\n", " "]), max_size=40))

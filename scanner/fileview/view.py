@@ -63,14 +63,16 @@ class FileView:
     # The context its bytes are read in when not their own (a later window is its file's head's; derived
     # bytes are their file's).
     fixed_context: Context | None = field(default=None, repr=False)
-    _line_cursor: tuple[int, int] = field(default=(0, 1), repr=False)
+    _line_cursor: tuple[int, int] = field(default=(0, 1), init=False, repr=False, compare=False)
+    # The line cursors and marks below are the view's own bookkeeping: never passed in, never compared.
     # Lines counted so far: (offset, line) marks at least _LINE_MARK bytes apart, in order, up to the farthest
     # offset asked. An offset behind it (a second pass over the file's hits: the content pass after the session
     # read) is counted from the mark before it, so each newline is counted about once. Both are made when the
     # first line is asked (most views are asked none).
-    _mark_offsets: array[int] | None = field(default=None, repr=False)
-    _mark_lines: array[int] | None = field(default=None, repr=False)
-    _start_cursor: tuple[int, int] = field(default=(0, 0), repr=False)  # (offset, start of its line)
+    _mark_offsets: array[int] | None = field(default=None, init=False, repr=False, compare=False)
+    _mark_lines: array[int] | None = field(default=None, init=False, repr=False, compare=False)
+    # (offset, start of its line)
+    _start_cursor: tuple[int, int] = field(default=(0, 0), init=False, repr=False, compare=False)
     _hits: Hits | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
