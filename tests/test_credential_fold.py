@@ -39,3 +39,19 @@ def test_any_order_of_sightings_gives_one_entry(catalog: Catalog) -> None:
     assert place.location.context is Context.ENV and (place.mode, place.owner) == ("0600", "carol:carol")
     assert entry.route == "openrouter" and entry.vendor == "openrouter"
     assert _SECRET not in repr(entry)
+
+
+def test_sightings_that_name_a_key_equally_well_agree_in_any_order(catalog: Catalog) -> None:
+    # The same public prefix, neither with a route or pair: the type and vendor decide, never which came first.
+    at = Location(_AT, 3, Context.ENV)
+    meta = FileMeta("0600", "carol:carol")
+    both = (credential_evidence(_SECRET, "api-key", "openrouter", "sk-or-v1-", at, meta),
+            credential_evidence(_SECRET, "token", "other", "sk-or-v1-", at, meta))
+    named: set[tuple[str, str | None]] = set()
+    for order in (both, both[::-1]):
+        fold = CredentialFold(FoldContext(catalog))
+        for ev in order:
+            fold.add(ev)
+        (entry,) = fold.build()
+        named.add((entry.type, entry.vendor))
+    assert len(named) == 1

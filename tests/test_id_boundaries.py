@@ -138,3 +138,18 @@ def test_a_family_value_and_a_comment_word_are_not_shipped(tmp_path: Path, scan_
     assert "command-a" not in _ships(doc, "opencode")  # `family:"command-a"`
     ships = _ships(doc, "qwen-code")
     assert "deepseek-v4.1-flash" in ships and "deepseek-flash" not in ships
+
+
+def test_an_id_in_a_sentence_is_no_location_where_the_same_file_spells_it_as_a_literal(
+    tmp_path: Path, scan_dir: ScanFn
+) -> None:
+    """What a file's hits name is worked out once per spelling, but whether a hit sits in a sentence is asked of
+    each: the guide's words around one copy never make it, nor its literal twin, a place the other stands for."""
+    literal = b'const M = ["claude-opus-4-6-20251101"];\n'
+    prose = b"Use the alias (`claude-opus-4-6`, not `claude-opus-4-6-20251101`). Guessing an ID will 404.\n"
+    write(tmp_path, "/opt/tool/lib/first.js", literal + prose)
+    write(tmp_path, "/opt/tool/lib/second.js", prose + literal)
+    _, doc = scan_dir(tmp_path)
+    lines = {(loc["path"], loc["line"]) for m in doc["models"] if m["name"] == "claude-opus-4-6-20251101"
+             for loc in m["locations"]}
+    assert lines == {("/opt/tool/lib/first.js", 1), ("/opt/tool/lib/second.js", 2)}

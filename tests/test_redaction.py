@@ -9,6 +9,7 @@ is covered without this test naming it.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import types
 import typing
 from enum import Enum
@@ -26,16 +27,18 @@ from scanner.model import Stats, TargetInfo
 KEY = "sk-ant-api03-" + "Zq7" * 31 + "AA"
 KEPT = {"redacted", "sha256"}  # the safe forms of a secret: left as they are
 _MAX_DEPTH = 6
+_SERIAL = itertools.count()
 # String fields the finding rules read as a format of their own (a file mode in octal): the builder is handed these
 # well formed, the rest with the key (redaction of them is checked kind by kind below).
 PARSED = {"mode": "0644"}
 
 
 def _sample(tp: Any, depth: int = 0, fixed: dict[str, str] | None = None) -> Any:
-    """A value of type `tp` with KEY in every string it holds, but the string fields `fixed` names."""
+    """A value of type `tp` with KEY in every string it holds, but the string fields `fixed` names. Each string is
+    a different one, so that a pass that misses one field is not covered by another field's equal string."""
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if tp is str or tp is Any or tp is object:
-        return f"token={KEY}"
+        return f"token={KEY} #{next(_SERIAL)}"
     if tp in (int, float):
         return tp(1)
     if tp is bool:

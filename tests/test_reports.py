@@ -7,6 +7,7 @@ after a URL in a binary; the command line's one-line errors.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -390,3 +391,13 @@ def test_json_text_is_the_stdlib_indented_text(value: object) -> None:
     """The JSON report's text, indented at C speed, is json.dumps(indent=2, ensure_ascii=True) byte for byte: any
     string (lone surrogates, controls, emoji), float (NaN, infinities, exponents), empty or nested container."""
     assert dumps(value) == json.dumps(value, indent=2, ensure_ascii=True) + "\n"
+
+
+def test_json_report_has_no_lone_surrogate_from_any_string(hostile: Path) -> None:
+    """A lone surrogate a string of the inventory still holds (a name decoded with surrogateescape) leaves the JSON
+    report made valid, and a surrogate pair's escape (an emoji) is kept as json.dumps writes it."""
+    inv = api.scan(Walker(str(hostile), WalkOptions()), api.ScanRequest(ScanOptions()), load([]))
+    target = dataclasses.replace(inv.target, location="/vm\udcff\U0001f600")
+    text = render("json", dataclasses.replace(inv, target=target), ReportOptions())
+    assert "\\udcff" not in text and "\\ud83d\\ude00" in text
+    assert json.loads(text)["target"]["location"] == "/vm\\xff\U0001f600"

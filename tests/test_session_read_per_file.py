@@ -7,8 +7,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from scanner.catalog import load
 from scanner.model import Context
+from scanner.sessions import collect
 from scanner.sessions.adapters.base import file_stem, stem
 from scanner.sessions.collect import LogRead, read_log
 
@@ -27,18 +30,34 @@ def test_file_stem_is_the_stem_of_the_state_path() -> None:
     assert file_stem({}) == ""
 
 
+_REPLY = {"model": "gpt-4o-2024-08-06", "object": "chat.completion", "usage": {"total_tokens": 3}}
+_RECORDS: list[dict[str, object]] = [
+    {"api_base": "https://api.openai.com/v1", "model": "gpt-4o", "response": _REPLY, "parentSessionId": "p-1"},
+    {"api_base": "https://api.openai.com/v1", "model": "gpt-4o", "response": _REPLY},
+    {"api_base": "https://api.anthropic.com", "model": "claude-sonnet-4-5", "parent_session_id": "  "},
+]
+
+
+def _rule_counts(read: LogRead) -> dict[str, dict[str, int]]:
+    return {p.vendor: {e.rule: e.count for e in p.evidence} for s in read.sessions for p in s.providers}
+
+
 def test_records_without_a_session_id_share_the_file_stem_and_each_record_counts_its_hosts(tmp_path: Path) -> None:
-    reply = {"model": "gpt-4o-2024-08-06", "object": "chat.completion", "usage": {"total_tokens": 3}}
-    records = [
-        {"api_base": "https://api.openai.com/v1", "model": "gpt-4o", "response": reply, "parentSessionId": "p-1"},
-        {"api_base": "https://api.openai.com/v1", "model": "gpt-4o", "response": reply},
-        {"api_base": "https://api.anthropic.com", "model": "claude-sonnet-4-5", "parent_session_id": "  "},
-    ]
-    read = _read(tmp_path / "abc" / "session.jsonl", records)
+    read = _read(tmp_path / "abc" / "session.jsonl", _RECORDS)
     assert [s.session_id for s in read.sessions] == ["abc/session"]
     (session,) = read.sessions
     assert session.records == 3
     assert session.parent_session_id == "p-1"
     assert read.hosts == {"api.openai.com": 1, "api.anthropic.com": 3}
-    vendors = {p.vendor for p in session.providers}
-    assert {"openai", "anthropic"} <= vendors
+    # The second record's host and served model, looked up in the file's tables, count as the first's did.
+    assert _rule_counts(read) == {"openai": {"api-host": 2, "served-model": 2}, "anthropic": {"api-host": 1}}
+
+
+def test_hosts_and_served_models_past_the_files_tables_read_the_same(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past its bound, a file's table of rules keeps no more: what is not in it is looked up again, the same."""
+    whole = _read(tmp_path / "whole" / "session.jsonl", _RECORDS)
+    monkeypatch.setattr(collect, "_KNOWN_PER_FILE", 0)
+    bounded = _read(tmp_path / "bounded" / "session.jsonl", _RECORDS)
+    assert _rule_counts(bounded) == _rule_counts(whole)
+    assert bounded.hosts == whole.hosts

@@ -409,6 +409,25 @@ def test_a_steady_catalogued_label_across_a_switch_is_a_mismatch(catalog: Catalo
     assert s.mismatched_labels == ("gpt-5.5",)
 
 
+def test_a_label_that_changes_under_one_provider_is_known_as_that_providers(catalog: Catalog) -> None:
+    # The label moves from gpt-5.5 to gpt-4.1 while OpenAI's ids go on, then Anthropic's ids serve gpt-4.1: the
+    # label was served by two vendors, though its first record under OpenAI came with no change of vendor.
+    def line(model: str, reply_id: str, minute: int) -> dict[str, str]:
+        return {"session_id": "s", "ts": f"2026-01-01T00:0{minute}:00Z", "model": model, "id": reply_id,
+                "object": "chat.completion"}
+
+    lines = [
+        line("gpt-5.5", "chatcmpl-D8Z5f52zQqikDBEKQMQoYcWMcWPeU", 0),
+        line("gpt-4.1", "chatcmpl-D8Z5f52zQqikDBEKQMQoYcWMcWPeV", 1),
+        {**line("gpt-4.1", "msg_011CeDqKnDd2qP37QdkC5nGR", 2), "role": "assistant"},
+    ]
+    del lines[2]["object"]
+    data = "".join(json.dumps(x) + "\n" for x in lines).encode()
+    (s,), _ = collect("/var/log/a/s.jsonl", "s.jsonl", None, data, catalog)
+    assert [p.vendor for p in s.providers] == ["openai", "anthropic"]
+    assert "gpt-4.1" in s.mismatched_labels
+
+
 # --- layouts no adapter knows -------------------------------------------------------------------------
 
 
