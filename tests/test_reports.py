@@ -401,3 +401,17 @@ def test_json_report_has_no_lone_surrogate_from_any_string(hostile: Path) -> Non
     text = render("json", dataclasses.replace(inv, target=target), ReportOptions())
     assert "\\udcff" not in text and "\\ud83d\\ude00" in text
     assert json.loads(text)["target"]["location"] == "/vm\\xff\U0001f600"
+
+
+def test_json_report_marks_an_ignored_finding_whose_id_holds_a_lone_surrogate(hostile: Path) -> None:
+    """The ignore file's answers are keyed by a finding's own id (`settle`): a finding whose id holds a lone surrogate
+    is marked ignored, as every other format marks it, and its id is still written cleaned. (A scan escapes the
+    paths an id is made of; the renderer takes any inventory, and an id from a decoded name need not be.)"""
+    inv = api.scan(Walker(str(hostile), WalkOptions()), api.ScanRequest(ScanOptions()), load([]))
+    first, *rest = inv.findings
+    odd = dataclasses.replace(first, id="local-pickle-unsafe-globals:bad\udcff.pkl")
+    opts = ReportOptions(ignored={odd.id: "a lab host", rest[0].id: "staging"})
+    text = render("json", dataclasses.replace(inv, findings=(odd, *rest)), opts)
+    assert "\\udcff" not in text
+    marked = {f["id"]: f["ignored"]["reason"] for f in json.loads(text)["findings"] if "ignored" in f}
+    assert marked == {"local-pickle-unsafe-globals:bad\\xff.pkl": "a lab host", rest[0].id: "staging"}

@@ -57,7 +57,7 @@ class PatternHit(NamedTuple):
     start: int
     end: int
     kind: PatternKind
-    index: int  # type: ignore[assignment]  # the pattern's position; shadows tuple.index, which no hit needs
+    pattern: int  # the pattern's position in the Catalog's list for its kind
     text: bytes
 
 
@@ -192,7 +192,7 @@ def _scanner_of(compiled: yara_x.Rules) -> yara_x.Scanner:
 
 def _search_on(data: bytes, rule: Rule, confirm: re.Pattern[bytes], pos: int, hits: Hits) -> int:
     """Hits of one capped pattern from `pos` on, found by its own regex; returns how many were cut."""
-    seen = Counter(h.text for h in hits if h.kind is rule.kind and h.index == rule.index)
+    seen = Counter(h.text for h in hits if h.kind is rule.kind and h.pattern == rule.index)
     cut = 0
     for m in confirm.finditer(data, pos):
         text = m.group()

@@ -50,13 +50,13 @@ class BinaryDetector:
         for hit in view.hits:  # the matcher found them in its one pass (and only those the view's window owns)
             if hit.kind is not PatternKind.CODE_PATH:
                 continue
-            seen[hit.index] += 1
-            if seen[hit.index] > _MAX_PATH_HITS:
-                if seen[hit.index] == _MAX_PATH_HITS + 1:
+            seen[hit.pattern] += 1
+            if seen[hit.pattern] > _MAX_PATH_HITS:
+                if seen[hit.pattern] == _MAX_PATH_HITS + 1:
                     detail = f"code paths: matches after the first {_MAX_PATH_HITS} of one grammar not read"
                     yield Skip(view.path, SkipReason.CAP_REACHED, detail)
                 continue
-            spec, rx = catalog.code_path_rx[hit.index]
+            spec, rx = catalog.code_path_rx[hit.pattern]
             m = rx.match(view.data, hit.start)
             if m is None:
                 continue

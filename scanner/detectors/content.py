@@ -73,9 +73,9 @@ class ContentDetector:
         # come in order of offset: only when such a format matched is there anything to reorder.
         credentials = view.catalog.credentials
         hits: Sequence[PatternHit] = view.hits
-        if any(h.kind is PatternKind.CREDENTIAL and credentials[h.index].nearby for h in hits):
+        if any(h.kind is PatternKind.CREDENTIAL and credentials[h.pattern].nearby for h in hits):
             hits = sorted(
-                hits, key=lambda h: (h.start, h.kind is not PatternKind.CREDENTIAL or not credentials[h.index].nearby)
+                hits, key=lambda h: (h.start, h.kind is not PatternKind.CREDENTIAL or not credentials[h.pattern].nearby)
             )
         families = view.catalog.families
         urls: dict[bytes, str] = {}  # each URL the file spells, made safe once (a proxy log repeats its upstream's)
@@ -85,8 +85,8 @@ class ContentDetector:
             repeats[hit.text] += 1
             if repeats[hit.text] > MAX_LOCATIONS:
                 continue  # an entry keeps MAX_LOCATIONS locations: more of the same text in one file adds nothing
-            if hit.kind is PatternKind.MODEL and hit.end - hit.start > families[hit.index].longest:
-                too_long[families[hit.index].id] += 1
+            if hit.kind is PatternKind.MODEL and hit.end - hit.start > families[hit.pattern].longest:
+                too_long[families[hit.pattern].id] += 1
                 if not packed:
                     continue  # packed literals are split into the ids they hold, each within its bound
             if hit.kind in _IDS:
@@ -97,7 +97,7 @@ class ContentDetector:
             elif hit.kind is PatternKind.HOST:
                 yield self._host(view, hit, urls, context)
             elif hit.kind is PatternKind.CREDENTIAL:
-                if package_fixture or (in_package and not credentials[hit.index].in_packages):
+                if package_fixture or (in_package and not credentials[hit.pattern].in_packages):
                     continue  # a library's own test keys (libgnutls' PEM vectors, a test .pyc): never the agent's
                 yield from self._credential(view, hit, claimed)
             elif hit.kind is PatternKind.KILL_SWITCH and view.context is Context.BINARY and not talk:
@@ -193,7 +193,7 @@ class ContentDetector:
 
     def _credential(self, view: FileView, hit: PatternHit, claimed: set[tuple[int, int]]) -> Iterator[Evidence]:
         catalog = view.catalog
-        spec = catalog.credentials[hit.index]
+        spec = catalog.credentials[hit.pattern]
         found = _secret_of(catalog, hit)
         if found is None:
             return
@@ -240,10 +240,10 @@ def _too_long(view: FileView, runs: Counter[str]) -> Skip:
 def _secret_of(catalog: Catalog, hit: PatternHit) -> tuple[str, int] | None:
     """A credential hit's secret and its offset, or None for a placeholder. A format known by the key that
     names it (`aws_secret_access_key = …`) holds the secret in its `secret` group; the rest is context."""
-    spec = catalog.credentials[hit.index]
+    spec = catalog.credentials[hit.pattern]
     secret, at = decode(hit.text), hit.start
     if "(?P<secret>" in spec.pattern:
-        m = catalog.credential_rx(hit.index).match(secret)
+        m = catalog.credential_rx(hit.pattern).match(secret)
         if m is None or m.group("secret") is None:
             return None
         secret = m.group("secret")
@@ -266,7 +266,7 @@ def _pair(view: FileView, hit: PatternHit, at: int, types: tuple[str, ...]) -> s
     for other in hits[first:]:
         if other.start > hit.end + _PAIR_REACH:
             break
-        if other.kind is not PatternKind.CREDENTIAL or catalog.credentials[other.index].type not in types:
+        if other.kind is not PatternKind.CREDENTIAL or catalog.credentials[other.pattern].type not in types:
             continue
         found = _secret_of(catalog, other)
         if found is None:

@@ -36,16 +36,16 @@ class SourceDetector:
     def extract(self, view: FileView) -> Iterator[Evidence]:
         sigs = view.catalog.source_signatures
         hits = [h for h in view.hits if h.kind is PatternKind.SIGNATURE]
-        clients = [h for h in hits if sigs[h.index].kind == "client"]
-        if not clients and not any(sigs[h.index].kind == "import" for h in hits):
+        clients = [h for h in hits if sigs[h.pattern].kind == "client"]
+        if not clients and not any(sigs[h.pattern].kind == "import" for h in hits):
             return  # a stray `.create(` in code that uses no LLM SDK says nothing
-        calls = tuple(sorted({sigs[h.index].name for h in hits if sigs[h.index].kind == "call"}))
+        calls = tuple(sorted({sigs[h.pattern].name for h in hits if sigs[h.pattern].kind == "call"}))
         for hit in clients:
-            sig = sigs[hit.index]
+            sig = sigs[hit.pattern]
             location = view.location(view.line_of(hit.start), Context.SOURCE, offset=hit.start)
             yield ClientEvidence(sig.name, sig.vendor, sig.served_via, "source", calls, location)
         for hit in hits:
-            if sigs[hit.index].kind != "import":
+            if sigs[hit.pattern].kind != "import":
                 yield from self._arguments(view, hit, _route(view, clients, hit))
         yield from self._named_models(view, hits, _proxied(view, hits))
 
@@ -57,7 +57,7 @@ class SourceDetector:
         sigs = view.catalog.source_signatures
         by_vendor: dict[str, dict[str, set[str]]] = {}
         for h in hits:
-            sig = sigs[h.index]
+            sig = sigs[h.pattern]
             if sig.vendor and sig.served_via and sig.kind in ("client", "import"):
                 if sig.vendor in proxied and sig.served_via == "direct":
                     continue
@@ -101,10 +101,10 @@ def _proxied(view: FileView, hits: list[PatternHit]) -> set[str]:
     API is no longer evident. Only the construction's own arguments count, up to the next signature."""
     sigs = view.catalog.source_signatures
     url_keys = view.catalog.keys("base_url")
-    marks = sorted(h.start for h in hits if sigs[h.index].kind != "import")
+    marks = sorted(h.start for h in hits if sigs[h.pattern].kind != "import")
     out: set[str] = set()
     for hit in hits:
-        sig = sigs[hit.index]
+        sig = sigs[hit.pattern]
         if sig.kind != "client" or not sig.vendor or sig.vendor in out:
             continue
         end = min([len(view.data), hit.end + _WINDOW, *(m for m in marks if m > hit.start)])
@@ -123,7 +123,7 @@ def _route_for(view: FileView, model: str, client: PatternHit | None) -> str | N
     serves any vendor's."""
     if client is None:
         return None
-    sig = view.catalog.source_signatures[client.index]
+    sig = view.catalog.source_signatures[client.pattern]
     vendor = view.catalog.identify(model).vendor
     makers = {fam.vendor for fam in view.catalog.families}
     if vendor and sig.vendor in makers and vendor != sig.vendor:

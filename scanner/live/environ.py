@@ -69,7 +69,7 @@ def _interpret(name: str, value: str, catalog: Catalog, loc: Location, env: bool
     for hit in catalog.matcher.scan(data):
         text = decode(hit.text)
         if hit.kind is PatternKind.CREDENTIAL:
-            spec = catalog.credentials[hit.index]
+            spec = catalog.credentials[hit.pattern]
             if catalog.is_placeholder(text):
                 continue
             window = f"{name}={value}"[: _NEARBY * 2].lower()

@@ -16,7 +16,7 @@ from typing import TypeVar
 
 import psutil
 
-from scanner.live.scope import Scope as Scope  # re-exported: where callers have always found it
+from scanner.live.scope import Scope
 
 # Bounds for hostile or huge processes: a daemon with 100k sockets must not exhaust the auditor.
 MAX_FILES = 20_000

@@ -45,20 +45,19 @@ def clean(value: Any) -> Any:
 
 
 def document(inv: Inventory, opts: ReportOptions = DEFAULT) -> dict[str, Any]:
-    doc: dict[str, Any] = clean(to_document(inv))
+    doc = to_document(inv)
     _mark_ignored(doc, opts)
-    return doc
+    cleaned: dict[str, Any] = clean(doc)
+    return cleaned
 
 
-def _mark_ignored(doc: dict[str, Any], opts: ReportOptions) -> bool:
-    """Findings the ignore file accepts gain `ignored` with the reason; whether any did."""
-    marked = False
+def _mark_ignored(doc: dict[str, Any], opts: ReportOptions) -> None:
+    """Findings the ignore file accepts gain `ignored` with the reason. Before cleaning: the ignore file's answers
+    are keyed by the finding's own id, which cleaning would change where it holds an undecodable byte."""
     for f in doc["findings"]:
         reason = opts.ignored.get(f["id"])
         if reason:
             f["ignored"] = {"reason": reason}
-            marked = True
-    return marked
 
 
 def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
@@ -79,12 +78,10 @@ def _compact(inv: Inventory, opts: ReportOptions) -> str:
     """The document's compact text. Only a text that holds a surrogate escape (a lone surrogate is written as a
     `\\udc..` escape) has its document cleaned, a walk over all of it."""
     doc = to_document(inv)
+    _mark_ignored(doc, opts)
     text = _COMPACT.encode(doc)
-    cleaned = _SURROGATE_ESCAPE.search(text) is not None
-    if cleaned:
-        doc = clean(doc)
-    if _mark_ignored(doc, opts) or cleaned:
-        text = _COMPACT.encode(doc)
+    if _SURROGATE_ESCAPE.search(text) is not None:
+        text = _COMPACT.encode(clean(doc))
     return text
 
 

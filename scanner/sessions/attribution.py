@@ -14,9 +14,8 @@ most MAX_LABELS labels, MAX_RANGES record runs per provider and MAX_MENTIONED me
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import datetime, timezone
 
 from scanner.catalog import Catalog
@@ -26,11 +25,11 @@ from scanner.model import Location
 from scanner.sessions.adapters.base import Facts
 from scanner.sessions.fingerprints import Hit
 from scanner.sessions.pick import LABEL_RULE, label_vendor, pick
-from scanner.sessions.reasoning import ENCRYPTED, VISIBLE, session_reasoning
+from scanner.sessions.provider_tally import ProviderTally, shorten
+from scanner.sessions.reasoning import session_reasoning
 from scanner.vocab import PSEUDO_VENDORS, CatalogStatus, Confidence, PseudoVendor
 
 MAX_LABELS = 20
-MAX_RANGES = 50
 MAX_MENTIONED = 500
 _WORD = re.compile(r"[a-z0-9]+")
 ProviderKey = tuple[str, str | None, str | None]
@@ -40,99 +39,6 @@ def iso(seconds: float | None) -> str | None:
     if seconds is None:
         return None
     return datetime.fromtimestamp(seconds, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def shorten(value: str, keep: int = 24) -> str:
-    """An example value cut to its head and tail: enough to recognise a format, never a whole blob."""
-    return value if len(value) <= keep + 12 else f"{value[:keep]}…{value[-8:]}"
-
-
-@dataclass
-class _Provider:
-    records: int = 0
-    first: float | None = None
-    last: float | None = None
-    rules: Counter[str] = field(default_factory=Counter)
-    examples: dict[str, str] = field(default_factory=dict)
-    confidence: dict[str, Confidence] = field(default_factory=dict)
-    candidates: dict[str, None] = field(default_factory=dict)
-    ranges: list[list[int]] = field(default_factory=list)
-    vendor_weight: int = 0  # the weightiest hit that named this vendor (not only its route)
-    visible: list[list[int]] = field(default_factory=list)  # runs of records with readable reasoning
-    encrypted: list[list[int]] = field(default_factory=list)  # runs of records with encrypted reasoning
-
-    def states(self) -> set[str]:
-        return {state for state, runs in ((VISIBLE, self.visible), (ENCRYPTED, self.encrypted)) if runs}
-
-    def reasoned(self, number: int, states: set[str]) -> None:
-        """Record `number` carries these reasoning states. A run of one state spans the records between that carry
-        no reasoning (a tool result, a user turn), never one that carries the other state."""
-        for state, runs, other in ((VISIBLE, self.visible, self.encrypted), (ENCRYPTED, self.encrypted, self.visible)):
-            if state in states:
-                joined = bool(runs) and not (other and runs[-1][1] < other[-1][1] < number)
-                _extend(runs, number, joined)
-
-    def add(
-        self, number: int, when: float | None, hits: list[Hit], candidates: tuple[str, ...], extend: bool,
-        vendor: str,
-    ) -> None:
-        self.records += 1
-        if when is not None:
-            if self.first is None or when < self.first:
-                self.first = when
-            if self.last is None or when > self.last:
-                self.last = when
-        for hit in hits:
-            spec = hit.rule
-            if (spec.vendor == vendor or spec is LABEL_RULE) and spec.rank > self.vendor_weight:
-                self.vendor_weight = spec.rank
-            rule = spec.id
-            self.rules[rule] += 1
-            if rule not in self.examples:
-                self.examples[rule] = shorten(hit.value)
-                self.confidence[rule] = spec.confidence
-        for named in candidates:
-            self.candidates.setdefault(named)
-        if self.ranges and (extend or len(self.ranges) >= MAX_RANGES):
-            self.ranges[-1][1] = number
-        else:
-            self.ranges.append([number, number])
-
-    def merge(self, other: _Provider) -> None:
-        self.records += other.records
-        for when in (other.first, other.last):
-            if when is not None:
-                self.first = when if self.first is None else min(self.first, when)
-                self.last = when if self.last is None else max(self.last, when)
-        self.rules.update(other.rules)
-        for rule, example in other.examples.items():
-            self.examples.setdefault(rule, example)
-        self.confidence.update(other.confidence)
-        self.vendor_weight = max(self.vendor_weight, other.vendor_weight)
-        for vendor in other.candidates:
-            self.candidates.setdefault(vendor)
-        self.ranges = _coalesce(self.ranges + other.ranges)
-        self.visible = _coalesce(self.visible + other.visible)
-        self.encrypted = _coalesce(self.encrypted + other.encrypted)
-
-
-def _extend(runs: list[list[int]], number: int, joined: bool = False) -> None:
-    """Add record `number` to runs of records: the last run grows when `number` follows it or `joined` says the
-    gap belongs to it (bounded: past MAX_RANGES the last run grows)."""
-    if runs and (joined or runs[-1][1] + 1 >= number or len(runs) >= MAX_RANGES):
-        runs[-1][1] = max(runs[-1][1], number)
-    else:
-        runs.append([number, number])
-
-
-def _coalesce(ranges: list[list[int]]) -> list[list[int]]:
-    out: list[list[int]] = []
-    for first, last in sorted(ranges):
-        if out and first <= out[-1][1] + 1:
-            out[-1][1] = max(out[-1][1], last)
-        else:
-            out.append([first, last])
-    return out[:MAX_RANGES]
 
 
 class SessionAccumulator:
@@ -149,11 +55,12 @@ class SessionAccumulator:
         self.mentioned: set[str] = set()
         self.title: str | None = None
         self.current_labels: tuple[str, ...] = ()
-        self.unplaced = _Provider()  # reasoning of records before any provider (all of them in a label-only session)
+        # Reasoning of records before any provider (all of them in a label-only session).
+        self.unplaced = ProviderTally()
         self.label_vendors: dict[str, set[str]] = {}
         self._last_seen: tuple[str, tuple[str, ...]] | None = None
         self.reasoning: set[str] = set()
-        self.providers: dict[ProviderKey, _Provider] = {}
+        self.providers: dict[ProviderKey, ProviderTally] = {}
         self.last_key: ProviderKey | None = None
         self.declared: str | None = None
         self.parent: str | None = None
@@ -192,7 +99,7 @@ class SessionAccumulator:
         key = self._continued((chosen.vendor, chosen.served_via, chosen.api), chosen.candidates)
         provider = self.providers.get(key)
         if provider is None:
-            provider = self.providers[key] = _Provider()
+            provider = self.providers[key] = ProviderTally()
         provider.add(self.records, when, chosen.support, chosen.candidates, self.last_key == key, chosen.vendor)
         if reasoning:
             provider.reasoned(self.records, reasoning)
@@ -287,7 +194,9 @@ class SessionAccumulator:
             encrypted_records=tuple((a, b) for a, b in held.encrypted),
         )
 
-    def _provider(self, key: ProviderKey, acc: _Provider, labels: tuple[str, ...], catalog: Catalog) -> SessionProvider:
+    def _provider(
+        self, key: ProviderKey, acc: ProviderTally, labels: tuple[str, ...], catalog: Catalog
+    ) -> SessionProvider:
         vendor, via, api = key
         evidence = [
             RuleEvidence(rule, count, acc.examples[rule], acc.confidence[rule])

@@ -21,8 +21,9 @@ from dataclasses import replace
 
 from scanner.catalog import Catalog
 from scanner.kinds.sessions import FernetTimes, RuleEvidence, SessionEntry, SessionProvider
-from scanner.sessions.attribution import MAX_LABELS, MAX_MENTIONED, MAX_RANGES, labels_only, mismatched_labels
+from scanner.sessions.attribution import MAX_LABELS, MAX_MENTIONED, labels_only, mismatched_labels
 from scanner.sessions.pick import LABEL_RULE
+from scanner.sessions.provider_tally import MAX_RANGES
 from scanner.sessions.reasoning import ENCRYPTED, MIXED, VISIBLE, session_reasoning
 from scanner.vocab import Confidence
 
