@@ -102,7 +102,7 @@ def stage_of(frames: tuple[Frame, ...], yara_lines: frozenset[int]) -> str:
         if not any(name == "_analyze" for name, _, _ in frames):
             return "transfer (pickle, pipes)"
     for name, path, line in reversed(frames):
-        if name == "Matcher.scan":
+        if name in ("Matcher.scan", "Matcher.matches_from"):  # the search past a pattern's cap is YARA-X's too
             return "yara-x search" if line in yara_lines else "confirm hits (re)"
         for (fn, where), stage in _STAGES.items():
             if name == fn and path.endswith(where):
@@ -120,7 +120,7 @@ def stage_of(frames: tuple[Frame, ...], yara_lines: frozenset[int]) -> str:
 def _yara_lines() -> frozenset[int]:
     """The lines of matcher.py that call the YARA-X scanners: a sample there is the search itself."""
     source = (SCRIPTS.parent / "scanner/catalog/matcher.py").read_text().splitlines()
-    return frozenset(i for i, line in enumerate(source, 1) if ".scan(data).matching_rules" in line)
+    return frozenset(i for i, line in enumerate(source, 1) if ".scan(data" in line and ".matching_rules" in line)
 
 
 _WORKER: dict[str, object] = {}  # in a forked worker: its sampler, the analysis it wraps, where samples go

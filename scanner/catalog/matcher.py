@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
@@ -19,13 +20,15 @@ import yara_x
 from scanner.catalog.specs import CatalogError
 
 # A hostile file must not turn one scan into millions of Python confirmations: the engine stops a pattern
-# after MAX_HITS_PER_PATTERN matches. A pattern that reached it is searched on by its confirming regex from
-# there, so a new value after thousands of repeats is still found; repeats of one text past
-# MAX_REPEATS_KEPT are counted, not kept, and distinct texts past MAX_DISTINCT_PER_PATTERN are cut and
-# counted in `Hits.cut` (the scan records that as a skip).
+# after MAX_HITS_PER_PATTERN matches. A pattern that reached it is searched on from there (by YARA-X for it
+# alone, its regex confirming each start: a regex pass over a proxy log's megabytes costs 20-50x more; by its
+# regex alone past MAX_TAIL_STARTS starts), so a new value after thousands of repeats is still found; repeats
+# of one text past MAX_REPEATS_KEPT are counted, not kept, and distinct texts past MAX_DISTINCT_PER_PATTERN
+# are cut and counted in `Hits.cut` (the scan records that as a skip).
 MAX_HITS_PER_PATTERN = 2000
 MAX_REPEATS_KEPT = 200  # = model.MAX_LOCATIONS: an entry keeps no more locations than this
 MAX_DISTINCT_PER_PATTERN = 100_000
+MAX_TAIL_STARTS = 100_000
 SCAN_TIMEOUT_SECONDS = 120
 # The longest match there can be: a catalog grammar may repeat without bound (`(?:-[a-z0-9]+)*`), but a
 # hit is confirmed within this many bytes of its start, so a file matched in overlapping windows (which
@@ -129,6 +132,7 @@ class Matcher:
         common = [i for i, r in enumerate(rules) if r.kind is not PatternKind.SIGNATURE]
         self._compiled = (_compiled(rules, common), _compiled(rules, apart))
         self._apart = bool(apart)
+        self._alone: dict[int, yara_x.Rules] = {}  # a pattern by itself, compiled the first time it reaches the cap
         self._local = threading.local()
 
     def _scanners(self) -> tuple[yara_x.Scanner, yara_x.Scanner]:
@@ -138,6 +142,41 @@ class Matcher:
             scanners = (_scanner_of(self._compiled[0]), _scanner_of(self._compiled[1]))
             self._local.scanners = scanners
         return scanners
+
+    def _alone_scanner(self, i: int) -> yara_x.Scanner:
+        scanners: dict[int, yara_x.Scanner] | None = getattr(self._local, "alone", None)
+        if scanners is None:
+            scanners = self._local.alone = {}
+        scanner = scanners.get(i)
+        if scanner is None:
+            rules = self._alone.get(i) or self._alone.setdefault(i, _compiled(self.rules, [i]))
+            scanner = scanners[i] = _scanner_of(rules, MAX_TAIL_STARTS)
+        return scanner
+
+    def matches_from(self, data: bytes, i: int, pos: int) -> Iterator[re.Match[bytes]]:
+        """The matches of pattern `i`'s regex from `pos` on, the very ones its `finditer(data, pos)` gives.
+
+        YARA-X gives every offset a match may start at (overlapping ones too); the regex confirms them in order,
+        the next one at or past the end of the last, as `finditer` moves on. No pattern YARA-X takes can match
+        empty, so `finditer`'s rule for empty matches never applies."""
+        confirm = self._confirm[i]
+        base = max(pos - 1, 0)  # from the byte before `pos`: a `\b` at `pos` looks at it
+        try:
+            found = self._alone_scanner(i).scan(data[base:]).matching_rules
+        except yara_x.TimeoutError:
+            found = None
+        offsets = [m.offset for r in found for p in r.patterns for m in p.matches] if found is not None else []
+        if found is None or len(offsets) >= MAX_TAIL_STARTS:
+            yield from confirm.finditer(data, pos)  # some starts may be left out: the regex searches alone
+            return
+        covered = pos
+        for start in sorted({base + offset for offset in offsets}):
+            if start < covered:
+                continue
+            m = confirm.match(data, start)
+            if m is not None and m.end() > start:
+                covered = m.end()
+                yield m
 
     def scan(self, data: bytes, signatures: bool = True) -> Hits:
         """Confirmed, non-overlapping (per pattern) hits, ordered by offset; without the source-code signatures'
@@ -168,7 +207,7 @@ class Matcher:
                 covered = m.end()
                 hits.append(PatternHit(start, m.end(), rule.kind, rule.index, m.group()))
             if len(starts) >= MAX_HITS_PER_PATTERN:
-                hits.cut += _search_on(data, rule, confirm, max(covered, starts[-1] + 1), hits)
+                hits.cut += _search_on(self.matches_from(data, i, max(covered, starts[-1] + 1)), rule, hits)
         hits.sort()  # by start, end, kind and pattern: the text follows from them
         return hits
 
@@ -183,18 +222,18 @@ def _compiled(rules: list[Rule], numbers: list[int]) -> yara_x.Rules:
     return compiler.build()
 
 
-def _scanner_of(compiled: yara_x.Rules) -> yara_x.Scanner:
+def _scanner_of(compiled: yara_x.Rules, cap: int = MAX_HITS_PER_PATTERN) -> yara_x.Scanner:
     scanner = yara_x.Scanner(compiled)
     scanner.set_timeout(SCAN_TIMEOUT_SECONDS)
-    scanner.max_matches_per_pattern(MAX_HITS_PER_PATTERN)
+    scanner.max_matches_per_pattern(cap)
     return scanner
 
 
-def _search_on(data: bytes, rule: Rule, confirm: re.Pattern[bytes], pos: int, hits: Hits) -> int:
-    """Hits of one capped pattern from `pos` on, found by its own regex; returns how many were cut."""
+def _search_on(matches: Iterator[re.Match[bytes]], rule: Rule, hits: Hits) -> int:
+    """Hits of one capped pattern from its matches past the cap; returns how many were cut."""
     seen = Counter(h.text for h in hits if h.kind is rule.kind and h.pattern == rule.index)
     cut = 0
-    for m in confirm.finditer(data, pos):
+    for m in matches:
         text = m.group()
         if not text:
             continue
