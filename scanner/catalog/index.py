@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import Any
 
 from scanner.catalog.agent_products import AgentProductIndex
+from scanner.catalog.anyof import any_of
 from scanner.catalog.globs import glob_regex, literal_name
 from scanner.catalog.matcher import Matcher, PatternKind, Rule
 from scanner.catalog.package_names import package_key
@@ -116,6 +117,7 @@ class Catalog(AgentProductIndex):
         self._forms = [
             (self.hosted_forms[i], _rx(self.hosted_forms[i].form, self.hosted_forms[i].route)) for i in order
         ]
+        self._any_form = any_of([rx for _, rx in self._forms])  # asked first: most ids are no hosted form
         self._host_rx = [(h, _rx(h.pattern, "host")) for h in self.hosts]
         self._sdks: dict[tuple[str, str], SdkSpec] = {}
         for f in files:
@@ -222,7 +224,7 @@ class Catalog(AgentProductIndex):
         spec = self._models.get(name.lower())
         if spec is not None:
             return self._known(spec)
-        if depth < _MAX_FORM_DEPTH:
+        if depth < _MAX_FORM_DEPTH and self._any_form.fullmatch(name):
             for form, rx in self._forms:
                 m = rx.fullmatch(name)
                 if m is None:
@@ -271,7 +273,7 @@ class Catalog(AgentProductIndex):
         # Asked for every model hit of every file: the same few tokens recur, so the answer is kept.
         known = self._hosted.get(token)
         if known is None:
-            known = any(rx.fullmatch(token) for _, rx in self._forms)
+            known = bool(self._any_form.fullmatch(token)) and any(rx.fullmatch(token) for _, rx in self._forms)
             if len(self._hosted) < 100_000:
                 self._hosted[token] = known
         return known
@@ -282,7 +284,7 @@ class Catalog(AgentProductIndex):
         known = self._deployment_names.get(token)
         if known is None:
             known = False
-            for _, rx in self._forms:
+            for _, rx in self._forms if self._any_form.fullmatch(token) else ():  # most tokens are none
                 m = rx.fullmatch(token)
                 if m is not None:
                     known = bool(m.groupdict().get("deployment"))
