@@ -1,9 +1,9 @@
-"""One pattern that fully matches whatever any of several patterns fully matches, asked before a loop over them:
-most ids a scan asks about are named by none of the catalog's 70 hosted forms, and fully matching each in turn
-was 2.6% of a scan of /opt (the union is a tenth of the cost).
+"""The first of several patterns to fully match a text, found by one match of their union: most ids a scan asks
+about are named by none of the catalog's 70 hosted forms, and fully matching each in turn was 2.6% of a scan of
+/opt (the union is a tenth of the cost; a text one of them names is matched by that one again, for its groups).
 
-The union is never narrower than the patterns: where one of them cannot be joined as written (a back-reference,
-a condition on a group, flags of its own), it matches everything, and the loop decides alone as before.
+A union's alternatives are tried in order, so the one that matches is the first pattern that does. Patterns that
+cannot be joined as written (a back-reference, a condition on a group, flags of their own) are tried in turn.
 """
 
 from __future__ import annotations
@@ -15,14 +15,31 @@ from collections.abc import Sequence
 _NAMED = re.compile(r"(?<!\\)\(\?P<\w+>")
 # What refers to a group by name or number: joined, the reference would not mean what it meant alone.
 _REFERS = re.compile(r"\(\?P=|\(\?\(|\\[1-9]")
-EVERYTHING = re.compile(r"(?s:.*)")
 
 
-def any_of(patterns: Sequence[re.Pattern[str]]) -> re.Pattern[str]:
-    """The union of `patterns` for `fullmatch`, or EVERYTHING when they cannot be joined exactly."""
+class FirstOf:
+    def __init__(self, patterns: Sequence[re.Pattern[str]]) -> None:
+        self.patterns = tuple(patterns)
+        self.union = _union(self.patterns)  # None: they are tried in turn
+
+    def match(self, text: str) -> tuple[int, re.Match[str]] | None:
+        """(index, its full match) of the first pattern that fully matches `text`; None when none does."""
+        if self.union is not None:
+            found = self.union.fullmatch(text)
+            if found is None:
+                return None
+            at = int(str(found.lastgroup)[1:])  # the alternative's own group closes last: `_<index>`
+            matched = self.patterns[at].fullmatch(text)
+            if matched is not None:
+                return at, matched
+        return next(((at, m) for at, p in enumerate(self.patterns) if (m := p.fullmatch(text))), None)
+
+
+def _union(patterns: Sequence[re.Pattern[str]]) -> re.Pattern[str] | None:
     if not patterns or len({p.flags for p in patterns}) != 1 or any(_REFERS.search(p.pattern) for p in patterns):
-        return EVERYTHING
+        return None
+    alternatives = (f"(?P<_{at}>{_NAMED.sub('(?:', p.pattern)})" for at, p in enumerate(patterns))
     try:
-        return re.compile("|".join(f"(?:{_NAMED.sub('(?:', p.pattern)})" for p in patterns), patterns[0].flags)
+        return re.compile("|".join(alternatives), patterns[0].flags)
     except re.error:
-        return EVERYTHING
+        return None
