@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -15,8 +16,9 @@ from scanner.catalog.anyof import FirstOf
 # Overlapping on purpose (`a/b` is the first's and the last's): the first in order must win.
 _MINE = [
     re.compile(p)
-    for p in (r"a/(?P<model>b+)", r"(?P<model>c[a-c]*)@(?P<snapshot>\d{2})", r"a(?:b|/)c?", r"\(?P<x>", r"(a)[a-c/]*")
-]
+    for p in (r"a/(?P<model>b+)", r"(?P<model>c[a-c]*)@(?P<snapshot>\d{2})", r"a(?:b|/)c?", r"\(?P<x>", r"(?i)\bB@c",
+              r"(a)[a-c/]*")
+]  # fmt: skip
 _UNJOINABLE = [*_MINE, re.compile(r"(?P<d>b)(?P=d)")]
 
 
@@ -33,7 +35,7 @@ def _first(first: FirstOf, text: str) -> tuple[int, dict[str, str | None]] | Non
     return None if found is None else (found[0], found[1].groupdict())
 
 
-@given(st.text(alphabet="abc/@(?P<x>)12", max_size=12))
+@given(st.text(alphabet="abcABC/@(?P<x>)12", max_size=12))
 def test_the_first_to_match_is_the_first_in_order(text: str) -> None:
     assert _first(FirstOf(_MINE), text) == _in_turn(_MINE, text)
     unjoined = FirstOf(_UNJOINABLE)
@@ -44,14 +46,17 @@ def test_the_first_to_match_is_the_first_in_order(text: str) -> None:
 def test_the_first_of_overlapping_patterns_wins() -> None:
     assert _first(FirstOf(_MINE), "a/bb") == (0, {"model": "bb"})
     assert _first(FirstOf(_MINE), "a/c") == (2, {})
-    assert _first(FirstOf(_MINE), "aca") == (4, {})
-    assert FirstOf([re.compile("x", re.IGNORECASE), re.compile("y")]).union is None
+    assert _first(FirstOf(_MINE), "aca") == (5, {})
+    assert _first(FirstOf(_MINE), "b@C") == (4, {})  # its own `(?i)`, in its alternative alone
+    assert _first(FirstOf(_MINE), "C@12") is None  # the others keep their case
+    assert FirstOf([re.compile("x", re.MULTILINE), re.compile("y")]).union is None
 
 
-def test_the_hosted_forms_first_match_is_the_loops_on_every_example(catalog: Catalog) -> None:
-    forms = [rx for _, rx in catalog._forms]
+@pytest.mark.parametrize("which", ["_forms", "_family_rx"])
+def test_the_catalogs_first_match_is_the_loops_on_every_example(catalog: Catalog, which: str) -> None:
+    forms = [rx for _, rx in getattr(catalog, which)]
     first = FirstOf(forms)
-    assert first.union is not None  # the shipped forms join: one match spares the loop
+    assert first.union is not None  # the shipped hosted forms and families join: one match spares the loop
     ids = [x for h in catalog.hosted_forms for x in (*h.examples.match, *h.examples.no_match)]
     ids += [x for f in catalog.families for x in (*f.examples.match, *f.examples.no_match)]
     models = sorted(catalog._models)

@@ -3,7 +3,8 @@ about are named by none of the catalog's 70 hosted forms, and fully matching eac
 /opt (the union is a tenth of the cost; a text one of them names is matched by that one again, for its groups).
 
 A union's alternatives are tried in order, so the one that matches is the first pattern that does. Patterns that
-cannot be joined as written (a back-reference, a condition on a group, flags of their own) are tried in turn.
+cannot be joined as written (a back-reference, a condition on a group, flags other than ignoring case) are tried
+in turn.
 """
 
 from __future__ import annotations
@@ -36,10 +37,17 @@ class FirstOf:
 
 
 def _union(patterns: Sequence[re.Pattern[str]]) -> re.Pattern[str] | None:
-    if not patterns or len({p.flags for p in patterns}) != 1 or any(_REFERS.search(p.pattern) for p in patterns):
+    # A pattern compiled to ignore case (by a leading `(?i)` or not) does so in its own alternative (`(?i:…)`);
+    # any other flag of its own keeps them apart.
+    if not patterns or any(p.flags & ~re.IGNORECASE != re.UNICODE or _REFERS.search(p.pattern) for p in patterns):
         return None
-    alternatives = (f"(?P<_{at}>{_NAMED.sub('(?:', p.pattern)})" for at, p in enumerate(patterns))
+    alternatives = (
+        f"(?P<_{at}>(?i:{_NAMED.sub('(?:', p.pattern.removeprefix('(?i)'))}))"
+        if p.flags & re.IGNORECASE
+        else f"(?P<_{at}>(?:{_NAMED.sub('(?:', p.pattern)}))"
+        for at, p in enumerate(patterns)
+    )
     try:
-        return re.compile("|".join(alternatives), patterns[0].flags)
+        return re.compile("|".join(alternatives))
     except re.error:
         return None

@@ -102,6 +102,8 @@ class Catalog(AgentProductIndex):
         }
         self._family = {fam.id: fam for fam in self.families}
         self._family_rx = [(fam, _rx(fam.pattern, fam.id)) for fam in self.families]
+        self._any_family = FirstOf([rx for _, rx in self._family_rx])  # as `_any_form`: most ids are no family's
+        self._longest_family = max((fam.longest for fam in self.families), default=-1)
         self._models: dict[str, ModelSpec] = {}
         for f in files:
             for m in f.models:
@@ -246,7 +248,9 @@ class Catalog(AgentProductIndex):
                 catalog=inner.catalog,
                 lifecycle=inner.lifecycle,
             )
-        for fam, rx in self._family_rx:
+        # Families before the first whose pattern matches are none of the id's, whatever their length.
+        found = self._any_family.match(name) if len(name) <= self._longest_family else None
+        for fam, rx in self._family_rx[found[0] :] if found is not None else ():
             # An id longer than any its family's grammar names is no id of it (a crafted 32 KB `gpt-5.111…`).
             if len(name) <= fam.longest and rx.fullmatch(name):
                 return Identity(None, fam.vendor, fam.id, None, None, CatalogStatus.FAMILY, None)
