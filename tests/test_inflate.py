@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import scanner.detectors.compressed as compressed
+import scanner.fileview.gzipped as gzipped
 from scanner.sessions.reader import ReadNotes, chunks
 from tests.conftest import examples
 
@@ -23,7 +23,7 @@ def _piecewise(data: bytes, cap: int) -> tuple[bytes, bool, bool]:
 
 def _at_once(data: bytes) -> tuple[bytes, bool, bool]:
     notes = ReadNotes()
-    out = compressed._inflated(data, notes)
+    out = gzipped._inflated(data, notes)
     return out, notes.inflate_capped, notes.inflate_error
 
 
@@ -36,7 +36,7 @@ _FILES = st.tuples(
 
 
 @settings(max_examples=examples(200))
-@given(_FILES, st.sampled_from([compressed.MAX_INFLATED, 700, 20_000]))
+@given(_FILES, st.sampled_from([gzipped.MAX_INFLATED, 700, 20_000]))
 def test_inflated_at_once_is_what_the_pieces_give(file: tuple[list[bytes], int, str, int], cap: int) -> None:
     texts, repeat, damage, where = file
     data = b"".join(gzip.compress(t * repeat) for t in texts)
@@ -50,5 +50,5 @@ def test_inflated_at_once_is_what_the_pieces_give(file: tuple[list[bytes], int, 
     elif damage == "trailing magic":
         data += b"\x1f\x8b\x08\x00garbage"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(compressed, "MAX_INFLATED", cap)
+        patch.setattr(gzipped, "MAX_INFLATED", cap)
         assert _at_once(data) == _piecewise(data, cap)

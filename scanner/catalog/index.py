@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import Any
 
 from scanner.catalog.agent_products import AgentProductIndex
+from scanner.catalog.anyof import FirstOf
 from scanner.catalog.globs import glob_regex, literal_name
 from scanner.catalog.matcher import Matcher, PatternKind, Rule
 from scanner.catalog.package_names import package_key
@@ -101,6 +102,8 @@ class Catalog(AgentProductIndex):
         }
         self._family = {fam.id: fam for fam in self.families}
         self._family_rx = [(fam, _rx(fam.pattern, fam.id)) for fam in self.families]
+        self._any_family = FirstOf([rx for _, rx in self._family_rx])  # as `_any_form`: most ids are no family's
+        self._longest_family = max((fam.longest for fam in self.families), default=-1)
         self._models: dict[str, ModelSpec] = {}
         for f in files:
             for m in f.models:
@@ -116,6 +119,7 @@ class Catalog(AgentProductIndex):
         self._forms = [
             (self.hosted_forms[i], _rx(self.hosted_forms[i].form, self.hosted_forms[i].route)) for i in order
         ]
+        self._any_form = FirstOf([rx for _, rx in self._forms])  # one match of their union: most ids are none
         self._host_rx = [(h, _rx(h.pattern, "host")) for h in self.hosts]
         self._sdks: dict[tuple[str, str], SdkSpec] = {}
         for f in files:
@@ -222,31 +226,31 @@ class Catalog(AgentProductIndex):
         spec = self._models.get(name.lower())
         if spec is not None:
             return self._known(spec)
-        if depth < _MAX_FORM_DEPTH:
-            for form, rx in self._forms:
-                m = rx.fullmatch(name)
-                if m is None:
-                    continue
-                groups = m.groupdict()
-                inner_text = groups.get("model") or groups.get("deployment")
-                inner = self._identify(inner_text, depth + 1) if inner_text else UNKNOWN
-                if inner_text and groups.get("snapshot"):
-                    # `claude-opus-4-5@20251101` names the dated snapshot when the catalog lists it.
-                    dated = self._identify(f"{inner_text}-{groups['snapshot']}", depth + 1)
-                    inner = dated if dated.catalog == CatalogStatus.KNOWN else inner
-                return Identity(
-                    canonical=inner.canonical,
-                    vendor=inner.vendor or form.vendor or groups.get("vendor"),
-                    family=inner.family,
-                    served_via=form.route,
-                    # The model the form names: the listed id, else the family id as written (`qwen3.6-27b`
-                    # of `qwen/qwen3.6-27b:thinking`), so its spellings are one model.
-                    base_model=inner.canonical or inner.base_model or (
-                        inner_text if inner.catalog == CatalogStatus.FAMILY else None),
-                    catalog=inner.catalog,
-                    lifecycle=inner.lifecycle,
-                )
-        for fam, rx in self._family_rx:
+        found = self._any_form.match(name) if depth < _MAX_FORM_DEPTH else None
+        if found is not None:
+            form, m = self._forms[found[0]][0], found[1]
+            groups = m.groupdict()
+            inner_text = groups.get("model") or groups.get("deployment")
+            inner = self._identify(inner_text, depth + 1) if inner_text else UNKNOWN
+            if inner_text and groups.get("snapshot"):
+                # `claude-opus-4-5@20251101` names the dated snapshot when the catalog lists it.
+                dated = self._identify(f"{inner_text}-{groups['snapshot']}", depth + 1)
+                inner = dated if dated.catalog == CatalogStatus.KNOWN else inner
+            return Identity(
+                canonical=inner.canonical,
+                vendor=inner.vendor or form.vendor or groups.get("vendor"),
+                family=inner.family,
+                served_via=form.route,
+                # The model the form names: the listed id, else the family id as written (`qwen3.6-27b`
+                # of `qwen/qwen3.6-27b:thinking`), so its spellings are one model.
+                base_model=inner.canonical or inner.base_model or (
+                    inner_text if inner.catalog == CatalogStatus.FAMILY else None),
+                catalog=inner.catalog,
+                lifecycle=inner.lifecycle,
+            )
+        # Families before the first whose pattern matches are none of the id's, whatever their length.
+        found = self._any_family.match(name) if len(name) <= self._longest_family else None
+        for fam, rx in self._family_rx[found[0] :] if found is not None else ():
             # An id longer than any its family's grammar names is no id of it (a crafted 32 KB `gpt-5.111…`).
             if len(name) <= fam.longest and rx.fullmatch(name):
                 return Identity(None, fam.vendor, fam.id, None, None, CatalogStatus.FAMILY, None)
@@ -271,7 +275,7 @@ class Catalog(AgentProductIndex):
         # Asked for every model hit of every file: the same few tokens recur, so the answer is kept.
         known = self._hosted.get(token)
         if known is None:
-            known = any(rx.fullmatch(token) for _, rx in self._forms)
+            known = self._any_form.match(token) is not None
             if len(self._hosted) < 100_000:
                 self._hosted[token] = known
         return known
@@ -281,12 +285,8 @@ class Catalog(AgentProductIndex):
         # Asked for every candidate cut of a packed run that no catalog identifies: the answer is kept.
         known = self._deployment_names.get(token)
         if known is None:
-            known = False
-            for _, rx in self._forms:
-                m = rx.fullmatch(token)
-                if m is not None:
-                    known = bool(m.groupdict().get("deployment"))
-                    break
+            found = self._any_form.match(token)
+            known = found is not None and bool(found[1].groupdict().get("deployment"))
             if len(self._deployment_names) < 100_000:
                 self._deployment_names[token] = known
         return known

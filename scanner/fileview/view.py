@@ -15,11 +15,13 @@ from scanner.catalog import Catalog
 from scanner.catalog.matcher import Hits, PatternKind
 from scanner.fileview.config_parse import ConfigParse, Parser, parse_config
 from scanner.fileview.contexts import classify, is_comment_line
+from scanner.fileview.gzipped import Inflated, inflate, sniffed_head
 from scanner.fileview.once import once
 from scanner.formats.config import BudgetExceeded, ConfigItem
 from scanner.formats.package_manifests import NpmManifest, PypiMetadata, read_npm_manifest, read_pypi_metadata
 from scanner.model import Context, FileMeta, Location, SkipReason
 from scanner.sessions.collect import LogRead, looks_like_log, read_log
+from scanner.sessions.reader import GZIP_MAGIC
 from scanner.targets.base import FileEntry
 from scanner.targets.ownership import home_of_path
 from scanner.textsafe import decode, display_path
@@ -179,7 +181,15 @@ class FileView:
         if self.window is not None and self.window.offset:
             data = data[data.find(b"\n") + 1 :]
             return self.context in (Context.SESSION, Context.LOG) and looks_like_log(self.name, data)
+        if data[:2] == GZIP_MAGIC:
+            return looks_like_log(self.name, data, sniffed_head(data, self.inflated))
         return looks_like_log(self.name, data)
+
+    @once
+    def inflated(self) -> Inflated:
+        """The file's gzip content, inflated bounded once for every reader (the compressed detector matches it, the
+        session sniff reads its head)."""
+        return inflate(self.data)
 
     @once
     def session_read(self) -> LogRead | None:

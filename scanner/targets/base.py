@@ -13,7 +13,7 @@ from typing import Protocol
 from scanner.model import Skip, SkipReason, TargetInfo
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class FileEntry:
     """A regular file of the target, found by the walk (not yet opened)."""
 
@@ -26,6 +26,21 @@ class FileEntry:
     dev: int = 0  # (dev, ino): one file however many paths reach it (hard links, symlinks)
     ino: int = 0
     nlink: int = 1
+
+    # One is made per file walked, and crosses to a worker and back: a frozen dataclass's own __init__ sets each
+    # field through object.__setattr__, and pickle sends each as a dict with the class. Here the fields are set in
+    # one update and pickled as a tuple: half the cost of each (2-4% of a scan of /usr).
+    def __init__(
+        self, path: str, size: int, mode: int, uid: int, gid: int, via: str | None = None, dev: int = 0,
+        ino: int = 0, nlink: int = 1,
+    ) -> None:
+        self.__dict__.update(
+            path=path, size=size, mode=mode, uid=uid, gid=gid, via=via, dev=dev, ino=ino, nlink=nlink
+        )
+
+    def __reduce__(self) -> tuple[type[FileEntry], tuple[str, int, int, int, int, str | None, int, int, int]]:
+        return FileEntry, (self.path, self.size, self.mode, self.uid, self.gid, self.via, self.dev, self.ino,
+                           self.nlink)
 
 
 @dataclass(frozen=True)

@@ -69,10 +69,11 @@ def head_of(data: bytes) -> bytes:
     return out[:SNIFF]
 
 
-def sniff(name: str, data: bytes) -> bool:
+def sniff(name: str, data: bytes, head: bytes | None = None) -> bool:
     """Whether a file may be a session log, by its head: a SQLite store of records, recorded exchanges, a
-    transcript, or JSON with a session record's keys (under a log's suffix, or none)."""
-    return _container(name, data) is not None
+    transcript, or JSON with a session record's keys (under a log's suffix, or none). `head` is `head_of(data)`
+    when the caller has it already (a gzip file's view, which inflated it for every reader)."""
+    return _container(name, data, head) is not None
 
 
 def open_records(name: str, data: bytes, notes: ReadNotes) -> Source:
@@ -89,12 +90,13 @@ def open_records(name: str, data: bytes, notes: ReadNotes) -> Source:
     return Source(records(data, notes))
 
 
-def _container(name: str, data: bytes) -> str | None:
+def _container(name: str, data: bytes, head: bytes | None = None) -> str | None:
     """Which reader a file's head calls for (`sqlite`, `exchanges`, `transcript`, `json`), or None: no session log."""
     if data.startswith(sqlite_rows.MAGIC):
         return "sqlite" if sqlite_rows.sniff(data) else None
     lower = name.lower().removesuffix(".gz")
-    head = head_of(data)
+    if head is None:
+        head = head_of(data)
     if exchanges.sniff(lower, head):
         return "exchanges"
     if transcript.sniff(head):
