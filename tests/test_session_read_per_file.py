@@ -8,11 +8,13 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scanner.catalog import load
 from scanner.model import Context
 from scanner.sessions import collect
-from scanner.sessions.adapters.base import file_stem, stem
+from scanner.sessions.adapters.base import _parse_text_time, file_stem, parse_time, stem
 from scanner.sessions.collect import LogRead, read_log
 
 
@@ -61,3 +63,18 @@ def test_hosts_and_served_models_past_the_files_tables_read_the_same(tmp_path: P
     bounded = _read(tmp_path / "bounded" / "session.jsonl", _RECORDS)
     assert _rule_counts(bounded) == _rule_counts(whole)
     assert bounded.hosts == whole.hosts
+
+
+_TIMES = st.sampled_from(
+    ["2025-09-23T08:00:00Z", "2025-09-23 08:00:01+02:00", "1727078400", "", "x", "2025-13-01T00:00"]
+)
+
+
+@given(st.lists(st.one_of(_TIMES, st.text(max_size=30)), max_size=12))
+def test_the_time_kept_for_the_last_string_read_is_only_its_own(values: list[str]) -> None:
+    """A record's time is read by its walk and again by its adapter, and the second read reuses the first: every
+    read gives that string's own time, whatever was read before it, an equal string built anew included."""
+    for value in values:
+        assert parse_time(value) == _parse_text_time(value)
+        again = "".join(list(value))  # an equal string, another object
+        assert parse_time(again) == parse_time(value) == _parse_text_time(value)

@@ -85,6 +85,7 @@ _IN_REASONING, _IN_RESPONSE = 1, 2
 _TEXT_FACTS = MODEL | TITLE | TIME | SESSION | DECLARED | URL | TOOL | _REASONING_FLAGS
 # key -> class flags | WANT, when every token value is wanted. Bounded: MAX_CACHED short keys.
 _ALL_WANTED: dict[str, int] = {}
+_CONTAINERS = (dict, list)  # a tuple: `dict | list` in an isinstance builds a union object at each test
 
 
 
@@ -140,7 +141,7 @@ def read_shape(record: Any, extra: Callable[[str], int] | None = None, info: dic
     applies there) and MARK bit (a key rule fires on its name); without it every token value is kept and no
     key is marked. `info` is the caller's cache of key classes for that `extra` (the fingerprinter keeps one)."""
     shape = Shape()
-    if not isinstance(record, dict | list):
+    if not isinstance(record, _CONTAINERS):
         return shape
     if info is None:
         info = _ALL_WANTED if extra is None else {}
@@ -337,7 +338,7 @@ class _Walk:
                     leaves.append((roles, parent, item))
                 if pflags & URL and len(shape.hosts) < 20 and (h := host_of(item)):
                     shape.hosts.append(h)
-            elif isinstance(item, dict | list):
+            elif isinstance(item, _CONTAINERS):
                 below.append((item, parent, ctx))
 
 
