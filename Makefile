@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_fleet.py
 	$(BIN)/python scripts/bench_images.py
 	$(BIN)/python scripts/bench_weights.py
+	$(BIN)/python scripts/bench_bombs.py
 
 # Not part of `test`: builds real-part corpora from the registries (network, ~6 GB under .eval/), then
 # scans and scores them against their truth files (eval/README.md). EVAL_ARGS="--only dev-machine" etc.;

@@ -9,9 +9,11 @@ child's own `VmHWM` from /proc/self/status, its true peak.
 from __future__ import annotations
 
 import json
+import os
 import resource
 import sys
 import time
+from typing import Any
 
 from scanner import api
 from scanner.catalog import load
@@ -28,6 +30,22 @@ def _hwm_kib(fallback: int) -> int:
     except OSError:
         pass
     return fallback
+
+
+FIGURES_ENV = "MODELCENSUS_BOMB_FIGURES"
+
+
+def record_figures(name: str, result: dict[str, Any]) -> None:
+    """Append a scan's seconds and peak memory to the file `make bench` names in MODELCENSUS_BOMB_FIGURES (one
+    JSON line a scan); without it, do nothing. Tests assert work, never seconds: the bench reads these."""
+    target = os.environ.get(FIGURES_ENV)
+    if not target:
+        return
+    # The test's own name when pytest runs it (the tmp directory's is cut short).
+    test = os.environ.get("PYTEST_CURRENT_TEST", "").split("::")[-1].split(" ")[0]
+    figures = {"bomb": test or name, **{k: result[k] for k in ("cpu_seconds", "seconds", "rss_mb", "workers_rss_mb")}}
+    with open(target, "a", encoding="utf-8") as out:
+        out.write(json.dumps(figures) + "\n")
 
 
 def main(root: str, jobs: int = 1) -> None:

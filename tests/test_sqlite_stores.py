@@ -1,6 +1,7 @@
-"""SQLite stores of model calls that fail or are hostile end in seconds and leave a recorded skip with its reason:
-a corrupt database, an endless recursive view, a view or a generated column with huge rows, a table past the row
-cap. Each store is built in tmp_path and scanned in a child process (tests/scan_child.py), timed from outside."""
+"""SQLite stores of model calls that fail or are hostile end and leave a recorded skip with its reason: a corrupt
+database, an endless recursive view, a view or a generated column with huge rows, a table past the row cap. Each
+store is built in tmp_path and scanned in a child process (tests/scan_child.py) with a guard against a hang; the
+tests assert the work the store was allowed, and `make bench` times the same scans (scripts/bench_bombs.py)."""
 
 from __future__ import annotations
 
@@ -9,38 +10,36 @@ import os
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 from scanner.sessions.formats.sqlite_rows import MAX_ROWS
 from tests.bombs import sqlite_file
 from tests.conftest import REPO
+from tests.scan_child import record_figures
 
 STORE = "home/dev/.config/io.datasette.llm/logs.db"
-SECONDS = 10
+HANG_GUARD_S = 120  # a hang, not a speed: `make bench` times these scans (scripts/bench_bombs.py)
 # The shape of a log of model calls (the `llm` CLI's `turns`): a model column and the provider's reply.
 TURNS = "CREATE TABLE turns (id TEXT PRIMARY KEY, thread_id TEXT, model TEXT, datetime_utc TEXT, response_json TEXT)"
 REPLY = '{"id": "chatcmpl-D8Z5f52zQqikDBEKQMQoYcWMcWPeU", "object": "chat.completion", "model": "gpt-4o-mini"}'
 
 
 def scan_timed(root: Path) -> dict[str, Any]:
-    """Scan `root` in a child process; the whole child (start-up included) must end within SECONDS."""
-    started = time.monotonic()
+    """Scan `root` in a child process, guarded against a hang; return what it reports. The bound each test asserts
+    is the work the store was allowed (a view never run, rows up to the cap), recorded as a skip."""
     proc = subprocess.run(
         [sys.executable, "-m", "tests.scan_child", str(root)],
         cwd=REPO,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD_S,
         env=dict(os.environ),
         check=False,
     )
-    elapsed = time.monotonic() - started
     assert proc.returncode == 0, proc.stderr[-2000:]
-    print(f"scan took {elapsed:.1f} s")
-    assert elapsed <= SECONDS
     result: dict[str, Any] = json.loads(proc.stdout)
+    record_figures(root.parent.name, result)
     return result
 
 
