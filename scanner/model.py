@@ -45,7 +45,7 @@ class SkipReason(str, Enum):
     EXCLUDED = "excluded"  # left out on purpose by --exclude or --skip-dirs; the detail names the glob
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Location:
     path: str  # inside-target path, already escaped for display (backslashreplace)
     line: int | None = None
@@ -53,6 +53,14 @@ class Location:
     parse_error: bool = False
     via: str | None = None  # the symlink the file was reached through
     layer: str | None = None  # a container image's layer (digest) the file came from
+
+    # One is made per sighting (a proxy log's tens of thousands): a frozen dataclass's own __init__ sets each field
+    # through object.__setattr__; here they are set in one update, in the order of the fields (2.5 -> 1.1 us).
+    def __init__(
+        self, path: str, line: int | None = None, context: Context = Context.CONFIG, parse_error: bool = False,
+        via: str | None = None, layer: str | None = None,
+    ) -> None:
+        self.__dict__.update(path=path, line=line, context=context, parse_error=parse_error, via=via, layer=layer)
 
 
 def location_key(loc: Location) -> tuple[str, int, str, str]:

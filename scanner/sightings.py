@@ -30,6 +30,35 @@ class Sightings:
     evidence: Evidence
     more: tuple[Location, ...]
 
+    def __reduce__(self) -> tuple[Callable[..., Sightings], tuple[Any, ...]]:
+        # From a worker to the parent, places that differ in their line alone (a proxy log's thousands) travel as
+        # one place and the lines: a pickled Location is a class, a dict and its fields, each rebuilt on load.
+        more = self.more
+        if len(more) > 1 and len(shared := set(map(_unlined, more))) == 1:
+            return _at_lines, (self.evidence, shared.pop(), tuple(map(_line_of, more)))
+        return Sightings, (self.evidence, more)
+
+
+_UNLINED = tuple(f.name for f in fields(Location) if f.name != "line")
+_unlined: Callable[[Location], tuple[Any, ...]] = attrgetter(*_UNLINED)
+_line_of: Callable[[Location], int | None] = attrgetter("line")
+_new, _set = object.__new__, object.__setattr__
+
+
+def _at_lines(evidence: Evidence, shared: tuple[Any, ...], lines: tuple[int | None, ...]) -> Sightings:
+    """A bundle whose places differ in their line alone, as `Sightings.__reduce__` sent it."""
+    template = dict(zip(_UNLINED, shared, strict=True))
+    template = {f.name: template.get(f.name) for f in fields(Location)}  # in the order of the fields, as __init__'s
+    more = []
+    for line in lines:
+        # A frozen dataclass's __init__ sets each field through object.__setattr__: here its dict is set whole.
+        state = template.copy()
+        state["line"] = line
+        loc = _new(Location)
+        _set(loc, "__dict__", state)
+        more.append(loc)
+    return Sightings(evidence, tuple(more))
+
 
 Item = Evidence | Skip | Sightings
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from scanner.detectors import DETECTORS
 from scanner.filework import FileWork
 from scanner.kinds.endpoints import EndpointEvidence
 from scanner.kinds.models import ModelEvidence
-from scanner.model import Location
+from scanner.model import Context, Location
 from scanner.options import ScanOptions
 from scanner.sightings import Sightings, bundled, count
 from scanner.targets import Walker, WalkOptions
@@ -91,3 +92,16 @@ def test_bundled_sightings_fold_to_the_inventory_of_one_by_one(
     assert {"/var/log/litellm/spend.jsonl", "/var/log/litellm/spend-copy.jsonl"} <= paths
     for variable in ("OPENAI_BASE_URL", "OPENAI_MODEL"):
         assert len([s for s in inv.env_settings if s.name == variable]) == 3
+
+
+def test_places_that_differ_in_their_line_alone_cross_as_lines() -> None:
+    first = Location("/var/log/litellm/proxy.jsonl", 1, Context.CONVERSATION)
+    evidence = EndpointEvidence("api.x.ai", "https://api.x.ai/v1", first)
+    bundle = Sightings(evidence, tuple(replace(first, line=n) for n in range(2, 302)))
+    sent = pickle.dumps(bundle, protocol=pickle.HIGHEST_PROTOCOL)
+    assert pickle.loads(sent) == bundle
+    assert len(sent) < 4 * len(bundle.more)  # the lines, not a pickled Location each (~40 bytes)
+    # A place that differs in more than its line (a commented-out line): every place crosses whole.
+    mixed = Sightings(evidence, (*bundle.more, replace(first, line=400, context=Context.COMMENT)))
+    assert pickle.loads(pickle.dumps(mixed, protocol=pickle.HIGHEST_PROTOCOL)) == mixed
+    assert pickle.loads(pickle.dumps(Sightings(evidence, ()))) == Sightings(evidence, ())

@@ -12,6 +12,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import PatternHit, PatternKind
@@ -19,7 +20,7 @@ from scanner.catalog.packed_ids import named_in_prose, recognised, split_packed
 from scanner.detectors.contract import Files, Needs, Reading
 from scanner.fileview.contexts import is_package_test_file
 from scanner.fileview.view import FileView
-from scanner.formats.literals import JOINED, TOKEN_TRIM, in_sentence, marshal_string, run_around, sized
+from scanner.formats.literals import JOINED, TOKEN_TRIM, Runs, in_sentence, marshal_string, run_around, sized
 from scanner.kinds import Evidence
 from scanner.kinds.credentials import credential_evidence
 from scanner.kinds.endpoints import EndpointEvidence
@@ -40,6 +41,7 @@ _SELECTING = frozenset({Context.CONFIG, Context.ENV, Context.SESSION})
 
 
 _ELF = b"\x7fELF"
+_UNSEEN: Any = object()  # a key not looked up yet (None is an answer: the hit names nothing)
 _IDS = (PatternKind.MODEL, PatternKind.HOSTED)
 
 
@@ -79,7 +81,7 @@ class ContentDetector:
             )
         families = view.catalog.families
         urls: dict[bytes, str] = {}  # each URL the file spells, made safe once (a proxy log repeats its upstream's)
-        seen = _Seen()
+        seen = _Seen(Runs(view.data))
         context = Context.CONVERSATION if talk else None
         for hit in hits:
             repeats[hit.text] += 1
@@ -108,16 +110,15 @@ class ContentDetector:
             yield _too_long(view, too_long)
 
     def _model(self, view: FileView, hit: PatternHit, seen: _Seen, context: Context | None) -> Evidence | None:
-        data = view.data
-        lo, hi = run_around(data, hit.start, hit.end)
+        data, start = view.data, hit.start
+        lo, hi, token = seen.runs.around(start, hit.end, hit.text)
         # What a hit names hangs on its text, the token around it and the byte before it, and whether that name is
         # a model on the name alone: each asked once per file (a proxy log names its models on every line), in the
         # order the checks read the file's labels.
-        key = (hit.kind, hit.text, data[lo:hi], hit.start > 0 and data[hit.start - 1] in JOINED)
-        if key in seen.named:
-            found = seen.named[key]
-        else:
-            found = seen.named[key] = self._named(view, hit, decode(key[2]).strip(TOKEN_TRIM), key[3], context)
+        key = (hit.kind, hit.text, token, start > 0 and data[start - 1] in JOINED)
+        found = seen.named.get(key, _UNSEEN)
+        if found is _UNSEEN:
+            found = seen.named[key] = self._named(view, hit, decode(token).strip(TOKEN_TRIM), key[3], context)
         if found is None:
             return None
         name, in_prose = found
@@ -181,11 +182,12 @@ class ContentDetector:
     ) -> Evidence:
         host = decode(hit.text).lower()
         url = None
-        before = _URL_BEFORE.search(view.data, max(0, hit.start - 300), hit.start)
-        if before:
-            after = _URL_AFTER.match(view.data, hit.end)
+        data = view.data
+        begins = url_start(data, hit.start)
+        if begins is not None:
+            after = _URL_AFTER.match(data, hit.end)
             tail = after.group() if after else b""
-            spelled = view.data[before.start() : hit.end] + tail[:300]
+            spelled = data[begins : hit.end] + tail[:300]
             url = urls.get(spelled)
             if url is None:
                 url = urls[spelled] = safe_url(decode(spelled))
@@ -211,10 +213,24 @@ class ContentDetector:
         yield credential_evidence(secret, spec.type, spec.vendor, spec.prefix, location, view.meta, spec.route, pair)
 
 
+def url_start(data: bytes, start: int) -> int | None:
+    """Where the URL that a host at `start` is in begins (its scheme), or None when it is in none."""
+    # A base URL's host right after its scheme (most): no earlier start can reach the host, as the `/` before it is
+    # no character the search lets a URL's run hold. The search looks only where the scheme is not right there.
+    if data[max(0, start - 8) : start] == b"https://":
+        return start - 8
+    if data[max(0, start - 7) : start] == b"http://":
+        return start - 7
+    before = _URL_BEFORE.search(data, max(0, start - 300), start)
+    return before.start() if before else None
+
+
 @dataclass
 class _Seen:
-    """What one file's model hits were found to name, kept for its other hits (see `_model`)."""
+    """What one file's model hits were found to name, kept for its other hits (see `_model`), and the token runs
+    around them, found in order."""
 
+    runs: Runs
     named: dict[tuple[PatternKind, bytes, bytes, bool], tuple[str, bool] | None] = field(default_factory=dict)
     kept: dict[str, bool] = field(default_factory=dict)
 
