@@ -80,8 +80,12 @@ def build() -> bool:
     return True
 
 
-if __name__ == "__main__":
+def main() -> None:
     if "--clean" in sys.argv[1:]:
         clean()
     else:
         build()
+
+
+if __name__ == "__main__":
+    main()
