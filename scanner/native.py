@@ -2,7 +2,7 @@
 
 The per-record session read (the shape walk, the fingerprint match, the read loop, the adapters, the session
 tally) is pure Python that mypyc compiles to C extensions beside the sources (`make native`,
-scripts/build_native.py): /home of the perf tree in ~0.68x the CPU seconds. Without a C compiler or mypyc the
+scripts/build_native.py): /home of the perf tree in ~0.64x the CPU seconds. Without a C compiler or mypyc the
 same modules run as Python. An extension shadows its `.py` on import, so the build records a hash of each
 source it compiled; when a source no longer matches (an edit, a checkout) or MODELCENSUS_PURE=1 is set, the
 sources are imported instead, every one of them: compiled modules call each other directly.
