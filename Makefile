@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test fuzz lint typecheck bench eval sample-vm-perms clean
+.PHONY: demo test fuzz lint typecheck bench eval sample-vm-perms native clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -12,14 +12,25 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,fleet,images]'
 	@touch $(STAMP)
 
+# The hot session modules compiled with mypyc, in place (scanner/native.py lists them; git ignores the build).
+# Rebuilt when one of them changes; without a C compiler or mypyc they stay pure Python and nothing fails.
+NATIVE := $(VENV)/.native
+NATIVE_SOURCES := $(wildcard scanner/native.py scanner/sessions/*.py scanner/sessions/adapters/*.py)
+
+$(NATIVE): $(STAMP) $(NATIVE_SOURCES)
+	-$(BIN)/python scripts/build_native.py > $(VENV)/native.log 2>&1; tail -n 1 $(VENV)/native.log
+	@touch $(NATIVE)
+
+native: $(NATIVE)
+
 # Key files of sample_vm get the mode (and, as root, the owner) the VM gives them; git keeps neither.
 sample-vm-perms:
 	@$(BIN)/python scripts/apply_perms.py sample_vm sample_vm.perms
 
-demo: $(STAMP) sample-vm-perms
+demo: $(STAMP) $(NATIVE) sample-vm-perms
 	$(BIN)/modelcensus scan sample_vm
 
-test: $(STAMP) sample-vm-perms lint typecheck
+test: $(STAMP) $(NATIVE) sample-vm-perms lint typecheck
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
@@ -34,7 +45,7 @@ fuzz: $(STAMP)
 		tests/test_diff_properties.py tests/test_sessions_robustness.py tests/test_reader_work.py \
 		tests/test_regexwidth.py tests/test_inflate.py
 
-bench: $(STAMP)
+bench: $(STAMP) $(NATIVE)
 	$(BIN)/python scripts/bench.py
 	$(BIN)/python scripts/bench_real.py
 	$(BIN)/python scripts/bench_fleet.py
@@ -49,4 +60,5 @@ eval: $(STAMP)
 	$(BIN)/python eval/run_eval.py $(EVAL_ARGS)
 
 clean:
+	-$(PYTHON) scripts/build_native.py --clean
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .bench

@@ -22,6 +22,8 @@ from pathlib import Path
 import bench_measure as bm
 import bench_tree
 
+from scanner import native
+
 PERF_TREE = Path(os.environ.get("PERF_TREE", "/tmp/perfvm/root"))
 PERF_PATTERNS = Path(os.environ.get("PERF_PATTERNS", "/work/shared/perf/patterns200.txt"))
 if not PERF_PATTERNS.is_file():
@@ -64,7 +66,7 @@ def main() -> None:
                 continue
             figures = bm.measure(name, root, patterns, out, parts=full, n=bm.PAIRS if full else 1)
             summary += [(name, f) for f in figures]
-    print("\nsummary (median pair, modelcensus / ripgrep):")
+    print(f"\nsummary (median pair, modelcensus / ripgrep; {native.build()}):")
     for name, f in summary:
         print(f"  {name:<18} {f.part:<6} wall {f.wall:5.2f}x  CPU {f.cpu:5.2f}x  peak {f.pss >> 20} MiB PSS")
     if os.getloadavg()[0] > (os.cpu_count() or 1) / 2:

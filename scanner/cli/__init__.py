@@ -110,6 +110,7 @@ app.add_typer(fleet.app, name="fleet")
 
 
 def version_document() -> dict[str, Any]:
+    from scanner import native
     from scanner.catalog.loader import load_catalogs
 
     try:
@@ -118,14 +119,14 @@ def version_document() -> dict[str, Any]:
     except Exception as exc:  # noqa: BLE001 - the version must print even with a broken catalog
         cats = f"unreadable ({type(exc).__name__})"
     return {"schema": "modelcensus/version@1", "tool": "modelcensus", "version": __version__,
-            "python": ".".join(map(str, sys.version_info[:3])), "catalogs": cats}
+            "python": ".".join(map(str, sys.version_info[:3])), "build": native.build(), "catalogs": cats}
 
 
 def version_text() -> str:
     doc = version_document()
     cats = doc["catalogs"]
     shown = cats if isinstance(cats, str) else ", ".join(f"{c['name']} {c['version']}" for c in cats)
-    return f"modelcensus {__version__}\ncatalogs: {shown}"
+    return f"modelcensus {__version__} ({doc['build']})\ncatalogs: {shown}"
 
 
 @app.command("version", cls=CleanHelp, epilog="modelcensus version\nmodelcensus version -f json\nmodelcensus -V")

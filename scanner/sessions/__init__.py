@@ -7,3 +7,7 @@ catalogs' id and marker rules to a record, `reasoning` tells readable from encry
 `attribution` folds it all into one entry per session, and `alias_routes` ties model aliases in configs to
 what the logs observed. The `sessions` detector (scanner/detectors/session_logs.py) is the only caller.
 """
+
+from scanner.native import guard
+
+guard()  # before any compiled module loads: a stale or unwanted build imports the sources instead

@@ -259,8 +259,9 @@ class _Walk:
         self.below.append((value, key, _IN_REASONING * bool(reasoning) | _IN_RESPONSE * bool(reply)))
         return 1 if flags & REASONING and type(value) is list and value and key == "thoughts" else 0
 
-    def read_number(self, key: str, value: float, flags: int, depth: int) -> None:
-        """A number under a time key (epoch seconds or milliseconds), or a session key (a whole number)."""
+    def read_number(self, key: str, value: int | float, flags: int, depth: int) -> None:
+        """A number under a time key (epoch seconds or milliseconds), or a session key (a whole number). `int | float`,
+        not `float`: compiled (mypyc), a `float` parameter turns an int into a float, and a session id is an int."""
         if flags & TIME and depth <= _SHALLOW:
             self.best_time = _better_time(self.shape, self.best_time, key, depth, value)
         elif flags & SESSION and depth < self.session_depth and type(value) is int:
