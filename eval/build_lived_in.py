@@ -109,17 +109,17 @@ def write_sessions(ctx: Ctx, venv_python: Path, scale: float) -> list[dict[str, 
     rows: list[dict[str, Any]] = []
     for i, (kind, spec) in enumerate(plan(ctx.rng, scale)):
         spec.extra.setdefault("repo", f"site{i}")
-        rows += writers[kind](ctx, spec)
+        rows += writers[kind](ctx.part(f"{kind}:{i}"), spec)
     routes = [("ClaudeSonnet4", "us.anthropic.claude-sonnet-4-20250514-v1:0", "anthropic"),
               ("ClaudeOpus4.1", "us.anthropic.claude-opus-4-1-20250805-v1:0", "anthropic"),
               ("NovaPro1", "amazon.nova-pro-v1:0", "aws")]
     for d in range(12):
-        rows += lived_more.litellm_logs(ctx, T0 + d * 7 * DAY, int(3.5 * MB * scale), routes,
+        rows += lived_more.litellm_logs(ctx.part(f"litellm:{d}"), T0 + d * 7 * DAY, int(3.5 * MB * scale), routes,
                                         f"spend-logs-{d:02d}.jsonl")
-    rows += lived_stores.llm_logs(ctx, venv_python, "erin", "gpt-4.1-mini", T0 + 30 * DAY, 24)
-    rows += lived_stores.agents_store(ctx, venv_python, "erin", T0 + 40 * DAY, 6)
-    rows += lived_stores.har(ctx, "erin", T0 + 50 * DAY, 12)
-    rows += lived_stores.fixtures(ctx, "alice")
+    rows += lived_stores.llm_logs(ctx.part("llm_logs"), venv_python, "erin", "gpt-4.1-mini", T0 + 30 * DAY, 24)
+    rows += lived_stores.agents_store(ctx.part("agents_store"), venv_python, "erin", T0 + 40 * DAY, 6)
+    rows += lived_stores.har(ctx.part("har"), "erin", T0 + 50 * DAY, 12)
+    rows += lived_stores.fixtures(ctx.part("fixtures"), "alice")
     return rows
 
 
@@ -144,7 +144,7 @@ def build(truth_only: bool, scale: float) -> Path:
     if not truth_only:
         c.reset(root)
         root.mkdir(parents=True)
-    ctx = Ctx(root, Ids(SEED), Filler(site, Path("/usr/share/doc"), SEED), random.Random(SEED))
+    ctx = Ctx(root, Ids(SEED), Filler(site, Path("/usr/share/doc"), SEED), random.Random(SEED), SEED)
     c.system_files(root, USERS, "agents-dev")
     wired, acceptable = configs(root)
     sessions = write_sessions(ctx, venv_python, scale) if not truth_only else \

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,15 @@ class Ctx:
     ids: Ids
     fill: Filler
     rng: random.Random
+    seed: int = 0
+
+    def part(self, key: str) -> Ctx:
+        """The context one session (or store) is written with: its ids and choices from a generator seeded by
+        the corpus seed and `key` alone. How many draws a session makes depends on the host's files its tool
+        output quotes; seeded apart, one session's draws never move another's ids, so its path (a uuid) and
+        its truth are the same on every machine."""
+        seed = f"{self.seed}:{key}"
+        return replace(self, ids=Ids(seed), fill=self.fill.reseeded(seed), rng=random.Random(seed))
 
 
 @dataclass

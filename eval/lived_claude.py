@@ -121,6 +121,7 @@ def write(ctx: Ctx, spec: Spec) -> list[dict[str, Any]]:
     user = spec.user
     cwd = spec.extra.get("cwd", f"/home/{user}/work/app")
     sid = ctx.ids.uuid4()
+    agent = ctx.ids.hex(17)  # drawn before the fill, as the session id: paths never depend on the host's files
     folder = ctx.root / f"home/{user}/.claude/projects/{project_dir(cwd)}"
     path = folder / f"{sid}.jsonl"
     out = Jsonl(path)
@@ -131,7 +132,6 @@ def write(ctx: Ctx, spec: Spec) -> list[dict[str, Any]]:
     labels = [spec.model]
     rows = [truth(shown(ctx.root, path), "claude-code", user, served, labels, spec.reasoning, [spec.model], sid)]
     if spec.extra.get("subagent"):
-        agent = ctx.ids.hex(17)
         sub = folder / sid / "subagents" / f"agent-{agent}.jsonl"
         meta = sub.with_name(f"agent-{agent}.meta.json")
         meta.parent.mkdir(parents=True, exist_ok=True)

@@ -9,6 +9,7 @@ excerpt, `rg -n` matches), so a model id inside it is a mention, never a served-
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import re
@@ -55,6 +56,12 @@ class Filler:
                     continue
                 parts.append(Part(f"/usr/share/doc/{path.relative_to(docs)}", text))
         return parts
+
+    def reseeded(self, seed: int | str) -> Filler:
+        """The same parts with a generator of its own: one session's draws never move another's."""
+        other = copy.copy(self)
+        other.rng = random.Random(seed)
+        return other
 
     def size(self, lo: int, hi: int) -> int:
         return max(lo, min(hi, int(self.rng.lognormvariate(0, 0.9) * lo * 3)))

@@ -22,7 +22,7 @@ HEX = "0123456789abcdef"
 class Ids:
     """All ids of one corpus come from one seeded generator, so a rebuild writes the same bytes."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int | str) -> None:
         self.rng = random.Random(seed)
 
     def pick(self, alphabet: str, n: int) -> str:

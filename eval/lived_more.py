@@ -86,6 +86,7 @@ def openhands(ctx: Ctx, spec: Spec, sample: list[dict[str, Any]]) -> list[dict[s
 def mini_swe(ctx: Ctx, spec: Spec, sample: dict[str, Any]) -> list[dict[str, Any]]:
     ids, rng, user = ctx.ids, ctx.rng, spec.user
     traj = copy.deepcopy(sample)
+    instance = f"{traj['instance_id']}-{ids.hex(6)}"  # drawn first: the path never depends on the fill
     assistant = next(m for m in traj["messages"] if m["role"] == "assistant")
     messages = traj["messages"][:2]
     when, size = spec.start, 0
@@ -98,7 +99,6 @@ def mini_swe(ctx: Ctx, spec: Spec, sample: dict[str, Any]) -> list[dict[str, Any
         messages += [a, {"role": "user", "content": f"<returncode>0</returncode>\n<output>\n{text}\n</output>"}]
         size += len(text) + 6000
     traj["messages"] = messages
-    instance = f"{traj['instance_id']}-{ids.hex(6)}"
     traj["instance_id"] = instance
     path = ctx.root / f"home/{user}/work/swebench_runs/trajs/{instance}/{instance}.traj.json"
     path.parent.mkdir(parents=True, exist_ok=True)
