@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from scanner.catalog import Catalog
 from scanner.catalog import load as load_catalogs
@@ -24,6 +23,7 @@ from scanner.detectors import DETECTORS, Detector
 from scanner.diff.changes import InventoryDiff
 from scanner.kinds import Evidence, Inventory
 from scanner.live.environ import read_environment, settings_evidence
+from scanner.live.facts import Gone, ProcessFacts
 from scanner.live.scope import Scope
 from scanner.model import Context, Finding, Location, Skip
 from scanner.options import ScanOptions
@@ -34,10 +34,9 @@ from scanner.targets.live_root import Unwalked, live_target
 from scanner.targets.pathglob import PathFilter
 from scanner.targets.registry import DEFAULT_PLATFORM, ImageError, TargetKind, open_target
 
-if TYPE_CHECKING:
-    from scanner.live.snapshot import Gone, ProcessFacts
-
-    Gather = Callable[[Scope], tuple[list[ProcessFacts], list[Gone]]]
+# Who lists the processes in scope: psutil's (`scanner.live.snapshot.gather`, imported only when a live audit
+# runs), or a test's own.
+Gather = Callable[[Scope], tuple[list[ProcessFacts], list[Gone]]]
 
 
 class ScanError(Exception):

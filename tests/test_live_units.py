@@ -15,9 +15,10 @@ from scanner.cli.audit import live_alias
 from scanner.kinds.credentials import CredentialEvidence
 from scanner.kinds.kill_switches import KillSwitchEvidence
 from scanner.live.environ import read_environment
+from scanner.live.facts import Gone, ProcessFacts, Socket
 from scanner.live.relevance import FileIndex, SdkIndex, scrub_cmdline, sdks_loaded, to_inside
 from scanner.live.scope import Scope
-from scanner.live.snapshot import Gone, ProcessFacts, Socket, matches_scope
+from scanner.live.snapshot import matches_scope
 from scanner.live.snapshot_entries import audit_parts, process_skips
 from scanner.live.sockets import map_sockets, parse_hosts
 from scanner.options import ScanOptions

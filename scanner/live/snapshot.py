@@ -11,11 +11,11 @@ import fnmatch
 import os
 import socket
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import TypeVar
 
 import psutil
 
+from scanner.live.facts import Gone, ProcessFacts, Socket
 from scanner.live.scope import Scope
 
 # Bounds for hostile or huge processes: a daemon with 100k sockets must not exhaust the auditor.
@@ -25,37 +25,6 @@ MAX_ENV_VARS = 5_000
 MAX_CMDLINE = 256
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Socket:
-    protocol: str  # tcp | udp
-    local: tuple[str, int] | None
-    remote: tuple[str, int] | None
-    state: str
-
-
-@dataclass(frozen=True)
-class ProcessFacts:
-    pid: int
-    ppid: int | None
-    name: str
-    user: str | None
-    exe: str | None
-    cmdline: tuple[str, ...]
-    started: float | None  # epoch seconds
-    environ: tuple[tuple[str, str], ...] | None  # None: not readable
-    files: tuple[str, ...]  # open files and memory-mapped files, sorted, unique
-    sockets: tuple[Socket, ...]
-    denied: tuple[tuple[str, str], ...] = ()  # (part, reason): what could not be read
-
-
-@dataclass(frozen=True)
-class Gone:
-    """A process in scope that vanished or could not be looked at at all."""
-
-    pid: int
-    reason: str
 
 
 def matches_scope(scope: Scope, pid: int, user: str | None, exe: str | None, name: str) -> bool:

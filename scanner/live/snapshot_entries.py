@@ -15,6 +15,7 @@ from scanner.kinds import Inventory
 from scanner.kinds.connections import ConnectionEntry
 from scanner.kinds.processes import ProcessEntry
 from scanner.live.environ import EnvReading
+from scanner.live.facts import Gone, ProcessFacts
 from scanner.live.relevance import (
     FileIndex,
     SdkIndex,
@@ -25,7 +26,6 @@ from scanner.live.relevance import (
     sdks_loaded,
     ties,
 )
-from scanner.live.snapshot import Gone, ProcessFacts
 from scanner.live.sockets import map_sockets, parse_hosts
 from scanner.model import AuditPart, LiveHost, Skip, SkipReason, TargetInfo
 from scanner.textsafe import display_path
