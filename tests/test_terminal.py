@@ -7,6 +7,7 @@ import json
 import os
 import re
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -33,6 +34,9 @@ def run_in_pty(args: list[str], columns: int, env: dict[str, str] | None = None,
     child_env.update(env or {})
 
     def controlling_terminal() -> None:
+        # As a user's shell starts a command: SIGINT at its default, even when this test runs in the background
+        # of a shell without job control, which ignores it (an ignored signal stays ignored across exec).
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.setsid()
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
