@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from scanner.catalog import Catalog
 from scanner.catalog import load as load_catalogs
@@ -23,7 +24,6 @@ from scanner.detectors import DETECTORS, Detector
 from scanner.diff.changes import InventoryDiff
 from scanner.kinds import Evidence, Inventory
 from scanner.live.environ import read_environment, settings_evidence
-from scanner.live.facts import Gone, ProcessFacts
 from scanner.live.scope import Scope
 from scanner.model import Context, Finding, Location, Skip
 from scanner.options import ScanOptions
@@ -34,9 +34,11 @@ from scanner.targets.live_root import Unwalked, live_target
 from scanner.targets.pathglob import PathFilter
 from scanner.targets.registry import DEFAULT_PLATFORM, ImageError, TargetKind, open_target
 
-# Who lists the processes in scope: psutil's (`scanner.live.snapshot.gather`, imported only when a live audit
-# runs), or a test's own.
-Gather = Callable[[Scope], tuple[list[ProcessFacts], list[Gone]]]
+if TYPE_CHECKING:  # a scan of a directory or an image loads nothing of the live audit (tests/test_lazy_imports.py)
+    from scanner.live.process_facts import Gone, ProcessFacts
+
+    # Who lists the processes in scope: psutil's (`scanner.live.snapshot.gather`), or a test's own.
+    Gather = Callable[[Scope], tuple[list[ProcessFacts], list[Gone]]]
 
 
 class ScanError(Exception):

@@ -15,7 +15,7 @@ from scanner.cli.audit import live_alias
 from scanner.kinds.credentials import CredentialEvidence
 from scanner.kinds.kill_switches import KillSwitchEvidence
 from scanner.live.environ import read_environment
-from scanner.live.facts import Gone, ProcessFacts, Socket
+from scanner.live.process_facts import Gone, ProcessFacts, Socket
 from scanner.live.relevance import FileIndex, SdkIndex, scrub_cmdline, sdks_loaded, to_inside
 from scanner.live.scope import Scope
 from scanner.live.snapshot import matches_scope

@@ -17,7 +17,7 @@ from scanner.catalog.specs import SdkSpec
 from scanner.kinds import Inventory
 from scanner.kinds.connections import ConnectionEntry
 from scanner.kinds.processes import ProcessEntry, ProcessEnvVar, ProcessSdk, ProcessTie
-from scanner.live.facts import ProcessFacts
+from scanner.live.process_facts import ProcessFacts
 from scanner.model import WIRING_CONTEXTS, Location
 from scanner.secrets import redact
 from scanner.textsafe import display_path

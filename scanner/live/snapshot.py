@@ -15,7 +15,7 @@ from typing import TypeVar
 
 import psutil
 
-from scanner.live.facts import Gone, ProcessFacts, Socket
+from scanner.live.process_facts import Gone, ProcessFacts, Socket
 from scanner.live.scope import Scope
 
 # Bounds for hostile or huge processes: a daemon with 100k sockets must not exhaust the auditor.

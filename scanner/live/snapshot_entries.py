@@ -15,7 +15,7 @@ from scanner.kinds import Inventory
 from scanner.kinds.connections import ConnectionEntry
 from scanner.kinds.processes import ProcessEntry
 from scanner.live.environ import EnvReading
-from scanner.live.facts import Gone, ProcessFacts
+from scanner.live.process_facts import Gone, ProcessFacts
 from scanner.live.relevance import (
     FileIndex,
     SdkIndex,

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from scanner.catalog import Catalog
 from scanner.kinds.connections import ConnectionEntry
-from scanner.live.facts import Socket
+from scanner.live.process_facts import Socket
 from scanner.textsafe import display_path
 
 _DEFAULT_PORTS = {"https": 443, "http": 80, "wss": 443, "ws": 80}
