@@ -42,22 +42,12 @@ class Sightings:
 _UNLINED = tuple(f.name for f in fields(Location) if f.name != "line")
 _unlined: Callable[[Location], tuple[Any, ...]] = attrgetter(*_UNLINED)
 _line_of: Callable[[Location], int | None] = attrgetter("line")
-_new, _set = object.__new__, object.__setattr__
 
 
 def _at_lines(evidence: Evidence, shared: tuple[Any, ...], lines: tuple[int | None, ...]) -> Sightings:
     """A bundle whose places differ in their line alone, as `Sightings.__reduce__` sent it."""
-    template = dict(zip(_UNLINED, shared, strict=True))
-    template = {f.name: template.get(f.name) for f in fields(Location)}  # in the order of the fields, as __init__'s
-    more = []
-    for line in lines:
-        # A frozen dataclass's __init__ sets each field through object.__setattr__: here its dict is set whole.
-        state = template.copy()
-        state["line"] = line
-        loc = _new(Location)
-        _set(loc, "__dict__", state)
-        more.append(loc)
-    return Sightings(evidence, tuple(more))
+    path, *rest = shared  # a Location's fields in order: path, line, then the rest (tests/test_sightings.py)
+    return Sightings(evidence, tuple(Location(path, line, *rest) for line in lines))
 
 
 Item = Evidence | Skip | Sightings
