@@ -25,7 +25,7 @@ TURNS = "CREATE TABLE turns (id TEXT PRIMARY KEY, thread_id TEXT, model TEXT, da
 REPLY = '{"id": "chatcmpl-D8Z5f52zQqikDBEKQMQoYcWMcWPeU", "object": "chat.completion", "model": "gpt-4o-mini"}'
 
 
-def scan_timed(root: Path) -> dict[str, Any]:
+def scan_store(root: Path) -> dict[str, Any]:
     """Scan `root` in a child process, guarded against a hang; return what it reports. The bound each test asserts
     is the work the store was allowed (a view never run, rows up to the cap), recorded as a skip."""
     proc = subprocess.run(
@@ -58,7 +58,7 @@ def test_a_corrupt_store_is_a_recorded_parse_error(tmp_path: Path) -> None:
     page = int.from_bytes(data[16:18], "big")
     data[page * 2 : page * 6] = b"\xff" * (page * 4)  # the table's b-tree pages: garbage; the schema page is whole
     db.write_bytes(bytes(data))
-    result = scan_timed(root)
+    result = scan_store(root)
     assert [r for r, d in store_skips(result) if "not readable" in d] == ["parse-error"]
 
 
@@ -72,7 +72,7 @@ def test_an_endless_recursive_view_is_never_run_and_is_recorded(tmp_path: Path) 
             "SELECT i AS id, 'gpt-4o' AS model, printf('%.*c', 1000, 'x') AS response_json FROM r ORDER BY 3, 1",
         ],
     )
-    result = scan_timed(root)
+    result = scan_store(root)
     assert ("cap-reached", "session log: SQLite store: view all_turns never read (only tables are)") in store_skips(
         result
     )
@@ -88,7 +88,7 @@ def test_a_view_of_huge_rows_is_never_run_and_is_recorded(tmp_path: Path) -> Non
             "CREATE VIEW wide AS SELECT id, model, printf('%.*c', 900000000, 'x') AS response_json FROM turns",
         ],
     )
-    result = scan_timed(root)
+    result = scan_store(root)
     assert ("cap-reached", "session log: SQLite store: view wide never read (only tables are)") in store_skips(result)
     assert result["sessions"] == 1  # the real table is read
 
@@ -106,7 +106,7 @@ def test_a_generated_column_of_huge_rows_is_refused_and_recorded(tmp_path: Path)
             "UPDATE sqlite_master SET sql = replace(sql, '9,', '900000000,') WHERE name = 'turns'",
         ],
     )
-    result = scan_timed(root)
+    result = scan_store(root)
     assert result["rss_mb"] < 300
     assert (
         "cap-reached",
@@ -126,7 +126,7 @@ def test_a_table_past_the_row_cap_is_read_up_to_it_and_recorded(tmp_path: Path) 
     )
     con.commit()
     con.close()
-    result = scan_timed(root)
+    result = scan_store(root)
     assert (
         "cap-reached",
         f"session log: SQLite store: rows of turns past the first {MAX_ROWS} not read",
@@ -147,5 +147,5 @@ def test_a_store_in_wal_mode_is_read(tmp_path: Path) -> None:
     con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     con.close()
     assert path.read_bytes()[18:20] == b"\x02\x02"
-    result = scan_timed(root)
+    result = scan_store(root)
     assert result["sessions"] == 1 and not store_skips(result)
