@@ -15,7 +15,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scanner.catalog import Catalog
+from scanner.detectors.lockfiles import LockfileDetector
+from scanner.fileview.view import FileView
 from scanner.formats import config as fmt
+from scanner.formats.config import ConfigItem
+from scanner.model import FileMeta
+from scanner.targets.base import FileEntry
+from tests.bombs import package_lock
 from tests.conftest import ScanFn, entry, write
 
 Parser = Callable[[str], list[fmt.ConfigItem]]
@@ -76,6 +83,21 @@ PATHOLOGICAL: list[tuple[str, Parser, Callable[[int], str], int]] = [
 @pytest.mark.parametrize(("name", "parse", "make", "n"), PATHOLOGICAL, ids=[p[0] for p in PATHOLOGICAL])
 def test_pathological_input_costs_linear_time(name: str, parse: Parser, make: Callable[[int], str], n: int) -> None:
     assert_linear(parse, make, n)
+
+
+def test_a_package_lock_costs_linear_time_in_its_packages(catalog: Catalog) -> None:
+    # Each package's line was searched from the top of the text (a real 17 MB lockfile: over ten minutes); only
+    # the pins a catalog knows are looked for now. The bomb test reads 60,000 packages without a clock; this is
+    # the ratio that catches a search per pin coming back.
+    def pins(text: str) -> list[ConfigItem]:
+        data = text.encode()
+        view = FileView(FileEntry("/srv/app/package-lock.json", len(data), 0o100644, 0, 0), data, catalog,
+                        lambda _e: FileMeta("0644", "root:root"), lambda _p, _n: None)
+        found = list(LockfileDetector().extract(view))
+        assert len(found) == 1  # the one pin the catalog knows, read whole
+        return []
+
+    assert_linear(pins, lambda n: package_lock(n, {"openai": "4.0.0"}).decode(), 4_000)
 
 
 def test_line_numbers_stay_exact_with_many_keys() -> None:
