@@ -16,7 +16,7 @@ from scanner.configs.mcp_shapes import GENERIC_CONTAINERS, read_server, server_r
 from scanner.detectors.contract import CatalogFiles, Files, Needs
 from scanner.fileview.config_parse import norm_key
 from scanner.fileview.view import FileView
-from scanner.formats.config import ConfigItem, ParseFailure, parse_json, parse_toml, parse_yaml
+from scanner.formats.config import ConfigItem, ParseFailure, first_line, parse_json, parse_toml, parse_yaml
 from scanner.kinds import Evidence
 from scanner.kinds.mcp_servers import McpServerEvidence
 from scanner.model import Context, Skip, SkipReason
@@ -93,11 +93,9 @@ def _line_of(text: str, name: str, first_value: int | None) -> int | None:
     at or before its first value; else that value's line."""
     best = None
     for needle in (f'"{name}"', f".{name}]", f'."{name}"]', f"{name}:"):
-        pos = text.find(needle)
-        if pos != -1:
-            line = text.count("\n", 0, pos) + 1
-            if (first_value is None or line <= first_value) and (best is None or line < best):
-                best = line
+        line = first_line(text, needle)
+        if line is not None and (first_value is None or line <= first_value) and (best is None or line < best):
+            best = line
     return best or first_value
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from scanner.detectors.contract import Files, Needs
 from scanner.fileview.view import FileView
 from scanner.formats import jsonsize
+from scanner.formats.config import first_line
 from scanner.kinds import Evidence
 from scanner.kinds.sdks import SdkEvidence
 from scanner.model import Context, Skip, SkipReason
@@ -56,15 +57,10 @@ class LockfileDetector:
             if spec is None or (spec.name, version) in seen:
                 continue
             seen.add((spec.name, version))
-            line = _line(view.text, where) if isinstance(where, str) else where
+            line = first_line(view.text, where) if isinstance(where, str) else where
             yield SdkEvidence(
                 ecosystem, spec.name, version or None, False, view.path, view.location(line, Context.CONFIG)
             )
-
-
-def _line(text: str, needle: str) -> int | None:
-    pos = text.find(needle)
-    return text.count("\n", 0, pos) + 1 if pos != -1 else None
 
 
 def _package_lock(text: str) -> list[Pin]:

@@ -13,6 +13,7 @@ from email.parser import BytesHeaderParser
 from typing import Any
 
 from scanner.formats import jsonsize
+from scanner.formats.config import first_line
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -144,9 +145,9 @@ def pyproject_pins(text: str) -> list[Pin]:
     for req in reqs:
         m = _REQ.match(req)
         if m:
-            out.append((m.group(1), m.group(2).strip(), _line_of(text, req)))
+            out.append((m.group(1), m.group(2).strip(), first_line(text, req)))
     for pkg, ver in _table(_table(_table(doc, "tool"), "poetry"), "dependencies").items():
-        out.append((pkg, ver if isinstance(ver, str) else "", _line_of(text, pkg)))
+        out.append((pkg, ver if isinstance(ver, str) else "", first_line(text, pkg)))
     return out
 
 
@@ -165,9 +166,4 @@ def npm_pins(manifest: NpmManifest, text: str) -> Iterator[Pin]:
     """A project's `package.json` dependencies, dev ones too, each with its line in `text`."""
     for section in _DECLARED:
         for pkg, spec in manifest.dependencies((section,)).items():
-            yield pkg, spec, _line_of(text, f'"{pkg}"')
-
-
-def _line_of(text: str, needle: str) -> int | None:
-    pos = text.find(needle)
-    return text.count("\n", 0, pos) + 1 if pos != -1 else None
+            yield pkg, spec, first_line(text, f'"{pkg}"')

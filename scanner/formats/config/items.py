@@ -71,6 +71,13 @@ class LineMap:
         return bisect_right(self._starts, offset)
 
 
+def first_line(text: str, needle: str) -> int | None:
+    """The 1-based line where `needle` first occurs in `text`, or None. One search: for a few names a file is
+    asked about (a catalog's pins), not for every value of it (that is `LineMap`'s job)."""
+    pos = text.find(needle)
+    return text.count("\n", 0, pos) + 1 if pos != -1 else None
+
+
 
 # Possessive quantifiers (Python 3.11+) keep no backtracking state; 3.10 gets the same patterns without.
 _POSSESSIVE = "+" if sys.version_info >= (3, 11) else ""
