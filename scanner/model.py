@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 # The vocabularies live in scanner.vocab; the types that use them are here.
 from scanner.vocab import WIRING_CONTEXTS as WIRING_CONTEXTS
@@ -45,7 +46,7 @@ class SkipReason(str, Enum):
     EXCLUDED = "excluded"  # left out on purpose by --exclude or --skip-dirs; the detail names the glob
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True, init=False, slots=True)
 class Location:
     path: str  # inside-target path, already escaped for display (backslashreplace)
     line: int | None = None
@@ -54,13 +55,27 @@ class Location:
     via: str | None = None  # the symlink the file was reached through
     layer: str | None = None  # a container image's layer (digest) the file came from
 
-    # One is made per sighting (a proxy log's tens of thousands): a frozen dataclass's own __init__ sets each field
-    # through object.__setattr__; here they are set in one update, in the order of the fields (2.5 -> 1.1 us).
+    # One is made per sighting, and an inventory keeps up to MAX_LOCATIONS of them per entry: a scan of sessions
+    # that quote a price list holds ~350,000. Slotted, one takes 120 bytes where one with a __dict__ took 370.
+    # The fields are set one by one with the slot's own setter (a frozen dataclass's __init__ looks each up anew).
     def __init__(
         self, path: str, line: int | None = None, context: Context = Context.CONFIG, parse_error: bool = False,
         via: str | None = None, layer: str | None = None,
     ) -> None:
-        self.__dict__.update(path=path, line=line, context=context, parse_error=parse_error, via=via, layer=layer)
+        _set(self, "path", path)
+        _set(self, "line", line)
+        _set(self, "context", context)
+        _set(self, "parse_error", parse_error)
+        _set(self, "via", via)
+        _set(self, "layer", layer)
+
+    def __reduce__(self) -> tuple[type[Location], tuple[Any, ...]]:
+        # By its constructor: a slotted dataclass's own pickling calls a Python function per object and sends the
+        # field names; this sends the values alone (18 bytes where that sent 33) and loads faster.
+        return (Location, (self.path, self.line, self.context, self.parse_error, self.via, self.layer))
+
+
+_set = object.__setattr__
 
 
 def location_key(loc: Location) -> tuple[str, int, str, str]:
