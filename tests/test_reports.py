@@ -30,7 +30,8 @@ from scanner.cli.terminal import terminal_for
 from scanner.options import ScanOptions
 from scanner.render import RENDERERS, render
 from scanner.render._view import ReportOptions
-from scanner.render.json import dumps
+from scanner.render.json import _indented_piece as indented_piece
+from scanner.render.json import chunks, document, dumps
 from scanner.render.markdown import LIMIT
 from scanner.targets import Walker, WalkOptions
 from tests.conftest import REPO, SAMPLE_VM, write
@@ -391,6 +392,40 @@ def test_json_text_is_the_stdlib_indented_text(value: object) -> None:
     """The JSON report's text, indented at C speed, is json.dumps(indent=2, ensure_ascii=True) byte for byte: any
     string (lone surrogates, controls, emoji), float (NaN, infinities, exponents), empty or nested container."""
     assert dumps(value) == json.dumps(value, indent=2, ensure_ascii=True) + "\n"
+
+
+_PLAIN_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)))  # no lone surrogate: nothing to clean
+_PLAIN_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | _PLAIN_TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_PLAIN_TEXT.filter(lambda t: len(t) <= 8), inner,
+                                                                max_size=4),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PLAIN_VALUES)
+def test_a_streamed_entry_is_the_stdlib_text_at_its_depth(value: object) -> None:
+    """The streaming writer indents each entry on its own and shifts it to its depth in the document: the text is
+    json.dumps(indent=2)'s for the entry inside a section, for any value (NaN, empty and nested containers)."""
+    whole = json.dumps({"section": [value]}, indent=2, ensure_ascii=True)
+    streamed = b'{\n  "section": [\n    ' + indented_piece(value, b"\n    ") + b"\n  ]\n}"
+    assert streamed.decode("ascii") == whole
+
+
+def test_the_streamed_json_report_is_the_whole_document_indented() -> None:
+    """The JSON report's pieces, joined, are json.dumps(indent=2) of the whole document (ignored findings marked), and
+    no piece holds more than a share of it: the writer never holds the whole text."""
+    inv = api.scan(Walker(str(SAMPLE_VM), WalkOptions()), api.ScanRequest(ScanOptions()), load([]))
+    opts = ReportOptions(ignored={inv.findings[0].id: "a lab host"})
+    pieces = list(chunks(inv, opts))
+    text = b"".join(pieces).decode("ascii")
+    assert text == json.dumps(document(inv, opts), indent=2, ensure_ascii=True) + "\n" == render("json", inv, opts)
+    assert json.loads(text)["findings"][0]["ignored"] == {"reason": "a lab host"}
+    many = dataclasses.replace(inv, models=inv.models * 100)  # a section of 1,000s of entries: written in pieces
+    pieces = list(chunks(many, opts))
+    assert b"".join(pieces).decode("ascii") == json.dumps(document(many, opts), indent=2, ensure_ascii=True) + "\n"
+    assert max(map(len, pieces)) < sum(map(len, pieces)) / 2
 
 
 def test_json_report_has_no_lone_surrogate_from_any_string(hostile: Path) -> None:

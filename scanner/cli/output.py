@@ -13,7 +13,7 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from scanner.cli.arguments import fail
@@ -42,11 +42,14 @@ def refuse_inside(output: Path | None, targets: Sequence[Path]) -> None:
             fail(f"{output}: is inside the scanned target {target}; the target is never written to")
 
 
-def write_output(text: str, output: Path | None) -> None:
-    data = encode(text)
+def write_output(text: str | Iterable[bytes], output: Path | None) -> None:
+    """Write a report: a text, or the bytes of one piece by piece as a renderer that streams gives them (a large
+    scan's JSON is never held whole)."""
+    pieces: Iterable[bytes] = (encode(text),) if isinstance(text, str) else text
     if output is None:
         sys.stdout.flush()
-        sys.stdout.buffer.write(data)
+        for piece in pieces:
+            sys.stdout.buffer.write(piece)
         sys.stdout.buffer.flush()
         return
     try:
@@ -59,29 +62,31 @@ def write_output(text: str, output: Path | None) -> None:
         if st is not None and not stat.S_ISREG(st.st_mode):
             if stat.S_ISDIR(st.st_mode):
                 fail(f"{output}: is a directory")
-            _write_through(output, data)
+            _write_through(output, pieces)
         else:
-            _replace(Path(os.path.realpath(output)) if output.is_symlink() else output, data)
+            _replace(Path(os.path.realpath(output)) if output.is_symlink() else output, pieces)
     except OSError as exc:
         fail(f"{output}: cannot write: {exc.strerror or exc}")
 
 
-def _write_through(path: Path, data: bytes) -> None:
+def _write_through(path: Path, pieces: Iterable[bytes]) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
     try:
-        view = memoryview(data)
-        while view:
-            n = os.write(fd, view)
-            view = view[n:]
+        for piece in pieces:
+            view = memoryview(piece)
+            while view:
+                n = os.write(fd, view)
+                view = view[n:]
     finally:
         os.close(fd)
 
 
-def _replace(path: Path, data: bytes) -> None:
+def _replace(path: Path, pieces: Iterable[bytes]) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            for piece in pieces:
+                fh.write(piece)
         with contextlib.suppress(OSError):  # keep the mode an existing report had
             os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
         if not path.exists():

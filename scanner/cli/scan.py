@@ -47,7 +47,7 @@ from scanner.kinds import Inventory
 from scanner.model import Severity as Level
 from scanner.options import ScanOptions
 from scanner.policy.ignore import IgnoreEntry
-from scanner.render import RENDERERS, render
+from scanner.render import RENDERERS, render_pieces
 from scanner.render._incomplete import incomplete_lines
 from scanner.render._view import CYCLONEDX_VERSIONS, ReportOptions
 from scanner.targets import WalkOptions
@@ -114,7 +114,7 @@ def report(inventory: Inventory, fmt: str, destination: Path | None, g: Gating, 
     term = terminal_for(destination)
     opts = ReportOptions(width=term.width, wide=wide, all=show_all, colour=term.colour, ignored=ignored,
                          hidden_findings=hidden, cyclonedx_version=cyclonedx_version)
-    write_output(render(fmt, shown, opts), destination)
+    write_output(render_pieces(fmt, shown, opts), destination)
     gate(visible, ignored, g.threshold)
 
 

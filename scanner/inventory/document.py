@@ -9,6 +9,7 @@ Output is sorted and stable; only `stats` varies between runs. A section not ins
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from scanner.inventory.codec import encode, encoder_of
@@ -33,19 +34,31 @@ def agent_document(a: AgentEntry) -> dict[str, Any]:
 
 
 def to_document(inv: Inventory) -> dict[str, Any]:
-    doc: dict[str, Any] = {
+    doc = head_document(inv)
+    for key, entries in entry_sections(inv):
+        doc[key] = list(entries)
+    return doc
+
+
+def head_document(inv: Inventory) -> dict[str, Any]:
+    """The document's keys before its kinds' sections."""
+    return {
         "schema": SCHEMA_ID,
         "tool": {"name": "modelcensus", "version": inv.tool_version},
         "catalogs": encode(inv.catalogs),
         "target": encode(inv.target),
         "stats": encode(inv.stats),
     }
+
+
+def entry_sections(inv: Inventory) -> Iterator[tuple[str, Iterator[dict[str, Any]]]]:
+    """Each kind's section that the scan inspected, in order: its key and its entries, each encoded when it is
+    reached. A writer that streams holds one entry's document at a time, not every one of a large scan's."""
     for kind in KINDS:
         entries = kind.entries(inv)
         if entries is not None:
             item = encoder_of(kind.entry)
-            doc[kind.key] = [item(x) for x in entries]
-    return doc
+            yield kind.key, (item(x) for x in entries)
 
 
 def dumps(inv: Inventory) -> str:

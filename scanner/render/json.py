@@ -10,12 +10,12 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import msgspec
 
-from scanner.inventory.document import to_document
+from scanner.inventory.document import entry_sections, head_document, to_document
 from scanner.kinds import Inventory
 from scanner.render._view import DEFAULT, ReportOptions
 from scanner.textsafe import unsurrogate
@@ -55,34 +55,72 @@ def _mark_ignored(doc: dict[str, Any], opts: ReportOptions) -> None:
     """Findings the ignore file accepts gain `ignored` with the reason. Before cleaning: the ignore file's answers
     are keyed by the finding's own id, which cleaning would change where it holds an undecodable byte."""
     for f in doc["findings"]:
-        reason = opts.ignored.get(f["id"])
-        if reason:
-            f["ignored"] = {"reason": reason}
+        _mark_finding(f, opts)
 
 
 def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
     # ensure_ascii: a control or bidi character from a hostile file name never reaches a terminal raw.
-    # The text of json.dumps(indent=2), made at C speed: the compact text by the stdlib's C encoder, indented by
-    # msgspec, which copies every string and number as written (the pure-Python indenting encoder took seconds
-    # for a large scan). The document is let go before the indenting: the end-of-scan peak is its objects and
-    # the compact text, then the two texts, never the document and two texts.
-    return _indent(_compact(inv, opts), lambda: document(inv, opts))
+    return b"".join(chunks(inv, opts)).decode("ascii")
+
+
+def chunks(inv: Inventory, opts: ReportOptions = DEFAULT) -> Iterator[bytes]:
+    """The report's bytes, piece by piece, for a writer that streams (`render` joins them): each entry of a section
+    is encoded and indented on its own and let go, so a scan whose sessions mention thousands of models (~350,000
+    locations) never holds its whole document, nor its whole text. Joined, the pieces are `json.dumps(indent=2)` of
+    the document: each value indented as a document of its own, then shifted to its depth."""
+    pieces = [b"{"]
+    for i, (key, value) in enumerate(head_document(inv).items()):
+        pieces.append(b"%s\n  %s: %s" % (b"," if i else b"", _key(key), _indented_piece(value, _DEPTH_1)))
+    yield b"".join(pieces)
+    for key, entries in entry_sections(inv):
+        pieces = [b',\n  %s: [' % _key(key)]
+        count = 0
+        for entry in entries:
+            if key == "findings":
+                _mark_finding(entry, opts)
+            pieces.append(b"%s\n    %s" % (b"," if count else b"", _indented_piece(entry, _DEPTH_2)))
+            count += 1
+            if len(pieces) >= _PIECES_PER_CHUNK:
+                yield b"".join(pieces)
+                pieces = []
+        pieces.append(b"\n  ]" if count else b"]")
+        yield b"".join(pieces)
+    yield b"\n}\n"
+
+
+_DEPTH_1, _DEPTH_2 = b"\n  ", b"\n    "  # a value's line breaks at the depth of a head key, of a section's entry
+_PIECES_PER_CHUNK = 256
+
+
+def _key(key: str) -> bytes:
+    return _COMPACT.encode(key).encode("ascii")
+
+
+def _indented_piece(value: Any, depth: bytes) -> bytes:
+    """`json.dumps(value, indent=2)` as `render` makes it (compact by the C encoder, cleaned only when it holds a
+    surrogate escape, indented by msgspec, the stdlib's indenting where strict JSON cannot hold it), each line
+    break followed by the indent of `depth`. A JSON string never holds a raw line break, so only the layout's move."""
+    compact = _COMPACT.encode(value)
+    if _SURROGATE_ESCAPE.search(compact) is not None:
+        value = clean(value)
+        compact = _COMPACT.encode(value)
+    try:
+        indented = msgspec.json.format(compact.encode("ascii"), indent=2)
+    except msgspec.DecodeError:
+        indented = _ENCODER.encode(clean(value)).encode("ascii")
+    return indented.replace(b"\n", depth)
+
+
+def _mark_finding(finding: dict[str, Any], opts: ReportOptions) -> None:
+    """A finding the ignore file accepts gains `ignored` with the reason (see `_mark_ignored`)."""
+    reason = opts.ignored.get(finding["id"])
+    if reason:
+        finding["ignored"] = {"reason": reason}
 
 
 def dumps(value: Any) -> str:
     """`json.dumps(value, indent=2, ensure_ascii=True)` and a newline."""
     return _indent(_COMPACT.encode(value), lambda: value)
-
-
-def _compact(inv: Inventory, opts: ReportOptions) -> str:
-    """The document's compact text. Only a text that holds a surrogate escape (a lone surrogate is written as a
-    `\\udc..` escape) has its document cleaned, a walk over all of it."""
-    doc = to_document(inv)
-    _mark_ignored(doc, opts)
-    text = _COMPACT.encode(doc)
-    if _SURROGATE_ESCAPE.search(text) is not None:
-        text = _COMPACT.encode(clean(doc))
-    return text
 
 
 def _indent(compact: str, value_of: Callable[[], Any]) -> str:
