@@ -27,11 +27,13 @@ from scanner import api
 from scanner.catalog import load
 from scanner.cli import app
 from scanner.cli.terminal import terminal_for
+from scanner.inventory.document import to_document
+from scanner.kinds import Inventory
 from scanner.options import ScanOptions
 from scanner.render import RENDERERS, render
 from scanner.render._view import ReportOptions
-from scanner.render.json import _indented_piece as indented_piece
-from scanner.render.json import chunks, document, dumps
+from scanner.render.json import _indented as indented
+from scanner.render.json import chunks, dumps
 from scanner.render.markdown import LIMIT
 from scanner.targets import Walker, WalkOptions
 from tests.conftest import REPO, SAMPLE_VM, write
@@ -409,7 +411,7 @@ def test_a_streamed_entry_is_the_stdlib_text_at_its_depth(value: object) -> None
     """The streaming writer indents each entry on its own and shifts it to its depth in the document: the text is
     json.dumps(indent=2)'s for the entry inside a section, for any value (NaN, empty and nested containers)."""
     whole = json.dumps({"section": [value]}, indent=2, ensure_ascii=True)
-    streamed = b'{\n  "section": [\n    ' + indented_piece(value, b"\n    ") + b"\n  ]\n}"
+    streamed = b'{\n  "section": [\n    ' + indented(value, b"\n    ") + b"\n  ]\n}"
     assert streamed.decode("ascii") == whole
 
 
@@ -418,13 +420,17 @@ def test_the_streamed_json_report_is_the_whole_document_indented() -> None:
     no piece holds more than a share of it: the writer never holds the whole text."""
     inv = api.scan(Walker(str(SAMPLE_VM), WalkOptions()), api.ScanRequest(ScanOptions()), load([]))
     opts = ReportOptions(ignored={inv.findings[0].id: "a lab host"})
-    pieces = list(chunks(inv, opts))
-    text = b"".join(pieces).decode("ascii")
-    assert text == json.dumps(document(inv, opts), indent=2, ensure_ascii=True) + "\n" == render("json", inv, opts)
-    assert json.loads(text)["findings"][0]["ignored"] == {"reason": "a lab host"}
+
+    def whole(inv: Inventory) -> str:
+        doc = to_document(inv)
+        doc["findings"][0]["ignored"] = {"reason": "a lab host"}
+        return json.dumps(doc, indent=2, ensure_ascii=True) + "\n"
+
+    text = b"".join(chunks(inv, opts)).decode("ascii")
+    assert text == whole(inv) == render("json", inv, opts)
     many = dataclasses.replace(inv, models=inv.models * 100)  # a section of 1,000s of entries: written in pieces
     pieces = list(chunks(many, opts))
-    assert b"".join(pieces).decode("ascii") == json.dumps(document(many, opts), indent=2, ensure_ascii=True) + "\n"
+    assert b"".join(pieces).decode("ascii") == whole(many)
     assert max(map(len, pieces)) < sum(map(len, pieces)) / 2
 
 

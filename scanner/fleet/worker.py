@@ -17,7 +17,7 @@ from scanner import api
 from scanner.catalog import CatalogError
 from scanner.fleet import shown
 from scanner.options import DEFAULT_MAX_FILE_SIZE, ScanOptions, usable_cores
-from scanner.render import render
+from scanner.render.json import chunks
 from scanner.textsafe import safe
 
 
@@ -27,8 +27,10 @@ def run(request: dict[str, Any]) -> None:
     # The command line's defaults: one filesystem, no pseudo-filesystems, every usable core.
     options = ScanOptions(size, include_pseudo=False, one_file_system=True, jobs=usable_cores())
     inv = api.scan(request["path"], api.ScanRequest(options), catalog)
-    with open(request["out"], "w", encoding="utf-8") as out:
-        out.write(render("json", inv))
+    # Streamed as `scan -f json -o` writes it: under the fence's memory limit the whole text is never held.
+    with open(request["out"], "wb") as out:
+        for piece in chunks(inv):
+            out.write(piece)
 
 
 def main(argv: list[str]) -> int:

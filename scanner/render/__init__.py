@@ -2,8 +2,8 @@
 
 A renderer is a module with `description` and `render(inventory, options) -> str`; it does no I/O. One may also
 give `chunks(inventory, options)`, the same text's bytes piece by piece, for a writer that streams (JSON: a large
-scan's document is never held whole). The options
-(`view.ReportOptions`) carry the terminal width, `--wide`, `--all`, colour and the findings the ignore file accepts.
+scan's document is never held whole). The options (`view.ReportOptions`) carry the terminal width, `--wide`,
+`--all`, colour and the findings the ignore file accepts.
 The CLI's `--format` choices come from this registry's names. A format's module is imported when it is first
 looked up: a scan that writes JSON never loads the CycloneDX library or the HTML page's parts.
 """

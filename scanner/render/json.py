@@ -10,12 +10,12 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
 
-from scanner.inventory.document import entry_sections, head_document, to_document
+from scanner.inventory.document import entry_sections, head_document
 from scanner.kinds import Inventory
 from scanner.render._view import DEFAULT, ReportOptions
 from scanner.textsafe import unsurrogate
@@ -44,20 +44,6 @@ def clean(value: Any) -> Any:
     return value
 
 
-def document(inv: Inventory, opts: ReportOptions = DEFAULT) -> dict[str, Any]:
-    doc = to_document(inv)
-    _mark_ignored(doc, opts)
-    cleaned: dict[str, Any] = clean(doc)
-    return cleaned
-
-
-def _mark_ignored(doc: dict[str, Any], opts: ReportOptions) -> None:
-    """Findings the ignore file accepts gain `ignored` with the reason. Before cleaning: the ignore file's answers
-    are keyed by the finding's own id, which cleaning would change where it holds an undecodable byte."""
-    for f in doc["findings"]:
-        _mark_finding(f, opts)
-
-
 def render(inv: Inventory, opts: ReportOptions = DEFAULT) -> str:
     # ensure_ascii: a control or bidi character from a hostile file name never reaches a terminal raw.
     return b"".join(chunks(inv, opts)).decode("ascii")
@@ -70,7 +56,7 @@ def chunks(inv: Inventory, opts: ReportOptions = DEFAULT) -> Iterator[bytes]:
     the document: each value indented as a document of its own, then shifted to its depth."""
     pieces = [b"{"]
     for i, (key, value) in enumerate(head_document(inv).items()):
-        pieces.append(b"%s\n  %s: %s" % (b"," if i else b"", _key(key), _indented_piece(value, _DEPTH_1)))
+        pieces.append(b"%s\n  %s: %s" % (b"," if i else b"", _key(key), _indented(value, _DEPTH_1)))
     yield b"".join(pieces)
     for key, entries in entry_sections(inv):
         pieces = [b',\n  %s: [' % _key(key)]
@@ -78,7 +64,7 @@ def chunks(inv: Inventory, opts: ReportOptions = DEFAULT) -> Iterator[bytes]:
         for entry in entries:
             if key == "findings":
                 _mark_finding(entry, opts)
-            pieces.append(b"%s\n    %s" % (b"," if count else b"", _indented_piece(entry, _DEPTH_2)))
+            pieces.append(b"%s\n    %s" % (b"," if count else b"", _indented(entry, _DEPTH_2)))
             count += 1
             if len(pieces) >= _PIECES_PER_CHUNK:
                 yield b"".join(pieces)
@@ -96,55 +82,41 @@ def _key(key: str) -> bytes:
     return _COMPACT.encode(key).encode("ascii")
 
 
-def _indented_piece(value: Any, depth: bytes) -> bytes:
-    """`json.dumps(value, indent=2)` as `render` makes it (compact by the C encoder, cleaned only when it holds a
-    surrogate escape, indented by msgspec, the stdlib's indenting where strict JSON cannot hold it), each line
-    break followed by the indent of `depth`. A JSON string never holds a raw line break, so only the layout's move."""
+def _indented(value: Any, depth: bytes = b"\n", cleaned: bool = True) -> bytes:
+    """`json.dumps(value, indent=2, ensure_ascii=True)`, made at C speed: the compact text by the stdlib's C encoder
+    (`cleaned`: made valid Unicode first when it holds a surrogate escape), indented by msgspec, which copies every
+    string and number as written; the stdlib's indenting where strict JSON cannot hold the value (NaN). Each line
+    break is followed by the indent of `depth`: a JSON string never holds a raw line break, so only the layout's
+    move."""
     compact = _COMPACT.encode(value)
-    if _SURROGATE_ESCAPE.search(compact) is not None:
+    if cleaned and _SURROGATE_ESCAPE.search(compact) is not None:
         value = clean(value)
         compact = _COMPACT.encode(value)
+    raw = compact.encode("ascii")
+    del compact  # at most two texts of a large value are held at a time
     try:
-        indented = msgspec.json.format(compact.encode("ascii"), indent=2)
+        indented = msgspec.json.format(raw, indent=2)
     except msgspec.DecodeError:
-        indented = _ENCODER.encode(clean(value)).encode("ascii")
-    return indented.replace(b"\n", depth)
+        # Chunk by chunk: the stdlib's encode lists every chunk (millions of small strings) before joining them.
+        out = io.StringIO()
+        for chunk in _ENCODER.iterencode(clean(value) if cleaned else value):
+            out.write(chunk)
+        indented = out.getvalue().encode("ascii")
+    del raw
+    return indented if depth == b"\n" else indented.replace(b"\n", depth)
 
 
 def _mark_finding(finding: dict[str, Any], opts: ReportOptions) -> None:
-    """A finding the ignore file accepts gains `ignored` with the reason (see `_mark_ignored`)."""
+    """A finding the ignore file accepts gains `ignored` with the reason. Before cleaning: the ignore file's answers
+    are keyed by the finding's own id, which cleaning would change where it holds an undecodable byte."""
     reason = opts.ignored.get(finding["id"])
     if reason:
         finding["ignored"] = {"reason": reason}
 
 
 def dumps(value: Any) -> str:
-    """`json.dumps(value, indent=2, ensure_ascii=True)` and a newline."""
-    return _indent(_COMPACT.encode(value), lambda: value)
-
-
-def _indent(compact: str, value_of: Callable[[], Any]) -> str:
-    """The compact text indented, and a newline; what strict JSON cannot hold (NaN) is the stdlib's to indent."""
-    # As bytes (the text is ASCII), each copy let go once the next is made: at most two texts held at a time.
-    raw = compact.encode("ascii")
-    del compact  # the caller passed its only reference
-    try:
-        indented = msgspec.json.format(raw, indent=2)
-    except msgspec.DecodeError:
-        return _indented(value_of())
-    del raw
-    text = indented.decode("ascii")
-    del indented
-    return text + "\n"
-
-
-def _indented(value: Any) -> str:
-    # Chunk by chunk: dumps first lists every chunk (millions of small strings for a large scan) before joining them.
-    out = io.StringIO()
-    for chunk in _ENCODER.iterencode(value):
-        out.write(chunk)
-    out.write("\n")
-    return out.getvalue()
+    """`json.dumps(value, indent=2, ensure_ascii=True)` and a newline (strings as they are, lone surrogates too)."""
+    return _indented(value, cleaned=False).decode("ascii") + "\n"
 
 
 _ENCODER = json.JSONEncoder(indent=2, ensure_ascii=True)
