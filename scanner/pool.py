@@ -2,9 +2,9 @@
 
 The YARA-X binding holds the GIL, so threads would not help; processes do. Workers are forked once the catalog
 is compiled, so each starts with the compiled rules and the target already open (copy-on-write, no start-up
-cost), and reads files itself: only `FileEntry`s go out and `FileResult`s come back. The parent keeps a bounded
-window of batches in flight and yields their results strictly in walk order, so the inventory is the same bytes
-whatever the number of workers. A target is shared with workers only when its backend says it may be
+cost), and reads files itself: only `FileEntry`s go out and pickled `FileResult`s come back. The parent keeps a
+bounded window of batches in flight and yields their results strictly in walk order, so the inventory is the same
+bytes whatever the number of workers. A target is shared with workers only when its backend says it may be
 (`shareable`: positional reads only, no state a fork could tear): host directories and container images.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import multiprocessing
+import pickle
 import signal
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -31,21 +32,29 @@ BATCH_BYTES = 32 << 20  # a batch of many small files, or of a few big ones
 # wide: the results of finished batches wait in the parent, small next to the bytes they came from.
 IN_FLIGHT_BYTES_PER_WORKER = 1 << 30
 IN_FLIGHT_BATCHES_PER_WORKER = 64
+# Results wait pickled (a location is 18 bytes there, 120 as an object) and are
+# unpickled when their batch is folded; once this many bytes of them wait behind a slow batch, no batch is
+# submitted until it is folded (a session log quoting a price list gives hundreds of thousands of mentions).
+WAITING_RESULT_BYTES = 64 << 20
 
 _work: FileWork | None = None  # set in the parent just before the fork; each worker inherits it
 
+
+# A batch in flight: its walked items, the files sent, their pickled results to come, the bytes they hold.
+_Pending = tuple[list[FileEntry | Skip], list[FileEntry], "Future[bytes]", int]
 
 # Most files give nothing: their result crosses back as (files read, bytes read), not a pickled FileResult.
 _Sent = FileResult | tuple[int, int]
 
 
-def _analyze(batch: list[FileEntry]) -> list[_Sent]:
+def _analyze(batch: list[FileEntry]) -> bytes:
+    """The batch's results, pickled here: the parent keeps them so until it folds them, and knows their size."""
     assert _work is not None
     out: list[_Sent] = []
     for entry in batch:
         result = analyze_file(_work, entry)
         out.append(result if result.items else (result.files_read, result.bytes_read))
-    return out
+    return pickle.dumps(out, pickle.HIGHEST_PROTOCOL)
 
 
 def _received(sent: _Sent) -> FileResult:
@@ -78,7 +87,7 @@ def pooled_results(
     # for page; a collection in a worker would write to every object's header and copy those pages. Frozen
     # objects are left out of collections (unfrozen again when the pool is done, in the parent).
     gc.freeze()
-    pending: deque[tuple[list[FileEntry | Skip], list[FileEntry], Future[list[_Sent]], int]] = deque()
+    pending: deque[_Pending] = deque()
     in_flight = 0
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
                                initializer=_ignore_interrupts)
@@ -87,8 +96,8 @@ def pooled_results(
             files = [i for i in batch if isinstance(i, FileEntry) and not is_repeat(i)]
             pending.append((batch, files, _submit(pool, files), size))
             in_flight += size
-            while len(pending) >= jobs * IN_FLIGHT_BATCHES_PER_WORKER or (
-                in_flight >= jobs * IN_FLIGHT_BYTES_PER_WORKER and len(pending) > 1
+            while len(pending) >= jobs * IN_FLIGHT_BATCHES_PER_WORKER or len(pending) > 1 and (
+                in_flight >= jobs * IN_FLIGHT_BYTES_PER_WORKER or _waiting(pending) >= WAITING_RESULT_BYTES
             ):
                 batch, files, fut, size = pending.popleft()
                 in_flight -= size
@@ -116,7 +125,12 @@ def _ignore_interrupts() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def _submit(pool: ProcessPoolExecutor, files: list[FileEntry]) -> Future[list[_Sent]]:
+def _waiting(pending: deque[_Pending]) -> int:
+    """Bytes of the pickled results that wait to be folded."""
+    return sum(len(fut.result()) for _, _, fut, _ in pending if fut.done() and not fut.exception())
+
+
+def _submit(pool: ProcessPoolExecutor, files: list[FileEntry]) -> Future[bytes]:
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         return pool.submit(_analyze, files)
@@ -141,9 +155,10 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 
 
 def _fold(
-    batch: list[FileEntry | Skip], files: list[FileEntry], fut: Future[list[_Sent]]
+    batch: list[FileEntry | Skip], files: list[FileEntry], fut: Future[bytes]
 ) -> Iterator[tuple[FileEntry | Skip, FileResult | None]]:
     """The batch in walk order, each analysed file with its result; None for skips and repeats."""
-    results = {id(entry): _received(r) for entry, r in zip(files, fut.result(), strict=True)}
+    sent: list[_Sent] = pickle.loads(fut.result())
+    results = {id(entry): _received(r) for entry, r in zip(files, sent, strict=True)}
     for item in batch:
         yield item, results.get(id(item))

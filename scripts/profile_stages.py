@@ -92,8 +92,11 @@ class CpuSampler:
         self.samples[tuple(reversed(stack))] += spent
 
 
-def stage_of(frames: tuple[Frame, ...], yara_lines: frozenset[int]) -> str:
+def stage_of(frames: tuple[Frame, ...], yara_lines: frozenset[int], pickle_lines: frozenset[int]) -> str:
     """The stage of one sample, from its frames (outermost first)."""
+    name, path, line = frames[-1]
+    if path.endswith("scanner/pool.py") and line in pickle_lines:
+        return "transfer (pickle, pipes)"  # a batch's results pickled in the worker, unpickled by the fold
     # A forked worker's stack still holds the parent's frames of the moment it was forked: its own start at
     # `_process_worker`; outside the analysis of a batch, a worker is taking batches in and results out.
     starts = [i for i, (name, _, _) in enumerate(frames) if name == "_process_worker"]
@@ -115,6 +118,12 @@ def stage_of(frames: tuple[Frame, ...], yara_lines: frozenset[int]) -> str:
         if "scanner/detectors/" in path and name.endswith(".extract"):
             return f"detector {path.rsplit('/', 1)[-1].removesuffix('.py')}"
     return "pipeline (other)"
+
+
+def _pickle_lines() -> frozenset[int]:
+    """The lines of pool.py that pickle a batch's results or load them."""
+    source = (SCRIPTS.parent / "scanner/pool.py").read_text().splitlines()
+    return frozenset(i for i, line in enumerate(source, 1) if "pickle.dumps(" in line or "pickle.loads(" in line)
 
 
 def _yara_lines() -> frozenset[int]:
@@ -175,11 +184,11 @@ def main() -> None:
             samples.update(pickle.loads(kept.read_bytes()))
     if args.keep:
         Path(args.keep).write_bytes(pickle.dumps(samples))
-    yara_lines = _yara_lines()
+    yara_lines, pickle_lines = _yara_lines(), _pickle_lines()
     shares: Counter[str] = Counter()
     for frames, seconds in samples.items():
         shares["start-up (imports, catalog)" if any(n == "load" for n, p, _ in frames if "catalog" in p)
-               else stage_of(frames, yara_lines)] += seconds
+               else stage_of(frames, yara_lines, pickle_lines)] += seconds
     total = sum(shares.values()) or 1
     print(f"{args.root} {' '.join(args.part) or '(whole)'}, --jobs {args.jobs}: {total:.1f} CPU-s sampled "
           f"(every {args.interval * 1000:.0f} ms of CPU, parent and workers)")

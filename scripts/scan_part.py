@@ -22,8 +22,9 @@ sys.path.insert(0, str(REPO))
 
 from scanner import api  # noqa: E402
 from scanner.catalog import load  # noqa: E402
+from scanner.cli.output import write_output  # noqa: E402
 from scanner.options import ScanOptions  # noqa: E402
-from scanner.render import render  # noqa: E402
+from scanner.render import render_pieces  # noqa: E402
 from scanner.render._view import ReportOptions  # noqa: E402
 from scanner.targets import WalkOptions  # noqa: E402
 from scanner.targets.walker import Walker  # noqa: E402
@@ -74,7 +75,7 @@ def main() -> None:
         inventory = api.scan(target, api.ScanRequest(options), catalog)
     wall, (user, system) = time.perf_counter() - started, (b - a for a, b in zip(cpu0, cpu_seconds(), strict=True))
     if args.output:
-        Path(args.output).write_text(render("json", inventory, ReportOptions()))
+        write_output(render_pieces("json", inventory, ReportOptions()), Path(args.output))  # streamed, as the CLI
     stats = inventory.stats
     print(f"{args.root} {' '.join(args.part) or '(whole)'}: {stats.files_read} files, {stats.bytes_read / 1e9:.2f} GB "
           f"read; {wall:.1f} s wall, {user + system:.1f} CPU-s ({user:.1f} user, {system:.1f} system; "

@@ -72,6 +72,18 @@ def test_a_2000_file_tree_is_the_same_with_one_or_two_jobs(tree_2000: Path, cata
     assert one == _document(Walker(str(tree_2000)), catalog, 3)
 
 
+def test_results_waiting_past_their_bound_hold_back_new_batches_not_the_answer(
+    tree_2000: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Small batches, and no room for results waiting behind the first: each batch is folded before the next
+    # goes out once one has finished, and the fold order (walk order) still decides the inventory.
+    from scanner import pool
+
+    monkeypatch.setattr(pool, "BATCH_FILES", 7)
+    monkeypatch.setattr(pool, "WAITING_RESULT_BYTES", 0)
+    assert _document(Walker(str(tree_2000)), catalog, 2) == _document(Walker(str(tree_2000)), catalog, 1)
+
+
 def test_a_container_image_is_the_same_with_one_or_two_jobs(tmp_path: Path, catalog: Catalog) -> None:
     image = oci_layout(tmp_path / "img", [layer_tar(tree_members(SAMPLE_VM))])
 
