@@ -201,6 +201,10 @@ class Catalog(AgentProductIndex):
 
     @cached_property
     def matcher(self) -> Matcher:
+        return Matcher(self.search_rules())
+
+    def search_rules(self) -> list[Rule]:
+        """Every pattern the matcher searches for, in its order."""
         rules = [Rule(PatternKind.MODEL, i, f.pattern) for i, f in enumerate(self.families)]
         rules += [Rule(PatternKind.HOSTED, i, h.find) for i, h in enumerate(self.hosted_forms) if h.find is not None]
         rules += [Rule(PatternKind.HOST, i, h.pattern) for i, h in enumerate(self.hosts)]
@@ -209,7 +213,7 @@ class Catalog(AgentProductIndex):
         rules += [Rule(PatternKind.SIGNATURE, i, s.pattern) for i, s in enumerate(self.source_signatures)]
         # Found in the same pass as the rest (one regex pass each over every executable cost half the match).
         rules += [Rule(PatternKind.CODE_PATH, i, c.pattern) for i, c in enumerate(self.code_paths)]
-        return Matcher(rules)
+        return rules
 
     # --- models -----------------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import yara_x
 
+from scanner.catalog import prebuilt
 from scanner.catalog.specs import CatalogError
 
 # A hostile file must not turn one scan into millions of Python confirmations: the engine stops a pattern
@@ -128,8 +129,7 @@ class Matcher:
         # Source-code signatures are searched apart, in the files that are read as source code (the source
         # detector's, the only reader of them): over other text their atoms (`.create(`, `from `) cost a fifth of
         # the search. Each pattern keeps its own hits either way, so both sets' hits are those of one search.
-        apart = [i for i, r in enumerate(rules) if r.kind is PatternKind.SIGNATURE]
-        common = [i for i, r in enumerate(rules) if r.kind is not PatternKind.SIGNATURE]
+        common, apart = _sets(rules)
         self._compiled = (_compiled(rules, common), _compiled(rules, apart))
         self._apart = bool(apart)
         self._alone: dict[int, yara_x.Rules] = {}  # a pattern by itself, compiled the first time it reaches the cap
@@ -212,14 +212,34 @@ class Matcher:
         return hits
 
 
-def _compiled(rules: list[Rule], numbers: list[int]) -> yara_x.Rules:
+def _sets(rules: list[Rule]) -> tuple[list[int], list[int]]:
+    """The patterns searched in every file, and the source-code signatures searched apart."""
+    apart = [i for i, r in enumerate(rules) if r.kind is PatternKind.SIGNATURE]
+    common = [i for i, r in enumerate(rules) if r.kind is not PatternKind.SIGNATURE]
+    return common, apart
+
+
+def rule_sets(rules: list[Rule]) -> list[list[int]]:
+    """Every set of patterns a scan may compile: the two it searches with, and each pattern alone (searched on
+    past its cap)."""
+    return [*_sets(rules), *([i] for i in range(len(rules)))]
+
+
+def compile_set(rules: list[Rule], numbers: list[int]) -> tuple[str, yara_x.Rules]:
+    """The YARA-X source of a set of patterns, compiled (never the compiled form kept ahead)."""
+    source = _yara_source([rules[i] for i in numbers], numbers)
     compiler = yara_x.Compiler()
     try:
-        compiler.add_source(_yara_source([rules[i] for i in numbers], numbers))
+        compiler.add_source(source)
     except yara_x.CompileError:
         bad = [rules[i].pattern for i in numbers if check_yara_pattern(rules[i].pattern)]
         raise CatalogError(f"patterns the search engine cannot compile: {bad}") from None
-    return compiler.build()
+    return source, compiler.build()
+
+
+def _compiled(rules: list[Rule], numbers: list[int]) -> yara_x.Rules:
+    ahead = prebuilt.load(_yara_source([rules[i] for i in numbers], numbers))
+    return ahead if ahead is not None else compile_set(rules, numbers)[1]
 
 
 def _scanner_of(compiled: yara_x.Rules, cap: int = MAX_HITS_PER_PATTERN) -> yara_x.Scanner:
