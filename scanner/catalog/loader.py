@@ -7,6 +7,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from scanner.catalog import prebuilt
 from scanner.catalog.globs import glob_regex
 from scanner.catalog.matcher import searchable
 from scanner.catalog.regexwidth import longest
@@ -49,11 +50,22 @@ def load_file(path: Path, origin: str) -> CatalogFile:
     return parse_catalog(data, origin)
 
 
+def builtin_catalogs(keep: bool = False) -> list[CatalogFile]:
+    """The shipped catalogs, as the install parsed them ahead (`prebuilt`) or read now; `keep` keeps them so."""
+    paths = catalog_paths(builtin_dir())
+    if keep:
+        return prebuilt.keep_parsed(paths, lambda: [load_file(p, BUILTIN_ORIGIN) for p in paths])
+    kept = prebuilt.parsed(paths)
+    if isinstance(kept, list) and all(isinstance(f, CatalogFile) for f in kept):
+        return kept
+    return [load_file(p, BUILTIN_ORIGIN) for p in paths]
+
+
 def load_catalogs(extra: Iterable[Path] = (), builtin: bool = True) -> list[CatalogFile]:
     """The built-in catalogs, then each user catalog; names must be unique."""
     files: list[CatalogFile] = []
     if builtin:
-        files += [load_file(p, BUILTIN_ORIGIN) for p in catalog_paths(builtin_dir())]
+        files += builtin_catalogs()
     for location in extra:
         files += [load_file(p, str(p)) for p in catalog_paths(location)]
     seen: dict[str, str] = {}

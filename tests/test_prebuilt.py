@@ -1,13 +1,17 @@
-"""Search rules compiled ahead (`scripts/build_rules.py`): a scan that loads them finds what one that compiles
-finds, and rules that do not load, or were made from another source, are never used."""
+"""The shipped catalogs parsed and their search rules compiled ahead (`scripts/build_rules.py`): a scan that loads
+them has what one that parses and compiles has, and what does not load, or was made from other catalogs, other
+code or another rule source, is never used."""
 
 from __future__ import annotations
 
+import pickle
+import shutil
 from pathlib import Path
 
 import pytest
 
 from scanner.catalog import Catalog, prebuilt
+from scanner.catalog.loader import BUILTIN_ORIGIN, builtin_catalogs, builtin_dir, catalog_paths, load_file
 from scanner.catalog.matcher import Matcher, compile_set, rule_sets
 from tests.conftest import SAMPLE_VM
 
@@ -74,3 +78,41 @@ def test_pure_mode_leaves_rules_kept_ahead_unread(
     prebuilt.save(source, compiled)
     monkeypatch.setenv("MODELCENSUS_PURE", "1")
     assert prebuilt.load(source) is None
+
+
+def test_catalogs_parsed_ahead_are_the_catalogs_parsed_now(rules_dir: Path) -> None:
+    fresh = [load_file(p, BUILTIN_ORIGIN) for p in catalog_paths(builtin_dir())]
+    assert builtin_catalogs(keep=True) == fresh
+    assert (rules_dir / prebuilt.PARSED).is_file()
+    loaded = prebuilt.parsed(catalog_paths(builtin_dir()))
+    assert loaded == fresh and loaded is not fresh
+    assert builtin_catalogs() == fresh
+
+
+def test_catalogs_parsed_ahead_are_not_used_once_a_catalog_or_the_code_changed(tmp_path: Path, rules_dir: Path) -> None:
+    copies = tmp_path / "catalogs"
+    shutil.copytree(builtin_dir(), copies)
+    paths = catalog_paths(copies)
+    prebuilt.keep_parsed(paths, lambda: [load_file(p, BUILTIN_ORIGIN) for p in paths])
+    assert prebuilt.parsed(paths) is not None
+    assert prebuilt.parsed(paths[:-1]) is None  # a catalog fewer
+    with paths[0].open("a") as f:
+        f.write("\n# edited\n")
+    assert prebuilt.parsed(paths) is None
+    # Kept by other code: the digest of the modules that parsed them no longer matches.
+    kept = rules_dir / prebuilt.PARSED
+    with kept.open("rb") as f:
+        made, value = pickle.load(f), pickle.load(f)
+    assert made["modules"] and "catalog/schema.py" in made["modules"]
+
+    def rewrite(**changes: str) -> None:
+        with kept.open("wb") as f:
+            pickle.dump({**made, **changes}, f)
+            pickle.dump(value, f)
+
+    rewrite(catalogs=prebuilt._digest(paths))  # as if kept for the edited catalogs, by this code
+    assert prebuilt.parsed(paths) == value
+    rewrite(catalogs=prebuilt._digest(paths), code="0" * 64)
+    assert prebuilt.parsed(paths) is None
+    kept.write_bytes(kept.read_bytes()[:100])  # cut
+    assert prebuilt.parsed(paths) is None
