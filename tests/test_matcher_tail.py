@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scanner.catalog import load
@@ -79,3 +80,33 @@ def test_past_its_own_cap_the_regex_searches_alone(monkeypatch: pytest.MonkeyPat
     found = _spans(matcher.matches_from(data, 0, 3))
     assert len(found) == 19
     assert found == _spans(_finditer(matcher, data, 0, 3))
+
+
+def _search_on_counting_every_hit(matches: Iterator[re.Match[bytes]], rule: object, hits: list, own: int) -> int:
+    """The search past the cap counting the pattern's repeats among every hit of the file, as it did."""
+    assert isinstance(rule, matcher_module.Rule)
+    seen = Counter(h.text for h in hits if h.kind is rule.kind and h.pattern == rule.index)
+    cut = 0
+    for m in matches:
+        text = m.group()
+        if text not in seen and len(seen) >= matcher_module.MAX_DISTINCT_PER_PATTERN:
+            cut += 1
+            continue
+        seen[text] += 1
+        if seen[text] <= matcher_module.MAX_REPEATS_KEPT:
+            hits.append(matcher_module.PatternHit(m.start(), m.end(), rule.kind, rule.index, text))
+    return cut
+
+
+@settings(max_examples=25)
+@given(st.lists(_PIECE, min_size=2, max_size=8).map(b"".join), _TEXT)
+@example(b"claude-opus-4-1 gpt-5.1 https://api.openai.com/v1 ", b"gpt-5.1 claude-opus-4-1 ")  # three patterns capped
+def test_a_capped_pattern_counts_its_own_repeats_alone(block: bytes, rest: bytes) -> None:
+    # Several patterns reach the cap in one file: each counts the repeats among its own hits, which are the ones
+    # the scan appended since it began on that pattern, the same as picking them out of every hit of the file.
+    data = block * (MAX_HITS_PER_PATTERN + 1) + rest * 3
+    hits = _CATALOG.matcher.scan(data)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(matcher_module, "_search_on", _search_on_counting_every_hit)
+        before = _CATALOG.matcher.scan(data)
+    assert (hits, hits.cut) == (before, before.cut)

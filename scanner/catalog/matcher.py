@@ -196,7 +196,7 @@ class Matcher:
         for matched in found:
             i = int(matched.identifier[1:])
             rule, confirm = self.rules[i], self._confirm[i]
-            covered = -1
+            covered, own = -1, len(hits)  # this pattern's hits are those appended from here
             starts = sorted({m.offset for p in matched.patterns for m in p.matches})
             for start in starts:
                 if start < covered:
@@ -207,7 +207,7 @@ class Matcher:
                 covered = m.end()
                 hits.append(PatternHit(start, m.end(), rule.kind, rule.index, m.group()))
             if len(starts) >= MAX_HITS_PER_PATTERN:
-                hits.cut += _search_on(self.matches_from(data, i, max(covered, starts[-1] + 1)), rule, hits)
+                hits.cut += _search_on(self.matches_from(data, i, max(covered, starts[-1] + 1)), rule, hits, own)
         hits.sort()  # by start, end, kind and pattern: the text follows from them
         return hits
 
@@ -249,9 +249,10 @@ def _scanner_of(compiled: yara_x.Rules, cap: int = MAX_HITS_PER_PATTERN) -> yara
     return scanner
 
 
-def _search_on(matches: Iterator[re.Match[bytes]], rule: Rule, hits: Hits) -> int:
-    """Hits of one capped pattern from its matches past the cap; returns how many were cut."""
-    seen = Counter(h.text for h in hits if h.kind is rule.kind and h.pattern == rule.index)
+def _search_on(matches: Iterator[re.Match[bytes]], rule: Rule, hits: Hits, own: int) -> int:
+    """Hits of one capped pattern from its matches past the cap (its hits so far are `hits[own:]`); returns how
+    many were cut."""
+    seen = Counter(h.text for h in hits[own:])  # not the other patterns' (a proxy log caps ten: ten passes of all)
     cut = 0
     for m in matches:
         text = m.group()
