@@ -1,7 +1,7 @@
 """Parse the shipped catalogs and compile their search rules ahead of any scan, in place (`scanner/_rules/`,
 ignored by git).
 
-    python scripts/build_rules.py [--clean]
+    python scripts/build_rules.py          (`make clean` removes what it made)
 
 The catalogs are parsed and kept with what they were parsed from and by; each set of patterns a scan may
 compile (`catalog.matcher.rule_sets`) is compiled by YARA-X and kept under the hash of its source
@@ -19,21 +19,17 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from scanner.catalog import Catalog, prebuilt  # noqa: E402
-from scanner.catalog.loader import builtin_catalogs  # noqa: E402
-from scanner.catalog.matcher import compile_set, rule_sets  # noqa: E402
-
-
-def clean() -> None:
-    for path in [*prebuilt.RULES_DIR.glob(f"*{prebuilt.SUFFIX}"), prebuilt.RULES_DIR / prebuilt.PARSED]:
-        path.unlink(missing_ok=True)
+from scanner.catalog.loader import builtin_dir, catalog_paths, read_builtin  # noqa: E402
+from scanner.catalog.matcher import compile_set, rule_sets, set_source  # noqa: E402
 
 
 def build() -> int:
-    rules = Catalog(builtin_catalogs(keep=True)).search_rules()
+    paths = catalog_paths(builtin_dir())
+    rules = Catalog(prebuilt.keep_parsed(paths, lambda: read_builtin(paths))).search_rules()
     kept: set[Path] = set()
     for numbers in rule_sets(rules):
-        source, compiled = compile_set(rules, numbers)
-        kept.add(prebuilt.save(source, compiled))
+        source = set_source(rules, numbers)
+        kept.add(prebuilt.keep_rules(source, compile_set(rules, numbers, source)))
     for path in prebuilt.RULES_DIR.glob(f"*{prebuilt.SUFFIX}"):
         if path not in kept:
             path.unlink()  # an older catalog's
@@ -41,9 +37,6 @@ def build() -> int:
 
 
 def main() -> None:
-    if "--clean" in sys.argv[1:]:
-        clean()
-        return
     try:
         count = build()
     except Exception as exc:  # never fails the install: each scan compiles its rules instead

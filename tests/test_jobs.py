@@ -84,6 +84,20 @@ def test_results_waiting_past_their_bound_hold_back_new_batches_not_the_answer(
     assert _document(Walker(str(tree_2000)), catalog, 2) == _document(Walker(str(tree_2000)), catalog, 1)
 
 
+def test_the_waiting_results_are_the_pickled_bytes_of_finished_batches() -> None:
+    from collections import deque
+    from concurrent.futures import Future
+
+    from scanner import pool
+
+    done, other, running, failed = Future[bytes](), Future[bytes](), Future[bytes](), Future[bytes]()
+    done.set_result(b"x" * 10)
+    other.set_result(b"y" * 20)
+    failed.set_exception(OSError("worker gone"))  # its batch raises when folded; it holds no result
+    pending: deque[pool._Pending] = deque(([], [], fut, 0) for fut in (done, running, failed, other))
+    assert pool._waiting(pending) == 30
+
+
 def test_a_container_image_is_the_same_with_one_or_two_jobs(tmp_path: Path, catalog: Catalog) -> None:
     image = oci_layout(tmp_path / "img", [layer_tar(tree_members(SAMPLE_VM))])
 

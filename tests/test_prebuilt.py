@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from scanner.catalog import Catalog, prebuilt
-from scanner.catalog.loader import BUILTIN_ORIGIN, builtin_catalogs, builtin_dir, catalog_paths, load_file
-from scanner.catalog.matcher import Matcher, compile_set, rule_sets
+from scanner.catalog import matcher as matcher_module
+from scanner.catalog.loader import BUILTIN_ORIGIN, builtin_catalogs, builtin_dir, catalog_paths, load_file, read_builtin
+from scanner.catalog.matcher import Matcher, Rule, compile_set, rule_sets, set_source
 from tests.conftest import SAMPLE_VM
 
 TEXTS = [
@@ -28,16 +29,30 @@ def rules_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "_rules"
 
 
+def _keep(rules: list[Rule], numbers: list[int]) -> str:
+    """One set compiled and kept, as the build keeps it; its source."""
+    source = set_source(rules, numbers)
+    prebuilt.keep_rules(source, compile_set(rules, numbers, source))
+    return source
+
+
 def _texts() -> list[bytes]:
     return TEXTS + [p.read_bytes() for p in sorted(SAMPLE_VM.rglob("*.json*")) if p.is_file()][:20]
 
 
-def test_rules_kept_ahead_find_what_compiled_rules_find(catalog: Catalog, rules_dir: Path) -> None:
+def test_rules_kept_ahead_find_what_compiled_rules_find(
+    catalog: Catalog, rules_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     rules = catalog.search_rules()
     compiled = Matcher(rules)  # nothing kept yet: every set compiled here
     for numbers in rule_sets(rules):
-        prebuilt.save(*compile_set(rules, numbers))
+        _keep(rules, numbers)
     assert len(list(rules_dir.iterdir())) == len(rule_sets(rules))
+
+    def no_compiling(*_: object) -> None:
+        raise AssertionError("a set was compiled where it was kept ahead")
+
+    monkeypatch.setattr(matcher_module, "compile_set", no_compiling)  # every set, the tail's too, from its file
     loaded = Matcher(rules)
     for text in _texts():
         assert loaded.scan(text) == compiled.scan(text)
@@ -49,40 +64,39 @@ def test_rules_kept_ahead_find_what_compiled_rules_find(catalog: Catalog, rules_
 
 def test_a_cut_or_foreign_file_is_passed_over_and_the_rules_compiled(catalog: Catalog, rules_dir: Path) -> None:
     rules = catalog.search_rules()
-    common = rule_sets(rules)[0]
-    source, compiled = compile_set(rules, common)
-    path = prebuilt.save(source, compiled)
+    source = _keep(rules, rule_sets(rules)[0])
+    assert prebuilt.rules_for(source) is not None
+    path = prebuilt.path_for(source)
     path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])  # cut
-    assert prebuilt.load(source) is None
+    assert prebuilt.rules_for(source) is None
     path.write_bytes(b"\x00" * 64)  # not rules at all
-    assert prebuilt.load(source) is None
+    assert prebuilt.rules_for(source) is None
     assert Matcher(rules).scan(TEXTS[0])
 
 
 def test_rules_made_from_another_source_are_never_loaded(catalog: Catalog, rules_dir: Path) -> None:
     rules = catalog.search_rules()
     first, second = rule_sets(rules)[2], rule_sets(rules)[3]  # two patterns alone
-    source, compiled = compile_set(rules, first)
-    prebuilt.save(source, compiled)
-    assert prebuilt.load(source) is not None
-    other, _ = compile_set(rules, second)
+    source = _keep(rules, first)
+    assert prebuilt.rules_for(source) is not None
+    other = set_source(rules, second)
     assert prebuilt.path_for(other) != prebuilt.path_for(source)
-    assert prebuilt.load(other) is None
+    assert prebuilt.rules_for(other) is None
 
 
 def test_pure_mode_leaves_rules_kept_ahead_unread(
     catalog: Catalog, rules_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rules = catalog.search_rules()
-    source, compiled = compile_set(rules, rule_sets(rules)[0])
-    prebuilt.save(source, compiled)
+    source = _keep(rules, rule_sets(rules)[0])
     monkeypatch.setenv("MODELCENSUS_PURE", "1")
-    assert prebuilt.load(source) is None
+    assert prebuilt.rules_for(source) is None
 
 
 def test_catalogs_parsed_ahead_are_the_catalogs_parsed_now(rules_dir: Path) -> None:
-    fresh = [load_file(p, BUILTIN_ORIGIN) for p in catalog_paths(builtin_dir())]
-    assert builtin_catalogs(keep=True) == fresh
+    paths = catalog_paths(builtin_dir())
+    fresh = [load_file(p, BUILTIN_ORIGIN) for p in paths]
+    assert prebuilt.keep_parsed(paths, lambda: read_builtin(paths)) == fresh
     assert (rules_dir / prebuilt.PARSED).is_file()
     loaded = prebuilt.parsed(catalog_paths(builtin_dir()))
     assert loaded == fresh and loaded is not fresh

@@ -50,14 +50,16 @@ def load_file(path: Path, origin: str) -> CatalogFile:
     return parse_catalog(data, origin)
 
 
-def builtin_catalogs(keep: bool = False) -> list[CatalogFile]:
-    """The shipped catalogs, as the install parsed them ahead (`prebuilt`) or read now; `keep` keeps them so."""
+def builtin_catalogs() -> list[CatalogFile]:
+    """The shipped catalogs, as the install parsed them ahead (`prebuilt`), else read now."""
     paths = catalog_paths(builtin_dir())
-    if keep:
-        return prebuilt.keep_parsed(paths, lambda: [load_file(p, BUILTIN_ORIGIN) for p in paths])
     kept = prebuilt.parsed(paths)
     if isinstance(kept, list) and all(isinstance(f, CatalogFile) for f in kept):
         return kept
+    return read_builtin(paths)
+
+
+def read_builtin(paths: list[Path]) -> list[CatalogFile]:
     return [load_file(p, BUILTIN_ORIGIN) for p in paths]
 
 

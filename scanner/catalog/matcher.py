@@ -225,21 +225,26 @@ def rule_sets(rules: list[Rule]) -> list[list[int]]:
     return [*_sets(rules), *([i] for i in range(len(rules)))]
 
 
-def compile_set(rules: list[Rule], numbers: list[int]) -> tuple[str, yara_x.Rules]:
-    """The YARA-X source of a set of patterns, compiled (never the compiled form kept ahead)."""
-    source = _yara_source([rules[i] for i in numbers], numbers)
+def set_source(rules: list[Rule], numbers: list[int]) -> str:
+    """The YARA-X source of a set of patterns (what names its compiled form kept ahead)."""
+    return _yara_source([rules[i] for i in numbers], numbers)
+
+
+def compile_set(rules: list[Rule], numbers: list[int], source: str) -> yara_x.Rules:
+    """A set of patterns compiled from its source (never the compiled form kept ahead)."""
     compiler = yara_x.Compiler()
     try:
         compiler.add_source(source)
     except yara_x.CompileError:
         bad = [rules[i].pattern for i in numbers if check_yara_pattern(rules[i].pattern)]
         raise CatalogError(f"patterns the search engine cannot compile: {bad}") from None
-    return source, compiler.build()
+    return compiler.build()
 
 
 def _compiled(rules: list[Rule], numbers: list[int]) -> yara_x.Rules:
-    ahead = prebuilt.load(_yara_source([rules[i] for i in numbers], numbers))
-    return ahead if ahead is not None else compile_set(rules, numbers)[1]
+    source = set_source(rules, numbers)
+    ahead = prebuilt.rules_for(source)
+    return ahead if ahead is not None else compile_set(rules, numbers, source)
 
 
 def _scanner_of(compiled: yara_x.Rules, cap: int = MAX_HITS_PER_PATTERN) -> yara_x.Scanner:

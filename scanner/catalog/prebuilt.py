@@ -25,12 +25,13 @@ from typing import TypeVar
 
 import yara_x
 
+from scanner.native import PACKAGE, digest
+
 T = TypeVar("T")
 
-RULES_DIR = Path(__file__).resolve().parent.parent / "_rules"
+RULES_DIR = PACKAGE / "_rules"
 SUFFIX = ".yarc"
 PARSED = "catalogs.pickle"  # the shipped catalogs parsed, with what they were parsed from and by
-_PACKAGE = Path(__file__).resolve().parent.parent
 
 
 @cache
@@ -50,7 +51,7 @@ def path_for(source: str) -> Path:
     return RULES_DIR / f"{digest}{SUFFIX}"
 
 
-def load(source: str) -> yara_x.Rules | None:
+def rules_for(source: str) -> yara_x.Rules | None:
     """The rules compiled ahead from exactly `source`, or None when there are none to load."""
     if os.environ.get("MODELCENSUS_PURE"):
         return None
@@ -61,7 +62,7 @@ def load(source: str) -> yara_x.Rules | None:
         return None
 
 
-def save(source: str, rules: yara_x.Rules) -> Path:
+def keep_rules(source: str, rules: yara_x.Rules) -> Path:
     """Keep compiled rules for later scans (the install's build step; a scan never writes)."""
     RULES_DIR.mkdir(exist_ok=True)
     path = path_for(source)
@@ -73,16 +74,12 @@ def save(source: str, rules: yara_x.Rules) -> Path:
 
 
 def _digest(paths: Sequence[Path]) -> str:
-    h = hashlib.sha256()
-    for path in paths:
-        data = path.read_bytes()
-        h.update(f"{path.name}\0{len(data)}\0".encode())  # each file's bytes, delimited
-        h.update(data)
-    return h.hexdigest()
+    """One digest of several files: each one's name and its own digest."""
+    return hashlib.sha256("\n".join(f"{path.name} {digest(path)}" for path in paths).encode()).hexdigest()
 
 
 def _module_files(modules: Sequence[str]) -> list[Path]:
-    return [_PACKAGE / name for name in modules]
+    return [PACKAGE / name for name in modules]
 
 
 def parsed(catalogs: Sequence[Path]) -> object | None:
@@ -108,8 +105,8 @@ def keep_parsed(catalogs: Sequence[Path], parse: Callable[[], T]) -> T:
     package loaded once it has run (the install's build step, in a process that loaded little else)."""
     value = parse()
     loaded = (Path(str(getattr(module, "__file__", None) or "")).resolve() for module in list(sys.modules.values()))
-    modules = sorted(str(path.relative_to(_PACKAGE)) for path in loaded
-                     if path.suffix == ".py" and path.is_relative_to(_PACKAGE))
+    modules = sorted(str(path.relative_to(PACKAGE)) for path in loaded
+                     if path.suffix == ".py" and path.is_relative_to(PACKAGE))
     made = {"catalogs": _digest(catalogs), "modules": modules, "code": _digest(_module_files(modules))}
     RULES_DIR.mkdir(exist_ok=True)
     part = RULES_DIR / (PARSED + ".part")
