@@ -130,3 +130,19 @@ def test_catalogs_parsed_ahead_are_not_used_once_a_catalog_or_the_code_changed(t
     assert prebuilt.parsed(paths) is None
     kept.write_bytes(kept.read_bytes()[:100])  # cut
     assert prebuilt.parsed(paths) is None
+
+
+def test_the_version_says_what_the_start_up_loads_kept_ahead(catalog: Catalog, rules_dir: Path) -> None:
+    from scanner.cli import version_document, version_text
+
+    rules = catalog.search_rules()
+    sets = rule_sets(rules)
+    nothing = version_document()["ahead"]
+    assert nothing == {"catalogs_parsed": False, "rule_sets_compiled": 0, "rule_sets": len(sets)}
+    assert f"catalogs parsed at start-up; 0 of {len(sets)} rule sets compiled ahead" in version_text()
+    for numbers in sets[:2]:  # the two sets every scan searches with
+        _keep(rules, numbers)
+    paths = catalog_paths(builtin_dir())
+    prebuilt.keep_parsed(paths, lambda: read_builtin(paths))
+    assert version_document()["ahead"] == {"catalogs_parsed": True, "rule_sets_compiled": 2, "rule_sets": len(sets)}
+    assert f"catalogs parsed ahead; 2 of {len(sets)} rule sets compiled ahead" in version_text()

@@ -53,10 +53,19 @@ def load_file(path: Path, origin: str) -> CatalogFile:
 def builtin_catalogs() -> list[CatalogFile]:
     """The shipped catalogs, as the install parsed them ahead (`prebuilt`), else read now."""
     paths = catalog_paths(builtin_dir())
+    return _parsed_ahead(paths) or read_builtin(paths)
+
+
+def parsed_ahead() -> bool:
+    """Whether the shipped catalogs load as the install parsed them (for `modelcensus version`)."""
+    return _parsed_ahead(catalog_paths(builtin_dir())) is not None
+
+
+def _parsed_ahead(paths: list[Path]) -> list[CatalogFile] | None:
     kept = prebuilt.parsed(paths)
-    if isinstance(kept, list) and all(isinstance(f, CatalogFile) for f in kept):
+    if isinstance(kept, list) and kept and all(isinstance(f, CatalogFile) for f in kept):
         return kept
-    return read_builtin(paths)
+    return None
 
 
 def read_builtin(paths: list[Path]) -> list[CatalogFile]:

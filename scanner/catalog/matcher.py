@@ -241,6 +241,12 @@ def compile_set(rules: list[Rule], numbers: list[int], source: str) -> yara_x.Ru
     return compiler.build()
 
 
+def sets_kept_ahead(rules: list[Rule]) -> tuple[int, int]:
+    """How many of the sets a scan may compile load from the rules the install kept, of how many."""
+    sets = rule_sets(rules)
+    return sum(prebuilt.rules_for(set_source(rules, numbers)) is not None for numbers in sets), len(sets)
+
+
 def _compiled(rules: list[Rule], numbers: list[int]) -> yara_x.Rules:
     source = set_source(rules, numbers)
     ahead = prebuilt.rules_for(source)

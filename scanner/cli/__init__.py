@@ -111,22 +111,37 @@ app.add_typer(fleet.app, name="fleet")
 
 def version_document() -> dict[str, Any]:
     from scanner import native
-    from scanner.catalog.loader import load_catalogs
+    from scanner.catalog import load
 
     try:
+        catalog = load([])
         cats: list[dict[str, str]] | str = [{"name": c.name, "version": c.version, "origin": c.origin}
-                                            for c in load_catalogs([])]
+                                            for c in catalog.refs]
+        ahead: dict[str, Any] | str = _kept_ahead(catalog.search_rules())
     except Exception as exc:  # noqa: BLE001 - the version must print even with a broken catalog
-        cats = f"unreadable ({type(exc).__name__})"
+        cats = ahead = f"unreadable ({type(exc).__name__})"
     return {"schema": "modelcensus/version@1", "tool": "modelcensus", "version": __version__,
-            "python": ".".join(map(str, sys.version_info[:3])), "build": native.build(), "catalogs": cats}
+            "python": ".".join(map(str, sys.version_info[:3])), "build": native.build(), "catalogs": cats,
+            "ahead": ahead}
+
+
+def _kept_ahead(rules: list[Any]) -> dict[str, Any]:
+    """What of the install's work kept ahead (`scripts/build_rules.py`) this start-up loads instead of redoing."""
+    from scanner.catalog.loader import parsed_ahead
+    from scanner.catalog.matcher import sets_kept_ahead
+
+    kept, of = sets_kept_ahead(rules)
+    return {"catalogs_parsed": parsed_ahead(), "rule_sets_compiled": kept, "rule_sets": of}
 
 
 def version_text() -> str:
     doc = version_document()
-    cats = doc["catalogs"]
+    cats, ahead = doc["catalogs"], doc["ahead"]
     shown = cats if isinstance(cats, str) else ", ".join(f"{c['name']} {c['version']}" for c in cats)
-    return f"modelcensus {__version__} ({doc['build']})\ncatalogs: {shown}"
+    if isinstance(ahead, dict):
+        parsed = "parsed ahead" if ahead["catalogs_parsed"] else "parsed at start-up"
+        ahead = f"catalogs {parsed}; {ahead['rule_sets_compiled']} of {ahead['rule_sets']} rule sets compiled ahead"
+    return f"modelcensus {__version__} ({doc['build']}; {ahead})\ncatalogs: {shown}"
 
 
 @app.command("version", cls=CleanHelp, epilog="modelcensus version\nmodelcensus version -f json\nmodelcensus -V")
