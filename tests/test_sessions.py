@@ -135,6 +135,8 @@ def test_an_aider_history_is_a_transcript_whose_header_names_the_model_of_its_re
     (p,) = s.providers  # the replies came from the main model; the weak model is only a label
     assert (p.vendor, p.served_via, p.candidates) == ("google", "direct", ())
     assert s.served_models == ("gemini/gemini-2.5-pro-exp-03-25",)
+    # No reply ran under the weak model (Qwen): Google's replies say nothing against it.
+    assert s.unserved_labels == ("openai/qwen3:4b",) and s.mismatched_labels == ()
 
 
 def test_openai_agents_sdk_sqlite_store(catalog: Catalog, tmp_path: Path) -> None:

@@ -298,6 +298,12 @@ def test_copilot_cli_events_name_the_model_of_its_assistant_messages(tmp_path: P
     (s,) = doc["sessions"]
     assert [(p["vendor"], p["served_via"]) for p in s["providers"]] == [("openai", "github-copilot")]
     assert s["served_models"] == ["gpt-5-mini"]
+    # Its subagent's records name claude-haiku-4.5 and carry no served-by fact: OpenAI serving gpt-5-mini's
+    # replies says nothing against that label.
+    assert "claude-haiku-4.5" in s["labels"] and s["mismatched_labels"] == []
+    assert s["unserved_labels"] == ["gpt-4.1", "claude-haiku-4.5"]
+    observed = {r["alias"]: r["observed"]["vendor"] for r in doc["routes"]}
+    assert observed == {"gpt-5-mini": "openai", "gpt-4.1": None, "claude-haiku-4.5": None}
     # Its reasoning fields hold only the fixture's placeholder: nothing of a reasoning is in it.
     assert s["reasoning"] == "absent"
 

@@ -502,6 +502,8 @@ def test_qwen_code_log_is_placed_by_its_oauth_model(catalog: Catalog) -> None:
     assert s.format == "generic"  # Qwen Code's envelope looks like Claude Code's, but it is not
     assert s.labels == ("coder-model",)
     assert [(p.vendor, {e.rule for e in p.evidence}) for p in s.providers] == [("alibaba", {"qwen-oauth-model-alias"})]
+    # The label is itself the fingerprint that placed the session: no catalogued model, yet nothing belies it.
+    assert s.mismatched_labels == ()
 
 
 def test_qwen_lookalike_without_a_label_stays_two_candidates(catalog: Catalog) -> None:

@@ -84,8 +84,8 @@ def session_models(sessions: list[SessionEntry], models: ModelFold, ctx: FoldCon
             continue
         mentioned.update(s.mentioned)
         for label in s.labels:
-            if label not in models.locations:
-                continue
+            if label not in models.locations or label in s.unserved_labels:
+                continue  # not wired, or no record of the session was served under it
             vendor = identify_spelled(ctx.catalog, label).vendor
             for p in s.providers:
                 if p.served_via and vendor and p.vendor == vendor:

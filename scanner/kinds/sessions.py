@@ -110,6 +110,9 @@ class SessionEntry:
     title: str | None = None  # the session's title, as metadata beside its records gives it
     # Catalogued model ids its conversation only mentions (a prompt, a tool's output): never wiring
     mentioned: tuple[str, ...] = ()
+    # Labels no served record ran under, where some record was served under another (Aider's weak model, a
+    # subagent's whose records carry no served-by fact): no provider of the session is theirs
+    unserved_labels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -231,9 +234,9 @@ KIND: Kind[SessionEntry] = Kind(
         SessionEntry: JsonShape(
             order=("session_id", "format", "path", "location", "title", "started_at", "ended_at", "records",
                    "labels", "served_models", "reasoning", "providers", "fernet", "declared", "parent_session_id",
-                   "mismatched_labels", "mentioned", "notes", "corroborated_by"),
+                   "mismatched_labels", "unserved_labels", "mentioned", "notes", "corroborated_by"),
             computed={"path": lambda s: s.location.path},
-            omit_empty=frozenset({"title", "served_models", "mentioned"}),
+            omit_empty=frozenset({"title", "served_models", "mentioned", "unserved_labels"}),
             finish=_corroborations_of,
         ),
     },

@@ -42,7 +42,9 @@ def build_routes(
     for alias in sorted(routed | set(observed)):
         model = by_name.get(alias)
         runs = observed.get(alias, [])
-        mains = [p for p in (_main_provider(s.providers) for s in runs) if p is not None]
+        # A session no served record of which ran under the alias observed nothing of where it goes.
+        mains = [p for p in (_main_provider(s.providers) for s in runs if alias not in s.unserved_labels)
+                 if p is not None]
         tally = Counter((p.vendor, p.served_via, p.api) for p in mains)
         vendor = via = api = None
         confidence = None

@@ -57,7 +57,13 @@ class SessionAccumulator:
         self.current_labels: tuple[str, ...] = ()
         # Reasoning of records before any provider (all of them in a label-only session).
         self.unplaced = ProviderTally()
+        # The vendors that served the records each label ran under: a label no served record ran under (Aider's
+        # weak model, named in the header and replaced by the main model's before any reply; a subagent's whose
+        # records carry no served-by fact) is belied by none, and observes no route.
         self.label_vendors: dict[str, set[str]] = {}
+        # Labels that are themselves a fingerprint of the vendor that served their record (Qwen Code's
+        # `coder-model`): uncatalogued as models, yet no fingerprint of that vendor belies them.
+        self.self_named: set[str] = set()
         self._last_seen: tuple[str, tuple[str, ...]] | None = None
         self.reasoning: set[str] = set()
         self.providers: dict[ProviderKey, ProviderTally] = {}
@@ -111,6 +117,9 @@ class SessionAccumulator:
                 seen = self.label_vendors.get(label) or self.label_vendors.setdefault(label, set())
                 if len(seen) < 8:
                     seen.add(chosen.vendor)
+                if len(self.self_named) < MAX_LABELS and any(h.value == label and h.rule.vendor == vendor
+                                                             for h in hits):
+                    self.self_named.add(label)
         for hit in hits:
             if hit.fernet_time is not None and when is not None:
                 skew = int(abs(when - hit.fernet_time))
@@ -162,7 +171,10 @@ class SessionAccumulator:
             bad = self.fernet_tokens - self.fernet_ok
             fernet = FernetTimes(self.fernet_tokens, self.fernet_ok, bad, self.fernet_skew)
         steady = tuple(label for label, vendors in self.label_vendors.items() if len(vendors) > 1)
-        mismatched = tuple(dict.fromkeys((*mismatched_labels(labels, providers, catalog), *steady)))
+        # Only where some record was served under a label can the others be told apart as served under none.
+        unserved = tuple(label for label in labels if label not in self.label_vendors) if self.label_vendors else ()
+        contradicted = mismatched_labels(labels, providers, catalog, {*unserved, *self.self_named})
+        mismatched = tuple(dict.fromkeys((*contradicted, *steady)))
         mentioned = only_mentioned(self.mentioned, (*labels, *self.served), catalog)[:max_mentions]
         return SessionEntry(
             session_id=self.session_id,
@@ -179,6 +191,7 @@ class SessionAccumulator:
             declared=self.declared,
             parent_session_id=self.parent,
             mismatched_labels=mismatched,
+            unserved_labels=unserved,
             notes=notes,
             title=self.title,
             mentioned=mentioned,
@@ -293,10 +306,12 @@ def _stated_route(
 
 
 def mismatched_labels(
-    labels: tuple[str, ...], providers: tuple[SessionProvider, ...], catalog: Catalog
+    labels: tuple[str, ...], providers: tuple[SessionProvider, ...], catalog: Catalog,
+    exempt: set[str] | frozenset[str] = frozenset(),
 ) -> tuple[str, ...]:
     """Labels the fingerprints contradict: an uncatalogued (in-house-looking) name, or another vendor's model,
-    on a session an external vendor served."""
+    on a session an external vendor served. No fingerprint belies a label `exempt`: one no served record ran
+    under, or one that is itself a fingerprint of the vendor that served it."""
     # Only a model maker's fingerprints contradict a label; a host (Groq) serves other makers' models.
     makers = {f.vendor for f in catalog.families}
     external = {p.vendor for p in providers if p.vendor in makers}
@@ -304,6 +319,6 @@ def mismatched_labels(
         return ()
     out = []
     for label in labels:
-        if label_vendor(label, catalog) not in external:
+        if label not in exempt and label_vendor(label, catalog) not in external:
             out.append(label)
     return tuple(out)

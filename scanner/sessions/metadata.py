@@ -184,7 +184,11 @@ def _joined(folder: str, parts: list[SessionEntry], catalog: Catalog) -> Session
         providers = (
             labels_only(labels, declared, offset, min(starts, default=None), max(ends, default=None), catalog),
         )
-    mismatched = (*(m for p in parts for m in p.mismatched_labels), *mismatched_labels(labels, providers, catalog))
+    # A label served under in no part where some record was served under another is served under in none.
+    unserved = tuple(label for label in labels
+                     if all(label in p.unserved_labels for p in parts if label in p.labels))
+    mismatched = (*(m for p in parts for m in p.mismatched_labels),
+                  *mismatched_labels(labels, providers, catalog, set(unserved)))
     return replace(
         first,
         session_id=_joined_id(folder),
@@ -199,6 +203,7 @@ def _joined(folder: str, parts: list[SessionEntry], catalog: Catalog) -> Session
         declared=declared,
         parent_session_id=next((p.parent_session_id for p in parts if p.parent_session_id), None),
         mismatched_labels=tuple(dict.fromkeys(mismatched)),
+        unserved_labels=unserved,
         notes=tuple(dict.fromkeys((*(n for p in parts for n in p.notes), f"{len(parts)} numbered files of {folder}"))),
         corroborated_by=tuple(dict.fromkeys(c for p in parts for c in p.corroborated_by)),
         served_models=tuple(dict.fromkeys(m for p in parts for m in p.served_models))[:MAX_LABELS],
