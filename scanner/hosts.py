@@ -7,6 +7,7 @@ catalog knowledge: which vendor or gateway a host belongs to is the catalogs' (`
 from __future__ import annotations
 
 import ipaddress
+import re
 
 # Names a private network resolves itself: mDNS, home and corporate networks, cluster DNS, the reserved `.internal`.
 _PRIVATE_SUFFIXES = (".internal", ".local", ".lan", ".localdomain", ".svc", ".cluster.local", ".home.arpa")
@@ -14,6 +15,10 @@ _PRIVATE_SUFFIXES = (".internal", ".local", ".lan", ".localdomain", ".svc", ".cl
 _CONTAINER_HOST = "host.docker.internal"
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+# A template's slot where a name goes (`<your-resource>`, `<>`, `${AZURE_RESOURCE}`, `{{ .Values.host }}`, `$HOST`):
+# a config or a doc left unfilled. Only these characters mark one: no host name holds them.
+_SLOT = re.compile(r"<[^<>/]{0,80}>|\$\{[^{}/]{0,80}\}|\{\{[^{}/]{0,120}\}\}|\$[a-z_][a-z0-9_]{0,80}", re.IGNORECASE)
+SLOT = "slot"  # what fills a slot: one plain label, so a catalogued suffix around it still reads
 
 
 def _name(host: str) -> str:
@@ -52,3 +57,10 @@ def crosses_trust_boundary(host: str) -> bool:
     if address is None:
         return not (is_loopback(name) or "." not in name or name.endswith(_PRIVATE_SUFFIXES))
     return not (address.is_private or address.is_loopback or address.is_link_local)
+
+
+def filled_slots(host: str) -> str | None:
+    """The host with each template slot filled by one plain label (`<>.openai.azure.com` ->
+    `slot.openai.azure.com`), so a catalogued suffix around it still names its route; None when it has none."""
+    filled, slots = _SLOT.subn(SLOT, host)
+    return filled if slots else None

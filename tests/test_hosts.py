@@ -7,7 +7,7 @@ import pytest
 
 from scanner.catalog import Catalog
 from scanner.configs.providers import url_route
-from scanner.hosts import crosses_trust_boundary, is_loopback, is_self_hosted
+from scanner.hosts import crosses_trust_boundary, filled_slots, is_loopback, is_self_hosted
 
 
 @pytest.mark.parametrize("host", ["localhost", "LOCALHOST.", "ollama.localhost", "127.0.0.1", "127.8.9.10", "::1",
@@ -41,3 +41,27 @@ def test_a_base_url_routes_as_its_host_says(catalog: Catalog) -> None:
     assert url_route("http://[::1]:8000/v1", catalog) == "self-hosted"
     assert url_route("http://host.docker.internal:4000", catalog) == "self-hosted"
     assert url_route("http://127.attacker.example/v1", catalog) == "127.attacker.example"
+
+
+@pytest.mark.parametrize(("url", "route"), [
+    ("https://<>.openai.azure.com/", "azure"),  # ../shared/samples/configs/autogen-oai-config-list
+    ("https://<your-resource-name>.openai.azure.com/openai", "azure"),
+    ("https://${AZURE_OPENAI_RESOURCE}.openai.azure.com", "azure"),
+    ("https://{{ .Values.azureResource }}.openai.azure.com", "azure"),
+    ("https://$RESOURCE.services.ai.azure.com/models", "azure"),
+    ("http://<YOUR_WIREMOCK_NLB>:9021/chat/completions", None),  # samples/configs/litellm-helm-values
+    ("http://${LITELLM_HOST}:4000", None),
+    ("https://litellm.corp.example/v1", "litellm.corp.example"),  # a real name stays the gateway it is
+])
+def test_a_template_slot_in_a_base_url_is_read_around_never_taken_for_a_gateway(
+    catalog: Catalog, url: str, route: str | None
+) -> None:
+    assert url_route(url, catalog) == route
+
+
+def test_a_host_with_a_slot_is_placed_by_the_catalogued_suffix_around_it(catalog: Catalog) -> None:
+    assert filled_slots("<>.openai.azure.com") == "slot.openai.azure.com"
+    assert filled_slots("api.openai.com") is None
+    spec = catalog.host_info("<my-aoai>.openai.azure.com")
+    assert spec is not None and (spec.vendor, spec.served_via) == ("openai", "azure")
+    assert catalog.host_info("<>.openai.azure.com.evil.example") is None  # the suffix must end the name

@@ -35,6 +35,7 @@ from scanner.catalog.schema import (
     SourceSignature,
 )
 from scanner.catalog.sections import CatalogSection
+from scanner.hosts import filled_slots
 from scanner.model import CatalogRef
 from scanner.secrets import scrub
 from scanner.vocab import CatalogStatus, SwitchState
@@ -306,7 +307,8 @@ class Catalog(AgentProductIndex):
         for spec, rx in self._host_rx:
             if rx.fullmatch(host):
                 return spec
-        return None
+        filled = filled_slots(host)  # a template's `https://<your-resource>.openai.azure.com`
+        return self.host_info(filled) if filled is not None else None
 
     def sdk(self, ecosystem: str, name: str) -> SdkSpec | None:
         key = package_key(ecosystem, name)

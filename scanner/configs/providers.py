@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 from scanner.catalog import Catalog
 from scanner.fileview.config_parse import norm_key
 from scanner.formats.config import ConfigItem
-from scanner.hosts import is_self_hosted
+from scanner.hosts import filled_slots, is_self_hosted
 
 _BLOCK_KEYS = frozenset({"providers", "model_providers", "modelproviders", "provider", "llm_providers", "routes"})
 _BASE_KEYS = frozenset({"base_url", "baseurl", "api_base", "apibase", "api_base_url", "openai_api_base"})
@@ -77,6 +77,8 @@ def url_route(url: str, catalog: Catalog) -> str | None:
         return None
     spec = catalog.host_info(host)
     if spec is None:
+        if filled_slots(host) is not None:
+            return None  # a template's unfilled slot (`http://<YOUR_PROXY_HOST>:4000`) names no gateway
         # A server on this machine (Ollama, a local LiteLLM) serves what it runs itself; another is a gateway.
         return "self-hosted" if is_self_hosted(host) else host.lower()
     return spec.served_via or ("direct" if spec.vendor else None)
