@@ -304,11 +304,9 @@ class Catalog(AgentProductIndex):
 
     def host_info(self, host: str) -> HostSpec | None:
         host = host.lower().rstrip(".")
-        for spec, rx in self._host_rx:
-            if rx.fullmatch(host):
-                return spec
-        filled = filled_slots(host)  # a template's `https://<your-resource>.openai.azure.com`
-        return self.host_info(filled) if filled is not None else None
+        spec = next((spec for spec, rx in self._host_rx if rx.fullmatch(host)), None)
+        filled = None if spec else filled_slots(host)  # a template's `https://<your-resource>.openai.azure.com`
+        return self.host_info(filled) if filled is not None else spec
 
     def sdk(self, ecosystem: str, name: str) -> SdkSpec | None:
         key = package_key(ecosystem, name)
