@@ -357,6 +357,17 @@ def test_a_service_accounts_oauth_urls_are_not_endpoints(tmp_path: Path, scan_di
     assert [e["host"] for e in doc["endpoints"] if e["wired"]] == []
 
 
+def test_a_git_remote_under_a_url_key_is_no_endpoint(tmp_path: Path, scan_dir) -> None:
+    # An Argo CD application deploying LiteLLM's chart: its `source.repo_url` is where the chart comes from.
+    tf = put(tmp_path, "terraform-bedrock/rstuhlmuller.litellm-argocd.main.tf", "/srv/infra/litellm/main.tf")
+    _, doc = scan_dir(tmp_path)
+    assert "github.com" not in {e["host"] for e in doc["endpoints"]}
+    # The same key with a URL that is no repository stays an endpoint: the value decides, not the key.
+    tf.write_text(tf.read_text().replace("BerriAI/litellm.git", "BerriAI/litellm"))
+    _, doc = scan_dir(tmp_path)
+    assert "github.com" in {e["host"] for e in doc["endpoints"]}
+
+
 def test_a_disable_llm_flag_in_a_systemd_drop_in_is_a_kill_switch(tmp_path: Path, scan_dir) -> None:
     write(tmp_path, "/etc/systemd/system/agentd.service.d/override.conf",
           "[Service]\nEnvironment=AGENTD_DISABLE_LLM=0\n#Environment=AGENTD_DISABLE_LLM=1\n")

@@ -226,9 +226,10 @@ def _credential(
 def _endpoint(value: str, loc: Location) -> EndpointEvidence | None:
     text = value if "://" in value else f"https://{value}"
     try:
-        host = urlsplit(text).hostname
+        parts = urlsplit(text)
+        host = parts.hostname
     except ValueError:
         return None
-    if not host or "." not in host and host != "localhost":
-        return None
+    if not host or "." not in host and host != "localhost" or parts.path.endswith(".git"):
+        return None  # no host, or a git remote (`repo_url = "https://github.com/BerriAI/litellm.git"`): no API
     return EndpointEvidence(host.lower(), safe_url(value) if "://" in value else None, loc)
