@@ -359,7 +359,7 @@ def test_a_service_accounts_oauth_urls_are_not_endpoints(tmp_path: Path, scan_di
 
 def test_a_git_remote_under_a_url_key_is_no_endpoint(tmp_path: Path, scan_dir) -> None:
     # An Argo CD application deploying LiteLLM's chart: its `source.repo_url` is where the chart comes from.
-    tf = put(tmp_path, "terraform-bedrock/rstuhlmuller.litellm-argocd.main.tf", "/srv/infra/litellm/main.tf")
+    tf = put(tmp_path, "../credentials/litellm-argocd.main.tf", "/srv/infra/litellm/main.tf")  # the real file
     _, doc = scan_dir(tmp_path)
     assert "github.com" not in {e["host"] for e in doc["endpoints"]}
     # The same key with a URL that is no repository stays an endpoint: the value decides, not the key.
