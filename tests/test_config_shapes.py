@@ -398,3 +398,45 @@ def test_a_provider_or_backend_value_is_not_a_model(tmp_path: Path, scan_dir: Sc
     put(tmp_path, "gemini-cli-settings/mai0313.gemini.settings.json", "/home/u/.gemini/settings.json")
     _, doc = scan_dir(tmp_path)
     assert "gemini-live" not in names(doc)
+
+
+def test_an_mcp_servers_url_is_a_tool_not_a_model_endpoint(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # Real homes: Codex's `[mcp_servers.rube] url`, opencode's `mcp: {jina: {type: remote, url}}`, Gemini CLI's
+    # `mcpServers.context7.httpUrl`, kubectl-ai's `servers: [{name, url: …/mcp}]` (a container no product shares).
+    put(tmp_path, "codex-config-toml/dennywu.config.toml", "/home/dw/.codex/config.toml")
+    put(tmp_path, "opencode-json/dennywu.opencode.json", "/home/dw/.config/opencode/opencode.json")
+    put(tmp_path, "gemini-cli-settings/thefermisea.gemini.settings.json", "/home/tf/.gemini/settings.json")
+    put(tmp_path, "mcp-servers-json/albanandrieu.kubectl-ai.mcp.yaml", "/home/aa/.config/kubectl-ai/mcp.yaml")
+    # An MCP server on localhost beside the models of the same file: they are not made local by it.
+    put(tmp_path, "opencode-json/eckii24.opencode.json", "/home/ek/.config/opencode/opencode.json")
+    # The control: a provider's base URL in an opencode file stays a model endpoint.
+    put(tmp_path, "opencode-json/mai0313.opencode.json", "/home/mai/.config/opencode/opencode.json")
+    _, doc = scan_dir(tmp_path)
+    hosts = {e["host"] for e in doc["endpoints"]}
+    assert hosts & {"rube.app", "mcp.jina.ai", "mcp.context7.com", "docs.mcp.cloudflare.com", "open.bigmodel.cn",
+                    "localhost"} == set()
+    assert "api.mai0313.com" in hosts
+    servers = {(s["name"], s["url"]) for s in doc["mcp_servers"] if s["url"]}
+    assert {("rube", "https://rube.app/mcp"), ("jina", "https://mcp.jina.ai/v1"),
+            ("context7", "https://mcp.context7.com/mcp")} <= servers  # still listed, as the tools they are
+    assert {m["name"] for m in doc["local_models"]} & {"github-copilot/claude-opus-4.5"} == set()
+
+
+def test_a_data_store_or_an_identity_providers_url_is_no_model_endpoint(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # AWS IAM Identity Center start URLs (`sso_start_url = https://d-….awsapps.com/start`), in the real file.
+    put(tmp_path, "aws-config/brianvia.aws.config", "/home/bv/.aws/config")
+    # LiteLLM's chart values: `db: {endpoint: localhost}` is its Postgres, not the proxy's model upstream, so the
+    # benchmark's `custom/wiremock/wiremock` is not made a local model by it.
+    put(tmp_path, "litellm-helm-values/kong-benchmark.litellm.values.yaml", "/srv/charts/litellm/values.yaml")
+    # An OpenTelemetry collector on localhost beside `LLM_MODEL=azure/gpt-5.5` and `LLM_BASE_URL`.
+    put(tmp_path, "env-style/otel-demo.env", "/srv/otel-demo/.env")
+    # A compose file's `DATABASE_URL=postgres://…`, with a host that has a domain (the real one says `postgres`).
+    compose = put(tmp_path, "docker-compose-env/curmens.ai-router.docker-compose.yml", "/srv/router/compose.yml")
+    compose.write_text(compose.read_text().replace("@postgres:5432", "@pg.internal.example.com:5432"))
+    _, doc = scan_dir(tmp_path)
+    hosts = {e["host"] for e in doc["endpoints"]}
+    assert not {h for h in hosts if h.endswith(".awsapps.com")}
+    assert hosts & {"localhost", "pg.internal.example.com"} == set()
+    assert "local-llm.com" in hosts  # the model's base URL stays
+    local = {m["name"] for m in doc["local_models"]}
+    assert local & {"custom/wiremock/wiremock", "azure/gpt-5.5"} == set()

@@ -109,6 +109,7 @@ _CONFIG_KEY_KINDS = {
     "label",
     "not_model",
     "not_endpoint",
+    "not_endpoint_records",
     "alias_name",
     "alias_model",
 }

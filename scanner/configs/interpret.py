@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from scanner.catalog import Catalog
 from scanner.catalog.specs import EnvVarSpec
+from scanner.configs.mcp_shapes import server_fields
 from scanner.configs.providers import moved_vendors, record_routes
 from scanner.configs.records import (
     MODELISH,
@@ -41,6 +42,11 @@ _SECRETISH = re.compile(r"^[A-Za-z0-9_\-.+/=:]{16,512}$")
 # Keys that hold an endpoint when their value is a URL (`completion_server = "http://…"`).
 _URL_SUFFIXES = ("url", "_base", "endpoint", "_server", "_uri", "_host")
 _SECRET_SUFFIXES = ("_api_key", "_apikey", "_token", "_secret", "_password")
+# The schemes a model's API is spoken over; `postgresql://`, `redis://`, `amqps://`, `mongodb+srv://` reach no model.
+_API_SCHEMES = frozenset({"http", "https", "ws", "wss", "grpc", "grpcs"})
+# The last part of an MCP server's URL path (`https://mcp.context7.com/mcp`, `…/sse`): a tool server, not a model API.
+_MCP_TAILS = frozenset({"mcp", "sse"})
+_WORDS = re.compile(r"[._\-]")
 
 
 
@@ -60,7 +66,7 @@ def interpret(
     flags, flag_fields = flag_switches(items, catalog)
     file = _FileRecords(
         catalog, locate, meta, routes, moved_vendors(items, catalog), bases, consumed, switch_tables(items, catalog),
-        flags, flag_fields,
+        flags, flag_fields, server_fields(items),
     )  # fmt: skip
     for item in items:
         keys = key_parts(item.path)
@@ -83,6 +89,7 @@ class _FileRecords:
     switch_fields: dict[tuple[str, ...], tuple[str, bool]]
     flags: dict[tuple[str, ...], KillSwitchEvidence]
     flag_fields: set[tuple[str, ...]]
+    mcp_fields: frozenset[tuple[str, ...]]  # items of an MCP server's record: its URL is a tool's, not a model's
 
 
 def _item_evidence(item: fmt.ConfigItem, keys: tuple[str, ...], file: _FileRecords) -> Iterator[Evidence]:
@@ -106,8 +113,11 @@ def _item_evidence(item: fmt.ConfigItem, keys: tuple[str, ...], file: _FileRecor
     if models:
         yield from models
         return
-    url_key = key not in catalog.keys("not_endpoint") and (
-        key in catalog.keys("base_url") or role == "base_url" or (key.endswith(_URL_SUFFIXES) and "://" in value)
+    url_key = (
+        key not in catalog.keys("not_endpoint")
+        and (key in catalog.keys("base_url") or role == "base_url" or (key.endswith(_URL_SUFFIXES) and "://" in value))
+        and item.path not in file.mcp_fields
+        and not _names_no_model_api(keys, catalog)
     )
     if url_key and (endpoint := _endpoint(value, locate(item.line, item.env))):
         yield _overriding(endpoint, env_spec if role == "base_url" else None, raw_key, variable, catalog)
@@ -223,6 +233,13 @@ def _credential(
     return None
 
 
+def _names_no_model_api(keys: Sequence[str], catalog: Catalog) -> bool:
+    """Whether a word of the key or of a record around it names a data store, a queue or an identity provider
+    (`DATABASE_URL`, `REDIS_URL`, `db.endpoint`, `sso_session.…`): its URL reaches no model."""
+    records = catalog.keys("not_endpoint_records")
+    return any(word in records for k in keys for word in _WORDS.split(_norm(k)))
+
+
 def _endpoint(value: str, loc: Location) -> EndpointEvidence | None:
     text = value if "://" in value else f"https://{value}"
     try:
@@ -230,6 +247,8 @@ def _endpoint(value: str, loc: Location) -> EndpointEvidence | None:
         host = parts.hostname
     except ValueError:
         return None
-    if not host or "." not in host and host != "localhost" or parts.path.endswith(".git"):
-        return None  # no host, or a git remote (`repo_url = "https://github.com/BerriAI/litellm.git"`): no API
+    if not host or "." not in host and host != "localhost" or parts.scheme.lower() not in _API_SCHEMES:
+        return None  # no host, or a data store's or a queue's URL (`postgresql://`, `redis://`)
+    if parts.path.endswith(".git") or parts.path.rstrip("/").rsplit("/", 1)[-1].lower() in _MCP_TAILS:
+        return None  # a git remote (`repo_url = "https://github.com/BerriAI/litellm.git"`) or an MCP server: no API
     return EndpointEvidence(host.lower(), safe_url(value) if "://" in value else None, loc)

@@ -20,6 +20,7 @@ from scanner.secrets import safe_url
 
 # Keys whose map or list holds MCP servers (compared case-insensitively, `-` as `_`).
 GENERIC_CONTAINERS = ("mcpservers", "mcp_servers", "context_servers", "extensions", "mcp")
+_GENERIC = frozenset(GENERIC_CONTAINERS)
 # Under `mcp`, a further key may hold the list (`mcp.servers` of VS Code and gptme).
 _INNER = ("servers", "mcpservers")
 # Container names unambiguous enough to be the last part of a dotted settings key (`amp.mcpServers`); `mcp` and
@@ -91,6 +92,16 @@ def server_records(
         records[entry].setdefault(rel, []).append(item)
     for entry, record in records.items():
         yield entry[-1], record
+
+
+def server_fields(items: Iterable[ConfigItem]) -> frozenset[tuple[str, ...]]:
+    """The paths of the items inside a record of MCP shape under one of the generic containers: a URL there is the
+    server's (a tool the agent calls), not an API a model is reached through."""
+    fields: set[tuple[str, ...]] = set()
+    for key, record in server_records(items, _GENERIC):
+        if read_server(key, record) is not None:
+            fields.update(item.path for its in record.values() for item in its)
+    return frozenset(fields)
 
 
 def read_server(key: str, record: dict[tuple[str, ...], list[ConfigItem]]) -> Server | None:
