@@ -21,6 +21,20 @@ _SLOT = re.compile(r"<[^<>/]{0,80}>|\$\{[^{}/]{0,80}\}|\{\{[^{}/]{0,120}\}\}|\$[
 SLOT = "slot"  # what fills a slot: one plain label, so a catalogued suffix around it still reads
 
 
+# The last part of an MCP server's URL path (`https://mcp.context7.com/mcp`, `…/sse`): the conventional paths of
+# the protocol's streamable-HTTP and SSE transports.
+_TOOL_SERVER_TAILS = frozenset({"mcp", "sse"})
+
+
+def is_tool_server_url(url: str) -> bool:
+    """Whether a URL is an MCP server's (its path ends in `/mcp` or `/sse`): a tool the agent calls, not an API a
+    model is reached through, whatever host serves it (`https://open.bigmodel.cn/api/mcp/zread/mcp`)."""
+    rest = url.partition("://")[2] or url
+    path = rest.split("?", 1)[0].split("#", 1)[0].rstrip("/")
+    head, slash, tail = path.rpartition("/")
+    return bool(slash and head) and tail.lower() in _TOOL_SERVER_TAILS
+
+
 def _name(host: str) -> str:
     return host.strip("[]").lower().rstrip(".")
 

@@ -7,7 +7,7 @@ import pytest
 
 from scanner.catalog import Catalog
 from scanner.configs.providers import url_route
-from scanner.hosts import crosses_trust_boundary, filled_slots, is_loopback, is_self_hosted
+from scanner.hosts import crosses_trust_boundary, filled_slots, is_loopback, is_self_hosted, is_tool_server_url
 
 
 @pytest.mark.parametrize("host", ["localhost", "LOCALHOST.", "ollama.localhost", "127.0.0.1", "127.8.9.10", "::1",
@@ -65,3 +65,26 @@ def test_a_host_with_a_slot_is_placed_by_the_catalogued_suffix_around_it(catalog
     spec = catalog.host_info("<my-aoai>.openai.azure.com")
     assert spec is not None and (spec.vendor, spec.served_via) == ("openai", "azure")
     assert catalog.host_info("<>.openai.azure.com.evil.example") is None  # the suffix must end the name
+
+
+@pytest.mark.parametrize("url", [
+    "https://mcp.context7.com/mcp",  # Gemini CLI's httpUrl in ../shared/samples/configs
+    "https://open.bigmodel.cn/api/mcp/zread/mcp",  # the vendor's own host, a tool server's path
+    "https://api.githubcopilot.com/mcp/",
+    "https://mcp.example.com/sse?token=x",
+    "http://localhost:37373/mcp#frag",
+])
+def test_an_mcp_servers_url_is_known_by_its_path(url: str) -> None:
+    assert is_tool_server_url(url)
+
+
+@pytest.mark.parametrize("url", [
+    "https://open.bigmodel.cn/api/paas/v4",
+    "https://api.z.ai/api/anthropic",
+    "https://mcp.jina.ai/v1",  # an MCP server only its record's role tells (`mcp.jina.url`)
+    "https://example.com/mcp-gateway/v1",
+    "https://mcp",
+    "mcp",
+])
+def test_a_model_apis_url_is_no_tool_server(url: str) -> None:
+    assert not is_tool_server_url(url)

@@ -28,6 +28,7 @@ from scanner.configs.records import (
 from scanner.fileview.config_parse import key_parts, norm_path
 from scanner.fileview.config_parse import norm_key as _norm
 from scanner.formats import config as fmt
+from scanner.hosts import is_tool_server_url
 from scanner.kinds import Evidence
 from scanner.kinds.credentials import CredentialEvidence, credential_evidence
 from scanner.kinds.endpoints import EndpointEvidence
@@ -44,8 +45,6 @@ _URL_SUFFIXES = ("url", "_base", "endpoint", "_server", "_uri", "_host")
 _SECRET_SUFFIXES = ("_api_key", "_apikey", "_token", "_secret", "_password")
 # The schemes a model's API is spoken over; `postgresql://`, `redis://`, `amqps://`, `mongodb+srv://` reach no model.
 _API_SCHEMES = frozenset({"http", "https", "ws", "wss", "grpc", "grpcs"})
-# The last part of an MCP server's URL path (`https://mcp.context7.com/mcp`, `…/sse`): a tool server, not a model API.
-_MCP_TAILS = frozenset({"mcp", "sse"})
 _WORDS = re.compile(r"[._\-]")
 
 
@@ -249,6 +248,6 @@ def _endpoint(value: str, loc: Location) -> EndpointEvidence | None:
         return None
     if not host or "." not in host and host != "localhost" or parts.scheme.lower() not in _API_SCHEMES:
         return None  # no host, or a data store's or a queue's URL (`postgresql://`, `redis://`)
-    if parts.path.endswith(".git") or parts.path.rstrip("/").rsplit("/", 1)[-1].lower() in _MCP_TAILS:
+    if parts.path.endswith(".git") or is_tool_server_url(value):
         return None  # a git remote (`repo_url = "https://github.com/BerriAI/litellm.git"`) or an MCP server: no API
     return EndpointEvidence(host.lower(), safe_url(value) if "://" in value else None, loc)

@@ -21,6 +21,7 @@ from scanner.detectors.contract import Files, Needs, Reading
 from scanner.fileview.contexts import is_package_test_file
 from scanner.fileview.view import FileView
 from scanner.formats.literals import JOINED, TOKEN_TRIM, Runs, in_sentence, marshal_string, run_around, sized
+from scanner.hosts import is_tool_server_url
 from scanner.kinds import Evidence
 from scanner.kinds.credentials import credential_evidence
 from scanner.kinds.endpoints import EndpointEvidence
@@ -97,7 +98,8 @@ class ContentDetector:
                 elif (model := self._model(view, hit, seen, context)) is not None:
                     yield model
             elif hit.kind is PatternKind.HOST:
-                yield self._host(view, hit, urls, context)
+                if (endpoint := self._host(view, hit, urls, context)) is not None:
+                    yield endpoint
             elif hit.kind is PatternKind.CREDENTIAL:
                 if package_fixture or (in_package and not credentials[hit.pattern].in_packages):
                     continue  # a library's own test keys (libgnutls' PEM vectors, a test .pyc): never the agent's
@@ -179,7 +181,9 @@ class ContentDetector:
 
     def _host(
         self, view: FileView, hit: PatternHit, urls: dict[bytes, str], context: Context | None = None
-    ) -> Evidence:
+    ) -> Evidence | None:
+        """The API host a hit names, with the URL spelled around it; None when that URL is an MCP server's (a tool
+        the agent calls on the vendor's host, `https://open.bigmodel.cn/api/mcp/zread/mcp`), not its model API."""
         host = decode(hit.text).lower()
         url = None
         data = view.data
@@ -191,6 +195,8 @@ class ContentDetector:
             url = urls.get(spelled)
             if url is None:
                 url = urls[spelled] = safe_url(decode(spelled))
+            if is_tool_server_url(url):
+                return None
         return EndpointEvidence(host, url, view.location(view.line_of(hit.start), context, offset=hit.start))
 
     def _credential(self, view: FileView, hit: PatternHit, claimed: set[tuple[int, int]]) -> Iterator[Evidence]:

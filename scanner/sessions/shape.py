@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from scanner.hosts import is_tool_server_url
 from scanner.sessions.adapters.base import parse_time
 from scanner.sessions.keys import (
     ARGS,
@@ -308,8 +309,10 @@ class _Walk:
             shape.session_id, self.session_depth = value.strip(), depth
         if flags & DECLARED and depth <= _SHALLOW and shape.declared is None and len(value) <= 200:
             shape.declared = value.strip() or None
-        if flags & (URL | DECLARED) and len(shape.hosts) < 20 and (h := host_of(value)):
-            shape.hosts.append(h)  # `upstream: https://x.openai.azure.com/…` names a host too
+        # `upstream: https://x.openai.azure.com/…` names a host too; an MCP server's URL names a tool, not who served
+        host = host_of(value) if flags & (URL | DECLARED) and len(shape.hosts) < 20 else None
+        if host and not is_tool_server_url(value):
+            shape.hosts.append(host)
         if flags & TOOL and token:
             shape.tool_calls += 1
         shown = 0
@@ -337,7 +340,7 @@ class _Walk:
                 wanted = item and pflags & WANT and len(leaves) < MAX_LEAVES and len(item) <= MAX_VALUE
                 if wanted and item.split(None, 1) == [item]:
                     leaves.append((roles, parent, item))
-                if pflags & URL and len(shape.hosts) < 20 and (h := host_of(item)):
+                if pflags & URL and len(shape.hosts) < 20 and (h := host_of(item)) and not is_tool_server_url(item):
                     shape.hosts.append(h)
             elif isinstance(item, _CONTAINERS):
                 below.append((item, parent, ctx))
