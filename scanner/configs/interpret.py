@@ -171,6 +171,8 @@ def _models(
         record = record_of(item.path)
         routes = file.routes
         route = routes.get(record) or (routes.get(record_of(record)) if record[-1:] == item.path[-1:] else None)
+        if route is None and record[-1:] and record[-1].startswith("["):
+            route = routes.get(record[:-2])  # a model record of a list (Zed's `available_models`): its holder's route
         route = None if key in base_keys else route  # the model behind an alias: the alias has the route
         if route is None and key not in base_keys and file.moved:
             route = file.moved.get(catalog.identify(value).vendor or "")

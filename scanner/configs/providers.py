@@ -26,8 +26,11 @@ from scanner.formats.config import ConfigItem
 from scanner.hosts import filled_slots, is_self_hosted
 
 _BLOCK_KEYS = frozenset({"providers", "model_providers", "modelproviders", "provider", "llm_providers", "routes"})
-_BASE_KEYS = frozenset({"base_url", "baseurl", "api_base", "apibase", "api_base_url", "openai_api_base"})
-_URL_KEYS = _BASE_KEYS | {"endpoint", "url", "host"}  # in a provider block, its URL whatever the key
+# A record's own base URL, whatever model it serves (Zed's `api_url` too); a vendor's variable (`ANTHROPIC_BASE_URL`)
+# moves only that vendor's models (`moved_vendors`). In this order, so a record with two says the same on every run.
+_BASE_ORDER = ("base_url", "baseurl", "api_base", "apibase", "api_base_url", "openai_api_base", "api_url", "apiurl")
+_BASE_KEYS = frozenset(_BASE_ORDER)
+_URL_KEYS = (*_BASE_ORDER, "endpoint", "url", "host")  # in a provider block, its URL whatever the key (in order)
 _TYPE_KEYS = ("type", "backend", "api_type", "kind", "sdk", "npm")
 _MODEL_MAPS = frozenset({"models", "model_list", "custom_models", "custommodels", "model_aliases"})
 # The name a record gives its model: an id, a name, or the name a picker shows (Factory's `model_display_name`),
@@ -131,7 +134,7 @@ def record_routes(items: Sequence[ConfigItem], catalog: Catalog, provider_keys: 
             if len(rec) == at + 2 or norm_key(rec[at + 2]) == "options":
                 continue  # a provider block itself: its base URL is an endpoint, not a model's route
             inside = rec[at + 1]  # a model record inside a provider block (opencode `provider.<id>.models`)
-        url = next((it.value for k in _BASE_KEYS if (it := own.get(k)) is not None and "://" in it.value), None)
+        url = next((it.value for k in _BASE_ORDER if (it := own.get(k)) is not None and "://" in it.value), None)
         named = [it.value.strip() for k, it in own.items() if k in provider_keys] + ([inside] if inside else [])
         # A block the record names says most (`route: jarvis-router` -> its base URL), then a route's spelling
         # (`provider: openai` -> direct); a bare name nothing explains (`provider: jarvis`) says nothing.

@@ -40,6 +40,9 @@ def _model_locations(entries: list[ModelEntry]) -> tuple[Location, ...]:
     return tuple(sorted(locs, key=location_key))
 
 
+_UNSTATED = "unstated route"
+
+
 def external_models(inv: Inventory) -> Iterator[RuleHit]:
     """One finding per outside model and route it is wired through, so that one model (or one route) can be
     accepted alone: `external-model-wired:openai:azure:gpt-5.5`."""
@@ -47,10 +50,23 @@ def external_models(inv: Inventory) -> Iterator[RuleHit]:
         routes: dict[tuple[str, str], list[ModelEntry]] = defaultdict(list)
         for m in entries:
             if m.vendor:
-                routes[(m.vendor, m.served_via or "unstated route")].append(m)
+                routes[(m.vendor, m.served_via or _UNSTATED)].append(m)
+        _drop_echoes(routes)
         for (vendor, via), ms in sorted(routes.items()):
             yield RuleHit(f"{vendor}:{via}:{key}", f"{key} ({vendor}) wired via {via}{_spelled(key, ms)}",
                       _model_locations(ms), more=sum(m.locations_cut for m in ms))
+
+
+def _drop_echoes(routes: dict[tuple[str, str], list[ModelEntry]]) -> None:
+    """Without its route, a model named again in a file that wires it through a stated one (Zed's `display_name =
+    "GLM-4.7"` beside `name = "glm-4.7"` under the provider's `api_url`) is that wiring's echo, no route unstated."""
+    stated = {loc.path for (_, via), ms in routes.items() if via != _UNSTATED for m in ms for loc in m.locations}
+    for key in [k for k in routes if k[1] == _UNSTATED]:
+        kept = [m for m in routes[key] if any(loc.path not in stated for loc in _model_locations([m]))]
+        if kept:
+            routes[key] = kept
+        else:
+            del routes[key]
 
 
 def unknown_models(inv: Inventory) -> Iterator[RuleHit]:
