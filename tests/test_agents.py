@@ -591,6 +591,16 @@ def test_claude_code_aliases_resolve_to_their_base_model(machine: Path, scan_dir
     assert (sonnet["base_model"], sonnet["vendor"], sonnet["family"]) == ("claude-sonnet-4-6", "anthropic", "claude")
 
 
+def test_gemini_cli_s_own_aliases_resolve_to_the_model_it_runs(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # The real mai0313 settings: `"model": {"name": "auto"}`. Gemini CLI 0.61.0's resolveModel runs
+    # gemini-3-pro-preview for `auto` (with preview access, its default); no catalog model is named `auto`.
+    _config(tmp_path, "/home/mai/.gemini/settings.json", "mai0313.gemini.settings.json")
+    _, doc = scan_dir(tmp_path)
+    auto = entry(doc, "models", name="auto")
+    assert (auto["base_model"], auto["vendor"], auto["wired"]) == ("gemini-3-pro-preview", "google", True)
+    assert "model id(s) no catalog knows" not in json.dumps(doc["findings"])
+
+
 def test_claude_code_model_setting_under_anthropic_model_is_not_wiring(tmp_path: Path, scan_dir: ScanFn) -> None:
     # env.ANTHROPIC_MODEL beats settings `model` (Claude Code: "ANTHROPIC_MODEL is set to … new sessions use that"):
     # the real seika139 file with that env var added selects the env's model; `opusplan` is read by no one.
