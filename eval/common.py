@@ -199,7 +199,7 @@ def dist_info_version(site: Path, name: str) -> str | None:
 # `Kimi-K2.5`, `Meta-Llama-3-1-8B-Instruct-FP8`) as models.dev keys and ids name them.
 _REGION = rb"(?:us|eu|apac|global|jp|au|in|ca)\."
 # Bedrock's provider names, the prefix of its model ids (`qwen.qwen3-32b-v1:0`, `us.anthropic.claude-…`).
-_PROVIDER = rb"(?:(?:" + _REGION + rb")?(?:anthropic|openai|qwen|mistral|meta|google|deepseek|moonshot|moonshotai|zai)\.)?"
+_PROVIDER = rb"(?:(?:" + _REGION + rb")?(?:anthropic|openai|qwen|mistral|meta|google|deepseek|moonshot|moonshotai|zai|minimax)\.)?"
 _VENDOR_ID = _PROVIDER + (
     rb"(?:claude-(?:[0-9][a-z0-9.@:-]*|instant-[0-9][a-z0-9.@:-]*"
     rb"|(?:opus|sonnet|haiku|fable|mythos)-[a-z0-9][a-z0-9.@:-]*)"
@@ -209,9 +209,9 @@ _VENDOR_ID = _PROVIDER + (
     rb"|(?:babbage|davinci)-002|text-embedding-(?:3-small|3-large|ada-002)|omni-moderation-[a-z0-9-]+"
     rb"|sora-[0-9][a-z0-9-]*|tts-1(?:-hd)?|whisper-1|dall-e-[23])"
     rb"|gemini-(?:[0-9]|embedding-|live-[0-9])[a-z0-9.-]*|gemma-?[0-9][a-z0-9.-]*"
-    rb"|qwen[0-9][a-z0-9.-]*|grok-[0-9][a-z0-9.-]*|codestral-[a-z0-9.-]+|glm-(?:[4-9]|z1)[a-z0-9.-]*"
+    rb"|qwen[0-9][a-z0-9.-]*|grok-[0-9][a-z0-9.-]*|codestral-[a-z0-9.-]+|glm-(?:[4-9]|z1)[a-z0-9.-]*|minimax-[mh][0-9][a-z0-9.-]*"
     rb"|mistral-(?:large|medium|small)[a-z0-9.-]*|deepseek-(?:chat|reasoner|v[0-9][a-z0-9.-]*)"
-    rb"|(?:DeepSeek-(?:V|R)[0-9]|Qwen[0-9]|Kimi-K[0-9]|(?:Meta-)?Llama-[0-9]|GLM-[4-9])[A-Za-z0-9._-]*)"
+    rb"|(?:DeepSeek-(?:V|R)[0-9]|Qwen[0-9]|Kimi-K[0-9]|(?:Meta-)?Llama-[0-9]|GLM-[4-9]|MiniMax-[MH][0-9])[A-Za-z0-9._-]*)"
 )
 SHIP_ID = re.compile(rb"""(["'`\x00])(""" + _VENDOR_ID + rb""")(?=\1)""")
 # `"gemini-3.5-flash-base": { extends: "base", modelConfig: { model: … } }` names a config alias, not a model;
@@ -231,13 +231,13 @@ LABEL_BEFORE = re.compile(rb"""(?:name|displayName|display_name|label|title|desc
 # (`id.includes("o3")`, a help example `-c model="o3"`) is no model list. A router's path form (`cerebras/qwen3-32b`)
 # is a route's spelling, not scored as shipped (README: ships are literals that begin with a family id).
 # Only ids of the vendors the project catalogues (catalogs/*.toml: Anthropic, OpenAI, Google, Alibaba, xAI,
-# Mistral, DeepSeek, Moonshot, Meta with its Muse line, Cohere, Z.ai's GLM) are catalog models a product ships; a
-# record of another vendor's model (MiniMax, Nova) or a product's own pseudo-model (`codex-auto-review`, `auto`) is
+# Mistral, DeepSeek, Moonshot, Meta with its Muse line, Cohere, Z.ai's GLM, MiniMax) are catalog models a product
+# ships; a record of another vendor's model (Nova) or a product's own pseudo-model (`codex-auto-review`, `auto`) is
 # not scored.
 CATALOGUED = re.compile(
     rb"(?:[a-z]{2,12}\.){0,2}(?:claude|gpt|chatgpt|o[1-9]|gemini|gemma|qwen|qwq|grok|codestral|muse|"
     rb"mistral|ministral|devstral|magistral|pixtral|mixtral|open-mistral|open-mixtral|deepseek|kimi|llama|"
-    rb"meta-llama|command|text-embedding|dall-e|tts-|whisper|sora|omni-moderation|babbage|davinci|glm)(?![a-z])",
+    rb"meta-llama|command|text-embedding|dall-e|tts-|whisper|sora|omni-moderation|babbage|davinci|glm|minimax)(?![a-z])",
     re.I,
 )
 TABLE_ID = re.compile(rb"""(?<![A-Za-z0-9_$])(?:id|slug)["']?\s*:\s*["']([A-Za-z0-9][A-Za-z0-9._:@+-]{0,100})["']""")
