@@ -61,12 +61,21 @@ def _drop_echoes(routes: dict[tuple[str, str], list[ModelEntry]]) -> None:
     """Without its route, a model named again in a file that wires it through a stated one (Zed's `display_name =
     "GLM-4.7"` beside `name = "glm-4.7"` under the provider's `api_url`) is that wiring's echo, no route unstated."""
     stated = {loc.path for (_, via), ms in routes.items() if via != _UNSTATED for m in ms for loc in m.locations}
+    if not stated:
+        return
     for key in [k for k in routes if k[1] == _UNSTATED]:
-        kept = [m for m in routes[key] if any(loc.path not in stated for loc in _model_locations([m]))]
+        kept = [m for m in routes[key] if not _echoes(m, stated)]
         if kept:
             routes[key] = kept
         else:
             del routes[key]
+
+
+def _echoes(entry: ModelEntry, stated: set[str]) -> bool:
+    """Whether every wiring location of a route-less entry is in a file that states a route for the model; an entry
+    with none of its own (wired through another) is never an echo."""
+    locs = _model_locations([entry])
+    return bool(locs) and all(loc.path in stated for loc in locs)
 
 
 def unknown_models(inv: Inventory) -> Iterator[RuleHit]:
