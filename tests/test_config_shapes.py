@@ -440,3 +440,15 @@ def test_a_data_store_or_an_identity_providers_url_is_no_model_endpoint(tmp_path
     assert "local-llm.com" in hosts  # the model's base URL stays
     local = {m["name"] for m in doc["local_models"]}
     assert local & {"custom/wiremock/wiremock", "azure/gpt-5.5"} == set()
+
+
+def test_a_server_under_a_products_own_container_is_a_tool_too(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # VS Code's user `mcp.json` keeps its servers under `servers` (its docs' shape), a container only the catalog names
+    # for that file; a remote server's URL whose path says nothing of MCP is still the tool's, not model traffic.
+    write(tmp_path, "/home/al/.config/Code/User/mcp.json", json.dumps({"servers": {
+        "jina": {"type": "http", "url": "https://mcp.jina.ai/v1"},
+        "fetch": {"command": "uvx", "args": ["mcp-server-fetch"]},
+    }}, indent=2))
+    _, doc = scan_dir(tmp_path)
+    assert doc["endpoints"] == []
+    assert ("jina", "https://mcp.jina.ai/v1") in {(s["name"], s["url"]) for s in doc["mcp_servers"]}

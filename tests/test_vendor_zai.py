@@ -4,7 +4,6 @@ OpenAI-compatible provider (a real home-manager file), and the vendor's MCP serv
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 from tests.conftest import REPO, ScanFn, entry, write
@@ -49,9 +48,7 @@ def test_a_zai_key_is_known_by_the_name_that_holds_it(tmp_path: Path, scan_dir: 
 def test_zed_s_openai_compatible_provider_routes_the_models_it_lists(tmp_path: Path, scan_dir: ScanFn) -> None:
     # Real: `language_models.openai_compatible.zai = { api_url = "https://api.z.ai/api/coding/paas/v4";
     # available_models = [ { name = "glm-5.1"; display_name = "GLM-5.1"; … } … ] }` in a home-manager module.
-    dest = tmp_path / "home/ip/.config/home-manager/zed.nix"
-    dest.parent.mkdir(parents=True)
-    shutil.copyfile(DATA / "zed-settings/ipsavitsky.zed.nix", dest)
+    write(tmp_path, "/home/ip/.config/home-manager/zed.nix", (DATA / "zed-settings/ipsavitsky.zed.nix").read_bytes())
     _, doc = scan_dir(tmp_path)
     for name in ("glm-5.1", "glm-4.7", "glm-5-turbo"):
         model = entry(doc, "models", name=name)
@@ -66,9 +63,8 @@ def test_zed_s_openai_compatible_provider_routes_the_models_it_lists(tmp_path: P
 def test_a_config_naming_the_vendor_s_mcp_servers_is_no_session(tmp_path: Path, scan_dir: ScanFn) -> None:
     # Real opencode.json with Z.ai's remote MCP servers (`https://open.bigmodel.cn/api/mcp/zread/mcp`): the vendor's
     # API host in a tool server's URL says nothing about who served a record, and the file holds no records.
-    dest = tmp_path / "home/dw/.config/opencode/opencode.json"
-    dest.parent.mkdir(parents=True)
-    shutil.copyfile(DATA / "opencode-json/dennywu.opencode.json", dest)
+    sample = (DATA / "opencode-json/dennywu.opencode.json").read_bytes()
+    write(tmp_path, "/home/dw/.config/opencode/opencode.json", sample)
     _, doc = scan_dir(tmp_path)
     assert doc["sessions"] == []
     assert "open.bigmodel.cn" not in {e["host"] for e in doc["endpoints"]}

@@ -50,10 +50,12 @@ _WORDS = re.compile(r"[._\-]")
 
 
 def interpret(
-    items: Sequence[fmt.ConfigItem], catalog: Catalog, locate: Locate, meta: FileMeta | None
+    items: Sequence[fmt.ConfigItem], catalog: Catalog, locate: Locate, meta: FileMeta | None,
+    mcp_containers: frozenset[str] = frozenset(),
 ) -> Iterator[Evidence]:
     """The evidence a config's items give: the models its records name first (aliases, deployments, model maps),
-    then each item by its key: a kill switch, a model, an endpoint or a credential."""
+    then each item by its key: a kill switch, a model, an endpoint or a credential. `mcp_containers`: the keys the
+    catalog says hold this file's MCP servers, beyond the generic ones."""
     routes = record_routes(items, catalog, catalog.keys("provider"))
     base_keys = catalog.keys("base_model")
     bases: dict[tuple[str, ...], str] = {}
@@ -65,7 +67,7 @@ def interpret(
     flags, flag_fields = flag_switches(items, catalog)
     file = _FileRecords(
         catalog, locate, meta, routes, moved_vendors(items, catalog), bases, consumed, switch_tables(items, catalog),
-        flags, flag_fields, server_fields(items),
+        flags, flag_fields, server_fields(items, mcp_containers),
     )  # fmt: skip
     for item in items:
         keys = key_parts(item.path)

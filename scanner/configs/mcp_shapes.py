@@ -94,11 +94,12 @@ def server_records(
         yield entry[-1], record
 
 
-def server_fields(items: Iterable[ConfigItem]) -> frozenset[tuple[str, ...]]:
-    """The paths of the items inside a record of MCP shape under one of the generic containers: a URL there is the
-    server's (a tool the agent calls), not an API a model is reached through."""
+def server_fields(items: Iterable[ConfigItem], containers: frozenset[str] = frozenset()) -> frozenset[tuple[str, ...]]:
+    """The paths of the items inside a record of MCP shape under one of the generic containers, or one the catalog
+    names for this file (VS Code's `servers`): a URL there is the server's (a tool the agent calls), not an API a
+    model is reached through."""
     fields: set[tuple[str, ...]] = set()
-    for key, record in server_records(items, _GENERIC):
+    for key, record in server_records(items, _GENERIC | containers):
         if read_server(key, record) is not None:
             fields.update(item.path for its in record.values() for item in its)
     return frozenset(fields)

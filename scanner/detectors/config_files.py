@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 
 from scanner.configs.interpret import interpret
 from scanner.detectors.contract import Files, Needs
-from scanner.fileview.config_parse import MAX_CONFIG_BYTES, config_parser
+from scanner.fileview.config_parse import MAX_CONFIG_BYTES, config_parser, norm_key
 from scanner.fileview.contexts import is_comment_line
 from scanner.fileview.view import FileView
 from scanner.formats import config as fmt
@@ -40,7 +40,9 @@ class ConfigDetector:
             ctx = Context.ENV if env else view.context
             return view.location(line, ctx)
 
-        evidence = interpret(items, view.catalog, locate, view.meta)
+        # The product's own MCP server containers for this file (VS Code's `servers`): their URLs are tools'.
+        mcp = frozenset(norm_key(c) for spec in view.catalog.agent_configs_at(view.entry.path) for c in spec.containers)
+        evidence = interpret(items, view.catalog, locate, view.meta, mcp)
         if view.context is Context.SOURCE:
             # A shell script's models and keys are the source detector's; its kill switches are settings.
             evidence = (ev for ev in evidence if isinstance(ev, KillSwitchEvidence))

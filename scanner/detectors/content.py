@@ -81,7 +81,7 @@ class ContentDetector:
                 hits, key=lambda h: (h.start, h.kind is not PatternKind.CREDENTIAL or not credentials[h.pattern].nearby)
             )
         families = view.catalog.families
-        urls: dict[bytes, str] = {}  # each URL the file spells, made safe once (a proxy log repeats its upstream's)
+        urls: dict[bytes, str | None] = {}  # each URL the file spells, made safe once; None: an MCP server's
         seen = _Seen(Runs(view.data))
         context = Context.CONVERSATION if talk else None
         for hit in hits:
@@ -180,7 +180,7 @@ class ContentDetector:
                 yield ModelEvidence(name, view.location(view.line_of(lo + start), offset=lo + start))
 
     def _host(
-        self, view: FileView, hit: PatternHit, urls: dict[bytes, str], context: Context | None = None
+        self, view: FileView, hit: PatternHit, urls: dict[bytes, str | None], context: Context | None = None
     ) -> Evidence | None:
         """The API host a hit names, with the URL spelled around it; None when that URL is an MCP server's (a tool
         the agent calls on the vendor's host, `https://open.bigmodel.cn/api/mcp/zread/mcp`), not its model API."""
@@ -192,10 +192,12 @@ class ContentDetector:
             after = _URL_AFTER.match(data, hit.end)
             tail = after.group() if after else b""
             spelled = data[begins : hit.end] + tail[:300]
-            url = urls.get(spelled)
+            url = urls.get(spelled, _UNSEEN)
+            if url is _UNSEEN:
+                # Made safe and judged once per spelling (a proxy log repeats its upstream's URL on every line).
+                safe = safe_url(decode(spelled))
+                url = urls[spelled] = None if is_tool_server_url(safe) else safe
             if url is None:
-                url = urls[spelled] = safe_url(decode(spelled))
-            if is_tool_server_url(url):
                 return None
         return EndpointEvidence(host, url, view.location(view.line_of(hit.start), context, offset=hit.start))
 

@@ -60,7 +60,7 @@ def external_models(inv: Inventory) -> Iterator[RuleHit]:
 def _drop_echoes(routes: dict[tuple[str, str], list[ModelEntry]]) -> None:
     """Without its route, a model named again in a file that wires it through a stated one (Zed's `display_name =
     "GLM-4.7"` beside `name = "glm-4.7"` under the provider's `api_url`) is that wiring's echo, no route unstated."""
-    stated = {loc.path for (_, via), ms in routes.items() if via != _UNSTATED for m in ms for loc in m.locations}
+    stated = {loc.path for (_, via), ms in routes.items() if via != _UNSTATED for loc in _model_locations(ms)}
     if not stated:
         return
     for key in [k for k in routes if k[1] == _UNSTATED]:
