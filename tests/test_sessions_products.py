@@ -110,3 +110,60 @@ def test_a_proxy_alias_naming_the_maker_its_config_maps_to_is_no_mismatch(tmp_pa
         "session-label-mismatch:c8e1d7f2-0a3b-4c5d-8e9f-a0b1c2d3e4f1",
         "session-label-mismatch:c8e1d7f2-0a3b-4c5d-8e9f-a0b1c2d3e4f2",
     ]
+
+
+COPILOT = "/home/carol/.copilot/session-state/copilot_stage0_small/events.jsonl"
+
+
+def models_via(doc: dict[str, Any]) -> dict[str, str | None]:
+    return {m["name"]: m["served_via"] for m in doc["models"] if m["wired"]}
+
+
+def test_a_copilot_subagent_s_model_takes_the_route_copilot_reaches_every_model_by(
+    tmp_path: Path, scan_dir: ScanFn
+) -> None:
+    # Copilot CLI's events name the subagent's model (`subagent.completed`) and a tool's (`tool.execution_complete`)
+    # on records no response fact is on: no provider of the session is theirs, yet Copilot CLI reaches every model
+    # through GitHub Copilot (catalogued route, no vendor of its own).
+    events = DATA / "sessions-more/agent-sessions-fixtures/copilot-cli.events.jsonl"
+    write(tmp_path, COPILOT, events.read_text())
+    _, doc = scan_dir(tmp_path)
+    (s,) = doc["sessions"]
+    assert s["product"] == "copilot-cli"
+    assert set(s["unserved_labels"]) == {"gpt-4.1", "claude-haiku-4.5"}
+    assert {k: models_via(doc)[k] for k in ("gpt-5-mini", "gpt-4.1", "claude-haiku-4.5")} == dict.fromkeys(
+        ("gpt-5-mini", "gpt-4.1", "claude-haiku-4.5"), "github-copilot"
+    )
+    # Outside the product's folder the same records say nothing of the subagent's route.
+    elsewhere = tmp_path / "elsewhere"
+    write(elsewhere, "/srv/logs/events.jsonl", events.read_text())
+    _, bare = scan_dir(elsewhere)
+    (s,) = bare["sessions"]
+    assert "product" not in s and models_via(bare)["claude-haiku-4.5"] is None
+
+
+def test_a_product_with_a_vendor_gives_its_route_to_that_vendor_s_models_only(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # Kimi CLI (moonshot, direct) with a subagent on an OpenAI model no record served: direct to Moonshot says
+    # nothing of how the OpenAI model was reached.
+    records = [
+        {"role": "assistant", "model": "kimi-k2.5", "content": "x",
+         "tool_calls": [{"type": "function", "id": "ReadFile:0", "function": {"name": "ReadFile", "arguments": "{}"}}]},
+        {"role": "_subagent", "model": "gpt-5.2", "status": "completed"},
+    ]
+    write(tmp_path, KIMI, "".join(json.dumps(r) + "\n" for r in records))
+    _, doc = scan_dir(tmp_path)
+    (s,) = doc["sessions"]
+    assert s["product"] == "kimi-cli"
+    via = models_via(doc)
+    assert via.get("kimi-k2.5") == "direct"
+    assert via.get("gpt-5.2") is None
+
+
+def test_an_editor_extension_s_storage_is_its_product_s_folder(tmp_path: Path, scan_dir: ScanFn) -> None:
+    task = "/home/erin/.vscode-server/data/User/globalStorage/saoudrizwan.claude-dev/tasks/1747415182436"
+    for name in ("api_conversation_history", "ui_messages", "task_metadata"):
+        text = (DATA / f"sessions-more/cline-task-openrouter/1747415182436.{name}.json").read_text()
+        write(tmp_path, f"{task}/{name}.json", text)
+    _, doc = scan_dir(tmp_path)
+    (s,) = doc["sessions"]
+    assert (s["product"], s["format"]) == ("cline", "cline")

@@ -7,8 +7,9 @@ Before the folds build (they need a fold's state, not finished entries), in this
 4. bundled SDKs: an agent install bundles the SDKs installed inside or beside it and declared by it;
 5. session products: what a session's records left open (vendor, route) is filled from the agent product
    whose folder holds it;
-6. session models: a session's label the catalogs place takes the routes its providers of that vendor served;
-   and how many sessions only mention each id.
+6. session models: a session's label the catalogs place takes the routes its providers of that vendor served
+   (an unserved label, the route of the product whose folder holds the session); and how many sessions only
+   mention each id.
 After the folds build, on entries (each kind in its declared order):
 7. unknown agents: programs that call models, with the configs found in folders of their name, are agents of
    unknown kind;
@@ -48,7 +49,7 @@ def before_build(folds: dict[str, Any], ctx: FoldContext) -> None:
     models.shipped = agents.shipped()
     agents.sdks = sdks.installs.keys()
     sessions.complete(agents.build())
-    session_models(sessions.folded(), models, ctx)
+    session_models(sessions.folded(), sessions.product_routes, models, ctx)
 
 
 def overridden_settings(agents: AgentFold, models: ModelFold) -> None:
@@ -74,10 +75,13 @@ def config_routes(agents: AgentFold, models: ModelFold) -> None:
                     models.via[m].add(config.served_via)
 
 
-def session_models(sessions: list[SessionEntry], models: ModelFold, ctx: FoldContext) -> None:
+def session_models(
+    sessions: list[SessionEntry], product_routes: Sequence[tuple[str, str]], models: ModelFold, ctx: FoldContext
+) -> None:
     """The route a session was served through is the route of the models it ran: a label the catalogs place
-    takes the routes of the session's providers of its vendor (`google/gemini-2.5-flash` on OpenRouter). And
-    how many sessions of this machine only mention each id in their conversation (fixtures not counted)."""
+    takes the routes of the session's providers of its vendor (`google/gemini-2.5-flash` on OpenRouter), an
+    unserved label the route its product carries it by (`product_routes`). And how many sessions of this machine
+    only mention each id in their conversation (fixtures not counted)."""
     mentioned: Counter[str] = Counter()
     for s in sessions:
         if s.location.context is Context.TEST:
@@ -90,6 +94,9 @@ def session_models(sessions: list[SessionEntry], models: ModelFold, ctx: FoldCon
             for p in s.providers:
                 if p.served_via and vendor and p.vendor == vendor:
                     models.via[label].add(p.served_via)
+    for label, route in product_routes:
+        if label in models.locations:
+            models.via[label].add(route)
     models.mentioned = dict(mentioned)
 
 

@@ -113,6 +113,7 @@ class SessionEntry:
     # Labels no served record ran under, where some record was served under another (Aider's weak model, a
     # subagent's whose records carry no served-by fact): no provider of the session is theirs
     unserved_labels: tuple[str, ...] = ()
+    product: str | None = None  # the agent product whose folder holds it (agents.toml id)
 
 
 @dataclass(frozen=True)
@@ -145,6 +146,8 @@ class SessionFold:
         self.metas: list[SessionEntry] = []
         self.notes: list[SessionCorroboration] = []
         self._folded: list[SessionEntry] | None = None
+        # (label, route): an unserved label the route of the product whose folder holds its session carries
+        self.product_routes: tuple[tuple[str, str], ...] = ()
 
     def add(self, ev: SessionEvidence | SessionMetaEvidence | SessionLogEvidence) -> None:
         if isinstance(ev, SessionEvidence):
@@ -173,7 +176,7 @@ class SessionFold:
         """What the records left open, filled from the agent product whose folder holds each session."""
         from scanner.sessions.products import complete
 
-        self._folded = complete(self.folded(), tuple(agents), self.ctx.catalog)
+        self._folded, self.product_routes = complete(self.folded(), tuple(agents), self.ctx.catalog)
 
     def build(self) -> tuple[SessionEntry, ...]:
         from scanner.sessions.corroborate import attach
@@ -232,11 +235,12 @@ KIND: Kind[SessionEntry] = Kind(
         ),
         SessionCorroboration: JsonShape(hidden={"session_id": ""}),
         SessionEntry: JsonShape(
-            order=("session_id", "format", "path", "location", "title", "started_at", "ended_at", "records",
-                   "labels", "served_models", "reasoning", "providers", "fernet", "declared", "parent_session_id",
-                   "mismatched_labels", "unserved_labels", "mentioned", "notes", "corroborated_by"),
+            order=("session_id", "format", "product", "path", "location", "title", "started_at", "ended_at",
+                   "records", "labels", "served_models", "reasoning", "providers", "fernet", "declared",
+                   "parent_session_id", "mismatched_labels", "unserved_labels", "mentioned", "notes",
+                   "corroborated_by"),
             computed={"path": lambda s: s.location.path},
-            omit_empty=frozenset({"title", "served_models", "mentioned", "unserved_labels"}),
+            omit_empty=frozenset({"title", "served_models", "mentioned", "unserved_labels", "product"}),
             finish=_corroborations_of,
         ),
     },

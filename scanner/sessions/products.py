@@ -2,12 +2,15 @@
 whose folder holds it.
 
 A product's folder is the hidden folder its catalogued settings files sit in (`.kimi` of `.kimi/config.toml`,
-`.config/io.datasette.llm` of its `default_model.txt`); a session file under that folder was written by that product.
+`.config/io.datasette.llm` of its `default_model.txt`), or an editor extension's storage folder; a session file under
+that folder was written by that product.
 What the user's config there selects (the models and the route of that product's config in that folder) comes
 first; else the product's catalogued provider and default route (`vendor`, `default_route` in agents.toml). Only
 what the records left open is filled: a provider named by nothing (`unknown`, no candidates) takes the selected
 vendor, a provider of that vendor with no route takes the route, each at low confidence with an `agent-product`
-rule saying where it came from. A session in a test fixture is left alone.
+rule saying where it came from. A label no served record ran under (Copilot CLI's subagent on another vendor's
+model) takes the route too, when the product's vendor is unset or the label's: the product reached that model the
+same way. The session is marked as that product's. A session in a test fixture is left alone.
 """
 
 from __future__ import annotations
@@ -33,13 +36,18 @@ class _Default:
 
 
 def product_folders(catalog: Catalog) -> tuple[tuple[str, AgentProduct], ...]:
-    """(`/<folder>/`, product) for each product settings file under a hidden folder of a home, deepest first."""
+    """(`/<folder>/`, product) for each product settings file under a hidden folder of a home, and each editor
+    extension's own storage (`globalStorage/saoudrizwan.claude-dev/`, the editor's lower-case spelling of its id),
+    deepest first."""
     out: dict[str, AgentProduct] = {}
     for product in catalog.agents:
         for f in product.settings:
             folder = f.path.rsplit("/", 1)[0] if "/" in f.path else ""
             if folder.startswith(".") and not _GLOB & set(folder):
                 out.setdefault(f"/{folder}/", product)
+        for ecosystem, name in product.packages:
+            if ecosystem == "vscode":
+                out.setdefault(f"/globalStorage/{name.lower()}/", product)
     return tuple(sorted(out.items(), key=lambda kv: (-len(kv[0]), kv[0])))
 
 
@@ -82,15 +90,33 @@ def _filled(p: SessionProvider, d: _Default) -> SessionProvider:
     return replace(p, vendor=vendor, served_via=via, confidence=confidence, evidence=(*p.evidence, rule))
 
 
-def complete(sessions: list[SessionEntry], agents: tuple[AgentEntry, ...], catalog: Catalog) -> list[SessionEntry]:
+def _label_routes(s: SessionEntry, d: _Default, catalog: Catalog) -> tuple[tuple[str, str], ...]:
+    if d.route is None:
+        return ()
+    out = []
+    for label in s.unserved_labels:
+        vendor = identify_spelled(catalog, label).vendor
+        if vendor and vendor not in PSEUDO_VENDORS and d.vendor in (None, vendor):
+            out.append((label, d.route))
+    return tuple(out)
+
+
+def complete(
+    sessions: list[SessionEntry], agents: tuple[AgentEntry, ...], catalog: Catalog
+) -> tuple[list[SessionEntry], tuple[tuple[str, str], ...]]:
+    """The sessions, each in a product's folder marked as that product's and its open facts filled; and the
+    (label, route) pairs of their unserved labels that the product's route carries."""
     folders = product_folders(catalog)
     by_name = {a.name: a for a in agents}
-    out = []
+    out: list[SessionEntry] = []
+    routes: list[tuple[str, str]] = []
     for s in sessions:
-        gaps = any(p.served_via is None or p.vendor == "unknown" for p in s.providers)
-        d = _default(s.location.path, folders, by_name, catalog) if gaps else None
-        if d is None or s.location.context is Context.TEST:
+        d = _default(s.location.path, folders, by_name, catalog) if s.location.context is not Context.TEST else None
+        if d is None:
             out.append(s)
             continue
-        out.append(replace(s, providers=tuple(_filled(p, d) for p in s.providers)))
-    return out
+        gaps = any(p.served_via is None or p.vendor == "unknown" for p in s.providers)
+        providers = tuple(_filled(p, d) for p in s.providers) if gaps else s.providers
+        out.append(replace(s, providers=providers, product=d.product))
+        routes.extend(_label_routes(s, d, catalog))
+    return out, tuple(routes)
