@@ -32,7 +32,21 @@ def test_claude_code_on_zai_s_anthropic_endpoint_runs_glm_there(tmp_path: Path, 
     assert gateway["vendor"] == "zai"
     assert gateway["overrides"] == [{"vendor": "anthropic", "set_by": "ANTHROPIC_BASE_URL"}]
     assert FAKE_KEY not in json.dumps(doc)  # the token is reported redacted only
-    assert len(doc["credentials"]) == 1
+    # Held by Anthropic's variable, yet only api.z.ai ever receives it: Z.ai's key.
+    assert [(c["type"], c["vendor"]) for c in doc["credentials"]] == [("zai-api-key", "zai")]
+
+
+def test_a_key_goes_with_its_base_url_only_in_the_file_that_moves_it(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # An Anthropic-format key beside the moved base URL stays Anthropic's (sent to Z.ai by mistake, still
+    # Anthropic's to rotate); a key of no format in another file that sets no base URL is left as named.
+    anthropic_key = "sk-ant-api03-" + "FAKEfake" * 11 + "FAKEf" + "AA"  # 93 characters, then AA
+    write(tmp_path, "/home/dev/.claude/settings.json", json.dumps({"env": {
+        "ANTHROPIC_API_KEY": anthropic_key, "ANTHROPIC_BASE_URL": "https://api.z.ai/api/anthropic"}}))
+    write(tmp_path, "/home/ops/.profile", f"export ANTHROPIC_AUTH_TOKEN={FAKE_KEY}\n")
+    _, doc = scan_dir(tmp_path)
+    got = sorted((c["type"], c["vendor"], c["locations"][0]["path"]) for c in doc["credentials"])
+    assert got == [("anthropic-api-key", "anthropic", "/home/dev/.claude/settings.json"),
+                   ("anthropic-api-key", "anthropic", "/home/ops/.profile")]
 
 
 def test_a_zai_key_is_known_by_the_name_that_holds_it(tmp_path: Path, scan_dir: ScanFn) -> None:

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from scanner.kinds.base import Cell, DiffIdentity, FoldContext, JsonShape, Kind, ReportTable, table_of, where
+from scanner.kinds.base import Cell, DiffIdentity, FoldContext, Join, JsonShape, Kind, ReportTable, table_of, where
 from scanner.model import MAX_LOCATIONS, FileMeta, Location, location_key
 from scanner.secrets import shown_and_hash
+
+if TYPE_CHECKING:
+    from scanner.kinds import Inventory
 
 
 @dataclass(frozen=True)
@@ -129,12 +133,49 @@ def _table(credentials: Sequence[CredentialEntry], show_all: bool) -> ReportTabl
     return table_of(KIND, rows)
 
 
+def _order(c: CredentialEntry) -> tuple[str, str, str]:
+    return (c.vendor or "", c.type, c.sha256)
+
+
+def _moved_vendor(inv: Inventory, ctx: FoldContext) -> Inventory:
+    """A key under a vendor's variable, in a file whose base-URL variable of that vendor points at another
+    vendor's catalogued host (`ANTHROPIC_AUTH_TOKEN` beside `ANTHROPIC_BASE_URL=https://api.z.ai/api/anthropic`),
+    is that host's vendor's key: only that host ever receives it."""
+    moved: dict[tuple[str, str], str] = {}  # (file, vendor whose variable moved) -> the vendor of the host
+    for e in inv.endpoints:
+        for vendor, _variable in e.overrides:
+            if e.vendor and e.vendor != vendor:
+                for loc in e.locations:
+                    moved.setdefault((loc.path, vendor), e.vendor)
+    if not moved:
+        return inv
+    types: dict[str, set[str]] = defaultdict(set)
+    for spec in ctx.catalog.credentials:
+        if spec.vendor:
+            types[spec.vendor].add(spec.type)
+    out = []
+    for c in inv.credentials:
+        # A key whose own public prefix names its vendor (`sk-ant-…`) stays that vendor's, wherever it is sent.
+        if c.vendor is None or not c.redacted.startswith("…"):
+            out.append(c)
+            continue
+        owners = {moved[at] for at in ((cl.location.path, c.vendor) for cl in c.locations) if at in moved}
+        if len(owners) != 1:
+            out.append(c)
+            continue
+        (owner,) = owners
+        named = sorted(types[owner])
+        type_ = named[0] if len(named) == 1 else f"{owner}-api-key" if f"{owner}-api-key" in named else "api-key"
+        out.append(dataclasses.replace(c, type=type_, vendor=owner))
+    return dataclasses.replace(inv, credentials=tuple(sorted(out, key=_order)))
+
+
 KIND: Kind[CredentialEntry] = Kind(
     key="credentials",
     entry=CredentialEntry,
     evidence=(CredentialEvidence,),
     fold=CredentialFold,
-    order=lambda c: (c.vendor or "", c.type, c.sha256),
+    order=_order,
     title="Credentials",
     columns=("type", "vendor", "redacted", "sha256", "mode", "owner", "where"),
     cells={"redacted": Cell.CODE, "sha256": Cell.CODE, "where": Cell.PLACES},
@@ -149,4 +190,6 @@ KIND: Kind[CredentialEntry] = Kind(
     },
     table=_table,
     report_rank=50,
+    joins=(Join("a key under a vendor's variable whose base URL points at another vendor's host is that vendor's",
+                _moved_vendor),),
 )
