@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from scanner.catalog import Catalog
+from scanner.diff.compare import diff_inventories
 from scanner.sessions.shape import read_shape
 from tests.conftest import ScanFn, write
 
@@ -167,3 +168,30 @@ def test_an_editor_extension_s_storage_is_its_product_s_folder(tmp_path: Path, s
     _, doc = scan_dir(tmp_path)
     (s,) = doc["sessions"]
     assert (s["product"], s["format"]) == ("cline", "cline")
+
+
+def test_a_product_whose_sessions_alone_are_here_was_used_here(tmp_path: Path, scan_dir: ScanFn) -> None:
+    chats = (DATA / "sessions-more/agent-sessions-fixtures/gemini-cli.chats.jsonl_v040.jsonl").read_text()
+    write(tmp_path, GEMINI, chats)
+    write(tmp_path, GEMINI.replace("/home/bob/", "/home/ann/"), chats)
+    write(tmp_path, KIMI, "".join(json.dumps(r) + "\n" for r in KIMI_RECORDS))
+    write(tmp_path, "/home/dave/.kimi/config.toml", KIMI_CONFIG)  # configured: its entry is the config's
+    write(tmp_path, "/srv/app/tests/fixtures/.copilot/session-state/s1/events.jsonl",
+          (DATA / "sessions-more/agent-sessions-fixtures/copilot-cli.events.jsonl").read_text())
+    _, doc = scan_dir(tmp_path)
+    agents = {a["name"]: a for a in doc["agents"]}
+    assert sorted(agents) == ["gemini-cli", "kimi-cli"]  # a fixture's sessions are nobody's use of Copilot CLI
+    gemini = agents["gemini-cli"]
+    assert (gemini["install_path"], gemini["configs"], gemini["sessions"]) == (None, [], 2)
+    assert sorted(loc["path"] for loc in gemini["locations"]) == sorted(
+        [GEMINI, GEMINI.replace("/home/bob/", "/home/ann/")]
+    )
+    assert "sessions" not in agents["kimi-cli"] and agents["kimi-cli"]["configs"]
+
+    # Between two states of the machine, the product's arrival says it was used, not installed.
+    empty = tmp_path.with_name(tmp_path.name + "-before")
+    write(empty, "/home/dave/.kimi/config.toml", KIMI_CONFIG)
+    old, _ = scan_dir(empty)
+    new, _ = scan_dir(tmp_path)
+    titles = {c.key: c.title for c in diff_inventories(old, new).changes if c.section == "agents"}
+    assert titles == {"gemini-cli@-": "agent product Gemini CLI now used (not installed)"}

@@ -160,6 +160,12 @@ def agents(kind: ChangeKind, field: str | None, o: DiffItem | None, n: DiffItem 
     """An agent product: its upgrade is one line (packages and shipped models fold under it); a change of the
     models or MCP servers its users select is one line too (the models it wires fold under it)."""
     name = _facet(n or o, "product") or _label(o, n)
+    item = n or o
+    if kind in (ChangeKind.ADDED, ChangeKind.REMOVED) and _facet(item, "ecosystem") is None:
+        # No install: a user's config of it, or only its sessions (served_via lists the configs' routes).
+        how = "configured" if _facet(item, "served_via") else "used"
+        done = "now" if kind is ChangeKind.ADDED else "no longer"
+        return (L if kind is ChangeKind.ADDED else I), f"agent product {name} {done} {how} (not installed)"
     if kind is ChangeKind.ADDED:
         return L, f"agent product {name} installed ({show(_facet(n, 'version'))})"
     if kind is ChangeKind.REMOVED:

@@ -3,16 +3,31 @@ their binaries, shipped model lists, bundled SDKs and every user's settings of t
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scanner.catalog.package_names import package_key
-from scanner.kinds.base import Cell, DiffIdentity, FoldContext, Kind, Locations, ReportTable, table_of, text
+from scanner.kinds.base import (
+    Cell,
+    DiffIdentity,
+    FoldContext,
+    Join,
+    JsonShape,
+    Kind,
+    Locations,
+    ReportTable,
+    table_of,
+    text,
+)
 from scanner.kinds.sdks import SdkKey
-from scanner.model import Location, location_key
+from scanner.model import Context, Location, location_key
+
+if TYPE_CHECKING:
+    from scanner.kinds import Inventory
 
 MAX_AGENT_ITEMS = 10_000  # agent package / file / config evidence kept (distinct installs are few)
 _MAX_AGENT_PATHS = 5
@@ -135,6 +150,8 @@ class AgentEntry:
     catalog: str = "known"  # known (a catalog entry names it) | unknown (recognised by what it is)
     editor: str | None = None  # an IDE extension's editor: vscode | vscode-server | cursor | windsurf | …
     evidence: tuple[str, ...] = ()  # for catalog "unknown": what made it an agent product
+    # For a product neither installed nor configured: the sessions of it this machine holds (it was used here)
+    sessions: int = 0
 
 
 def _version_key(ev: AgentPackageEvidence) -> tuple[int, ...]:
@@ -365,11 +382,41 @@ def _table(agents: Sequence[AgentEntry], show_all: bool) -> ReportTable:
     for a in agents:
         # An editor extension says its editor; a product no catalog knows says so (its `evidence` is in the JSON).
         name = a.name + (f" ({a.editor})" if a.editor else "") + (" (unknown kind)" if a.catalog == "unknown" else "")
+        where = a.install_path or ("(not installed)" if not a.sessions else f"(not installed; {a.sessions} session(s))")
         for c in a.configs or (None,):
-            rows.append((name, text(a.version), a.install_path or "(not installed)", str(len(a.ships)),
+            rows.append((name, text(a.version), where, str(len(a.ships)),
                          (c.user or "(system)") if c else "", ", ".join(c.models) if c else "",
                          text(c.served_via) if c else "", ", ".join(c.mcp_servers) if c else ""))
     return table_of(KIND, tuple(rows))
+
+
+def _order(a: AgentEntry) -> tuple[str, str]:
+    return (a.name, a.install_path or "")
+
+
+def _used(inv: Inventory, ctx: FoldContext) -> Inventory:
+    """A catalogued product whose folder holds sessions, with no install or config found, was still used here: an
+    entry of its own, with how many sessions and where (an uninstalled product, or a home copied from elsewhere)."""
+    known = {a.name for a in inv.agents}
+    used: dict[str, list[Location]] = defaultdict(list)
+    for s in inv.sessions:
+        if s.product and s.product not in known and s.location.context is not Context.TEST:
+            used[s.product].append(s.location)
+    added = []
+    for name, locs in used.items():
+        product = ctx.catalog.product(name)
+        if product is not None:
+            where = tuple(sorted(locs, key=location_key)[:_MAX_AGENT_PATHS])
+            added.append(AgentEntry(name, product.name, None, None, None, (), (), (), (), where, sessions=len(locs)))
+    if not added:
+        return inv
+    return dataclasses.replace(inv, agents=tuple(sorted((*inv.agents, *added), key=_order)))
+
+
+def _label(a: AgentEntry) -> str:
+    if a.install_path:
+        return f"{a.name} in {a.install_path}"
+    return a.name + (" (configured, not installed)" if a.configs or not a.sessions else " (used, not installed)")
 
 
 KIND: Kind[AgentEntry] = Kind(
@@ -377,17 +424,19 @@ KIND: Kind[AgentEntry] = Kind(
     entry=AgentEntry,
     evidence=(AgentPackageEvidence, AgentFileEvidence, AgentConfigEvidence, ProgramEvidence, ProgramHostsEvidence),
     fold=AgentFold,
-    order=lambda a: (a.name, a.install_path or ""),
+    order=_order,
     title="Agents",
     columns=("agent", "version", "install path", "ships", "user", "models", "via", "mcp servers"),
     cells={"install path": Cell.CODE},
     identity=DiffIdentity(
         lambda a: f"{a.name}@{a.install_path or '-'}",
-        label=lambda a: a.name + (f" in {a.install_path}" if a.install_path else " (configured, not installed)"),
+        label=_label,
         facets=_agent_facets,
         paths=lambda a: _paths(a.locations)[:_MAX_AGENT_PATHS],
     ),
     walked=True,
+    shapes={AgentEntry: JsonShape(omit_empty=frozenset({"sessions"}))},
     table=_table,
     report_rank=10,
+    joins=(Join("a product whose folder holds sessions was used here, installed or not", _used),),
 )
