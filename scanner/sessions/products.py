@@ -62,12 +62,18 @@ def _config_of(path: str, entry: AgentEntry | None) -> AgentConfig | None:
     return None
 
 
-def _default(path: str, folders: tuple[tuple[str, AgentProduct], ...], agents: dict[str, AgentEntry],
-             catalog: Catalog) -> _Default | None:
-    product = next((p for folder, p in folders if folder in path), None)
-    if product is None:
-        return None
-    config = _config_of(path, agents.get(product.id))
+def _folder_of(path: str, folders: tuple[tuple[str, AgentProduct], ...]) -> tuple[str, AgentProduct] | None:
+    """The product folder holding `path`, as the path spells it up to that folder (`/home/u/.kimi/`), and its
+    product."""
+    for folder, product in folders:
+        at = path.find(folder)
+        if at >= 0:
+            return path[: at + len(folder)], product
+    return None
+
+
+def _default(root: str, product: AgentProduct, agents: dict[str, AgentEntry], catalog: Catalog) -> _Default:
+    config = _config_of(root, agents.get(product.id))
     vendor, route = product.vendor, product.default_route
     if config is not None:
         chosen = {identify_spelled(catalog, m).vendor for m in config.models} - {None, *PSEUDO_VENDORS}
@@ -110,11 +116,16 @@ def complete(
     by_name = {a.name: a for a in agents}
     out: list[SessionEntry] = []
     routes: list[tuple[str, str]] = []
+    defaults: dict[str, _Default] = {}  # by product folder: a home's thousands of sessions share one
     for s in sessions:
-        d = _default(s.location.path, folders, by_name, catalog) if s.location.context is not Context.TEST else None
-        if d is None:
+        held = _folder_of(s.location.path, folders) if s.location.context is not Context.TEST else None
+        if held is None:
             out.append(s)
             continue
+        root, product = held
+        d = defaults.get(root)
+        if d is None:
+            d = defaults[root] = _default(root, product, by_name, catalog)
         gaps = any(p.served_via is None or p.vendor == "unknown" for p in s.providers)
         providers = tuple(_filled(p, d) for p in s.providers) if gaps else s.providers
         out.append(replace(s, providers=providers, product=d.product))
