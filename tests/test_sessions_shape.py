@@ -688,3 +688,18 @@ def test_the_shallowest_session_id_and_time_are_the_records() -> None:
     assert shape.timestamp == 1756987200.0  # `ts` outranks `created_at` at its depth; the deep one never counts
     flat = read_shape({"time": " 2025-09-04T12:34:56Z ", "session": 7, "sessionId": "s-1"})
     assert (flat.timestamp, flat.session_id) == (1756989296.0, "7")
+
+
+def test_the_name_or_id_of_a_record_under_a_model_key_is_its_label(catalog: Catalog) -> None:
+    # SWE-agent keeps the run's config in its trajectory: `replay_config.agent.model.name` is the model it ran;
+    # Claude Code's status line gives `model: {id, display_name}`.
+    run = {"replay_config": {"agent": {"model": {"name": "gpt-4o", "api_base": None, "temperature": 1.0}}}}
+    assert read_shape(run).labels == ["gpt-4o"]
+    status = {"model": {"id": "claude-opus-4-5", "display_name": "Opus 4.5"}, "session_id": "a1"}
+    assert read_shape(status).labels == ["claude-opus-4-5"]
+    assert read_shape({"model": {"name": "GPT 4o (fast)"}}).labels == []  # a display name is no id
+    assert read_shape({"tool": {"name": "bash"}, "user": {"name": "bob"}}).labels == []  # not under a model key
+    quoted = {"role": "tool", "content": [{"type": "text", "text": "x"}], "args": {"model": {"name": "gpt-4.1"}}}
+    assert "gpt-4.1" not in read_shape(quoted).labels  # a tool's arguments are conversation
+    (s,) = sessions_of(catalog, "sessions-more/swe-agent/6e44b9__sweagenttestrepo-1c2844.traj")
+    assert s.labels == ("gpt-4o",) and "gpt-4o" not in s.mentioned

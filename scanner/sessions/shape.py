@@ -209,6 +209,8 @@ class _Walk:
                         below.append((value, key, plain))
                     else:
                         shape.truncated = True
+                elif key == "name" and parent and not talk and type(value) is str and key_flags(parent) & MODEL:
+                    self.model_record(node, value, depth, mode)  # `"model": {"name": "gpt-4o", …}`
                 continue
             if flags & MARK:
                 shape.marked.add(key)
@@ -237,7 +239,7 @@ class _Walk:
                 elif facts == SESSION:
                     if depth < self.session_depth and len(value) <= 200 and value.strip():
                         shape.session_id, self.session_depth = value.strip(), depth
-                elif facts or (key == "id" and parent and key_flags(parent) & SESSION):
+                elif facts or (parent and _record_key(key, key_flags(parent))):
                     shown |= self.text_facts(node, parent, key, value, flags, depth, mode, token)
             elif kind_of is dict or kind_of is list:
                 if not (talk or flags & (ARGS | CONTENT)):  # else conversation: a tool's arguments or output
@@ -298,6 +300,8 @@ class _Walk:
         shape, talk, block = self.shape, mode & KIND_TALK, mode & KIND_BLOCK
         if flags & MODEL and token and depth <= _LABEL_DEPTH and len(value) <= 120:
             _add_label(shape, value, bool(mode & KIND_REPLY) or key in SERVED_KEYS or _replies(node))
+        elif (key == "id" or key == "name") and parent and not talk and key_flags(parent) & MODEL:
+            self.model_record(node, value, depth, mode)  # `"model": {"id": "claude-…", "display_name": …}`
         if flags & TITLE and depth <= _SHALLOW and shape.title is None and not talk:
             shape.title = value.strip()[:200] or None
         if flags & TIME and depth <= _SHALLOW:
@@ -328,6 +332,12 @@ class _Walk:
                 self.below.append((embedded, key, _IN_REASONING | _IN_RESPONSE * bool(mode & KIND_REPLY)))
         return shown
 
+    def model_record(self, node: dict[str, Any], value: str, depth: int, mode: int) -> None:
+        """The `name` or `id` of a record under a model key (a run's config, a status line): the model's label, as
+        the key's own string would be. One token only: a display name with spaces is no id."""
+        if depth <= _LABEL_DEPTH and len(value) <= 120 and " " not in value and value.split(None, 1) == [value]:
+            _add_label(self.shape, value, bool(mode & KIND_REPLY) or _replies(node))
+
     def read_list(self, node: list[Any], parent: str, ctx: int) -> None:
         """A list's string items are leaves under its key (and hosts, under a URL key); its containers are
         queued."""
@@ -344,6 +354,14 @@ class _Walk:
                     shape.hosts.append(h)
             elif isinstance(item, _CONTAINERS):
                 below.append((item, parent, ctx))
+
+
+def _record_key(key: str, parent_flags: int) -> bool:
+    """A key a record under a session or model key names that thing by: the session's `id`, the model's `id` or
+    `name`."""
+    if key == "id":
+        return bool(parent_flags & (SESSION | MODEL))
+    return key == "name" and bool(parent_flags & MODEL)
 
 
 def _key_roles(flags: int) -> int:
