@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from scanner.catalog import Catalog
 from scanner.catalog.specs import EnvVarSpec
 from scanner.configs.mcp_shapes import server_fields
-from scanner.configs.providers import moved_vendors, record_routes
+from scanner.configs.providers import block_reference, moved_vendors, provider_blocks, record_routes
 from scanner.configs.records import (
     MODELISH,
     Locate,
@@ -56,7 +56,8 @@ def interpret(
     """The evidence a config's items give: the models its records name first (aliases, deployments, model maps),
     then each item by its key: a kill switch, a model, an endpoint or a credential. `mcp_containers`: the keys the
     catalog says hold this file's MCP servers, beyond the generic ones."""
-    routes = record_routes(items, catalog, catalog.keys("provider"))
+    blocks = provider_blocks(items, catalog)
+    routes = record_routes(items, catalog, catalog.keys("provider"), blocks)
     base_keys = catalog.keys("base_model")
     bases: dict[tuple[str, ...], str] = {}
     for item in items:
@@ -67,7 +68,7 @@ def interpret(
     flags, flag_fields = flag_switches(items, catalog)
     file = _FileRecords(
         catalog, locate, meta, routes, moved_vendors(items, catalog), bases, consumed, switch_tables(items, catalog),
-        flags, flag_fields, server_fields(items, mcp_containers),
+        flags, flag_fields, server_fields(items, mcp_containers), blocks,
     )  # fmt: skip
     for item in items:
         keys = key_parts(item.path)
@@ -91,6 +92,7 @@ class _FileRecords:
     flags: dict[tuple[str, ...], KillSwitchEvidence]
     flag_fields: set[tuple[str, ...]]
     mcp_fields: frozenset[tuple[str, ...]]  # items of an MCP server's record: its URL is a tool's, not a model's
+    blocks: dict[str, str | None]  # the file's provider blocks by name -> route
 
 
 def _item_evidence(item: fmt.ConfigItem, keys: tuple[str, ...], file: _FileRecords) -> Iterator[Evidence]:
@@ -110,6 +112,10 @@ def _item_evidence(item: fmt.ConfigItem, keys: tuple[str, ...], file: _FileRecor
         return
     # Carried so a live audit can compare a process's running value with this file's, by name.
     variable = raw_key if item.env or raw_key.isupper() else None
+    reference = block_reference(value, file.blocks) if file.blocks and "," in value else None
+    if reference is not None:
+        yield ModelEvidence(reference[0], locate(item.line, item.env), None, reference[1], variable)
+        return
     models = list(_models(item, keys, key, value, role, variable, file))
     if models:
         yield from models

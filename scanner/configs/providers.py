@@ -123,16 +123,25 @@ def provider_blocks(items: Sequence[ConfigItem], catalog: Catalog) -> dict[str, 
     return blocks
 
 
-def record_routes(items: Sequence[ConfigItem], catalog: Catalog, provider_keys: frozenset[str]) -> dict[Record, str]:
-    """The route of each record that states one: its own base URL, else the provider it names."""
-    blocks = provider_blocks(items, catalog)
+def record_routes(
+    items: Sequence[ConfigItem], catalog: Catalog, provider_keys: frozenset[str], blocks: dict[str, str | None]
+) -> dict[Record, str]:
+    """The route of each record that states one: its own base URL, else the provider it names (`blocks`: the
+    file's provider blocks, `provider_blocks`)."""
     routes: dict[Record, str] = {}
     for rec, own in _fields(items).items():
         at = next((i for i, seg in enumerate(rec) if norm_key(seg) in _BLOCK_KEYS), None)
         inside = None
         if at is not None and at + 1 < len(rec):
-            if len(rec) == at + 2 or norm_key(rec[at + 2]) == "options":
-                continue  # a provider block itself: its base URL is an endpoint, not a model's route
+            if len(rec) == at + 2:
+                # A provider block itself: the route of the models it lists (claude-code-router's
+                # `Providers: [{name, api_base_url, models: [ids]}]`) and of a `model` it names.
+                name = own["name"].value.strip() if rec[-1].startswith("[") and "name" in own else rec[-1]
+                if route := blocks.get(name):
+                    routes[rec] = route
+                continue
+            if norm_key(rec[at + 2]) == "options":
+                continue  # a block's options: its base URL is the block's
             inside = rec[at + 1]  # a model record inside a provider block (opencode `provider.<id>.models`)
         url = next((it.value for k in _BASE_ORDER if (it := own.get(k)) is not None and "://" in it.value), None)
         named = [it.value.strip() for k, it in own.items() if k in provider_keys] + ([inside] if inside else [])
@@ -144,6 +153,16 @@ def record_routes(items: Sequence[ConfigItem], catalog: Catalog, provider_keys: 
         if route:
             routes[rec] = route
     return routes
+
+
+def block_reference(value: str, blocks: dict[str, str | None]) -> tuple[str, str | None] | None:
+    """A value naming one of the file's provider blocks and a model it serves, `<block>,<model>` (claude-code-router's
+    `Router.default = "deepseek,deepseek-chat"`): the model and the block's route."""
+    block, sep, model = value.partition(",")
+    model = model.strip()
+    if not sep or "," in model or block.strip() not in blocks or not _MODELISH.match(model):
+        return None
+    return model, blocks[block.strip()]
 
 
 def record_aliases(items: Sequence[ConfigItem]) -> list[RecordAlias]:

@@ -108,7 +108,34 @@ class ModelFold:
         self.via.pop(name, None)
         self.base.pop(name, None)
 
+    def _drop_inner_ids(self) -> None:
+        """A bare id seen on the line of a slug that ends in it (`Kimi-K2-Instruct` in `moonshotai/Kimi-K2-Instruct`,
+        `claude-3.7-sonnet` in `anthropic/claude-3.7-sonnet:thinking`) is that slug's inner id, read by another
+        reader of the same text: the same sighting, not a model of its own there."""
+        slugs: dict[tuple[str, int], list[str]] = defaultdict(list)
+        for name, locs in self.locations.items():
+            if "/" in name:
+                inner = name.rsplit("/", 1)[1]
+                if inner in self.base.get(name, ()):
+                    continue  # a deployment of the model's own name (`azure/gpt-5.6-sol: gpt-5.6-sol`): both are facts
+                for path, line, _via in locs.by_key:
+                    if line is not None:
+                        slugs[(path, line)].append(inner)
+        if not slugs:
+            return
+        for name in [n for n in self.locations if "/" not in n]:
+            locs = self.locations[name]
+            if locs.ranked is not None:
+                continue  # past its candidates: kept as seen
+            inner_at = [k for k in locs.by_key if k[1] is not None and any(
+                i == name or i.startswith(name + ":") for i in slugs.get((k[0], k[1]), ()))]
+            for key in inner_at:
+                del locs.by_key[key]
+            if inner_at and not locs.by_key and not locs.overflow:
+                self.drop(name)
+
     def build(self) -> tuple[ModelEntry, ...]:
+        self._drop_inner_ids()
         # A deployment map names the model behind an alias; spread it to every spelling of that alias.
         by_deployment: dict[str, str] = {}
         for name, bases in self.base.items():
@@ -137,8 +164,11 @@ class ModelFold:
         # id that ends like an alias (`moonshotai/kimi-k2-turbo` beside Kimi's `[models.kimi-k2-turbo]`) is its own.
         spread = by_deployment.get(name.rsplit("/", 1)[-1]) if ident.catalog == CatalogStatus.UNKNOWN else None
         base = min(bases) if bases else spread or ident.base_model
-        # A route stated for the id (a client, a setting) beats the vendor's own API inferred from its SDK.
-        via = ident.served_via or best_route(self.via.get(name) or ())
+        # A route stated for the id (a client, a setting) beats the vendor's own API inferred from its SDK, and from a
+        # vendor's prefix (`anthropic/claude-sonnet-4` listed under an OpenRouter provider); a route's prefix
+        # (`bedrock/…`, `openrouter/…`) is the id's own.
+        stated = best_route(self.via.get(name) or ())
+        via = (stated or ident.served_via) if ident.served_via in (None, "direct") else ident.served_via
         canonical, vendor, family, lifecycle, known = (
             ident.canonical,
             ident.vendor,

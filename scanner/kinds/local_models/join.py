@@ -1,11 +1,11 @@
 """Who uses the local models: configured routes to a server on this machine, and sessions, resolved to entries.
 
 A model an agent configures is local when its route is a self-hosted one (`ollama/qwen3-coder:30b`) or when
-the file that configures it points at a server on this machine: a loopback base URL on the port of a server
-found here or of a catalogued server's default (`http://localhost:11434/v1`). Such a model resolves to the entry
-that answers to its name (an Ollama tag, a repo id, a served alias); one that resolves to none is an entry of its
-own, "configured, weights not on this machine". A session whose records name a local model as what served it
-counts as one of its uses.
+it has no route of its own and the file that configures it points at a server on this machine: a loopback base
+URL on the port of a server found here or of a catalogued server's default (`http://localhost:11434/v1`). Such a
+model resolves to the entry that answers to its name (an Ollama tag, a repo id, a served alias); one that
+resolves to none is an entry of its own, "configured, weights not on this machine". A session whose records name
+a local model as what served it counts as one of its uses.
 """
 
 from __future__ import annotations
@@ -49,7 +49,10 @@ def resolve_uses(
     places: dict[int, list[Location]] = defaultdict(list)
     for m in models:
         wiring = [loc for loc in m.locations if loc.context in WIRING_CONTEXTS]
-        if not wiring or not (m.served_via in LOCAL_ROUTES or any(loc.path in local_files for loc in wiring)):
+        # The file's local server speaks only for a model no route was stated for: a multi-provider file
+        # (claude-code-router's Providers) names Ollama beside OpenRouter and DeepSeek's own API.
+        in_local_file = m.served_via is None and any(loc.path in local_files for loc in wiring)
+        if not wiring or not (m.served_via in LOCAL_ROUTES or in_local_file):
             continue
         i = _resolve(m.name, index)
         if i is None:

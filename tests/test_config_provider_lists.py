@@ -1,0 +1,64 @@
+"""A config that lists providers, each with its base URL and the model ids it serves, and picks among them by
+reference: claude-code-router's real example config (tests/data/configs/claude-code-router, see SOURCE.txt), laid
+where users keep it. Each model takes the route of the provider that lists it; a slug's inner id is no second
+model; a file that also names a local server makes only its route-less models local."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import REPO, ScanFn, write
+
+CCR = (REPO / "tests/data/configs/claude-code-router/musistudio.config.example.json").read_text()
+AT = "/home/dev/.claude-code-router/config.json"
+
+
+def routes(doc: dict[str, Any]) -> dict[str, str | None]:
+    return {m["name"]: m["served_via"] for m in doc["models"] if m["wired"]}
+
+
+def test_each_listed_model_takes_the_route_of_the_provider_that_lists_it(tmp_path: Path, scan_dir: ScanFn) -> None:
+    write(tmp_path, AT, CCR)
+    _, doc = scan_dir(tmp_path)
+    got = routes(doc)
+    assert {k: got.get(k) for k in (
+        "deepseek-chat", "deepseek-reasoner", "gemini-2.5-flash", "qwen3-coder-plus", "qwen2.5-coder:latest",
+        "deepseek-v3-250324", "moonshotai/Kimi-K2-Instruct", "Qwen/Qwen3-Coder-480B-A35B-Instruct",
+        "google/gemini-2.5-pro-preview", "anthropic/claude-sonnet-4",
+    )} == {
+        "deepseek-chat": "direct", "deepseek-reasoner": "direct", "gemini-2.5-flash": "direct",
+        "qwen3-coder-plus": "direct", "qwen2.5-coder:latest": "self-hosted",
+        "deepseek-v3-250324": "ark.cn-beijing.volces.com",  # a gateway no catalog lists, named by its host
+        "moonshotai/Kimi-K2-Instruct": "api.siliconflow.cn",
+        "Qwen/Qwen3-Coder-480B-A35B-Instruct": "api-inference.modelscope.cn",
+        # A vendor's prefix says nothing of the route where the provider that lists the id states one.
+        "google/gemini-2.5-pro-preview": "openrouter", "anthropic/claude-sonnet-4": "openrouter",
+    }
+    # `Router.longContext = "openrouter,google/gemini-2.5-pro-preview"` names a provider of the file and a model it
+    # serves: a location of that model, on its provider's route.
+    (slug,) = [m for m in doc["models"] if m["name"] == "google/gemini-2.5-pro-preview"]
+    assert sorted(loc["line"] for loc in slug["locations"]) == [8, 120]
+    # The ids inside the router's slugs are the slugs' own, not models with no route of their own.
+    assert not {"gemini-2.5-pro-preview", "Kimi-K2-Instruct", "Qwen3-Coder-480B-A35B-Instruct"} & set(got)
+    # Only the model the local Ollama provider lists is a local model, not the file's every model.
+    assert "qwen2.5-coder:latest" in {e["name"] for e in doc["local_models"]}
+    assert not {"deepseek-chat", "anthropic/claude-sonnet-4", "gemini-2.5-flash"} & {
+        e["name"] for e in doc["local_models"]}
+
+
+def test_a_deployment_of_the_model_s_own_name_keeps_both_facts(tmp_path: Path, scan_dir: ScanFn) -> None:
+    write(tmp_path, "/etc/app/azure.yaml", "endpoint: https://corp.openai.azure.com\ndeployments:\n"
+          "  gpt-4.1: gpt-4.1\n")
+    _, doc = scan_dir(tmp_path)
+    got = {m["name"]: [loc["line"] for loc in m["locations"]] for m in doc["models"]}
+    assert got["azure/gpt-4.1"] == [3] and got["gpt-4.1"] == [3]
+
+
+def test_a_bare_id_elsewhere_is_still_its_own_sighting(tmp_path: Path, scan_dir: ScanFn) -> None:
+    write(tmp_path, "/etc/a/config.json", '{"models": ["moonshotai/Kimi-K2-Instruct"]}')
+    write(tmp_path, "/etc/b/notes.txt", "we also tried Kimi-K2-Instruct on our own GPUs\n")
+    _, doc = scan_dir(tmp_path)
+    places = {m["name"]: [loc["path"] for loc in m["locations"]] for m in doc["models"]}
+    assert places["moonshotai/Kimi-K2-Instruct"] == ["/etc/a/config.json"]
+    assert places["Kimi-K2-Instruct"] == ["/etc/b/notes.txt"]
