@@ -1,7 +1,8 @@
 """A config that lists providers, each with its base URL and the model ids it serves, and picks among them by
 reference: claude-code-router's real example config (tests/data/configs/claude-code-router, see SOURCE.txt), laid
 where users keep it. Each model takes the route of the provider that lists it; a slug's inner id is no second
-model; a file that also names a local server makes only its route-less models local."""
+model; a file that also names a local server makes only its route-less models local. And a product's settings that
+list model records (Continue), each on its own route."""
 
 from __future__ import annotations
 
@@ -62,3 +63,57 @@ def test_a_bare_id_elsewhere_is_still_its_own_sighting(tmp_path: Path, scan_dir:
     places = {m["name"]: [loc["path"] for loc in m["locations"]] for m in doc["models"]}
     assert places["moonshotai/Kimi-K2-Instruct"] == ["/etc/a/config.json"]
     assert places["Kimi-K2-Instruct"] == ["/etc/b/notes.txt"]
+
+
+CONTINUE = """name: bob
+version: 1.0.0
+schema: v1
+models:
+  - name: Gemini 2.5 Flash (Vertex)
+    provider: vertexai
+    model: gemini-2.5-flash
+    env:
+      projectId: bob-analytics
+      region: us-central1
+    roles:
+      - chat
+  - name: local-coder
+    provider: ollama
+    model: qwen2.5-coder:1.5b
+    apiBase: http://localhost:11434
+    roles:
+      - autocomplete
+"""
+
+
+def test_each_model_record_of_a_product_s_settings_takes_its_own_route(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # Continue's documented shape: chat on Vertex, autocomplete on a local Ollama. The first record's provider
+    # gave every model of the file its route (the autocomplete model ran "on Vertex" and the chat model was local).
+    write(tmp_path, "/home/bob/.continue/config.yaml", CONTINUE)
+    _, doc = scan_dir(tmp_path)
+    got = routes(doc)
+    assert (got["gemini-2.5-flash"], got["qwen2.5-coder:1.5b"]) == ("vertex", "self-hosted")
+    local = {e["name"] for e in doc["local_models"]}
+    assert "qwen2.5-coder:1.5b" in local and "gemini-2.5-flash" not in local
+
+
+def test_an_alias_runs_on_its_model_s_route_beside_a_local_deployment(tmp_path: Path, scan_dir: ScanFn) -> None:
+    proxy = """model_list:
+  - model_name: team-default
+    litellm_params:
+      model: bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0
+      aws_region_name: us-east-1
+  - model_name: team-vision
+    litellm_params:
+      model: vertex_ai/gemini-2.5-flash
+      vertex_project: team-prod
+  - model_name: team-local
+    litellm_params:
+      model: ollama/qwen3-coder:30b
+      api_base: http://127.0.0.1:11434
+"""
+    write(tmp_path, "/etc/litellm/config.yaml", proxy)
+    _, doc = scan_dir(tmp_path)
+    local = {e["name"] for e in doc["local_models"]}
+    assert {"team-local", "qwen3-coder:30b"} <= local
+    assert not {"team-default", "team-vision", "gemini-2.5-flash"} & local

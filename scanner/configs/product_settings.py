@@ -71,7 +71,8 @@ def read_settings(view: FileView, product: AgentProduct, settings: AgentSettings
                 loc = view.location(item.line, Context.CONFIG)
                 alias = aliases.get(value)
                 base = _alias_base(keys, alias) if alias else None
-                model_evidence.append(ModelEvidence(value, loc, base_model=base, served_via=route))
+                served_via = _record_route(keys, product, item, route)
+                model_evidence.append(ModelEvidence(value, loc, base_model=base, served_via=served_via))
     base_url = None
     for pattern in settings.base_url:
         for item in keys.at(pattern):
@@ -86,6 +87,11 @@ def read_settings(view: FileView, product: AgentProduct, settings: AgentSettings
     creds = _credentials(view, keys, settings, vendor)
     if not (models or route or base_url or servers or creds):
         return
+    # Models of one file on different routes (Continue's chat on Vertex, autocomplete on Ollama): the file states
+    # no one route for all of them, and each model carries its own.
+    routes = {ev.served_via for ev in model_evidence}
+    if model_evidence:
+        route = routes.pop() if len(routes) == 1 else None
     yield from model_evidence
     yield from creds
     yield AgentConfigEvidence(
@@ -115,6 +121,27 @@ def _route(keys: Keys, product: AgentProduct) -> str | None:
         if route:
             break
     return route
+
+
+def _record_route(keys: Keys, product: AgentProduct, item: ConfigItem, file_route: str | None) -> str | None:
+    """The route a model of a list of model records takes: the rule that fires on its own record's route key
+    (Continue's `models[1].provider: ollama` beside `models[0].provider: vertexai`); none when its record has the
+    key and no rule fires there (the product's default then). A model outside such a list takes the file's."""
+    record = item.path[:-1]
+    if not any(_is_index(p) for p in record):
+        return file_route
+    in_record = False
+    for rule in product.routes:
+        for other in keys.at(rule.key):
+            if other.path[:-1] != record:
+                continue
+            in_record = True
+            value = other.value.strip()
+            if (rule.equals and value.lower() in {v.lower() for v in rule.equals}) or (
+                rule.prefix is not None and value.startswith(rule.prefix)
+            ):
+                return rule.route
+    return None if in_record else file_route
 
 
 def _credentials(

@@ -72,7 +72,10 @@ def config_routes(agents: AgentFold, models: ModelFold) -> None:
         for config in configs:
             if config.served_via:
                 for m in config.models:
-                    models.via[m].add(config.served_via)
+                    # A model whose own record in these files states its route keeps it (Continue's autocomplete
+                    # model on Ollama beside its chat model on Vertex).
+                    if not any(f in models.via_at.get(m, {}) for f in config.files):
+                        models.via[m].add(config.served_via)
 
 
 def session_models(

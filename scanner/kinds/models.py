@@ -24,7 +24,7 @@ from scanner.kinds.base import (
     where,
     wired,
 )
-from scanner.model import CatalogStatus, Location
+from scanner.model import CatalogStatus, Context, Location
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,9 @@ class ModelEntry:
     architecture: str | None = None
     locations_cut: int = 0  # locations found past the kept ones (MAX_LOCATIONS): counted, not kept
     mentioned_in_sessions: int | None = None  # sessions whose conversation names the id (never wiring)
+
+
+_ONE_VALUE_A_LINE = frozenset({Context.CONFIG, Context.ENV})
 
 
 class ModelFold:
@@ -111,15 +114,16 @@ class ModelFold:
     def _drop_inner_ids(self) -> None:
         """A bare id seen on the line of a slug that ends in it (`Kimi-K2-Instruct` in `moonshotai/Kimi-K2-Instruct`,
         `claude-3.7-sonnet` in `anthropic/claude-3.7-sonnet:thinking`) is that slug's inner id, read by another
-        reader of the same text: the same sighting, not a model of its own there."""
+        reader of the same text: the same sighting, not a model of its own there. Only in a config or env file,
+        where a line holds one setting: a bundle's or a binary's line holds a whole model list."""
         slugs: dict[tuple[str, int], list[str]] = defaultdict(list)
         for name, locs in self.locations.items():
             if "/" in name:
                 inner = name.rsplit("/", 1)[1]
                 if inner in self.base.get(name, ()):
                     continue  # a deployment of the model's own name (`azure/gpt-5.6-sol: gpt-5.6-sol`): both are facts
-                for path, line, _via in locs.by_key:
-                    if line is not None:
+                for (path, line, _via), loc in locs.by_key.items():
+                    if line is not None and loc.context in _ONE_VALUE_A_LINE:
                         slugs[(path, line)].append(inner)
         if not slugs:
             return
@@ -127,8 +131,9 @@ class ModelFold:
             locs = self.locations[name]
             if locs.ranked is not None:
                 continue  # past its candidates: kept as seen
-            inner_at = [k for k in locs.by_key if k[1] is not None and any(
-                i == name or i.startswith(name + ":") for i in slugs.get((k[0], k[1]), ()))]
+            inner_at = [k for k, loc in locs.by_key.items() if k[1] is not None and any(
+                i == name or i.startswith(name + ":") for i in slugs.get((k[0], k[1]), ()))
+                and loc.context in _ONE_VALUE_A_LINE]
             for key in inner_at:
                 del locs.by_key[key]
             if inner_at and not locs.by_key and not locs.overflow:

@@ -16,6 +16,7 @@ from dataclasses import replace
 from urllib.parse import urlsplit
 
 from scanner.catalog import Catalog
+from scanner.catalog.spelling import identify_spelled
 from scanner.hosts import is_loopback
 from scanner.kinds.agents import AgentEntry
 from scanner.kinds.endpoints import EndpointEntry
@@ -50,9 +51,11 @@ def resolve_uses(
     for m in models:
         wiring = [loc for loc in m.locations if loc.context in WIRING_CONTEXTS]
         # The file's local server speaks only for a model no route was stated for: a multi-provider file
-        # (claude-code-router's Providers) names Ollama beside OpenRouter and DeepSeek's own API.
-        in_local_file = m.served_via is None and any(loc.path in local_files for loc in wiring)
-        if not wiring or not (m.served_via in LOCAL_ROUTES or in_local_file):
+        # (claude-code-router's Providers) names Ollama beside OpenRouter and DeepSeek's own API. An alias runs
+        # on its model's route (LiteLLM's `model_name` of `bedrock/…` is no local model).
+        route = m.served_via or (identify_spelled(catalog, m.base_model).served_via if m.base_model else None)
+        in_local_file = route is None and any(loc.path in local_files for loc in wiring)
+        if not wiring or not (route in LOCAL_ROUTES or in_local_file):
             continue
         i = _resolve(m.name, index)
         if i is None:
