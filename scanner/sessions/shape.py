@@ -239,7 +239,7 @@ class _Walk:
                 elif facts == SESSION:
                     if depth < self.session_depth and len(value) <= 200 and value.strip():
                         shape.session_id, self.session_depth = value.strip(), depth
-                elif facts or (parent and _record_key(key, key_flags(parent))):
+                elif facts or ((key == "id" or key == "name") and parent and _record_key(key, key_flags(parent))):
                     shown |= self.text_facts(node, parent, key, value, flags, depth, mode, token)
             elif kind_of is dict or kind_of is list:
                 if not (talk or flags & (ARGS | CONTENT)):  # else conversation: a tool's arguments or output
