@@ -117,3 +117,13 @@ def test_an_alias_runs_on_its_model_s_route_beside_a_local_deployment(tmp_path: 
     local = {e["name"] for e in doc["local_models"]}
     assert {"team-local", "qwen3-coder:30b"} <= local
     assert not {"team-default", "team-vision", "gemini-2.5-flash"} & local
+
+
+def test_a_minified_config_s_one_line_of_slugs_keeps_each_slug_once(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # Every id of the line sits beside many slugs: the inner ids are found by one lookup each, not by a search of
+    # the line's slugs per sighting.
+    slugs = [f"moonshotai/kimi-k2-{n:04d}" for n in range(400)]
+    write(tmp_path, "/etc/gw/config.json", '{"models": [' + ", ".join(f'"{s}"' for s in slugs) + "]}")
+    _, doc = scan_dir(tmp_path)
+    names = {m["name"] for m in doc["models"]}
+    assert set(slugs) <= names and not any(n.startswith("kimi-k2-") for n in names)

@@ -116,7 +116,9 @@ class ModelFold:
         `claude-3.7-sonnet` in `anthropic/claude-3.7-sonnet:thinking`) is that slug's inner id, read by another
         reader of the same text: the same sighting, not a model of its own there. Only in a config or env file,
         where a line holds one setting: a bundle's or a binary's line holds a whole model list."""
-        slugs: dict[tuple[str, int], list[str]] = defaultdict(list)
+        # (path, line) -> the inner ids of the slugs seen there, with a `:variant` also without it: one set lookup
+        # per bare sighting, however many slugs a minified config's one line holds.
+        slugs: dict[tuple[str, int], set[str]] = defaultdict(set)
         for name, locs in self.locations.items():
             if "/" in name:
                 inner = name.rsplit("/", 1)[1]
@@ -124,16 +126,15 @@ class ModelFold:
                     continue  # a deployment of the model's own name (`azure/gpt-5.6-sol: gpt-5.6-sol`): both are facts
                 for (path, line, _via), loc in locs.by_key.items():
                     if line is not None and loc.context in _ONE_VALUE_A_LINE:
-                        slugs[(path, line)].append(inner)
+                        slugs[(path, line)].update((inner, inner.split(":", 1)[0]))
         if not slugs:
             return
         for name in [n for n in self.locations if "/" not in n]:
             locs = self.locations[name]
             if locs.ranked is not None:
                 continue  # past its candidates: kept as seen
-            inner_at = [k for k, loc in locs.by_key.items() if k[1] is not None and any(
-                i == name or i.startswith(name + ":") for i in slugs.get((k[0], k[1]), ()))
-                and loc.context in _ONE_VALUE_A_LINE]
+            inner_at = [k for k, loc in locs.by_key.items() if k[1] is not None and loc.context in _ONE_VALUE_A_LINE
+                        and name in slugs.get((k[0], k[1]), ())]
             for key in inner_at:
                 del locs.by_key[key]
             if inner_at and not locs.by_key and not locs.overflow:
