@@ -87,11 +87,7 @@ def read_settings(view: FileView, product: AgentProduct, settings: AgentSettings
     creds = _credentials(view, keys, settings, vendor)
     if not (models or route or base_url or servers or creds):
         return
-    # Models of one file on different routes (Continue's chat on Vertex, autocomplete on Ollama): the file states
-    # no one route for all of them, and each model carries its own.
-    routes = {ev.served_via for ev in model_evidence}
-    if model_evidence:
-        route = routes.pop() if len(routes) == 1 else None
+    route = _one_route(model_evidence, route)
     yield from model_evidence
     yield from creds
     yield AgentConfigEvidence(
@@ -121,6 +117,15 @@ def _route(keys: Keys, product: AgentProduct) -> str | None:
         if route:
             break
     return route
+
+
+def _one_route(models: list[ModelEvidence], file_route: str | None) -> str | None:
+    """The route of the whole file: its models' one route; none when they take different ones (Continue's chat on
+    Vertex, autocomplete on Ollama: each model carries its own)."""
+    if not models:
+        return file_route
+    routes = {ev.served_via for ev in models}
+    return routes.pop() if len(routes) == 1 else None
 
 
 def _record_route(keys: Keys, product: AgentProduct, item: ConfigItem, file_route: str | None) -> str | None:

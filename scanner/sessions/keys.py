@@ -332,3 +332,28 @@ def is_reasoning_kind(kind: str) -> bool:
 
 def is_id_key(key: str) -> bool:
     return bool(key_flags(key) & ID)
+
+
+def record_key(key: str, parent_flags: int) -> bool:
+    """A key a record under a session or model key names that thing by: the session's `id`, the model's `id` or
+    `name`."""
+    if key == "id":
+        return bool(parent_flags & (SESSION | MODEL))
+    return key == "name" and bool(parent_flags & MODEL)
+
+
+def _key_roles(flags: int) -> int:
+    """The roles a value plays by its key's class alone (and on every leaf, `any`): an id, a signature slot, a
+    model field."""
+    return ROLE_ANY | ROLE_ID * bool(flags & ID) | ROLE_SIGNATURE * bool(flags & (SECRET | STRONG_SECRET)) | (
+        ROLE_MODEL * bool(flags & MODEL)
+    )
+
+
+ROLE_FLAGS = ID | SECRET | STRONG_SECRET | MODEL
+# Every combination of the key classes that give a role, looked up per leaf (the bit arithmetic done once).
+ROLES_OF = {
+    combo: _key_roles(combo)
+    for combo in range(ROLE_FLAGS + 1)
+    if combo & ~ROLE_FLAGS == 0
+}

@@ -45,12 +45,12 @@ from scanner.sessions.keys import (
     RESPONSE,
     RESPONSE_ID_KEYS,
     ROLE_ANY,
+    ROLE_FLAGS,
     ROLE_ID,
     ROLE_KINDS,
-    ROLE_MODEL,
     ROLE_RESPONSE,
-    ROLE_SIGNATURE,
     ROLE_TOOL_CALL,
+    ROLES_OF,
     SECRET,
     SERVED_KEYS,
     SESSION,
@@ -67,6 +67,7 @@ from scanner.sessions.keys import (
     WANT,
     key_flags,
     kind_bits,
+    record_key,
 )
 from scanner.sessions.reasoning import ENCRYPTED, VISIBLE, embedded_item, is_reply_text, text_reasoning
 
@@ -218,13 +219,12 @@ class _Walk:
             if kind_of is str:
                 if not value:
                     continue
-                # Whether the value is one token (no `\\s`, tested at C speed), only where something reads it: prose
-                # under `text` or `content` outside a reasoning block never needs it.
+                # One token (no `\\s`, at C speed)? Asked only where read, never of prose outside reasoning.
                 token = bool(flags & _TOKEN_FLAGS or (mode & KIND_BLOCK and flags & (SECRET | TEXT))) and (
                     len(value) <= MAX_VALUE and " " not in value and value.split(None, 1) == [value]
                 )
                 if token and flags & WANT and len(leaves) < MAX_LEAVES:
-                    roles = _ROLES_OF[flags & _ROLE_FLAGS]
+                    roles = ROLES_OF[flags & ROLE_FLAGS]
                     if flags & ID:
                         if flags & TOOL or mode & KIND_TOOL or parent in TOOL_LISTS:
                             roles |= ROLE_TOOL_CALL
@@ -239,7 +239,7 @@ class _Walk:
                 elif facts == SESSION:
                     if depth < self.session_depth and len(value) <= 200 and value.strip():
                         shape.session_id, self.session_depth = value.strip(), depth
-                elif facts or ((key == "id" or key == "name") and parent and _record_key(key, key_flags(parent))):
+                elif facts or ((key == "id" or key == "name") and parent and record_key(key, key_flags(parent))):
                     shown |= self.text_facts(node, parent, key, value, flags, depth, mode, token)
             elif kind_of is dict or kind_of is list:
                 if not (talk or flags & (ARGS | CONTENT)):  # else conversation: a tool's arguments or output
@@ -344,7 +344,7 @@ class _Walk:
         shape = self.shape
         leaves, below = shape.leaves, self.below
         pflags = _info(self.info, parent, self.extra) if parent else 0
-        roles = ROLE_ANY | (ROLE_ID | ROLE_TOOL_CALL) * (parent in TOOL_LISTS) | _ROLES_OF[pflags & _ROLE_FLAGS]
+        roles = ROLE_ANY | (ROLE_ID | ROLE_TOOL_CALL) * (parent in TOOL_LISTS) | ROLES_OF[pflags & ROLE_FLAGS]
         for item in node:
             if type(item) is str:
                 wanted = item and pflags & WANT and len(leaves) < MAX_LEAVES and len(item) <= MAX_VALUE
@@ -354,31 +354,6 @@ class _Walk:
                     shape.hosts.append(h)
             elif isinstance(item, _CONTAINERS):
                 below.append((item, parent, ctx))
-
-
-def _record_key(key: str, parent_flags: int) -> bool:
-    """A key a record under a session or model key names that thing by: the session's `id`, the model's `id` or
-    `name`."""
-    if key == "id":
-        return bool(parent_flags & (SESSION | MODEL))
-    return key == "name" and bool(parent_flags & MODEL)
-
-
-def _key_roles(flags: int) -> int:
-    """The roles a value plays by its key's class alone (and on every leaf, `any`): an id, a signature slot, a
-    model field."""
-    return ROLE_ANY | ROLE_ID * bool(flags & ID) | ROLE_SIGNATURE * bool(flags & (SECRET | STRONG_SECRET)) | (
-        ROLE_MODEL * bool(flags & MODEL)
-    )
-
-
-_ROLE_FLAGS = ID | SECRET | STRONG_SECRET | MODEL
-# Every combination of the key classes that give a role, looked up per leaf (the bit arithmetic done once).
-_ROLES_OF = {
-    combo: _key_roles(combo)
-    for combo in range(_ROLE_FLAGS + 1)
-    if combo & ~_ROLE_FLAGS == 0
-}
 
 
 def _info(info: dict[str, int], key: str, extra: Callable[[str], int] | None) -> int:
