@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from scanner.catalog.package_names import package_key
-from scanner.kinds.agent_types import (
+from scanner.kinds.agents.agent_facts import (
     AgentConfig,
     AgentConfigEvidence,
     AgentEntry,
