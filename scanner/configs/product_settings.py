@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from scanner.catalog.specs import AgentAlias, AgentProduct, AgentSettingsFile
+from scanner.catalog.specs import AgentAlias, AgentProduct, AgentRoute, AgentSettingsFile
 from scanner.configs.mcp_shapes import read_server, server_records
 from scanner.fileview.config_parse import norm_key
 from scanner.fileview.view import FileView
@@ -54,7 +54,7 @@ def read_settings(view: FileView, product: AgentProduct, settings: AgentSettings
     keys = Keys(items)
     user = view.user_of(view.entry.path)
     vendor = product.vendor
-    route = _route(keys, product)
+    route, record_routes = _routes(keys, product)
     models: dict[str, None] = {}
     model_evidence: list[ModelEvidence] = []
     overridden = _overridden(keys, settings.selection)
@@ -71,7 +71,7 @@ def read_settings(view: FileView, product: AgentProduct, settings: AgentSettings
                 loc = view.location(item.line, Context.CONFIG)
                 alias = aliases.get(value)
                 base = _alias_base(keys, alias) if alias else None
-                served_via = _record_route(keys, product, item, route)
+                served_via = _record_route(item, route, record_routes)
                 model_evidence.append(ModelEvidence(value, loc, base_model=base, served_via=served_via))
     base_url = None
     for pattern in settings.base_url:
@@ -103,20 +103,28 @@ def read_settings(view: FileView, product: AgentProduct, settings: AgentSettings
     )
 
 
-def _route(keys: Keys, product: AgentProduct) -> str | None:
-    """The route the product's own route keys state (`"provider": "bedrock"`, a `bedrock/` prefix)."""
-    route = None
+def _fires(rule: AgentRoute, value: str) -> bool:
+    value = value.strip()
+    return bool(rule.equals and value.lower() in {v.lower() for v in rule.equals}) or (
+        rule.prefix is not None and value.startswith(rule.prefix)
+    )
+
+
+def _routes(keys: Keys, product: AgentProduct) -> tuple[str | None, dict[tuple[str, ...], str | None]]:
+    """The route the product's own route keys state for the file (the first rule that fires: `"provider":
+    "bedrock"`, a `bedrock/` prefix), and for each record that holds a route key, the first rule that fires there
+    (none when none does), read in one pass."""
+    route: str | None = None
+    records: dict[tuple[str, ...], str | None] = {}
     for rule in product.routes:
         for item in keys.at(rule.key):
-            value = item.value.strip()
-            if (rule.equals and value.lower() in {v.lower() for v in rule.equals}) or (
-                rule.prefix is not None and value.startswith(rule.prefix)
-            ):
-                route = rule.route
-                break
-        if route:
-            break
-    return route
+            record = item.path[:-1]
+            fires = _fires(rule, item.value)
+            if fires and records.get(record) is None:
+                records[record] = rule.route
+            records.setdefault(record, None)
+            route = route or (rule.route if fires else None)
+    return route, records
 
 
 def _one_route(models: list[ModelEvidence], file_route: str | None) -> str | None:
@@ -128,25 +136,16 @@ def _one_route(models: list[ModelEvidence], file_route: str | None) -> str | Non
     return routes.pop() if len(routes) == 1 else None
 
 
-def _record_route(keys: Keys, product: AgentProduct, item: ConfigItem, file_route: str | None) -> str | None:
-    """The route a model of a list of model records takes: the rule that fires on its own record's route key
-    (Continue's `models[1].provider: ollama` beside `models[0].provider: vertexai`); none when its record has the
-    key and no rule fires there (the product's default then). A model outside such a list takes the file's."""
+def _record_route(
+    item: ConfigItem, file_route: str | None, records: dict[tuple[str, ...], str | None]
+) -> str | None:
+    """The route a model of a list of model records takes: its own record's (Continue's `models[1].provider:
+    ollama` beside `models[0].provider: vertexai`), none when its record holds the key and no rule fires there (the
+    product's default then). A model outside such a list, or whose record holds no route key, takes the file's."""
     record = item.path[:-1]
-    if not any(_is_index(p) for p in record):
+    if not any(_is_index(p) for p in record) or record not in records:
         return file_route
-    in_record = False
-    for rule in product.routes:
-        for other in keys.at(rule.key):
-            if other.path[:-1] != record:
-                continue
-            in_record = True
-            value = other.value.strip()
-            if (rule.equals and value.lower() in {v.lower() for v in rule.equals}) or (
-                rule.prefix is not None and value.startswith(rule.prefix)
-            ):
-                return rule.route
-    return None if in_record else file_route
+    return records[record]
 
 
 def _credentials(
