@@ -127,3 +127,32 @@ def test_a_minified_config_s_one_line_of_slugs_keeps_each_slug_once(tmp_path: Pa
     _, doc = scan_dir(tmp_path)
     names = {m["name"] for m in doc["models"]}
     assert set(slugs) <= names and not any(n.startswith("kimi-k2-") for n in names)
+
+
+CONTINUE_JSON = """{
+  "models": [
+    {
+      "title": "Claude 3.5 Sonnet (Bedrock)",
+      "provider": "bedrock",
+      "model": "anthropic.claude-3-5-sonnet-20240620-v1:0",
+      "region": "us-east-1"
+    }
+  ],
+  "tabAutocompleteModel": {
+    "title": "StarCoder2 3b",
+    "provider": "ollama",
+    "model": "starcoder2:3b"
+  }
+}
+"""
+
+
+def test_a_model_record_outside_the_list_takes_its_own_provider_s_route(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # Continue's config.json: the autocomplete model is a record of its own beside `models[]`, with the same
+    # `provider` field. It took the chat model's Bedrock route, as if it ran on Bedrock.
+    write(tmp_path, "/home/bob/.continue/config.json", CONTINUE_JSON)
+    _, doc = scan_dir(tmp_path)
+    got = routes(doc)
+    assert (got["anthropic.claude-3-5-sonnet-20240620-v1:0"], got["starcoder2:3b"]) == ("bedrock", "self-hosted")
+    local = {e["name"] for e in doc["local_models"]}
+    assert "starcoder2:3b" in local and "anthropic.claude-3-5-sonnet-20240620-v1:0" not in local

@@ -54,7 +54,7 @@ def read_settings(view: FileView, product: AgentProduct, settings: AgentSettings
     keys = Keys(items)
     user = view.user_of(view.entry.path)
     vendor = product.vendor
-    route, record_routes = _routes(keys, product)
+    route, record_routes = _routes(keys, product, _model_records(keys, settings))
     models: dict[str, None] = {}
     model_evidence: list[ModelEvidence] = []
     overridden = _overridden(keys, settings.selection)
@@ -110,21 +110,40 @@ def _fires(rule: AgentRoute, value: str) -> bool:
     )
 
 
-def _routes(keys: Keys, product: AgentProduct) -> tuple[str | None, dict[tuple[str, ...], str | None]]:
+def _routes(
+    keys: Keys, product: AgentProduct, model_records: set[tuple[str, ...]]
+) -> tuple[str | None, dict[tuple[str, ...], str | None]]:
     """The route the product's own route keys state for the file (the first rule that fires: `"provider":
     "bedrock"`, a `bedrock/` prefix), and for each record that holds a route key, the first rule that fires there
-    (none when none does), read in one pass."""
+    (none when none does), read in one pass. A route key of a record (`models.provider`) names a field of a model
+    record: any other model record with that field (Continue's `tabAutocompleteModel.provider`) is routed by it."""
     route: str | None = None
     records: dict[tuple[str, ...], str | None] = {}
+    by_full_path = {it.path: it for _, it in keys.items} if model_records else {}
     for rule in product.routes:
-        for item in keys.at(rule.key):
+        found = keys.at(rule.key)
+        if "." in rule.key and "{" not in rule.key:
+            field = rule.key.rsplit(".", 1)[1]
+            found = found + [it for r in sorted(model_records) if (it := by_full_path.get((*r, field))) is not None]
+        for item in found:
             record = item.path[:-1]
             fires = _fires(rule, item.value)
             if fires and records.get(record) is None:
                 records[record] = rule.route
             records.setdefault(record, None)
+            if item.path[:-1] in model_records and not _in_rule_container(item, rule):
+                continue  # a record outside the rule's own container routes its model, not the file
             route = route or (rule.route if fires else None)
     return route, records
+
+
+def _in_rule_container(item: ConfigItem, rule: AgentRoute) -> bool:
+    return tuple(p for p in item.path if not _is_index(p)) == tuple(rule.key.split("."))
+
+
+def _model_records(keys: Keys, settings: AgentSettingsFile) -> set[tuple[str, ...]]:
+    """The records (full paths, list positions kept) that hold a model setting, the top level excepted."""
+    return {item.path[:-1] for pattern in settings.model for item in keys.at(pattern) if len(item.path) > 1}
 
 
 def _one_route(models: list[ModelEvidence], file_route: str | None) -> str | None:
@@ -139,11 +158,11 @@ def _one_route(models: list[ModelEvidence], file_route: str | None) -> str | Non
 def _record_route(
     item: ConfigItem, file_route: str | None, records: dict[tuple[str, ...], str | None]
 ) -> str | None:
-    """The route a model of a list of model records takes: its own record's (Continue's `models[1].provider:
-    ollama` beside `models[0].provider: vertexai`), none when its record holds the key and no rule fires there (the
-    product's default then). A model outside such a list, or whose record holds no route key, takes the file's."""
+    """The route a model of a model record takes: its own record's (Continue's `models[1].provider: ollama` beside
+    `models[0].provider: vertexai`, its `tabAutocompleteModel.provider`), none when its record holds the key and no
+    rule fires there (the product's default then). A model whose record holds no route key takes the file's."""
     record = item.path[:-1]
-    if not any(_is_index(p) for p in record) or record not in records:
+    if not record or record not in records:
         return file_route
     return records[record]
 
