@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from scanner.catalog import Catalog
 from scanner.catalog.specs import EnvVarSpec
 from scanner.configs.mcp_shapes import server_fields
-from scanner.configs.providers import block_reference, moved_vendors, provider_blocks, record_routes
+from scanner.configs.providers import ancestor_route, block_reference, moved_vendors, provider_blocks, record_routes
 from scanner.configs.records import (
     MODELISH,
     Locate,
@@ -56,8 +56,8 @@ def interpret(
     """The evidence a config's items give: the models its records name first (aliases, deployments, model maps),
     then each item by its key: a kill switch, a model, an endpoint or a credential. `mcp_containers`: the keys the
     catalog says hold this file's MCP servers, beyond the generic ones."""
-    blocks = provider_blocks(items, catalog)
-    routes = record_routes(items, catalog, catalog.keys("provider"), blocks)
+    blocks, block_records = provider_blocks(items, catalog)
+    routes = record_routes(items, catalog, catalog.keys("provider"), blocks, block_records)
     base_keys = catalog.keys("base_model")
     bases: dict[tuple[str, ...], str] = {}
     for item in items:
@@ -181,10 +181,26 @@ def _models(
         route = routes.get(record) or (routes.get(record_of(record)) if record[-1:] == item.path[-1:] else None)
         if route is None and record[-1:] and record[-1].startswith("["):
             route = routes.get(record[:-2])  # a model record of a list (Zed's `available_models`): its holder's route
+        route = route or ancestor_route(routes, record)
         route = None if key in base_keys else route  # the model behind an alias: the alias has the route
+        if ":" in value and key not in base_keys and (named := _routed_name(value, file)) is not None:
+            value, route = named  # `openai:gpt-4o`, `local:llama3.1:8b`: a block or a route, and its model
         if route is None and key not in base_keys and file.moved:
             route = file.moved.get(catalog.identify(value).vendor or "")
         yield ModelEvidence(value, locate(item.line, item.env), file.bases.get(record), route, variable)
+
+
+def _routed_name(value: str, file: _FileRecords) -> tuple[str, str | None] | None:
+    """A model setting spelled `<provider>:<model>` (aichat's `model: local:llama3.1:8b`, pydantic-ai's
+    `anthropic:claude-sonnet-4-0`): the model and its route, when the prefix is one of the file's provider blocks,
+    or a route or vendor the catalogs name and the rest is a model they know (`mistral:latest` is an Ollama tag)."""
+    if (reference := block_reference(value, file.blocks, ":")) is not None:
+        return reference
+    prefix, _, model = value.partition(":")
+    route = file.catalog.route_named(prefix)
+    if route is None or not MODELISH.match(model) or file.catalog.identify(model).catalog == "unknown":
+        return None
+    return model, route
 
 
 def _named_switch(

@@ -30,6 +30,9 @@ _BLOCK_KEYS = frozenset({"providers", "model_providers", "modelproviders", "prov
 # moves only that vendor's models (`moved_vendors`). In this order, so a record with two says the same on every run.
 _BASE_ORDER = ("base_url", "baseurl", "api_base", "apibase", "api_base_url", "openai_api_base", "api_url", "apiurl")
 _BASE_KEYS = frozenset(_BASE_ORDER)
+# A model record's own URL under an endpoint's name too (Tabby's `[model.chat.http] api_endpoint`).
+_RECORD_URL_KEYS = (*_BASE_ORDER, "api_endpoint", "endpoint", "endpoint_url")
+_DOMAIN = re.compile(r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}$")
 _URL_KEYS = (*_BASE_ORDER, "endpoint", "url", "host")  # in a provider block, its URL whatever the key (in order)
 _TYPE_KEYS = ("type", "backend", "api_type", "kind", "sdk", "npm")
 _MODEL_MAPS = frozenset({"models", "model_list", "custom_models", "custommodels", "model_aliases"})
@@ -103,62 +106,106 @@ def _block_route(fields: dict[str, ConfigItem], name: str, catalog: Catalog) -> 
     return catalog.route_named(name)
 
 
-def provider_blocks(items: Sequence[ConfigItem], catalog: Catalog) -> dict[str, str | None]:
-    """Each provider block's name -> its route (None when nothing says it)."""
+def _block_records(items: Sequence[ConfigItem], fields: dict[Record, dict[str, ConfigItem]], catalog: Catalog
+                   ) -> dict[Record, str]:
+    """Each provider block's record -> its name. A block is a record right under a providers container
+    (`providers.<id>`, `[[providers]] name = …`), or one of any container that holds a models map or list (mods'
+    `apis.<id>.models`, aichat's `clients[] {type, api_base, models}`), or a list element whose type names a route
+    (aichat's `clients: [{type: openai}]`). Its name: a list element's `name`, else its `type`; a map's key."""
+    holders: dict[Record, None] = {}
+    for item in items:
+        path = item.path
+        for i in range(2, len(path) - 1):
+            if norm_key(path[i]) in _MODEL_MAPS:
+                holders[path[:i]] = None
+                break
+    for rec, own in fields.items():
+        if len(rec) >= 2 and rec[-1].startswith("[") and "type" in own and catalog.route_named(own["type"].value):
+            holders[rec] = None
+    out: dict[Record, str] = {}
+    for rec in [*fields, *holders]:
+        at = next((i for i, seg in enumerate(rec) if norm_key(seg) in _BLOCK_KEYS), None)
+        if not ((at is not None and len(rec) == at + 2) or rec in holders) or rec in out:
+            continue
+        own = fields.get(rec, {})
+        if rec[-1].startswith("["):
+            named = own.get("name") or own.get("type")
+            name = named.value.strip() if named is not None else ""
+        else:
+            name = rec[-1]
+        if name and not name.startswith("[") and "\n" not in name:
+            out[rec] = name
+    return out
+
+
+def provider_blocks(items: Sequence[ConfigItem], catalog: Catalog) -> tuple[dict[str, str | None], dict[Record, str]]:
+    """Each provider block's name -> its route (None when nothing says it), and each block's record -> its name."""
     fields = _fields(items)
     # A block's fields may sit one level down (opencode `provider.<id>.options.baseURL`).
     nested: dict[Record, dict[str, ConfigItem]] = {}
     for rec, own in fields.items():
         if len(rec) >= 2 and norm_key(rec[-1]) == "options":
             nested.setdefault(rec[:-1], {}).update(own)
+    records = _block_records(items, {**{r: {} for r in nested}, **fields}, catalog)
     blocks: dict[str, str | None] = {}
-    for rec in {*fields, *nested}:
-        at = next((i for i, seg in enumerate(rec) if norm_key(seg) in _BLOCK_KEYS), None)
-        if at is None or len(rec) != at + 2:
-            continue
+    for rec, name in sorted(records.items()):
         own = {**nested.get(rec, {}), **fields.get(rec, {})}
-        name = own["name"].value.strip() if rec[-1].startswith("[") and "name" in own else rec[-1]
-        if name and not name.startswith("["):
-            blocks.setdefault(name, _block_route(own, name, catalog))
-    return blocks
+        blocks.setdefault(name, _block_route(own, name, catalog))
+    return blocks, records
 
 
 def record_routes(
-    items: Sequence[ConfigItem], catalog: Catalog, provider_keys: frozenset[str], blocks: dict[str, str | None]
+    items: Sequence[ConfigItem], catalog: Catalog, provider_keys: frozenset[str], blocks: dict[str, str | None],
+    block_records: dict[Record, str],
 ) -> dict[Record, str]:
     """The route of each record that states one: its own base URL, else the provider it names (`blocks`: the
     file's provider blocks, `provider_blocks`)."""
     routes: dict[Record, str] = {}
-    for rec, own in _fields(items).items():
-        at = next((i for i, seg in enumerate(rec) if norm_key(seg) in _BLOCK_KEYS), None)
+    fields = _fields(items)
+    for rec, name in block_records.items():
+        if rec not in fields and (route := blocks.get(name)):
+            routes[rec] = route  # a block with no scalar of its own (mods' `apis.google: {models: …}`)
+    for rec, own in fields.items():
+        block = next((rec[:i] for i in range(len(rec), 1, -1) if rec[:i] in block_records), None)
         inside = None
-        if at is not None and at + 1 < len(rec):
-            if len(rec) == at + 2:
+        if block is not None:
+            if block == rec:
                 # A provider block itself: the route of the models it lists (claude-code-router's
                 # `Providers: [{name, api_base_url, models: [ids]}]`) and of a `model` it names.
-                name = own["name"].value.strip() if rec[-1].startswith("[") and "name" in own else rec[-1]
-                if route := blocks.get(name):
+                if route := blocks.get(block_records[rec]):
                     routes[rec] = route
                 continue
-            if norm_key(rec[at + 2]) == "options":
+            if norm_key(rec[len(block)]) == "options":
                 continue  # a block's options: its base URL is the block's
-            inside = rec[at + 1]  # a model record inside a provider block (opencode `provider.<id>.models`)
-        url = next((it.value for k in _BASE_ORDER if (it := own.get(k)) is not None and "://" in it.value), None)
+            inside = block_records[block]  # a model record inside a provider block (opencode `provider.<id>.models`)
+        url = next((it.value for k in _RECORD_URL_KEYS if (it := own.get(k)) is not None and "://" in it.value), None)
         named = [it.value.strip() for k, it in own.items() if k in provider_keys] + ([inside] if inside else [])
+        candidates = [url_route(url, catalog) if url else None]
         # A block the record names says most (`route: jarvis-router` -> its base URL), then a route's spelling
         # (`provider: openai` -> direct); a bare name nothing explains (`provider: jarvis`) says nothing.
-        candidates = [url_route(url, catalog) if url else None]
         candidates += [blocks.get(n) for n in named] + [catalog.route_named(n) for n in named]
+        # Last, a provider named by its domain (Zed's `default_model: {provider: "zed.dev", model}`) is that host.
+        candidates += [url_route(n, catalog) for n in named if _DOMAIN.match(n)]
         route = next((c for c in candidates if c), None)
         if route:
             routes[rec] = route
     return routes
 
 
-def block_reference(value: str, blocks: dict[str, str | None]) -> tuple[str, str | None] | None:
+def ancestor_route(routes: dict[Record, str], path: tuple[str, ...]) -> str | None:
+    """The route of the nearest record around `path` that states one (the file's top level excepted): a model a
+    provider block lists under any key (mods' `apis.ollama.models.<id>`) runs where that block points."""
+    for i in range(len(path) - 1, 0, -1):
+        if (route := routes.get(path[:i])) is not None:
+            return route
+    return None
+
+
+def block_reference(value: str, blocks: dict[str, str | None], sep: str = ",") -> tuple[str, str | None] | None:
     """A value naming one of the file's provider blocks and a model it serves, `<block>,<model>` (claude-code-router's
-    `Router.default = "deepseek,deepseek-chat"`): the model and the block's route."""
-    block, sep, model = value.partition(",")
+    `Router.default = "deepseek,deepseek-chat"`) or `<block>:<model>` (aichat's `model: local:llama3.1:8b`): the
+    model and the block's route."""
+    block, sep, model = value.partition(sep)
     model = model.strip()
     if not sep or "," in model or block.strip() not in blocks or not _MODELISH.match(model):
         return None

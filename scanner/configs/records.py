@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Generator, Iterator, Sequence
 
 from scanner.catalog import Catalog
-from scanner.configs.providers import record_aliases
+from scanner.configs.providers import ancestor_route, record_aliases
 from scanner.fileview.config_parse import key_parts, norm_path
 from scanner.fileview.config_parse import norm_key as _norm
 from scanner.formats import config as fmt
@@ -119,9 +119,12 @@ def _aliases(items: Sequence[fmt.ConfigItem], catalog: Catalog) -> list[_Alias]:
     return found
 
 
-def _model_map_keys(items: Sequence[fmt.ConfigItem], locate: Locate) -> Iterator[ModelEvidence]:
+def _model_map_keys(
+    items: Sequence[fmt.ConfigItem], locate: Locate, routes: dict[tuple[str, ...], str]
+) -> Iterator[ModelEvidence]:
     """`"models": {"qwen3.5:4b": {"name": "Qwen 3.5 4B"}}` (opencode, Crush): the keys of a models map are the
-    ids; the `name` beside them is a label. A key is taken when it looks like an id (a digit, `:` or `/`)."""
+    ids; the `name` beside them is a label. A key is taken when it looks like an id (a digit, `:` or `/`). It
+    runs where the record that holds the map points (mods' `apis.<id>.base-url`)."""
     seen: set[tuple[str, ...]] = set()
     for item in items:
         p = item.path
@@ -131,7 +134,7 @@ def _model_map_keys(items: Sequence[fmt.ConfigItem], locate: Locate) -> Iterator
             key = p[i + 1]
             if p[: i + 2] not in seen and MODELISH.match(key) and any(c.isdigit() or c in ":/" for c in key):
                 seen.add(p[: i + 2])
-                yield ModelEvidence(key, locate(item.line, False))
+                yield ModelEvidence(key, locate(item.line, False), served_via=ancestor_route(routes, p[: i + 1]))
 
 
 def record_models(
@@ -159,7 +162,7 @@ def record_models(
         yield ModelEvidence(f"azure/{dep.name}", loc, base_model=dep.model, served_via="azure")
         yield ModelEvidence(dep.model, loc)
         consumed |= dep.fields
-    yield from _model_map_keys(items, locate)
+    yield from _model_map_keys(items, locate, routes)
     return consumed
 
 

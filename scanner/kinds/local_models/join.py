@@ -45,14 +45,15 @@ def resolve_uses(
     ports = {s.port for e in out for s in e.servers if s.port} | {
         g.default_port for g in LOCAL_CATALOG.of(catalog).servers if g.default_port
     }
-    local_files = _local_files(endpoints, ports)
+    local_files = _local_files(endpoints, ports) - _routed_files(models)
     users: dict[int, set[str]] = defaultdict(set)
     places: dict[int, list[Location]] = defaultdict(list)
     for m in models:
         wiring = [loc for loc in m.locations if loc.context in WIRING_CONTEXTS]
-        # The file's local server speaks only for a model no route was stated for: a multi-provider file
-        # (claude-code-router's Providers) names Ollama beside OpenRouter and DeepSeek's own API. An alias runs
-        # on its model's route (LiteLLM's `model_name` of `bedrock/…` is no local model).
+        # The file's local server speaks only for a model no route was stated for, and only in a file that
+        # states no route elsewhere: a multi-provider file (claude-code-router's Providers, mods' `apis`) names
+        # Ollama beside OpenRouter and DeepSeek's own API. An alias runs on its model's route (LiteLLM's
+        # `model_name` of `bedrock/…` is no local model).
         route = m.served_via or (identify_spelled(catalog, m.base_model).served_via if m.base_model else None)
         in_local_file = route is None and any(loc.path in local_files for loc in wiring)
         if not wiring or not (route in LOCAL_ROUTES or in_local_file):
@@ -98,6 +99,15 @@ def _index(entries: Sequence[LocalModelEntry]) -> dict[str, int]:
 
 def _resolve(name: str, index: dict[str, int]) -> int | None:
     return next((index[s] for s in _spellings(name) if s in index), None)
+
+
+def _routed_files(models: Sequence[ModelEntry]) -> set[str]:
+    """Files that state a route to a server elsewhere for a model they configure (mods' `apis.openai.base-url`
+    beside `apis.ollama`): a model there with no route of its own is not the local server's by default."""
+    return {
+        loc.path for m in models if m.served_via and m.served_via not in LOCAL_ROUTES
+        for loc in m.locations if loc.context in WIRING_CONTEXTS
+    }  # fmt: skip
 
 
 def _local_files(endpoints: Sequence[EndpointEntry], ports: set[int]) -> set[str]:
