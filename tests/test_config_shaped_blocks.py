@@ -32,6 +32,12 @@ def test_a_models_map_of_a_block_under_any_name_takes_the_block_s_route(tmp_path
         "llama-3.1-8b-lexi-uncensored-v2": "self-hosted",  # LM Studio at 127.0.0.1:1234
         "gemini-1.5-pro-latest": "direct",  # apis.google: no base URL, the vendor's own API by the block's name
     }
+    # A key with no digit is an id where a block lists it and the catalogs know it; an alias the catalogs know is
+    # its model's, on its model's route.
+    assert (got.get("command-r"), got.get("deepseek-reasoner")) == ("direct", "direct")
+    (alias,) = [m for m in doc["models"] if m["name"] == "claude-3-5-sonnet"]
+    assert (alias["served_via"], alias["base_model"]) == ("direct", "claude-3-5-sonnet-20240620")
+    assert all(route for route in got.values())  # every model of the file, on its block's route
     local = {e["name"] for e in doc["local_models"]}
     assert {"llama3:70b", "llama-3.1-8b-lexi-uncensored-v2"} <= local
     # The file routes its other models to OpenAI, Anthropic, Groq...: an id it names with no route of its own (an

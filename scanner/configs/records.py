@@ -120,11 +120,13 @@ def _aliases(items: Sequence[fmt.ConfigItem], catalog: Catalog) -> list[_Alias]:
 
 
 def _model_map_keys(
-    items: Sequence[fmt.ConfigItem], locate: Locate, routes: dict[tuple[str, ...], str]
+    items: Sequence[fmt.ConfigItem], catalog: Catalog, locate: Locate, routes: dict[tuple[str, ...], str]
 ) -> Iterator[ModelEvidence]:
     """`"models": {"qwen3.5:4b": {"name": "Qwen 3.5 4B"}}` (opencode, Crush): the keys of a models map are the
-    ids; the `name` beside them is a label. A key is taken when it looks like an id (a digit, `:` or `/`). It
-    runs where the record that holds the map points (mods' `apis.<id>.base-url`)."""
+    ids; the `name` beside them is a label. A key is taken when it looks like an id (a digit, `:` or `/`), or when
+    the record that holds the map routes it (a provider block: mods' `apis.cohere.models.command-r`) and the
+    catalogs know it. It runs where that record points (mods' `apis.<id>.base-url`); an alias of it the catalogs
+    know (mods' `aliases: ["claude-3-5-sonnet"]`) names it on the same route."""
     seen: set[tuple[str, ...]] = set()
     for item in items:
         p = item.path
@@ -132,9 +134,16 @@ def _model_map_keys(
             if _norm(p[i]) != "models" or p[i + 1].startswith("["):
                 continue
             key = p[i + 1]
-            if p[: i + 2] not in seen and MODELISH.match(key) and any(c.isdigit() or c in ":/" for c in key):
+            route = ancestor_route(routes, p[: i + 1])
+            if p[: i + 2] not in seen and MODELISH.match(key) and (
+                any(c.isdigit() or c in ":/" for c in key) or (route and catalog.identify(key).catalog != "unknown")
+            ):
                 seen.add(p[: i + 2])
-                yield ModelEvidence(key, locate(item.line, False), served_via=ancestor_route(routes, p[: i + 1]))
+                yield ModelEvidence(key, locate(item.line, False), served_via=route)
+            if p[: i + 2] in seen and _norm(p[i + 2]) == "aliases" and MODELISH.match(item.value) and (
+                catalog.identify(item.value).catalog != "unknown"
+            ):
+                yield ModelEvidence(item.value, locate(item.line, False), base_model=key, served_via=route)
 
 
 def record_models(
@@ -162,7 +171,7 @@ def record_models(
         yield ModelEvidence(f"azure/{dep.name}", loc, base_model=dep.model, served_via="azure")
         yield ModelEvidence(dep.model, loc)
         consumed |= dep.fields
-    yield from _model_map_keys(items, locate, routes)
+    yield from _model_map_keys(items, catalog, locate, routes)
     return consumed
 
 
