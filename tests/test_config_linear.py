@@ -79,6 +79,11 @@ PATHOLOGICAL: list[tuple[str, Parser, Callable[[int], str], int]] = [
     ("YAML with many keys", fmt.parse_yaml, lambda n: "".join(f"k{i}: v{i}\n" for i in range(n)), 2_000),
     ("HCL of quotes", fmt.parse_hcl, lambda n: '"' * n, 16_000),
     ("HCL of braces", fmt.parse_hcl, lambda n: "a = " + "{" * n, 8_000),
+    ("Lua of braces", fmt.parse_lua, lambda n: "a = " + "{" * n, 8_000),
+    ("Lua of calls then braces", fmt.parse_lua, lambda n: "(" * n + "}" * n, 8_000),
+    ("Lua of tables then blocks", fmt.parse_lua, lambda n: "{" * n + "if " * n + "end " * n, 4_000),
+    ("Lua of long comment openers", fmt.parse_lua, lambda n: "--[==[" * n, 16_000),
+    ("Lua of key chains", fmt.parse_lua, lambda n: "a." * n + "= 1", 8_000),
     ("systemd line", fmt.parse_systemd, lambda n: "[Service]\nEnvironment=" + "A=1 " * n + "\n", 8_000),
 ]
 
@@ -170,7 +175,8 @@ def test_yaml_uses_the_c_loader_when_present() -> None:
 
 _SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 _PUNCT = list("{}[]()\"',:=#;/*\\\n\r\t <>&!-.0123456789abkeyxKEY_\ufeff")
-_PIECES = [*_PUNCT, "export ", "[[", "]]", '"""', "'''", "<<EOF\n", "EOF\n", "&a ", "*a", "- ", "k = ", "0x1"]
+_LUA = ["--[[", "function ", "end ", "local ", ".."]
+_PIECES = [*_PUNCT, *_LUA, "export ", "[[", "]]", '"""', "'''", "<<EOF\n", "EOF\n", "&a ", "*a", "- ", "k = ", "0x1"]
 _ADVERSARIAL = st.lists(st.sampled_from(_PIECES), max_size=120).map("".join)
 TEXTS = st.text(max_size=400) | _ADVERSARIAL
 
@@ -183,6 +189,7 @@ PARSERS: list[Parser] = [
     fmt.parse_env,
     fmt.parse_systemd,
     fmt.parse_hcl,
+    fmt.parse_lua,
     fmt.parse_loose,
 ]
 

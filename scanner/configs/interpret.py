@@ -46,6 +46,9 @@ _SECRET_SUFFIXES = ("_api_key", "_apikey", "_token", "_secret", "_password")
 # The schemes a model's API is spoken over; `postgresql://`, `redis://`, `amqps://`, `mongodb+srv://` reach no model.
 _API_SCHEMES = frozenset({"http", "https", "ws", "wss", "grpc", "grpcs"})
 _WORDS = re.compile(r"[._\-]")
+# Under a model key, the field that names the model: its id, its name, or the setting's default (codecompanion's
+# `schema.model.default`).
+_NAMES_ITS_MODEL = frozenset({"id", "name", "default"})
 
 
 
@@ -160,7 +163,7 @@ def _models(
         key in model_keys
         or key.endswith("_model")
         or role == "model"
-        or (key in {"id", "name"} and any(_norm(k) in model_keys for k in keys[:-1]))
+        or (key in _NAMES_ITS_MODEL and any(_norm(k) in model_keys for k in keys[:-1]))
     )
     map_keys = catalog.keys("deployment_map")
     at = next((i for i, k in enumerate(item.path[:-1]) if _norm(k) in map_keys), None)

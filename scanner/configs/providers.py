@@ -25,7 +25,12 @@ from scanner.fileview.config_parse import norm_key
 from scanner.formats.config import ConfigItem
 from scanner.hosts import filled_slots, is_self_hosted
 
-_BLOCK_KEYS = frozenset({"providers", "model_providers", "modelproviders", "provider", "llm_providers", "routes"})
+_BLOCK_KEYS = frozenset(
+    {"providers", "model_providers", "modelproviders", "provider", "llm_providers", "routes", "adapters"}
+)
+# A block's own fields may sit one record down (opencode's `provider.<id>.options.baseURL`, codecompanion's
+# `adapters.<id>.env.url`).
+_BLOCK_FIELDS = frozenset({"options", "env"})
 # A record's own base URL, whatever model it serves (Zed's `api_url` too); a vendor's variable (`ANTHROPIC_BASE_URL`)
 # moves only that vendor's models (`moved_vendors`). In this order, so a record with two says the same on every run.
 _BASE_ORDER = ("base_url", "baseurl", "api_base", "apibase", "api_base_url", "openai_api_base", "api_url", "apiurl")
@@ -115,8 +120,11 @@ def _block_records(items: Sequence[ConfigItem], fields: dict[Record, dict[str, C
     holders: dict[Record, None] = {}
     for item in items:
         path = item.path
-        for i in range(2, len(path) - 1):
-            if norm_key(path[i]) in _MODEL_MAPS:
+        for i in range(len(path) - 1):
+            if norm_key(path[i]) in _BLOCK_KEYS and i + 2 < len(path):
+                holders[path[: i + 2]] = None  # a providers container's record, fields of its own or not
+                break
+            if i >= 2 and norm_key(path[i]) in _MODEL_MAPS:
                 holders[path[:i]] = None
                 break
     for rec, own in fields.items():
@@ -141,10 +149,9 @@ def _block_records(items: Sequence[ConfigItem], fields: dict[Record, dict[str, C
 def provider_blocks(items: Sequence[ConfigItem], catalog: Catalog) -> tuple[dict[str, str | None], dict[Record, str]]:
     """Each provider block's name -> its route (None when nothing says it), and each block's record -> its name."""
     fields = _fields(items)
-    # A block's fields may sit one level down (opencode `provider.<id>.options.baseURL`).
     nested: dict[Record, dict[str, ConfigItem]] = {}
     for rec, own in fields.items():
-        if len(rec) >= 2 and norm_key(rec[-1]) == "options":
+        if len(rec) >= 2 and norm_key(rec[-1]) in _BLOCK_FIELDS:
             nested.setdefault(rec[:-1], {}).update(own)
     records = _block_records(items, {**{r: {} for r in nested}, **fields}, catalog)
     blocks: dict[str, str | None] = {}
@@ -175,7 +182,7 @@ def record_routes(
                 if route := blocks.get(block_records[rec]):
                     routes[rec] = route
                 continue
-            if norm_key(rec[len(block)]) == "options":
+            if norm_key(rec[len(block)]) in _BLOCK_FIELDS and len(rec) == len(block) + 1:
                 continue  # a block's options: its base URL is the block's
             inside = block_records[block]  # a model record inside a provider block (opencode `provider.<id>.models`)
         url = next((it.value for k in _RECORD_URL_KEYS if (it := own.get(k)) is not None and "://" in it.value), None)

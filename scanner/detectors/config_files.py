@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from scanner.catalog.matcher import PatternKind
 from scanner.configs.interpret import interpret
 from scanner.detectors.contract import Files, Needs
 from scanner.fileview.config_parse import MAX_CONFIG_BYTES, config_parser, norm_key
@@ -20,16 +21,20 @@ from scanner.kinds.kill_switches import KillSwitchEvidence
 from scanner.model import Context, Location, Skip, SkipReason
 from scanner.textsafe import display_path
 
+_IDS = (PatternKind.MODEL, PatternKind.HOSTED)
 _CONFIGS = frozenset({Context.CONFIG, Context.ENV, Context.SOURCE})  # a shell script's assignments are settings too
 
 
 class ConfigDetector:
     name = "config"
-    description = "JSON, YAML, TOML, INI, .env and systemd units: model keys, base URLs, secrets, kill switches"
+    description = "JSON, YAML, TOML, INI, HCL, .env, systemd, Lua tables: models, base URLs, secrets, kill switches"
     # A config file is known by its context, then its name or head (`config_parser`); it is parsed once, on the view.
     needs = Needs((Files(contexts=_CONFIGS, accept=lambda view: config_parser(view) is not None),))
 
     def extract(self, view: FileView) -> Iterator[Evidence | Skip]:
+        lua = view.name.endswith(".lua")
+        if lua and not any(h.kind in _IDS for h in view.hits):
+            return  # a Lua file is code first: its tables are read only when it names a model
         parsed = view.config
         assert parsed is not None
         if parsed.skip is not None:
@@ -43,8 +48,9 @@ class ConfigDetector:
         # The product's own MCP server containers for this file (VS Code's `servers`): their URLs are tools'.
         mcp = frozenset(norm_key(c) for spec in view.catalog.agent_configs_at(view.entry.path) for c in spec.containers)
         evidence = interpret(items, view.catalog, locate, view.meta, mcp)
-        if view.context is Context.SOURCE:
-            # A shell script's models and keys are the source detector's; its kill switches are settings.
+        if view.context is Context.SOURCE and not lua:
+            # A shell script's models and keys are the source detector's; its kill switches are settings. A Lua
+            # file's tables are its settings (a plugin spec's `providers.ollama.model`).
             evidence = (ev for ev in evidence if isinstance(ev, KillSwitchEvidence))
         elif view.session_read:
             # A session log or a capture is no settings file: the session reader says which of its models served

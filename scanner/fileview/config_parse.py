@@ -64,7 +64,7 @@ def config_parser(view: ConfigFile) -> Parser | None:
     """The parser of a config file (its name, context and head say which); None when it is no config file."""
     if view.context not in (Context.CONFIG, Context.ENV, Context.SOURCE):
         return None
-    if view.context is Context.SOURCE and not view.name.endswith(SHELL_EXT):
+    if view.context is Context.SOURCE and not view.name.endswith(_SOURCE_SETTINGS):
         return None
     return pick_parser(view)
 
@@ -93,6 +93,8 @@ def parse_config(view: ConfigFile) -> ConfigParse | None:
     return ConfigParse(name, parser, tuple(items), broken, label_words(items, view.catalog), skip)
 
 
+# Source whose assignments or tables are settings: a shell script's, a Lua file's (a Neovim plugin spec).
+_SOURCE_SETTINGS = (*SHELL_EXT, ".lua")
 _BY_EXT: dict[str, Parser] = {
     ".json": fmt.parse_json,
     ".jsonc": fmt.parse_json,
@@ -108,6 +110,7 @@ _BY_EXT: dict[str, Parser] = {
     ".tfvars": fmt.parse_hcl,
     ".hcl": fmt.parse_hcl,
     ".nix": fmt.parse_hcl,
+    ".lua": fmt.parse_lua,  # Neovim plugin specs and `setup({...})` tables
 }
 # Formats that look like JSON at their first byte but are not (Nix, Bicep, CUE, Jsonnet…): never sniffed.
 _NOT_JSON = {".nix", ".bicep", ".cue", ".jsonnet", ".libsonnet", ".dhall", ".kdl", ".lua", ".pkl", ".ncl"}
