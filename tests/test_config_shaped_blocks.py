@@ -88,3 +88,13 @@ def test_a_provider_named_by_its_domain_is_that_gateway(tmp_path: Path, scan_dir
     write(tmp_path, "/home/aq/.config/zed/settings.json", zed)
     _, doc = scan_dir(tmp_path)
     assert wired(doc).get("gpt-5.4") == "zed.dev"
+
+
+def test_an_rc_file_of_assignments_is_read_as_settings(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # shell_gpt's `.sgptrc`: `KEY=value` lines under a name no format claims. Its model runs on the LM Studio
+    # server its `API_BASE_URL` names.
+    write(tmp_path, "/home/ib/.config/shell_gpt/.sgptrc", (DATA / "shell-gpt/indianboy42.sgptrc").read_text())
+    _, doc = scan_dir(tmp_path)
+    assert wired(doc) == {"lmstudio/qwen2.5-coder-14b-instruct": "self-hosted"}
+    (model,) = doc["models"]
+    assert [(loc["line"], loc["context"]) for loc in model["locations"]] == [(1, "env")]

@@ -138,7 +138,24 @@ def pick_parser(view: ConfigFile) -> Parser | None:
         return fmt.parse_ini  # `[default]` then `key = value`: ~/.aws/config, ~/.aws/credentials, git config
     if head[:1] in (b"{", b"["):
         return fmt.parse_json
+    if _model_assignments(head, view.catalog):
+        return fmt.parse_env  # an rc file of `KEY=value` lines under any name (shell_gpt's `.sgptrc`)
     return None
+
+
+_ASSIGNMENT = re.compile(rb"(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=")
+
+
+def _model_assignments(head: bytes, catalog: Catalog) -> bool:
+    """Whether a file's head is environment assignments only (two at least, comments and blank lines aside) and
+    one of them speaks to a model: a variable the catalogs know, or a `*_MODEL`. `/etc/os-release` is assignments
+    too, of a distribution's names and web pages. The last line of the head may be cut, so it is not asked."""
+    lines = [line.strip() for line in head.split(b"\n")[:-1] if line.strip() and not line.lstrip().startswith(b"#")]
+    found = [m for line in lines if (m := _ASSIGNMENT.match(line)) is not None]
+    if len(lines) < 2 or len(found) < len(lines):
+        return False
+    names = [m.group(1).decode() for m in found]
+    return any(catalog.env_var(n) is not None or n.upper().endswith("_MODEL") for n in names)
 
 
 _WORD_EDGES = "()[]{}<>,;:.!?\"'`"
