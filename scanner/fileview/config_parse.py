@@ -143,19 +143,21 @@ def pick_parser(view: ConfigFile) -> Parser | None:
     return None
 
 
-_ASSIGNMENT = re.compile(rb"(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=")
+# Lines that are blank, a comment or an environment assignment; and an assignment's variable.
+_ASSIGNMENT_LINES = re.compile(rb"(?:[ \t]*(?:#[^\n]*|(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_]*=[^\n]*)?\n)*")
+_ASSIGNED = re.compile(rb"^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=", re.MULTILINE)
 
 
 def _model_assignments(head: bytes, catalog: Catalog) -> bool:
     """Whether a file's head is environment assignments only (two at least, comments and blank lines aside) and
     one of them speaks to a model: a variable the catalogs know, or a `*_MODEL`. `/etc/os-release` is assignments
-    too, of a distribution's names and web pages. The last line of the head may be cut, so it is not asked."""
-    lines = [line.strip() for line in head.split(b"\n")[:-1] if line.strip() and not line.lstrip().startswith(b"#")]
-    found = [m for line in lines if (m := _ASSIGNMENT.match(line)) is not None]
-    if len(lines) < 2 or len(found) < len(lines):
+    too, of a distribution's names and web pages. The last line of the head may be cut, so it is not asked. One
+    match decides most files (their first line is no assignment)."""
+    last = head.rfind(b"\n") + 1
+    if not last or _ASSIGNMENT_LINES.match(head, 0, last).end() != last:  # type: ignore[union-attr]
         return False
-    names = [m.group(1).decode() for m in found]
-    return any(catalog.env_var(n) is not None or n.upper().endswith("_MODEL") for n in names)
+    names = [name.decode() for name in _ASSIGNED.findall(head, 0, last)]
+    return len(names) >= 2 and any(catalog.env_var(n) is not None or n.upper().endswith("_MODEL") for n in names)
 
 
 _WORD_EDGES = "()[]{}<>,;:.!?\"'`"
