@@ -15,9 +15,14 @@ _PRIVATE_SUFFIXES = (".internal", ".local", ".lan", ".localdomain", ".svc", ".cl
 _CONTAINER_HOST = "host.docker.internal"
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
-# A template's slot where a name goes (`<your-resource>`, `<>`, `${AZURE_RESOURCE}`, `{{ .Values.host }}`, `$HOST`):
-# a config or a doc left unfilled. Only these characters mark one: no host name holds them.
-_SLOT = re.compile(r"<[^<>/]{0,80}>|\$\{[^{}/]{0,80}\}|\{\{[^{}/]{0,120}\}\}|\$[a-z_][a-z0-9_]{0,80}", re.IGNORECASE)
+# A template's slot where a name goes (`<your-resource>`, `<>`, `${AZURE_RESOURCE}`, `{{ .Values.host }}`, `$HOST`,
+# `{RESOURCE}`, `YOUR_RESOURCE_NAME`): a config or a doc left unfilled. Only these characters mark one: no host name
+# holds them.
+_SLOT = re.compile(
+    r"<[^<>/]{0,80}>|\$\{[^{}/]{0,80}\}|\{\{[^{}/]{0,120}\}\}|\{[a-z_][a-z0-9_\-]{0,80}\}|\$[a-z_][a-z0-9_]{0,80}"
+    r"|(?:^|(?<=\.))[a-z0-9\-]{0,40}_[a-z0-9_\-]{0,80}(?=\.)",  # a label with `_` (`YOUR_RESOURCE_NAME.`): no host's
+    re.IGNORECASE,
+)
 SLOT = "slot"  # what fills a slot: one plain label, so a catalogued suffix around it still reads
 
 

@@ -49,6 +49,9 @@ def test_a_base_url_routes_as_its_host_says(catalog: Catalog) -> None:
     ("https://${AZURE_OPENAI_RESOURCE}.openai.azure.com", "azure"),
     ("https://{{ .Values.azureResource }}.openai.azure.com", "azure"),
     ("https://$RESOURCE.services.ai.azure.com/models", "azure"),
+    ("https://{RESOURCE}.openai.azure.com", "azure"),  # aichat's config.example.yaml
+    ("https://YOUR_RESOURCE_NAME.openai.azure.com", "azure"),  # mods' config template
+    ("https://my_proxy.example.com/v1", None),
     ("http://<YOUR_WIREMOCK_NLB>:9021/chat/completions", None),  # samples/configs/litellm-helm-values
     ("http://${LITELLM_HOST}:4000", None),
     ("https://litellm.corp.example/v1", "litellm.corp.example"),  # a real name stays the gateway it is
