@@ -7,7 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from scanner.formats.config import parse_lua
+import pytest
+
+from scanner.formats.config import BudgetExceeded, parse_lua
+from scanner.formats.config.lua_items import MAX_LUA_TOKENS
 from tests.conftest import REPO, ScanFn, write
 
 DATA = REPO / "tests/data/configs/neovim-lua"
@@ -74,3 +77,11 @@ return {
         ("opts.list.[0]", "a"), ("opts.list.[1]", "long"), ("opts.list.[2]", "3"),
         ("opts.adapter.schema.model.default", "gpt-4o-mini"), ("opts.after", "true"),
     }  # nothing from comments; an expression (`vim.env.MODEL or "gpt-5"`, `"https://" .. host`) is no value
+
+
+def test_a_file_of_more_tokens_than_the_budget_is_read_in_its_head() -> None:
+    # The token list is what a hostile file grows in memory: past the budget, the head's items and the cut.
+    text = 'model = "gpt-4o"\n' + "f()\n" * (MAX_LUA_TOKENS // 3 + 10)  # 3 tokens, no value
+    with pytest.raises(BudgetExceeded) as cut:
+        parse_lua(text)
+    assert cut.value.items[0].path == ("model",) and f"read the first {MAX_LUA_TOKENS:,}" in cut.value.detail

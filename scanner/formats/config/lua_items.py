@@ -4,7 +4,7 @@ Only literal values are items (strings, numbers, booleans); an expression (`vim.
 none. A table passed to a call (`require("avante").setup({...})`, `extend("openai_compatible", {...})`) or
 returned (`return {...}`) belongs to the key the call or function is the value of, so a plugin spec reads as
 the settings it holds: `opts.providers.ollama.model`, `adapters.http.my_local.schema.model.default`. A file that
-is no Lua still gives what it holds in that shape; nothing raises but the item budget.
+is no Lua still gives what it holds in that shape; nothing raises but the item and token budgets.
 """
 
 from __future__ import annotations
@@ -12,7 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from scanner.formats.config.items import Budget, ConfigItem, LineMap, linear
+from scanner.formats.config.items import MAX_ITEMS, Budget, BudgetExceeded, ConfigItem, LineMap, linear
+
+# The token list is what a hostile file would grow in memory: past this many, the head is read and the cut said.
+MAX_LUA_TOKENS = 4 * MAX_ITEMS
 
 _TOKEN = linear(
     r'"(?:[^"\\\n]~|\\.)*~"?'  # a string (one line; escapes)
@@ -50,12 +53,15 @@ def _push(stack: list[_Frame], frame: _Frame) -> None:
     stack.append(frame)
 
 
-def _tokens(text: str) -> list[tuple[str, int, str]]:
+def _tokens(text: str) -> tuple[list[tuple[str, int, str]], int | None]:
     """(kind, offset, text) of each significant token: `s` a string, `n` a name or keyword, `d` a number, `p`
-    punctuation. Comments and blanks are dropped; a long bracket is skipped to its closer in one search."""
+    punctuation. Comments and blanks are dropped; a long bracket is skipped to its closer in one search. Past
+    MAX_LUA_TOKENS, the offset where the reading stopped."""
     out: list[tuple[str, int, str]] = []
     pos, end = 0, len(text)
     while pos < end:
+        if len(out) >= MAX_LUA_TOKENS:
+            return out, pos
         m = _TOKEN.match(text, pos)
         assert m is not None  # the last alternative matches any character
         tok, start, pos = m.group(), m.start(), m.end()
@@ -76,7 +82,7 @@ def _tokens(text: str) -> list[tuple[str, int, str]]:
             out.append(("d", start, tok))
         else:
             out.append(("p", start, tok))
-    return out
+    return out, None
 
 
 def _after_long(text: str, pos: int, level: int) -> int:
@@ -98,7 +104,7 @@ def parse_lua(text: str) -> list[ConfigItem]:
     items: list[ConfigItem] = []
     budget = Budget(items)
     lines = LineMap(text)
-    toks = _tokens(text)
+    toks, cut = _tokens(text)
     stack: list[_Frame] = []
     _push(stack, _Frame((), "code", depth=0))
     key: tuple[str, ...] | None = None  # the key of a `name =` / `a.b =` / `["name"] =` waiting for its value
@@ -151,6 +157,9 @@ def parse_lua(text: str) -> list[ConfigItem]:
             items.append(ConfigItem(top.path + (f"[{top.index}]",), tok, lines.line(start)))
             top.index += 1
         key, prev, i = None, tok, i + 1
+    if cut is not None:
+        detail = f"more than {MAX_LUA_TOKENS:,} Lua tokens: read the first {MAX_LUA_TOKENS:,} (up to byte {cut:,})"
+        raise BudgetExceeded(detail, items)
     return items
 
 
