@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.conftest import REPO, ScanFn, write
 
 CCR = (REPO / "tests/data/configs/claude-code-router/musistudio.config.example.json").read_text()
@@ -86,17 +88,6 @@ models:
 """
 
 
-def test_each_model_record_of_a_product_s_settings_takes_its_own_route(tmp_path: Path, scan_dir: ScanFn) -> None:
-    # Continue's documented shape: chat on Vertex, autocomplete on a local Ollama. The first record's provider
-    # gave every model of the file its route (the autocomplete model ran "on Vertex" and the chat model was local).
-    write(tmp_path, "/home/bob/.continue/config.yaml", CONTINUE)
-    _, doc = scan_dir(tmp_path)
-    got = routes(doc)
-    assert (got["gemini-2.5-flash"], got["qwen2.5-coder:1.5b"]) == ("vertex", "self-hosted")
-    local = {e["name"] for e in doc["local_models"]}
-    assert "qwen2.5-coder:1.5b" in local and "gemini-2.5-flash" not in local
-
-
 def test_an_alias_runs_on_its_model_s_route_beside_a_local_deployment(tmp_path: Path, scan_dir: ScanFn) -> None:
     proxy = """model_list:
   - model_name: team-default
@@ -147,12 +138,21 @@ CONTINUE_JSON = """{
 """
 
 
-def test_a_model_record_outside_the_list_takes_its_own_provider_s_route(tmp_path: Path, scan_dir: ScanFn) -> None:
-    # Continue's config.json: the autocomplete model is a record of its own beside `models[]`, with the same
-    # `provider` field. It took the chat model's Bedrock route, as if it ran on Bedrock.
-    write(tmp_path, "/home/bob/.continue/config.json", CONTINUE_JSON)
+# Continue's documented shapes. config.yaml: chat on Vertex, autocomplete on a local Ollama; the first record's
+# provider gave every model of the file its route (the autocomplete model ran "on Vertex", the chat model was
+# local). config.json: the autocomplete model is a record of its own beside `models[]` with the same `provider`
+# field; it took the chat model's Bedrock route.
+@pytest.mark.parametrize(("path", "text", "chat", "chat_route", "local_model"), [
+    ("/home/bob/.continue/config.yaml", CONTINUE, "gemini-2.5-flash", "vertex", "qwen2.5-coder:1.5b"),
+    ("/home/bob/.continue/config.json", CONTINUE_JSON, "anthropic.claude-3-5-sonnet-20240620-v1:0", "bedrock",
+     "starcoder2:3b"),
+], ids=["config.yaml list", "config.json record beside the list"])
+def test_each_model_record_of_a_product_s_settings_takes_its_own_route(
+    tmp_path: Path, scan_dir: ScanFn, path: str, text: str, chat: str, chat_route: str, local_model: str
+) -> None:
+    write(tmp_path, path, text)
     _, doc = scan_dir(tmp_path)
     got = routes(doc)
-    assert (got["anthropic.claude-3-5-sonnet-20240620-v1:0"], got["starcoder2:3b"]) == ("bedrock", "self-hosted")
+    assert (got[chat], got[local_model]) == (chat_route, "self-hosted")
     local = {e["name"] for e in doc["local_models"]}
-    assert "starcoder2:3b" in local and "anthropic.claude-3-5-sonnet-20240620-v1:0" not in local
+    assert local_model in local and chat not in local
