@@ -158,9 +158,13 @@ def parse_lua(text: str) -> list[ConfigItem]:
             top.index += 1
         key, prev, i = None, tok, i + 1
     if cut is not None:
-        detail = f"more than {MAX_LUA_TOKENS:,} Lua tokens: read the first {MAX_LUA_TOKENS:,} (up to byte {cut:,})"
-        raise BudgetExceeded(detail, items)
+        raise _cut_at(cut, items)
     return items
+
+
+def _cut_at(offset: int, items: list[ConfigItem]) -> BudgetExceeded:
+    detail = f"more than {MAX_LUA_TOKENS:,} Lua tokens: read the first {MAX_LUA_TOKENS:,} (up to byte {offset:,})"
+    return BudgetExceeded(detail, items)
 
 
 def _ends_value(following: tuple[str, int, str]) -> bool:
