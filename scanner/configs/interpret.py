@@ -179,12 +179,12 @@ def _models(
             is_model_key = False
     if is_model_key and MODELISH.match(value) and not value.isdigit() and "://" not in value:
         # A list of ids (`models: [a, b]`) takes the route of the record that holds the list.
+        # The route of the record that names the model, else of the nearest record around it that states one: a
+        # list's holder (Zed's `available_models`), a provider block (`apis.<id>.models`).
         record = record_of(item.path)
-        routes = file.routes
-        route = routes.get(record) or (routes.get(record_of(record)) if record[-1:] == item.path[-1:] else None)
-        if route is None and record[-1:] and record[-1].startswith("["):
-            route = routes.get(record[:-2])  # a model record of a list (Zed's `available_models`): its holder's route
-        route = route or ancestor_route(routes, record)
+        route = file.routes.get(record) or ancestor_route(file.routes, record)
+        if route is None and record[-2:-1] and record[-1].startswith("["):
+            route = file.routes.get(record[:-2])  # a top-level list's holder: the file's own route
         route = None if key in base_keys else route  # the model behind an alias: the alias has the route
         if ":" in value and key not in base_keys and (named := _routed_name(value, file)) is not None:
             value, route = named  # `openai:gpt-4o`, `local:llama3.1:8b`: a block or a route, and its model

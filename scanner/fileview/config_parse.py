@@ -112,6 +112,9 @@ _BY_EXT: dict[str, Parser] = {
     ".nix": fmt.parse_hcl,
     ".lua": fmt.parse_lua,  # Neovim plugin specs and `setup({...})` tables
 }
+# Readers that never refuse a text (they read what has their shape and skip the rest): a file they read has no
+# parse error to learn, so a location never parses it only to ask.
+NEVER_FAILS: frozenset[Parser] = frozenset({fmt.parse_hcl, fmt.parse_lua, fmt.parse_loose})
 # Formats that look like JSON at their first byte but are not (Nix, Bicep, CUE, Jsonnet…): never sniffed.
 _NOT_JSON = {".nix", ".bicep", ".cue", ".jsonnet", ".libsonnet", ".dhall", ".kdl", ".lua", ".pkl", ".ncl"}
 _INI_HEADER = re.compile(rb"\[[A-Za-z0-9_][^\]\[\n\"{}]*\][ \t]*\r?\n")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from scanner.catalog import Catalog
 from scanner.catalog.matcher import Hits, PatternKind
-from scanner.fileview.config_parse import ConfigParse, Parser, parse_config
+from scanner.fileview.config_parse import NEVER_FAILS, ConfigParse, Parser, config_parser, parse_config
 from scanner.fileview.contexts import classify, is_comment_line
 from scanner.fileview.gzipped import Inflated, inflate, sniffed_head
 from scanner.fileview.once import once
@@ -152,7 +152,10 @@ class FileView:
 
     @once
     def parse_error(self) -> bool:
-        """The file's format would not parse: every location in it says so."""
+        """The file's format would not parse: every location in it says so. A reader that never fails is not run
+        to ask (a Lua or HCL file is parsed only when a detector reads its settings)."""
+        if config_parser(self) in NEVER_FAILS:
+            return False
         return self.config is not None and self.config.broken
 
     @once
