@@ -45,10 +45,15 @@ def test_plugin_specs_name_their_models_and_routes(tmp_path: Path, scan_dir: Sca
     assert "qwen2.5-coder:7b" in local and any(n.endswith("QwQ-32B-GGUF") for n in local)
 
 
-def test_a_lua_file_that_names_no_model_is_not_read_as_settings(tmp_path: Path, scan_dir: ScanFn) -> None:
-    write(tmp_path, "/home/al/.config/nvim/lua/options.lua", 'vim.g.endpoint = "https://api.openai.com/v1"\n')
+def test_a_lua_file_is_read_as_settings_only_when_it_names_a_model(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # The same kill switch in two Lua files: read in the one that names a model, not in plain editor code.
+    switch = 'vim.g.LLM_KILL_SWITCH = "1"\n'
+    write(tmp_path, "/home/al/.config/nvim/lua/options.lua", switch)
+    write(tmp_path, "/home/al/.config/nvim/lua/plugins/agent.lua", switch + 'vim.g.agent_model = "gpt-4o"\n')
     _, doc = scan_dir(tmp_path)
-    assert not doc["models"]
+    places = {loc["path"] for k in doc["kill_switches"] for loc in k["locations"]}
+    assert places == {"/home/al/.config/nvim/lua/plugins/agent.lua"}
+    assert wired(doc) == {"gpt-4o": None}
 
 
 def test_the_reader_keeps_literal_values_under_their_keys() -> None:
