@@ -40,6 +40,14 @@ IN_FLIGHT_BATCHES_PER_WORKER = 16  # 4,096 small files a worker, as many entries
 WAITING_RESULT_BYTES = 64 << 20
 
 _work: FileWork | None = None  # set in the parent just before the fork; each worker inherits it
+_told_to_stop = False  # in a worker: SIGTERM came, the batch in hand ends at its next file
+
+# A stopped worker is given this long to end the file in hand before it is killed.
+STOP_GRACE_SECONDS = 10.0
+
+
+class WorkerStopped(Exception):
+    """A batch cut short because its worker was told to stop: it fails rather than give a partial result."""
 
 
 # A batch in flight: its walked items, the files sent, their pickled results to come, the bytes they hold.
@@ -54,6 +62,8 @@ def _analyze(batch: list[FileEntry]) -> bytes:
     assert _work is not None
     out: list[_Sent] = []
     for entry in batch:
+        if _told_to_stop:
+            raise WorkerStopped("the scan's worker was told to stop")
         result = analyze_file(_work, entry)
         out.append(result if result.items else (result.files_read, result.bytes_read))
     return pickle.dumps(out, pickle.HIGHEST_PROTOCOL)
@@ -91,8 +101,7 @@ def pooled_results(
     gc.freeze()
     pending: deque[_Pending] = deque()
     in_flight = 0
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
-                               initializer=_ignore_interrupts)
+    pool = new_pool(jobs)
     try:
         for batch, size in _batches(work):
             files = [i for i in batch if isinstance(i, FileEntry) and not is_repeat(i)]
@@ -108,7 +117,7 @@ def pooled_results(
             batch, files, fut, _ = pending.popleft()
             yield from _fold(batch, files, fut)
     except BaseException:
-        _stop(pool)  # Ctrl-C or an error: the workers end now, not after the batches they hold
+        stop_pool(pool)  # Ctrl-C or an error: the workers end now, not after the batches they hold
         raise
     else:
         pool.shutdown()
@@ -119,12 +128,26 @@ def pooled_results(
             fut.cancel()
 
 
+def new_pool(jobs: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_worker_signals)
+
+
 # Ctrl-C reaches every process of the terminal's foreground group. The workers ignore it (each would print its
 # own KeyboardInterrupt traceback); the parent alone handles it and ends them. The first submit forks every
 # worker, so SIGINT is blocked around it: a worker is never interrupted before its initializer runs.
-def _ignore_interrupts() -> None:
+# A worker is ended by SIGTERM, but never in the middle of sending a result: the executor's thread would wait
+# for the rest of that message for ever, and the interpreter's exit waits for that thread. So SIGTERM only says
+# "stop": the batch in hand ends at its next file, and the worker exits when the executor tells it to.
+def _worker_signals() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stop_told)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _stop_told(signum: int, frame: object) -> None:
+    global _told_to_stop
+    _told_to_stop = True
 
 
 def _waiting(pending: deque[_Pending]) -> int:
@@ -140,7 +163,9 @@ def _submit(pool: ProcessPoolExecutor, files: list[FileEntry]) -> Future[bytes]:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """End the pool now: batches not started are cancelled, those in hand end at their next file. A worker still
+    in one file after the grace is killed (its result, if it was sending one, is the only thing lost)."""
     # The executor's own thread is joined once its workers are gone: left running, it would close its wake-up
     # pipe while the interpreter's exit hook writes to it (an "Exception ignored … Bad file descriptor").
     workers = list((getattr(pool, "_processes", None) or {}).values())
@@ -151,7 +176,10 @@ def _stop(pool: ProcessPoolExecutor) -> None:
             proc.terminate()
     for proc in workers:
         with contextlib.suppress(OSError, ValueError, AssertionError):
-            proc.join(timeout=5)
+            proc.join(timeout=STOP_GRACE_SECONDS)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(timeout=5)
     if manager is not None:
         manager.join(timeout=10)
 

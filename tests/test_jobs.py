@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from scanner.catalog import Catalog
 from scanner.inventory.document import dumps
 from scanner.options import ScanOptions
 from scanner.targets import Walker
+from scanner.targets.base import FileEntry
 from scanner.targets.registry import open_target
 from scanner.targets.walker import WalkOptions
 from tests.conftest import SAMPLE_VM, write
@@ -96,6 +98,36 @@ def test_the_waiting_results_are_the_pickled_bytes_of_finished_batches() -> None
     failed.set_exception(OSError("worker gone"))  # its batch raises when folded; it holds no result
     pending: deque[pool._Pending] = deque(([], [], fut, 0) for fut in (done, running, failed, other))
     assert pool._waiting(pending) == 30
+
+
+def _bytes_of(size: int) -> bytes:
+    return b"x" * size
+
+
+def test_a_stopped_pool_ends_while_its_workers_send_results_bigger_than_a_pipe() -> None:
+    # A worker killed in the middle of sending a result left the executor's thread waiting for the rest of the
+    # message for ever, and the interpreter's exit waits for that thread: Ctrl-C printed its line and hung.
+    from scanner import pool
+
+    for _ in range(5):
+        workers = pool.new_pool(2)
+        futures = [workers.submit(_bytes_of, 8 << 20) for _ in range(40)]
+        futures[0].result()  # the workers are sending 8 MiB results now
+        manager = workers._executor_manager_thread  # type: ignore[attr-defined]
+        pool.stop_pool(workers)
+        assert manager is not None and not manager.is_alive()
+        assert not multiprocessing.active_children()
+        assert any(f.cancelled() for f in futures)
+
+
+def test_a_batch_told_to_stop_fails_rather_than_give_part_of_its_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scanner import pool
+
+    monkeypatch.setattr(pool, "_work", object())
+    monkeypatch.setattr(pool, "_told_to_stop", True)
+    entry = FileEntry("/etc/agent.yaml", 10, 0o100644, 0, 0)
+    with pytest.raises(pool.WorkerStopped):
+        pool._analyze([entry])
 
 
 def test_a_container_image_is_the_same_with_one_or_two_jobs(tmp_path: Path, catalog: Catalog) -> None:
