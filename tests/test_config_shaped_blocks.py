@@ -6,9 +6,15 @@ where the products keep them."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
+from scanner import api
+from scanner.catalog import load
+from scanner.inventory.document import dumps
+from scanner.options import ScanOptions
+from scanner.targets import Walker
 from tests.conftest import REPO, ScanFn, write
 
 DATA = REPO / "tests/data/configs"
@@ -98,3 +104,20 @@ def test_an_rc_file_of_assignments_is_read_as_settings(tmp_path: Path, scan_dir:
     assert wired(doc) == {"lmstudio/qwen2.5-coder-14b-instruct": "self-hosted"}
     (model,) = doc["models"]
     assert [(loc["line"], loc["context"]) for loc in model["locations"]] == [(1, "env")]
+
+
+def test_the_names_of_provider_containers_are_catalog_data(tmp_path: Path) -> None:
+    # A container the built-in catalogs do not name is no providers container; a user's catalog naming it makes
+    # its entries blocks (their models take the block's route), with no code change.
+    config = "backends:\n  corp:\n    url: https://llm.corp.example/v1\n    model: corp-coder-2\n"
+    root = tmp_path / "vm"
+    write(root, "/etc/agent/agent.yaml", config)
+    extra = write(tmp_path, "/cat/containers.toml",
+                  '[catalog]\nname = "site"\nversion = "1"\n\n[config_keys]\nprovider_container = ["backends"]\n')
+
+    def route(extra_catalogs: list[Path]) -> str | None:
+        inv = api.scan(Walker(str(root)), api.ScanRequest(ScanOptions()), load(extra_catalogs))
+        return {m["name"]: m["served_via"] for m in json.loads(dumps(inv))["models"]}.get("corp-coder-2")
+
+    assert route([]) is None
+    assert route([extra]) == "llm.corp.example"

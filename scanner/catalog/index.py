@@ -1,7 +1,7 @@
 """All loaded catalog files as one queryable knowledge base.
 
-Catalogs know vendors, not file formats: `identify` names a model id, `host_info` an API host,
-`sdk` a package, `env_var` an environment variable. The matcher is built once from the same data.
+Catalogs know vendors, not file formats: `identify` names a model id, `host_info` an API host, `sdk` a package,
+`env_var` an environment variable. The matcher is built once from the same data.
 """
 
 from __future__ import annotations
@@ -148,11 +148,9 @@ class Catalog(AgentProductIndex):
         names and placeholders."""
         self._process_rx = [(p, _rx(p.pattern, f"process {p.role}")) for f in files for p in f.processes]
         self._task_rx = [(t.task, _rx(t.pattern, f"task {t.task}")) for f in files for t in f.tasks]
-        keys: dict[str, set[str]] = {}
-        for f in files:
-            for kind, names in f.config_keys.items():
-                keys.setdefault(kind, set()).update(names)
-        self.config_keys = {k: frozenset(v) for k, v in keys.items()}
+        ks = dict.fromkeys(k for f in files for k in f.config_keys)  # names in order, the first file's first
+        self._ordered_keys = {k: tuple(dict.fromkeys(n for f in files for n in f.config_keys.get(k, ()))) for k in ks}
+        self.config_keys = {k: frozenset(v) for k, v in self._ordered_keys.items()}
         self._switch_on = frozenset(v for f in files for v in f.switch_values.get("on", ()))
         self._switch_off = frozenset(v for f in files for v in f.switch_values.get("off", ()))
         self._route_names: dict[str, str] = {}
@@ -397,3 +395,6 @@ class Catalog(AgentProductIndex):
 
     def keys(self, kind: str) -> frozenset[str]:
         return self.config_keys.get(kind, frozenset())
+
+    def ordered_keys(self, kind: str) -> tuple[str, ...]:
+        return self._ordered_keys.get(kind, ())

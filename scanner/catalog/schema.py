@@ -112,6 +112,15 @@ _CONFIG_KEY_KINDS = {
     "not_endpoint_records",
     "alias_name",
     "alias_model",
+    "provider_container",
+    "block_field",
+    "record_base_url",
+    "record_endpoint",
+    "block_url",
+    "block_type",
+    "model_map",
+    "alias_key",
+    "names_its_model",
 }
 
 

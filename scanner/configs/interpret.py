@@ -15,14 +15,20 @@ from urllib.parse import urlsplit
 from scanner.catalog import Catalog
 from scanner.catalog.specs import EnvVarSpec
 from scanner.configs.mcp_shapes import server_fields
-from scanner.configs.providers import ancestor_route, block_reference, moved_vendors, provider_blocks, record_routes
+from scanner.configs.providers import (
+    ancestor_route,
+    block_reference,
+    moved_vendors,
+    provider_blocks,
+    record_of,
+    record_routes,
+)
 from scanner.configs.records import (
     MODELISH,
     Locate,
     flag_switches,
     flipped,
     record_models,
-    record_of,
     switch_tables,
 )
 from scanner.fileview.config_parse import key_parts, norm_path
@@ -46,10 +52,6 @@ _SECRET_SUFFIXES = ("_api_key", "_apikey", "_token", "_secret", "_password")
 # The schemes a model's API is spoken over; `postgresql://`, `redis://`, `amqps://`, `mongodb+srv://` reach no model.
 _API_SCHEMES = frozenset({"http", "https", "ws", "wss", "grpc", "grpcs"})
 _WORDS = re.compile(r"[._\-]")
-# Under a model key, the field that names the model: its id, its name, or the setting's default (codecompanion's
-# `schema.model.default`).
-_NAMES_ITS_MODEL = frozenset({"id", "name", "default"})
-
 
 
 def interpret(
@@ -59,8 +61,8 @@ def interpret(
     """The evidence a config's items give: the models its records name first (aliases, deployments, model maps),
     then each item by its key: a kill switch, a model, an endpoint or a credential. `mcp_containers`: the keys the
     catalog says hold this file's MCP servers, beyond the generic ones."""
-    blocks, block_records = provider_blocks(items, catalog)
-    routes = record_routes(items, catalog, catalog.keys("provider"), blocks, block_records)
+    provided = provider_blocks(items, catalog)
+    routes = record_routes(catalog, catalog.keys("provider"), provided)
     base_keys = catalog.keys("base_model")
     bases: dict[tuple[str, ...], str] = {}
     for item in items:
@@ -71,7 +73,7 @@ def interpret(
     flags, flag_fields = flag_switches(items, catalog)
     file = _FileRecords(
         catalog, locate, meta, routes, moved_vendors(items, catalog), bases, consumed, switch_tables(items, catalog),
-        flags, flag_fields, server_fields(items, mcp_containers), blocks,
+        flags, flag_fields, server_fields(items, mcp_containers), provided.routes,
     )  # fmt: skip
     for item in items:
         keys = key_parts(item.path)
@@ -163,7 +165,7 @@ def _models(
         key in model_keys
         or key.endswith("_model")
         or role == "model"
-        or (key in _NAMES_ITS_MODEL and any(_norm(k) in model_keys for k in keys[:-1]))
+        or (key in catalog.keys("names_its_model") and any(_norm(k) in model_keys for k in keys[:-1]))
     )
     map_keys = catalog.keys("deployment_map")
     at = next((i for i, k in enumerate(item.path[:-1]) if _norm(k) in map_keys), None)

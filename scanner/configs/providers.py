@@ -25,25 +25,9 @@ from scanner.fileview.config_parse import norm_key
 from scanner.formats.config import ConfigItem
 from scanner.hosts import filled_slots, is_self_hosted
 
-_BLOCK_KEYS = frozenset(
-    {"providers", "model_providers", "modelproviders", "provider", "llm_providers", "routes", "adapters"}
-)
-# A block's own fields may sit one record down (opencode's `provider.<id>.options.baseURL`, codecompanion's
-# `adapters.<id>.env.url`).
-_BLOCK_FIELDS = frozenset({"options", "env"})
-# A record's own base URL, whatever model it serves (Zed's `api_url` too); a vendor's variable (`ANTHROPIC_BASE_URL`)
-# moves only that vendor's models (`moved_vendors`). In this order, so a record with two says the same on every run.
-_BASE_ORDER = ("base_url", "baseurl", "api_base", "apibase", "api_base_url", "openai_api_base", "api_url", "apiurl")
-_BASE_KEYS = frozenset(_BASE_ORDER)
-# A model record's own URL under an endpoint's name too (Tabby's `[model.chat.http] api_endpoint`).
-_RECORD_URL_KEYS = (*_BASE_ORDER, "api_endpoint", "endpoint", "endpoint_url")
+# The key names of blocks and records are the catalog's (`[config_keys]`: provider_container, block_field,
+# record_base_url, record_endpoint, block_url, block_type, model_map, alias_key).
 _DOMAIN = re.compile(r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}$")
-_URL_KEYS = (*_BASE_ORDER, "endpoint", "url", "host")  # in a provider block, its URL whatever the key (in order)
-_TYPE_KEYS = ("type", "backend", "api_type", "kind", "sdk", "npm")
-_MODEL_MAPS = frozenset({"models", "model_list", "custom_models", "custommodels", "model_aliases"})
-# The name a record gives its model: an id, a name, or the name a picker shows (Factory's `model_display_name`),
-# taken only when it is spelled as an id (`gw-mini`, never `GPT-4.1 mini (gateway)`).
-_ALIAS_KEYS = ("model_id", "id", "name", "title", "slug", "model_display_name", "display_name", "displayname")
 _MODELISH = re.compile(r"^(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9._:@/\-]{0,118}$")
 
 Record = tuple[str, ...]
@@ -96,7 +80,7 @@ def url_route(url: str, catalog: Catalog) -> str | None:
 
 
 def _block_route(fields: dict[str, ConfigItem], name: str, catalog: Catalog) -> str | None:
-    for key in _URL_KEYS:
+    for key in (*catalog.ordered_keys("record_base_url"), *catalog.ordered_keys("block_url")):
         item = fields.get(key)
         if item is not None and "://" in item.value:
             return url_route(item.value, catalog)
@@ -104,7 +88,7 @@ def _block_route(fields: dict[str, ConfigItem], name: str, catalog: Catalog) -> 
         spec = catalog.env_var(item.value.strip()) if key.endswith(("_env", "_env_var")) else None
         if spec is not None and spec.role == "base_url" and spec.vendor:
             return "direct"  # `base_url_env: OPENAI_BASE_URL`: the vendor's own API unless that variable moves it
-    for key in _TYPE_KEYS:
+    for key in catalog.ordered_keys("block_type"):
         item = fields.get(key)
         if item is not None and (route := catalog.route_named(item.value.rsplit("/", 1)[-1])):
             return route
@@ -117,14 +101,15 @@ def _block_records(items: Sequence[ConfigItem], fields: dict[Record, dict[str, C
     (`providers.<id>`, `[[providers]] name = …`), or one of any container that holds a models map or list (mods'
     `apis.<id>.models`, aichat's `clients[] {type, api_base, models}`), or a list element whose type names a route
     (aichat's `clients: [{type: openai}]`). Its name: a list element's `name`, else its `type`; a map's key."""
+    containers, model_maps = catalog.keys("provider_container"), catalog.keys("model_map")
     holders: dict[Record, None] = {}
     for item in items:
         path = item.path
         for i in range(len(path) - 1):
-            if norm_key(path[i]) in _BLOCK_KEYS and i + 2 < len(path):
+            if norm_key(path[i]) in containers and i + 2 < len(path):
                 holders[path[: i + 2]] = None  # a providers container's record, fields of its own or not
                 break
-            if i >= 2 and norm_key(path[i]) in _MODEL_MAPS:
+            if i >= 2 and norm_key(path[i]) in model_maps:
                 holders[path[:i]] = None
                 break
     for rec, own in fields.items():
@@ -132,7 +117,7 @@ def _block_records(items: Sequence[ConfigItem], fields: dict[Record, dict[str, C
             holders[rec] = None
     out: dict[Record, str] = {}
     for rec in [*fields, *holders]:
-        at = next((i for i, seg in enumerate(rec) if norm_key(seg) in _BLOCK_KEYS), None)
+        at = next((i for i, seg in enumerate(rec) if norm_key(seg) in containers), None)
         if not ((at is not None and len(rec) == at + 2) or rec in holders) or rec in out:
             continue
         own = fields.get(rec, {})
@@ -146,29 +131,38 @@ def _block_records(items: Sequence[ConfigItem], fields: dict[Record, dict[str, C
     return out
 
 
-def provider_blocks(items: Sequence[ConfigItem], catalog: Catalog) -> tuple[dict[str, str | None], dict[Record, str]]:
-    """Each provider block's name -> its route (None when nothing says it), and each block's record -> its name."""
+@dataclass(frozen=True)
+class ProviderBlocks:
+    """A config's provider blocks, and every record's own scalar fields (read once, for blocks and routes)."""
+
+    routes: dict[str, str | None]  # each block's name -> its route (None when nothing says it)
+    names: dict[Record, str]  # each block's record -> its name
+    fields: dict[Record, dict[str, ConfigItem]]
+
+
+def provider_blocks(items: Sequence[ConfigItem], catalog: Catalog) -> ProviderBlocks:
+    """The file's provider blocks: their records, names and routes."""
     fields = _fields(items)
+    block_fields = catalog.keys("block_field")
     nested: dict[Record, dict[str, ConfigItem]] = {}
     for rec, own in fields.items():
-        if len(rec) >= 2 and norm_key(rec[-1]) in _BLOCK_FIELDS:
+        if len(rec) >= 2 and norm_key(rec[-1]) in block_fields:
             nested.setdefault(rec[:-1], {}).update(own)
     records = _block_records(items, {**{r: {} for r in nested}, **fields}, catalog)
     blocks: dict[str, str | None] = {}
     for rec, name in sorted(records.items()):
         own = {**nested.get(rec, {}), **fields.get(rec, {})}
         blocks.setdefault(name, _block_route(own, name, catalog))
-    return blocks, records
+    return ProviderBlocks(blocks, records, fields)
 
 
-def record_routes(
-    items: Sequence[ConfigItem], catalog: Catalog, provider_keys: frozenset[str], blocks: dict[str, str | None],
-    block_records: dict[Record, str],
-) -> dict[Record, str]:
-    """The route of each record that states one: its own base URL, else the provider it names (`blocks`: the
-    file's provider blocks, `provider_blocks`)."""
+def record_routes(catalog: Catalog, provider_keys: frozenset[str], provided: ProviderBlocks) -> dict[Record, str]:
+    """The route of each record that states one: its own base URL, else the provider it names (`provided`: the
+    file's provider blocks)."""
     routes: dict[Record, str] = {}
-    fields = _fields(items)
+    blocks, block_records, fields = provided.routes, provided.names, provided.fields
+    block_fields = catalog.keys("block_field")
+    url_keys = (*catalog.ordered_keys("record_base_url"), *catalog.ordered_keys("record_endpoint"))
     for rec, name in block_records.items():
         if rec not in fields and (route := blocks.get(name)):
             routes[rec] = route  # a block with no scalar of its own (mods' `apis.google: {models: …}`)
@@ -182,10 +176,10 @@ def record_routes(
                 if route := blocks.get(block_records[rec]):
                     routes[rec] = route
                 continue
-            if norm_key(rec[len(block)]) in _BLOCK_FIELDS and len(rec) == len(block) + 1:
+            if norm_key(rec[len(block)]) in block_fields and len(rec) == len(block) + 1:
                 continue  # a block's options: its base URL is the block's
             inside = block_records[block]  # a model record inside a provider block (opencode `provider.<id>.models`)
-        url = next((it.value for k in _RECORD_URL_KEYS if (it := own.get(k)) is not None and "://" in it.value), None)
+        url = next((it.value for k in url_keys if (it := own.get(k)) is not None and "://" in it.value), None)
         named = [it.value.strip() for k, it in own.items() if k in provider_keys] + ([inside] if inside else [])
         candidates = [url_route(url, catalog) if url else None]
         # A block the record names says most (`route: jarvis-router` -> its base URL), then a route's spelling
@@ -219,10 +213,11 @@ def block_reference(value: str, blocks: dict[str, str | None], sep: str = ",") -
     return model, blocks[block.strip()]
 
 
-def record_aliases(items: Sequence[ConfigItem]) -> list[RecordAlias]:
+def record_aliases(items: Sequence[ConfigItem], catalog: Catalog) -> list[RecordAlias]:
     """Records that name an alias and the model it runs: `alias` + `model`/`name` (Mistral Vibe), a models
     map's key + `model` (Kimi CLI `[models.<alias>]`), `model_id`/`name`/`id` + `model` (Continue, llm's
     `model_id` + `model_name`), a display name + `model` (Factory's `custom_models`)."""
+    alias_keys, model_maps = catalog.ordered_keys("alias_key"), catalog.keys("model_map")
     found = []
     for rec, own in _fields(items).items():
         model_item = own.get("model") or own.get("model_name")
@@ -230,13 +225,13 @@ def record_aliases(items: Sequence[ConfigItem]) -> list[RecordAlias]:
         if alias_item is not None:
             model_item = model_item or own.get("name")
         elif model_item is not None:
-            alias_item = next((own[k] for k in _ALIAS_KEYS if k in own and own[k] is not model_item), None)
+            alias_item = next((own[k] for k in alias_keys if k in own and own[k] is not model_item), None)
         if model_item is None:
             continue
         model = model_item.value.strip()
         if alias_item is not None:
             name, line, path = alias_item.value.strip(), alias_item.line, alias_item.path
-        elif rec and not rec[-1].startswith("[") and len(rec) >= 2 and norm_key(rec[-2]) in _MODEL_MAPS:
+        elif rec and not rec[-1].startswith("[") and len(rec) >= 2 and norm_key(rec[-2]) in model_maps:
             name, line, path = rec[-1], model_item.line, rec
         else:
             continue

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Generator, Iterator, Sequence
 
 from scanner.catalog import Catalog
-from scanner.configs.providers import ancestor_route, record_aliases
+from scanner.configs.providers import ancestor_route, record_aliases, record_of
 from scanner.fileview.config_parse import key_parts, norm_path
 from scanner.fileview.config_parse import norm_key as _norm
 from scanner.formats import config as fmt
@@ -27,14 +27,6 @@ Locate = Callable[[int | None, bool], Location]
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def record_of(path: tuple[str, ...]) -> tuple[str, ...]:
-    """The enclosing record: up to the last list element, else the parent mapping."""
-    for i in range(len(path) - 1, -1, -1):
-        if path[i].startswith("["):
-            return path[: i + 1]
-    return path[:-1]
-
-
 @dataclasses.dataclass(frozen=True)
 class _Deployment:
     """An Azure deployment record: its name is an alias of `model`."""
@@ -152,7 +144,7 @@ def record_models(
 ) -> Generator[Evidence, None, set[tuple[str, ...]]]:
     """The models records name (aliases, deployments, model-map keys); returns the fields they consumed."""
     consumed: set[tuple[str, ...]] = set()
-    for named in record_aliases(items):
+    for named in record_aliases(items, catalog):
         # Vibe's `alias`, Kimi's `[models.<alias>]`, Continue's `name`: the alias runs the record's model. A listed
         # id is a model itself; one of a family's shape only (`kimi-k2-turbo` -> `…-turbo-preview`) is an alias.
         if named.record in bases or catalog.identify(named.name).catalog == "known":
