@@ -288,6 +288,46 @@ def test_a_table_of_settings_json_is_no_session_store(catalog: Catalog, tmp_path
     assert collect("/home/u/state.vscdb", "/home/u/state.vscdb", None, data, catalog) == ([], [])
 
 
+def _dumped_store(root: Path, inside: str, dump: str) -> None:
+    """A real store's schema and rows (an `sqlite3 .dump`) laid where its product keeps it."""
+    path = root / inside.lstrip("/")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    con = sqlite3.connect(path)
+    con.executescript((DATA / dump).read_text())
+    con.close()
+
+
+def test_a_store_of_messages_by_role_and_its_sessions_settings_is_read(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # Goose's sessions.db: messages hold no model; each session's row names its provider and model, and the
+    # messages refer to it by `session_id`. A config the user pasted into a prompt is a mention.
+    _dumped_store(tmp_path, "/home/dev/.local/share/goose/sessions/sessions.db", "goose-sqlite/sessions.sql")
+    _, doc = scan_dir(tmp_path)
+    found = {s["session_id"]: (s["labels"], [(p["vendor"], p["served_via"]) for p in s["providers"]])
+             for s in doc["sessions"]}
+    assert found == {
+        "20250918_1": (["claude-sonnet-4-20250514"], [("anthropic", "direct")]),
+        "20250919_1": (["qwen2.5-coder:32b"], [("alibaba", "self-hosted")]),
+        "20250920_1": (["google/gemini-2.5-pro"], [("google", "openrouter")]),
+    }
+    wired = {m["name"] for m in doc["models"] if m["wired"]}
+    assert wired == {"claude-sonnet-4-20250514", "qwen2.5-coder:32b", "google/gemini-2.5-pro"}
+
+
+def test_ids_a_tool_printed_into_a_store_of_messages_are_mentions(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # Crush's crush.db: each assistant message names its model and provider; a bash tool's result lists the
+    # models of a proxy. Read as bytes, those were wiring (and `qwen3:30b` ran into the next byte).
+    _dumped_store(tmp_path, "/home/dev/projects/webshop/.crush/crush.db", "crush-sqlite/crush.sql")
+    _, doc = scan_dir(tmp_path)
+    found = sorted((s["labels"], [(p["vendor"], p["served_via"]) for p in s["providers"]]) for s in doc["sessions"])
+    assert found == [
+        (["anthropic.claude-sonnet-4-20250514-v1:0"], [("anthropic", "bedrock")]),
+        (["qwen3:30b"], [("alibaba", "self-hosted")]),
+    ]
+    models = {m["name"]: m["wired"] for m in doc["models"]}
+    assert {n for n, wired in models.items() if wired} == {"anthropic.claude-sonnet-4-20250514-v1:0", "qwen3:30b"}
+    assert not any(models.get(n) for n in ("gpt-4.1", "o4-mini", "text-embedding-3-small"))
+
+
 # --- an agent's own events ----------------------------------------------------------------------------
 
 

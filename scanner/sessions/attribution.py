@@ -302,6 +302,8 @@ def _stated_route(
                 return route, declared
         if not routed and declared.strip().lower() == vendor:
             return "direct", declared
+        if catalog.route_named(declared) == "self-hosted":
+            return "self-hosted", declared  # a local server's name (`provider: ollama`): it ran the model itself
     return ("direct", own[0]) if own and not routed else (None, "")
 
 

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from scanner.model import SkipReason
+from scanner.sessions.keys import SESSION_KEYS
 from scanner.sessions.reader import ReadNotes, Record
 from scanner.sessions.sqlite_store import MAX_VALUE, WORK_BUDGET, capped, read_store
 
@@ -52,6 +53,12 @@ _RECORD_KEYS = (
 )
 _RECORD_TEXT = re.compile(rf'"({_RECORD_KEYS})"\s*:')
 _RECORD_BYTES = re.compile(rf'"(?:{_RECORD_KEYS})"\s*:'.encode())  # no nested repeat: linear on any bytes
+# A conversation's speakers, as a message table's `role` column holds them (Goose's and Crush's `messages`).
+_ROLES = frozenset({"user", "assistant", "system", "tool", "model", "developer", "function"})
+# A table beside a message table that names a model per row, under a model column or in a JSON column's object
+# (Goose's `sessions.model_config_json = {"model_name": …}` with `provider_name`): the sessions' own settings.
+_MODEL_KEY = re.compile(r'"(?:model|model_name|model_id|modelid|modelID|modelId)"\s*:\s*"')
+_SESSION_COLUMNS = frozenset(k.lower() for k in SESSION_KEYS)
 _MAX_STATEMENTS = 500
 _STATEMENT = 8000
 
@@ -100,20 +107,26 @@ def _tables(con: sqlite3.Connection, notes: ReadNotes, found: StoreRead) -> Iter
     if len(shaped) > MAX_TABLES:
         notes.limit(SkipReason.CAP_REACHED, f"SQLite store: {len(shaped) - MAX_TABLES} table(s) past {MAX_TABLES}")
     left = MAX_ROWS
-    for name, columns, parsed in shaped[:MAX_TABLES]:
-        for record in _rows(con, name, columns, parsed, left, notes):
+    for name, columns, parsed, keyed in shaped[:MAX_TABLES]:
+        for record in _rows(con, name, columns, parsed, left, notes, keyed):
             left -= 1
             yield record
         if left <= 0:
             break
 
 
-def _shaped(con: sqlite3.Connection, notes: ReadNotes, found: StoreRead) -> list[tuple[str, list[str], frozenset[str]]]:
-    """(table, stored columns, columns whose JSON is parsed) of every real table of a record table's shape."""
+_Table = tuple[str, list[str], frozenset[str], bool]
+
+
+def _shaped(con: sqlite3.Connection, notes: ReadNotes, found: StoreRead) -> list[_Table]:
+    """(table, stored columns, columns whose JSON is parsed, whether its `id` is a session's) of every real table of a
+    record table's shape: a table of model calls, of JSON session records, or of messages by role; and, in a store
+    that has one of those, each table that names a model per row (the sessions' settings: its `id` is a session's
+    when the other tables refer to it by a session column)."""
     schema = con.execute(
         f"SELECT name, type, sql FROM sqlite_master WHERE type IN ('table', 'view') LIMIT {MAX_SCHEMA}"
     )
-    shaped = []
+    shaped, settings = [], []
     for name, kind, sql in schema.fetchall():
         if not isinstance(name, str) or str(sql or "").lstrip().upper().startswith("CREATE VIRTUAL"):
             continue
@@ -127,17 +140,41 @@ def _shaped(con: sqlite3.Connection, notes: ReadNotes, found: StoreRead) -> list
             if calls:
                 notes.limit(SkipReason.CAP_REACHED, f"SQLite store: view {name[:80]} never read (only tables are)")
             continue
-        held = frozenset() if calls else _json_columns(con, name, columns)
-        if not calls and not held:
+        sample = _Sample(con, name, columns)
+        held = frozenset() if calls else sample.record_columns()
+        if not calls and not held and not sample.spoken():
+            if sample.names_models():
+                settings.append((name, columns, frozenset(c for c in columns if c.endswith("_json")), "id" in columns))
             continue
-        found.calls = found.calls or calls
+        # A table of model calls, or of a conversation's messages: the store is a log of model calls by itself.
+        found.calls = found.calls or calls or sample.spoken()
         if generated:
             # What the schema computes on read could be anything (a 900 MB string per row): never computed.
             detail = f"SQLite store: generated column(s) {', '.join(generated)[:120]} of {name[:80]} never read"
             notes.limit(SkipReason.CAP_REACHED, detail)
-        parsed = held | {c for c in columns if c.endswith("_json") or c in _REPLY_COLUMNS}
-        shaped.append((name, columns, frozenset(parsed)))
-    return shaped
+        parsed = held | sample.json_columns() | {c for c in columns if c.endswith("_json") or c in _REPLY_COLUMNS}
+        shaped.append((name, columns, frozenset(parsed), False))
+    if not shaped:
+        return []
+    referred = _session_refs(con, shaped) if any(keyed for *_, keyed in settings) else set()
+    linked = [(n, c, p, keyed and _ids_referred(con, n, referred)) for n, c, p, keyed in settings]
+    return linked + shaped
+
+
+def _session_refs(con: sqlite3.Connection, tables: list[_Table]) -> set[str]:
+    """The session ids the record tables refer to (their session column's values, bounded)."""
+    out: set[str] = set()
+    for name, columns, *_ in tables:
+        for column in _SESSION_COLUMNS.intersection(columns):
+            query = f"SELECT DISTINCT CAST({_quoted(column)} AS TEXT) FROM {_quoted(name)} LIMIT {MAX_ROWS}"
+            out.update(str(v) for (v,) in con.execute(query) if v is not None)
+    return out
+
+
+def _ids_referred(con: sqlite3.Connection, table: str, referred: set[str]) -> bool:
+    """Whether a table's first rows' `id`s are among the sessions the record tables refer to."""
+    rows = con.execute(f'SELECT CAST("id" AS TEXT) FROM {_quoted(table)} LIMIT {SAMPLE_ROWS}').fetchall()
+    return bool(rows) and any(str(v) in referred for (v,) in rows)
 
 
 def _columns(con: sqlite3.Connection, name: str) -> tuple[list[str], list[str]] | None:
@@ -152,23 +189,53 @@ def _columns(con: sqlite3.Connection, name: str) -> tuple[list[str], list[str]] 
     return [str(r[1]).lower() for r in rows if r[6] == 0], [str(r[1]).lower() for r in rows if r[6] in (2, 3)]
 
 
-def _json_columns(con: sqlite3.Connection, table: str, columns: list[str]) -> frozenset[str]:
-    """The columns whose values, in the table's first rows, are JSON objects showing two of a session record's keys
-    between them."""
-    if not columns:
-        return frozenset()
-    heads = ", ".join(f"substr(CAST({_quoted(c)} AS TEXT), 1, {SAMPLE_BYTES})" for c in columns)
-    keys: dict[str, set[str]] = {}
-    for row in con.execute(f"SELECT {heads} FROM {_quoted(table)} LIMIT {SAMPLE_ROWS}"):
-        for column, head in zip(columns, row, strict=True):
-            if isinstance(head, str) and head.lstrip()[:1] == "{":
-                keys.setdefault(column, set()).update(_RECORD_TEXT.findall(head))
-    return frozenset(column for column, seen in keys.items() if len(seen) >= 2)
+class _Sample:
+    """The heads of a table's first rows, column by column: what its values look like."""
+
+    def __init__(self, con: sqlite3.Connection, table: str, columns: list[str]) -> None:
+        self.columns = columns
+        self.heads: dict[str, list[str]] = {c: [] for c in columns}
+        if not columns:
+            return
+        heads = ", ".join(f"substr(CAST({_quoted(c)} AS TEXT), 1, {SAMPLE_BYTES})" for c in columns)
+        for row in con.execute(f"SELECT {heads} FROM {_quoted(table)} LIMIT {SAMPLE_ROWS}"):
+            for column, head in zip(columns, row, strict=True):
+                if isinstance(head, str):
+                    self.heads[column].append(head)
+
+    def record_columns(self) -> frozenset[str]:
+        """The columns whose values are JSON objects showing two of a session record's keys between them."""
+        keys: dict[str, set[str]] = {}
+        for column, heads in self.heads.items():
+            for head in heads:
+                if head.lstrip()[:1] == "{":
+                    keys.setdefault(column, set()).update(_RECORD_TEXT.findall(head))
+        return frozenset(column for column, seen in keys.items() if len(seen) >= 2)
+
+    def json_columns(self) -> frozenset[str]:
+        """The columns whose values are JSON objects or lists (a message's parts, its metadata)."""
+        return frozenset(c for c, heads in self.heads.items() if heads and all(
+            h.lstrip()[:1] in ("{", "[") for h in heads))
+
+    def spoken(self) -> bool:
+        """Whether the table holds the messages of sessions: a `role` column whose values are speakers, and a column
+        naming each message's session (a message tree of hashes alone is read through the tables that hold its
+        turns)."""
+        return bool(_SESSION_COLUMNS.intersection(self.columns)) and any(
+            h.strip().lower() in _ROLES for h in self.heads.get("role", ()))
+
+    def names_models(self) -> bool:
+        """Whether the rows name a model: a model column with values, or a JSON object with a model key."""
+        if any(h.strip() for c in _MODEL_COLUMNS & set(self.columns) for h in self.heads[c]):
+            return True
+        return any(_MODEL_KEY.search(h) for heads in self.heads.values() for h in heads if h.lstrip()[:1] == "{")
 
 
 def _rows(
-    con: sqlite3.Connection, table: str, columns: list[str], parsed: frozenset[str], budget: int, notes: ReadNotes
+    con: sqlite3.Connection, table: str, columns: list[str], parsed: frozenset[str], budget: int, notes: ReadNotes,
+    keyed: bool = False,
 ) -> Iterator[Record]:
+    """Each row as a record of its columns; a sessions table's (`keyed`) names its session by its `id`."""
     fields = ", ".join(capped(_quoted(c)) for c in columns)
     over = " + ".join(f"(length(CAST({_quoted(c)} AS BLOB)) > {MAX_VALUE})" for c in sorted(parsed)) or "0"
     query = f"SELECT {fields}, {over} FROM {_quoted(table)} LIMIT ?"
@@ -181,6 +248,8 @@ def _rows(
         value: dict[str, Any] = {}
         for column, cell in zip(columns, row[:-1], strict=True):
             value[column] = _cell(cell, column in parsed)
+        if keyed and value.get("id") is not None:
+            value.setdefault("session_id", str(value["id"]))
         yield Record(number, value)
     if cut:
         detail = f"SQLite store: {cut} value(s) of {table[:80]} over {MAX_VALUE >> 20} MiB not read"
