@@ -328,6 +328,30 @@ def test_ids_a_tool_printed_into_a_store_of_messages_are_mentions(tmp_path: Path
     assert not any(models.get(n) for n in ("gpt-4.1", "o4-mini", "text-embedding-3-small"))
 
 
+def test_a_model_named_under_a_key_of_its_own_naming_is_a_label_where_the_catalogs_know_it(
+    tmp_path: Path, scan_dir: ScanFn
+) -> None:
+    # Continue's sessions name a model by its title (`chatModelTitle`, `promptLogs[].modelTitle`) and its provider
+    # (`modelProvider`). A title spelled as an id is the session's model; a display title is no model at all.
+    for name in ("0b7c2f8e-4d1a-4e9b-9c3f-2a6d8e1f7b54", "5e91d3a0-7b2c-4f86-a1d4-c0e8b3f29a17",
+                 "c4a8e2d6-1f3b-4a7e-8d90-6b5c2e7f1a03", "sessions"):
+        write(tmp_path, f"/home/dev/.continue/sessions/{name}.json", (DATA / f"continue/{name}.json").read_text())
+    _, doc = scan_dir(tmp_path)
+    found = {s["session_id"]: (s["labels"], [(p["vendor"], p["served_via"]) for p in s["providers"]])
+             for s in doc["sessions"]}
+    assert found == {"5e91d3a0-7b2c-4f86-a1d4-c0e8b3f29a17": (["qwen2.5-coder:32b"], [("alibaba", "self-hosted")])}
+    assert {m["name"] for m in doc["models"] if m["wired"]} == {"qwen2.5-coder:32b"}  # the pasted ids: mentions
+
+
+def test_a_value_under_a_model_word_key_that_no_catalog_knows_is_no_label(catalog: Catalog) -> None:
+    rows = [{"sessionId": "s1", "modelType": "chat", "modelTitle": "gpt-4o", "role": "assistant", "content": "ok"},
+            {"sessionId": "s1", "chatModelTitle": "team-default", "modelProvider": "openai"}]
+    at = "/home/u/.agent/sessions/s1.jsonl"
+    data = "".join(json.dumps(r) + "\n" for r in rows).encode()
+    found, _ = collect(at, at, None, data, catalog)
+    assert [s.labels for s in found] == [("gpt-4o",)]
+
+
 # --- an agent's own events ----------------------------------------------------------------------------
 
 

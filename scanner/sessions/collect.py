@@ -126,7 +126,7 @@ class _FileRead:
     __slots__ = (
         "catalog", "source", "mentions", "location", "fallback", "fingerprinter", "key_class", "key_info", "adapter",
         "named", "whole", "state", "budget", "sessions", "signal", "said", "labels", "hosts", "overflow",
-        "labels_cut", "every", "host_rules", "served_rules",
+        "labels_cut", "every", "host_rules", "served_rules", "named_known",
     )
 
     def __init__(self, path: str, location: Location, catalog: Catalog, source: Source,
@@ -149,6 +149,7 @@ class _FileRead:
         # The rule of each host and served model the file's records name, looked up once a file, not once a record.
         self.host_rules: dict[str, FingerprintSpec | None] = {}
         self.served_rules: dict[str, FingerprintSpec | None] = {}
+        self.named_known: dict[str, bool] = {}
 
     def choose(self, path: str, first: dict[str, Any]) -> Adapter:
         """The adapter of the file: the first that claims its first record."""
@@ -190,6 +191,8 @@ class _FileRead:
                 served = tuple(shape.served)
                 if served and any(m not in facts.labels for m in served):
                     facts.labels = tuple(dict.fromkeys((*facts.labels, *served)))
+                if shape.named and (known := self._known(shape.named)):
+                    facts.labels = tuple(dict.fromkeys((*facts.labels, *known)))
                 sid = facts.session_id or fallback
                 acc = sessions.get(sid) or self._open(sid, record.line)
                 if acc is None:
@@ -247,6 +250,20 @@ class _FileRead:
                     known[model] = rule
             if rule is not None:
                 hits.append(Hit(rule, model))
+
+    def _known(self, named: list[str]) -> list[str]:
+        """The values a key names a model by a word of (`modelTitle`) that the catalogs know as a model."""
+        catalog, known = self.catalog, self.named_known
+        out = []
+        for value in named:
+            found = known.get(value)
+            if found is None:
+                found = catalog.identify(value).catalog != "unknown"
+                if len(known) < _KNOWN_PER_FILE:
+                    known[value] = found
+            if found:
+                out.append(value)
+        return out
 
     def _mentioned(self, record: Record) -> set[str] | tuple[()]:
         """The ids the content pass found on the record's lines (every line's, for a whole-document record)."""

@@ -13,8 +13,10 @@ import re
 # WANT and MARK come from the caller's `extra`: a value rule may apply under the key (keep its token values),
 # a key rule fires on the key's name (keep the name). RESPONSE: what is below the key is a response (a capture's
 # `response`); CONTENT: what is below it is conversation (a tool's output), never walked.
+# MODEL_WORD: a key naming a model by a word of its name (`modelTitle`, `chatModelTitle`), not one of MODEL's: its
+# value is a label only where the catalogs know it.
 (ID, MODEL, TIME, SESSION, DECLARED, URL, REASONING, SECRET, STRONG_SECRET, TEXT, SUMMARY, TOOL, ARGS, WANT, MARK,
- RESPONSE, CONTENT, TITLE) = (1 << i for i in range(18))
+ RESPONSE, CONTENT, TITLE, MODEL_WORD) = (1 << i for i in range(19))
 
 # The role a token value plays in its record, as bit flags on each kept leaf (a fingerprint rule names the roles
 # it applies to): any id, a tool call's id, a response's or message's own id, a signature or encrypted blob, a
@@ -303,6 +305,8 @@ def kind_bits(kind: str) -> int:
 
 
 _FLAGS: dict[str, int] = {}
+_MODEL_WORD = re.compile(r"(?:(?:^|[_-])(?:model|MODEL)|(?<=[a-z0-9])Model)(?=$|[_\-A-Z0-9])")
+_MODEL_LIST = re.compile(r"(?i)models|model_?list")  # a list of models offered, not the one a record used
 
 
 def key_flags(key: str) -> int:
@@ -318,6 +322,8 @@ def key_flags(key: str) -> int:
     flags |= TEXT * (key in TEXT_KEYS) | SUMMARY * (key == "summary") | TOOL * (key in TOOL_KEYS)
     flags |= ARGS * (key in ARGS_KEYS) | CONTENT * (key in CONTENT_KEYS) | RESPONSE * (key in RESPONSE_KEYS)
     flags |= TITLE * (key in TITLE_KEYS)
+    if not flags & (MODEL | DECLARED) and _MODEL_WORD.search(key) and not _MODEL_LIST.search(key):
+        flags |= MODEL_WORD
     if len(_FLAGS) < MAX_CACHED and len(key) <= MAX_CACHED_KEY:
         _FLAGS[key] = flags
     return flags

@@ -39,6 +39,7 @@ from scanner.sessions.keys import (
     MAX_CACHED,
     MAX_CACHED_KEY,
     MODEL,
+    MODEL_WORD,
     REASONING,
     REPLY_MARKS,
     REPLY_OBJECTS,
@@ -81,10 +82,10 @@ _LABEL_DEPTH = 6
 
 _HOST = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*://)?(?:[^@/]*@)?([A-Za-z0-9.-]+\.[A-Za-z]{2,})(?::\d+)?(?:[/?#]|$)")
 _REASONING_FLAGS = REASONING | SECRET | STRONG_SECRET | TEXT
-_TOKEN_FLAGS = WANT | MODEL | TOOL | STRONG_SECRET | REASONING  # classes whose reading asks "one token?"
+_TOKEN_FLAGS = WANT | MODEL | MODEL_WORD | TOOL | STRONG_SECRET | REASONING  # classes whose reading asks "one token?"
 _IN_REASONING, _IN_RESPONSE = 1, 2
 # The classes whose string values say more than a leaf does (an `id` under a session's key is read too).
-_TEXT_FACTS = MODEL | TITLE | TIME | SESSION | DECLARED | URL | TOOL | _REASONING_FLAGS
+_TEXT_FACTS = MODEL | MODEL_WORD | TITLE | TIME | SESSION | DECLARED | URL | TOOL | _REASONING_FLAGS
 # key -> class flags | WANT, when every token value is wanted. Bounded: MAX_CACHED short keys.
 _ALL_WANTED: dict[str, int] = {}
 _CONTAINERS = (dict, list)  # a tuple: `dict | list` in an isinstance builds a union object at each test
@@ -99,6 +100,7 @@ class Shape:
     leaves: list[tuple[int, str, str]]  # (ROLE_* bits, key, value) of token values
     marked: set[str]  # key names some key rule fires on (`extra` said MARK)
     labels: list[str]
+    named: list[str]  # token values under a key naming a model by a word: labels where the catalogs know them
     served: list[str]  # the labels a response or assistant message gives as what served it
     title: str | None
     timestamp: float | None
@@ -114,6 +116,7 @@ class Shape:
         self.leaves = []
         self.marked = set()
         self.labels = []
+        self.named = []
         self.served = []
         self.hosts = []
         self.reasoning = set()
@@ -302,6 +305,10 @@ class _Walk:
             _add_label(shape, value, bool(mode & KIND_REPLY) or key in SERVED_KEYS or _replies(node))
         elif (key == "id" or key == "name") and parent and not talk and key_flags(parent) & MODEL:
             self.model_record(node, value, depth, mode)  # `"model": {"id": "claude-…", "display_name": …}`
+        elif flags & MODEL_WORD and token and depth <= _LABEL_DEPTH and len(value) <= 120 and (
+            len(shape.named) < MAX_LABELS and value not in shape.named
+        ):
+            shape.named.append(value)  # a label where the catalogs know it (`_FileRead._known`)
         if flags & TITLE and depth <= _SHALLOW and shape.title is None and not talk:
             shape.title = value.strip()[:200] or None
         if flags & TIME and depth <= _SHALLOW:
