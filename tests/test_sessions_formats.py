@@ -335,7 +335,9 @@ def test_a_model_named_under_a_key_of_its_own_naming_is_a_label_where_the_catalo
     # (`modelProvider`). A title spelled as an id is the session's model; a display title is no model at all.
     for name in ("0b7c2f8e-4d1a-4e9b-9c3f-2a6d8e1f7b54", "5e91d3a0-7b2c-4f86-a1d4-c0e8b3f29a17",
                  "c4a8e2d6-1f3b-4a7e-8d90-6b5c2e7f1a03", "sessions"):
-        write(tmp_path, f"/home/dev/.continue/sessions/{name}.json", (DATA / f"continue/{name}.json").read_text())
+        # Kept apart from the session samples: two of these files hold no session by design, one is an index.
+        text = (DATA.parent / f"session-stores/continue/{name}.json").read_text()
+        write(tmp_path, f"/home/dev/.continue/sessions/{name}.json", text)
     _, doc = scan_dir(tmp_path)
     found = {s["session_id"]: (s["labels"], [(p["vendor"], p["served_via"]) for p in s["providers"]])
              for s in doc["sessions"]}
