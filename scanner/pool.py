@@ -15,6 +15,7 @@ import gc
 import multiprocessing
 import pickle
 import signal
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -117,7 +118,7 @@ def pooled_results(
             batch, files, fut, _ = pending.popleft()
             yield from _fold(batch, files, fut)
     except BaseException:
-        stop_pool(pool)  # Ctrl-C or an error: the workers end now, not after the batches they hold
+        stop_pool(pool)  # Ctrl-C or an error: the workers end at their next file, not after the batches they hold
         raise
     else:
         pool.shutdown()
@@ -174,9 +175,10 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     for proc in workers:
         with contextlib.suppress(OSError, ValueError):
             proc.terminate()
+    deadline = time.monotonic() + STOP_GRACE_SECONDS  # one grace for all the workers, not one each
     for proc in workers:
         with contextlib.suppress(OSError, ValueError, AssertionError):
-            proc.join(timeout=STOP_GRACE_SECONDS)
+            proc.join(timeout=max(0.0, deadline - time.monotonic()))
             if proc.is_alive():
                 proc.kill()
                 proc.join(timeout=5)
