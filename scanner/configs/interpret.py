@@ -69,7 +69,7 @@ def interpret(
         key = _norm(item.path[-1]) if item.path else ""
         if key in base_keys and MODELISH.match(item.value):
             bases.setdefault(record_of(item.path), item.value)
-    consumed = yield from record_models(items, catalog, locate, routes, bases)
+    consumed = yield from record_models(items, catalog, locate, routes, bases, provided.fields)
     flags, flag_fields = flag_switches(items, catalog)
     file = _FileRecords(
         catalog, locate, meta, routes, moved_vendors(items, catalog), bases, consumed, switch_tables(items, catalog),

@@ -213,13 +213,13 @@ def block_reference(value: str, blocks: dict[str, str | None], sep: str = ",") -
     return model, blocks[block.strip()]
 
 
-def record_aliases(items: Sequence[ConfigItem], catalog: Catalog) -> list[RecordAlias]:
+def record_aliases(fields: dict[Record, dict[str, ConfigItem]], catalog: Catalog) -> list[RecordAlias]:
     """Records that name an alias and the model it runs: `alias` + `model`/`name` (Mistral Vibe), a models
     map's key + `model` (Kimi CLI `[models.<alias>]`), `model_id`/`name`/`id` + `model` (Continue, llm's
     `model_id` + `model_name`), a display name + `model` (Factory's `custom_models`)."""
     alias_keys, model_maps = catalog.ordered_keys("alias_key"), catalog.keys("model_map")
     found = []
-    for rec, own in _fields(items).items():
+    for rec, own in fields.items():
         model_item = own.get("model") or own.get("model_name")
         alias_item = own.get("alias")
         if alias_item is not None:

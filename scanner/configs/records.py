@@ -140,11 +140,12 @@ def _model_map_keys(
 
 def record_models(
     items: Sequence[fmt.ConfigItem], catalog: Catalog, locate: Locate, routes: dict[tuple[str, ...], str],
-    bases: dict[tuple[str, ...], str],
+    bases: dict[tuple[str, ...], str], fields: dict[tuple[str, ...], dict[str, fmt.ConfigItem]],
 ) -> Generator[Evidence, None, set[tuple[str, ...]]]:
-    """The models records name (aliases, deployments, model-map keys); returns the fields they consumed."""
+    """The models records name (aliases, deployments, model-map keys); returns the fields they consumed. `fields`:
+    each record's own scalar fields (`ProviderBlocks.fields`)."""
     consumed: set[tuple[str, ...]] = set()
-    for named in record_aliases(items, catalog):
+    for named in record_aliases(fields, catalog):
         # Vibe's `alias`, Kimi's `[models.<alias>]`, Continue's `name`: the alias runs the record's model. A listed
         # id is a model itself; one of a family's shape only (`kimi-k2-turbo` -> `…-turbo-preview`) is an alias.
         if named.record in bases or catalog.identify(named.name).catalog == "known":
