@@ -328,6 +328,22 @@ def test_ids_a_tool_printed_into_a_store_of_messages_are_mentions(tmp_path: Path
     assert not any(models.get(n) for n in ("gpt-4.1", "o4-mini", "text-embedding-3-small"))
 
 
+def test_a_table_of_models_no_message_refers_to_is_no_session_s_settings(tmp_path: Path, scan_dir: ScanFn) -> None:
+    # Beside Goose's real tables, a table listing the models a picker offers (a model column, its own ids): no
+    # message refers to those ids, so its models are no session's, and never wiring.
+    path = tmp_path / "home/dev/.local/share/goose/sessions/sessions.db"
+    _dumped_store(tmp_path, "/home/dev/.local/share/goose/sessions/sessions.db", "goose-sqlite/sessions.sql")
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE offered (id TEXT PRIMARY KEY, model TEXT)")
+    con.executemany("INSERT INTO offered VALUES (?, ?)", [("m1", "gpt-4.1"), ("m2", "o4-mini")])
+    con.commit()
+    con.close()
+    _, doc = scan_dir(tmp_path)
+    assert {tuple(s["labels"]) for s in doc["sessions"]} == {
+        ("claude-sonnet-4-20250514",), ("qwen2.5-coder:32b",), ("google/gemini-2.5-pro",)}
+    assert not {"gpt-4.1", "o4-mini"} & {m["name"] for m in doc["models"] if m["wired"]}
+
+
 def test_a_model_named_under_a_key_of_its_own_naming_is_a_label_where_the_catalogs_know_it(
     tmp_path: Path, scan_dir: ScanFn
 ) -> None:

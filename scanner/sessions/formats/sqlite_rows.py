@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from scanner.model import SkipReason
-from scanner.sessions.keys import SESSION_KEYS
+from scanner.sessions.keys import ASSISTANT_ROLES, CONVERSATION_ROLES, MODEL_KEYS, SESSION_KEYS
 from scanner.sessions.reader import ReadNotes, Record
 from scanner.sessions.sqlite_store import MAX_VALUE, WORK_BUDGET, capped, read_store
 
@@ -54,10 +54,11 @@ _RECORD_KEYS = (
 _RECORD_TEXT = re.compile(rf'"({_RECORD_KEYS})"\s*:')
 _RECORD_BYTES = re.compile(rf'"(?:{_RECORD_KEYS})"\s*:'.encode())  # no nested repeat: linear on any bytes
 # A conversation's speakers, as a message table's `role` column holds them (Goose's and Crush's `messages`).
-_ROLES = frozenset({"user", "assistant", "system", "tool", "model", "developer", "function"})
-# A table beside a message table that names a model per row, under a model column or in a JSON column's object
-# (Goose's `sessions.model_config_json = {"model_name": …}` with `provider_name`): the sessions' own settings.
-_MODEL_KEY = re.compile(r'"(?:model|model_name|model_id|modelid|modelID|modelId)"\s*:\s*"')
+_ROLES = CONVERSATION_ROLES | ASSISTANT_ROLES
+# A table the message tables refer to as their session, naming a model per row under a model column or in a JSON
+# column's object (Goose's `sessions.model_config_json = {"model_name": …}` with `provider_name`): the sessions'
+# own settings. The model keys are the session records' own.
+_MODEL_KEY = re.compile('"(?:' + "|".join(map(re.escape, sorted(MODEL_KEYS))) + r')"\s*:\s*"')
 _SESSION_COLUMNS = frozenset(k.lower() for k in SESSION_KEYS)
 _MAX_STATEMENTS = 500
 _STATEMENT = 8000
@@ -115,7 +116,7 @@ def _tables(con: sqlite3.Connection, notes: ReadNotes, found: StoreRead) -> Iter
             break
 
 
-_Table = tuple[str, list[str], frozenset[str], bool]
+_Table = tuple[str, list[str], frozenset[str], bool]  # name, columns, JSON columns parsed, its `id` a session's
 
 
 def _shaped(con: sqlite3.Connection, notes: ReadNotes, found: StoreRead) -> list[_Table]:
@@ -142,12 +143,13 @@ def _shaped(con: sqlite3.Connection, notes: ReadNotes, found: StoreRead) -> list
             continue
         sample = _Sample(con, name, columns)
         held = frozenset() if calls else sample.record_columns()
-        if not calls and not held and not sample.spoken():
-            if sample.names_models():
-                settings.append((name, columns, frozenset(c for c in columns if c.endswith("_json")), "id" in columns))
+        spoken = sample.spoken()
+        if not calls and not held and not spoken:
+            if "id" in columns and sample.names_models():
+                settings.append((name, columns, frozenset(c for c in columns if c.endswith("_json")), True))
             continue
         # A table of model calls, or of a conversation's messages: the store is a log of model calls by itself.
-        found.calls = found.calls or calls or sample.spoken()
+        found.calls = found.calls or calls or spoken
         if generated:
             # What the schema computes on read could be anything (a 900 MB string per row): never computed.
             detail = f"SQLite store: generated column(s) {', '.join(generated)[:120]} of {name[:80]} never read"
@@ -156,9 +158,9 @@ def _shaped(con: sqlite3.Connection, notes: ReadNotes, found: StoreRead) -> list
         shaped.append((name, columns, frozenset(parsed), False))
     if not shaped:
         return []
-    referred = _session_refs(con, shaped) if any(keyed for *_, keyed in settings) else set()
-    linked = [(n, c, p, keyed and _ids_referred(con, n, referred)) for n, c, p, keyed in settings]
-    return linked + shaped
+    # A table naming models that no record table refers to (a list of models offered) is read as nothing.
+    referred = _session_refs(con, shaped) if settings else set()
+    return [t for t in settings if _ids_referred(con, t[0], referred)] + shaped
 
 
 def _session_refs(con: sqlite3.Connection, tables: list[_Table]) -> set[str]:
